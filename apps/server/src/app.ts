@@ -1,0 +1,116 @@
+import helmet from '@fastify/helmet';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { v7 as uuidv7 } from 'uuid';
+import type { Config } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import accessPlugin from './plugins/access.js';
+import auditPlugin from './plugins/audit.js';
+import dbPlugin from './plugins/db.js';
+import errorsPlugin, { validatorCompiler } from './plugins/errors.js';
+import openapiPlugin from './plugins/openapi.js';
+import spaPlugin from './plugins/spa.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}
+
+export interface AppDeps {
+  /** An already open (and migrated) database; the app then leaves closing it to the caller. */
+  database?: Database;
+}
+
+/** Paths whose segments carry secrets (tokens in links and socket URLs): never logged in clear. */
+const SECRET_PATHS = [
+  /^(\/ws\/notifications\/)[^/?]+/,
+  /^(\/api\/verify-email\/[^/]+\/)[^/?]+/,
+  /^(\/api\/auth\/reset-password\/)[^/?]+/,
+];
+
+export function redactUrl(url: string): string {
+  let out = url.replace(/([?&](?:token|ticket|access|refresh)=)[^&]+/gi, '$1[redacted]');
+  for (const re of SECRET_PATHS) out = out.replace(re, '$1[redacted]');
+  return out;
+}
+
+/** Builds the application (plugins, modules, routes). It never listens: main.ts and tests decide. */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["set-cookie"]'],
+            serializers: {
+              req: (req: { method: string; url: string; id: string; ip?: string }) => ({
+                method: req.method,
+                url: redactUrl(req.url),
+                id: req.id,
+                ip: req.ip,
+              }),
+            },
+          },
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : uuidv7();
+    },
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.decorate('config', config);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const database =
+    deps.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.databaseUrl ? undefined : config.dataDir,
+    }));
+  await app.register(dbPlugin, { database, owned: !deps.database });
+  await app.register(errorsPlugin);
+  // Security headers first, so that every answer carries them, refusals included.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its CSS variables into <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        mediaSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        workerSrc: ["'self'", 'blob:'],
+        manifestSrc: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.publicUrl.startsWith('https://') ? { maxAge: 15552000, includeSubDomains: true } : false,
+  });
+  await app.register(auditPlugin);
+  await app.register(accessPlugin);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(openapiPlugin, { version: config.version });
+
+  await app.register(systemRoutes);
+
+  await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
+  return app;
+}

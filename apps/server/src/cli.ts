@@ -1,0 +1,41 @@
+// Command-line tasks: `node dist/cli.js migrate | seed-demo`.
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
+
+async function main(command: string | undefined) {
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await database.migrate();
+    if (command === 'migrate') {
+      console.log(`Migrations applied (${database.kind} database).`);
+      return;
+    }
+    if (command === 'seed-demo') {
+      const summary = await seedDemoIfAllowed(database, config);
+      if (!summary) {
+        console.log('The database already has data: the demo seed only runs on an empty database.');
+        return;
+      }
+      console.log(
+        `Demo seeded: ${summary.hospitals} hospitals, ${summary.departments} departments, ${summary.beds} beds.`,
+      );
+      console.log(demoAccountsBanner());
+      return;
+    }
+    console.error('usage: cli.js migrate | seed-demo');
+    process.exitCode = 2;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv[2]).catch((err) => {
+  if (err instanceof ConfigError || err instanceof SeedRefused) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes' || v === 'on');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  MAINTENANCE_MODE: bool,
+  JWT_SECRET: z.string().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool,
+  BUILD_ID: z.string().optional(),
+});
+
+export type AppEnvironment = 'development' | 'test' | 'production';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  appEnv: AppEnvironment;
+  maintenanceMode: boolean;
+  jwtSecret: string;
+  publicUrl: string;
+  dataDir: string;
+  webDist: string | undefined;
+  logLevel: string;
+  trustProxy: boolean;
+  buildId: string;
+  version: string;
+  /** Key prefix for Redis (rate limits, pub/sub channels): lets tests share one server. */
+  redisPrefix: string;
+}
+
+export class ConfigError extends Error {}
+
+const WEAK_SECRETS = new Set(['secret', 'changeme', 'change-me', 'greensen', 'password', 'jwt-secret']);
+
+/** Reads the environment once, validates it and returns the typed configuration. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  let jwtSecret = e.JWT_SECRET;
+  if (e.APP_ENV === 'production') {
+    if (!jwtSecret || jwtSecret.length < 32 || WEAK_SECRETS.has(jwtSecret.toLowerCase())) {
+      throw new ConfigError(
+        'JWT_SECRET must be set to a random value of at least 32 characters in production',
+      );
+    }
+  }
+  // Outside production a missing secret gets a random one per process: tokens do not survive a restart,
+  // which is safe; set JWT_SECRET to keep sessions across restarts or share them between instances.
+  jwtSecret ??= randomBytes(32).toString('hex');
+  const port = e.PORT;
+  return {
+    port,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    appEnv: e.APP_ENV,
+    maintenanceMode: e.MAINTENANCE_MODE,
+    jwtSecret,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    dataDir: resolve(e.DATA_DIR),
+    webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    buildId: e.BUILD_ID ?? 'dev',
+    version: '0.1.0',
+    redisPrefix: 'greensen:',
+    ...overrides,
+  };
+}

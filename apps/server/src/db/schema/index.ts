@@ -1,0 +1,4 @@
+// The Drizzle schema, one file per area. Migrations are generated from these files (npm run db:generate).
+export * from './audit.js';
+export * from './people.js';
+export * from './structure.js';

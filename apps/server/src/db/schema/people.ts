@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './common.js';
+import { departments, hospitals } from './structure.js';
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    /** Stored lower-cased; unique. */
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    passwordHash: text('password_hash').notNull(),
+    languagePreference: text('language_preference').notNull().default('en'),
+    isActive: boolean('is_active').notNull().default(true),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** Bumped to revoke every token of the user at once (disable, password reset). */
+    tokenVersion: integer('token_version').notNull().default(0),
+    pinHash: text('pin_hash'),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_uq').on(t.email), uniqueIndex('users_username_uq').on(t.username)],
+);
+
+/** A user's role in a hospital, optionally in one department. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id),
+    departmentId: uuid('department_id').references(() => departments.id),
+    roleCode: text('role_code').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('memberships_user_idx').on(t.userId).where(sql`${t.isActive}`),
+    index('memberships_hospital_role_idx').on(t.hospitalId, t.roleCode).where(sql`${t.isActive}`),
+    uniqueIndex('memberships_uq').on(
+      t.userId,
+      t.hospitalId,
+      sql`coalesce(${t.departmentId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      t.roleCode,
+    ),
+  ],
+);

@@ -1,0 +1,26 @@
+import type { MessageKey } from './i18n.js';
+
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * An error with a known HTTP answer. `key` is an i18n message key (translated per request) or, for 400,
+ * field errors whose messages are keys or already-translated texts.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly key: MessageKey | string,
+    readonly extra: { fields?: FieldErrors; code?: string; params?: Record<string, string | number> } = {},
+  ) {
+    super(key);
+  }
+}
+
+export const badRequest = (fields: FieldErrors) => new ApiError(400, 'validation.invalid', { fields });
+export const unauthorized = (key: MessageKey | string = 'auth.token_invalid', code = 'token_not_valid') =>
+  new ApiError(401, key, { code });
+export const forbidden = (key: MessageKey | string = 'auth.forbidden') => new ApiError(403, key);
+export const notFound = (key: MessageKey | string = 'error.not_found') => new ApiError(404, key);
+export const conflict = (key: MessageKey | string, params?: Record<string, string | number>) =>
+  new ApiError(409, key, params ? { params } : {});
+export const tooManyRequests = () => new ApiError(429, 'error.too_many_requests');

@@ -1,0 +1,45 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const REFRESH_TOKEN_TTL_S = 7 * 24 * 60 * 60;
+const ISSUER = 'greensen';
+
+export interface AccessClaims {
+  userId: string;
+  tokenVersion: number;
+  /** Session (refresh-token family) the access token belongs to, when issued by login/refresh. */
+  sessionId?: string | undefined;
+}
+
+const keyOf = (secret: string) => new TextEncoder().encode(secret);
+
+export async function signAccessToken(secret: string, claims: AccessClaims, ttlSeconds = ACCESS_TOKEN_TTL_S) {
+  return new SignJWT({
+    typ: 'access',
+    tv: claims.tokenVersion,
+    ...(claims.sessionId ? { sid: claims.sessionId } : {}),
+  })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.userId)
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(keyOf(secret));
+}
+
+/** Verifies an access token: HS256 only, our issuer, not expired, of type access. Returns null if not valid. */
+export async function verifyAccessToken(secret: string, token: string): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: ['HS256'], issuer: ISSUER });
+    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number')
+      return null;
+    return {
+      userId: payload.sub,
+      tokenVersion: payload.tv,
+      sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
+    };
+  } catch (err) {
+    if (err instanceof errors.JOSEError || err instanceof TypeError) return null;
+    throw err;
+  }
+}

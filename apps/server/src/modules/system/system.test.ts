@@ -1,0 +1,171 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { authHeaders, makeHospital, makeUser, tokenFor } from '../../../test/factories.js';
+
+describe('system routes', () => {
+  let ctx: TestContext;
+  let webDist: string;
+  beforeAll(async () => {
+    webDist = mkdtempSync(join(tmpdir(), 'greensen-web-'));
+    writeFileSync(
+      join(webDist, 'index.html'),
+      '<!doctype html><html><body><div id="root"></div></body></html>',
+    );
+    writeFileSync(join(webDist, 'build.json'), JSON.stringify({ build_id: 'build-42' }));
+    ctx = await createTestApp({ webDist });
+  });
+  afterAll(() => ctx.close());
+
+  it('answers health with the database state', async () => {
+    const res = await ctx.app.inject('/api/health/');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('publishes the public configuration with the build id of the served web app', async () => {
+    const res = await ctx.app.inject('/api/config/');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      environment: 'development',
+      maintenance: false,
+      version: expect.any(String),
+      build_id: 'build-42',
+      languages: ['fr', 'en'],
+    });
+  });
+
+  it('keeps unknown API paths as JSON 404s, in French by default and English on request', async () => {
+    const fr = await ctx.app.inject('/api/does-not-exist/');
+    expect(fr.statusCode).toBe(404);
+    expect(fr.headers['content-type']).toMatch(/application\/json/);
+    expect(fr.json()).toEqual({ detail: "Cette adresse d'API n'existe pas." });
+    const en = await ctx.app.inject({
+      url: '/api/does-not-exist/',
+      headers: { 'accept-language': 'en-GB,en;q=0.9' },
+    });
+    expect(en.json()).toEqual({ detail: 'This API path does not exist.' });
+  });
+
+  it('serves the app shell for client routes, and a real 404 for missing assets', async () => {
+    const page = await ctx.app.inject('/patients/123');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('<div id="root">');
+    const en = await ctx.app.inject('/en/login');
+    expect(en.statusCode).toBe(200);
+    const asset = await ctx.app.inject('/assets/missing-chunk.js');
+    expect(asset.statusCode).toBe(404);
+  });
+
+  it('sends a strict content security policy without inline scripts, on every answer', async () => {
+    for (const url of ['/', '/api/health/', '/api/admin/maintenance/']) {
+      const res = await ctx.app.inject(url);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('publishes an OpenAPI 3 document generated from the route schemas, and its page', async () => {
+    const doc = await ctx.app.inject('/api/docs/openapi.json');
+    expect(doc.statusCode).toBe(200);
+    const body = doc.json();
+    expect(body.openapi).toMatch(/^3\./);
+    expect(body.paths['/api/health/'].get).toBeDefined();
+    expect(body.paths['/api/admin/maintenance/'].put.requestBody).toBeDefined();
+    const page = await ctx.app.inject('/api/docs');
+    expect([200, 302]).toContain(page.statusCode);
+  });
+
+  describe('maintenance switch', () => {
+    it('refuses anonymous callers, non-members and non-administrators, and lets an administrator switch it', async () => {
+      const h = await makeHospital(ctx.app.db);
+      const other = await makeHospital(ctx.app.db);
+      const admin = await makeUser(ctx.app.db, { role: 'ADMIN', hospitals: [{ id: h.id }] });
+      const nurse = await makeUser(ctx.app.db, { role: 'NURSE', hospitals: [{ id: h.id }] });
+      const adminToken = await tokenFor(ctx.config.jwtSecret, admin);
+      const nurseToken = await tokenFor(ctx.config.jwtSecret, nurse);
+
+      const anon = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/admin/maintenance/',
+        payload: { enabled: true },
+      });
+      expect(anon.statusCode).toBe(401);
+      expect(anon.json().code).toBe('not_authenticated');
+
+      const noHospital = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/admin/maintenance/',
+        headers: authHeaders(adminToken),
+        payload: { enabled: true },
+      });
+      expect(noHospital.statusCode).toBe(400);
+
+      const foreign = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/admin/maintenance/',
+        headers: authHeaders(adminToken, other.id),
+        payload: { enabled: true },
+      });
+      expect(foreign.statusCode).toBe(403);
+
+      const asNurse = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/admin/maintenance/',
+        headers: authHeaders(nurseToken, h.id),
+        payload: { enabled: true },
+      });
+      expect(asNurse.statusCode).toBe(403);
+      expect(asNurse.json()).toEqual({ detail: expect.any(String) });
+
+      const bad = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/admin/maintenance/',
+        headers: authHeaders(adminToken, h.id),
+        payload: { enabled: 'yes' },
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toHaveProperty('enabled');
+
+      const on = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/admin/maintenance/',
+        headers: authHeaders(adminToken, h.id),
+        payload: { enabled: true },
+      });
+      expect(on.statusCode).toBe(200);
+      expect(on.json()).toEqual({ enabled: true, forced_by_environment: false });
+      expect((await ctx.app.inject('/api/config/')).json().maintenance).toBe(true);
+
+      await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/admin/maintenance/',
+        headers: authHeaders(adminToken, h.id),
+        payload: { enabled: false },
+      });
+      expect((await ctx.app.inject('/api/config/')).json().maintenance).toBe(false);
+    });
+  });
+});
+
+describe('maintenance forced by the environment', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp({ maintenanceMode: true, appEnv: 'production' });
+  });
+  afterAll(() => ctx.close());
+
+  it('reports maintenance and the environment', async () => {
+    expect((await ctx.app.inject('/api/config/')).json()).toMatchObject({
+      maintenance: true,
+      environment: 'production',
+    });
+  });
+});

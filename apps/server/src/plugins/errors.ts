@@ -1,0 +1,120 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { type ZodType, z } from 'zod';
+import { ApiError, type FieldErrors } from '../lib/errors.js';
+import { isMessageKey, type Lang, requestLang, translate } from '../lib/i18n.js';
+
+const locales = { fr: z.locales.fr(), en: z.locales.en() };
+
+/** Validates with the route's zod schema, keeping what the error handler needs to translate issues. */
+export const validatorCompiler =
+  ({ schema }: { schema: ZodType }) =>
+  (data: unknown) => {
+    const result = schema.safeParse(data, { reportInput: true });
+    if (result.success) return { value: result.data };
+    const error = Object.assign(new Error('validation'), { zodIssues: result.error.issues });
+    return { error };
+  };
+
+type Issue = z.core.$ZodIssue & { input?: unknown };
+
+function issueMessage(issue: Issue, lang: Lang): string {
+  if (isMessageKey(issue.message)) return translate(lang, issue.message);
+  const text = locales[lang].localeError?.(issue as never);
+  if (typeof text === 'string') return text;
+  if (text && typeof text === 'object' && 'message' in text) return String(text.message);
+  return translate(lang, 'validation.invalid');
+}
+
+/** `{field: [messages]}` with `non_field_errors` for issues about the whole body (DESIGN §4). */
+export function fieldErrorsFromIssues(issues: Issue[], lang: Lang): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of issues) {
+    const field = issue.path.length ? issue.path.map(String).join('.') : 'non_field_errors';
+    const list = out[field] ?? [];
+    const message = issueMessage(issue, lang);
+    if (!list.includes(message)) list.push(message);
+    out[field] = list;
+  }
+  return out;
+}
+
+const DB_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (DB_UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(message)
+    )
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function send(reply: FastifyReply, status: number, body: Record<string, unknown>) {
+  return reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+export function errorBody(err: ApiError, lang: Lang): Record<string, unknown> {
+  if (err.statusCode === 400 && err.extra.fields) {
+    const fields: FieldErrors = {};
+    for (const [k, msgs] of Object.entries(err.extra.fields))
+      fields[k] = msgs.map((m) => translate(lang, m, err.extra.params));
+    return fields;
+  }
+  const body: Record<string, unknown> = { detail: translate(lang, err.key, err.extra.params) };
+  if (err.extra.code) body.code = err.extra.code;
+  return body;
+}
+
+export default fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError & { zodIssues?: Issue[] }, request: FastifyRequest, reply) => {
+      const lang = requestLang(request);
+      if (error instanceof ApiError) return send(reply, error.statusCode, errorBody(error, lang));
+      if (error.zodIssues) return send(reply, 400, fieldErrorsFromIssues(error.zodIssues, lang));
+      if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
+        return send(reply, 400, { non_field_errors: [translate(lang, 'validation.invalid')] });
+      }
+      switch (error.code) {
+        case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+          return send(reply, 415, { detail: translate(lang, 'error.unsupported_media_type') });
+        case 'FST_ERR_CTP_BODY_TOO_LARGE':
+          return send(reply, 413, { detail: translate(lang, 'error.body_too_large') });
+        case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        case 'FST_ERR_CTP_INVALID_JSON_BODY':
+          return send(reply, 400, { non_field_errors: [translate(lang, 'error.invalid_json')] });
+      }
+      if (error.statusCode === 429)
+        return send(reply, 429, { detail: translate(lang, 'error.too_many_requests') });
+      if (error.statusCode === 400 && error instanceof SyntaxError) {
+        return send(reply, 400, { non_field_errors: [translate(lang, 'error.invalid_json')] });
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: { code: (error as { code?: string }).code } }, 'database unavailable');
+        return send(reply, 503, { detail: translate(lang, 'error.database_unavailable') });
+      }
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return send(reply, error.statusCode, { detail: translate(lang, 'validation.invalid') });
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return send(reply, 500, { detail: translate(lang, 'error.internal') });
+    });
+  },
+  { name: 'errors' },
+);

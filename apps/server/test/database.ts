@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type Database, openDatabase } from '../src/db/client.js';
+import { adminUrl, withDatabase } from './pg-url.js';
+
+/** Which database the server tests run on: set per Vitest project (see vitest.config.ts). */
+export const TEST_DB_KIND: 'embedded' | 'postgres' =
+  process.env.GREENSEN_TEST_DB === 'postgres' ? 'postgres' : 'embedded';
+
+export interface TestDatabase extends Database {
+  /** Drops the database (PostgreSQL) or closes it (embedded). */
+  destroy(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a new PostgreSQL database copied from
+ * the migrated template the global setup made (so no test sees data left by another or by an earlier run).
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (TEST_DB_KIND === 'embedded') {
+    const database = await openDatabase({});
+    await database.migrate();
+    return { ...database, destroy: () => database.close() };
+  }
+  const template = inject('templateDb');
+  if (!template) throw new Error('the postgres global setup did not run');
+  const name = `greensen_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        break;
+      } catch (err) {
+        // Two copies of one template at the same instant can collide; try again shortly.
+        if (attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const database = await openDatabase({ url: withDatabase(adminUrl(), name), poolSize: 5 });
+  return {
+    ...database,
+    destroy: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: adminUrl() });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import {
+  accessDeniedRedirect,
+  allowedModules,
+  canAccessModule,
+  DEFAULT_REFUSAL,
+  environmentRefusal,
+  isRoleRestricted,
+  ROLE_RESTRICTIONS,
+  roleRefusal,
+} from './access.js';
+import { MODULES, type ModuleName } from './modules.js';
+
+const user = (...codes: string[]) => ({ active_roles: codes.map((role_code) => ({ role_code })) });
+
+describe('refusal texts (§5)', () => {
+  it('has the default refusal text', () => {
+    expect(DEFAULT_REFUSAL).toEqual({ fr: 'Accès refusé', en: 'Access denied' });
+  });
+
+  it('formats the role refusal', () => {
+    expect(roleRefusal('Examens', 'fr')).toBe(
+      `L'accès au module "Examens" n'est pas autorisé pour votre rôle`,
+    );
+    expect(roleRefusal('Exams', 'en')).toBe('Access to the "Exams" module is not allowed for your role');
+  });
+
+  it('formats the environment refusal', () => {
+    expect(environmentRefusal('Facturation', 'production', 'fr')).toBe(
+      `L'accès au module "Facturation" n'est pas autorisé dans l'environnement production`,
+    );
+    expect(environmentRefusal('Billing', 'test', 'en')).toBe(
+      'Access to the "Billing" module is not allowed in the test environment',
+    );
+  });
+});
+
+describe('ROLE_RESTRICTIONS (§6)', () => {
+  it('bars secretaries from consultations and exams and midwives from exams, nobody else', () => {
+    expect(ROLE_RESTRICTIONS).toEqual({
+      secretary: ['consultations', 'exams'],
+      midwife: ['exams'],
+    });
+  });
+});
+
+describe('canAccessModule', () => {
+  it('lets a doctor open everything in development', () => {
+    for (const m of MODULES) {
+      expect(
+        canAccessModule({ moduleName: m.name, environment: 'development', user: user('DOCTOR') }),
+      ).toEqual({
+        allowed: true,
+      });
+    }
+  });
+
+  it.each(['SECRETARY', 'ADMIN_ASSISTANT', 'RECEPTIONIST'])(
+    'refuses consultations and exams to %s for their role',
+    (code) => {
+      expect(
+        canAccessModule({ moduleName: 'consultations', environment: 'development', user: user(code) }),
+      ).toEqual({
+        allowed: false,
+        reason: 'role',
+        message: {
+          fr: `L'accès au module "Consultations" n'est pas autorisé pour votre rôle`,
+          en: 'Access to the "Consultations" module is not allowed for your role',
+        },
+      });
+      expect(canAccessModule({ moduleName: 'exams', environment: 'development', user: user(code) })).toEqual({
+        allowed: false,
+        reason: 'role',
+        message: {
+          fr: `L'accès au module "Examens" n'est pas autorisé pour votre rôle`,
+          en: 'Access to the "Exams" module is not allowed for your role',
+        },
+      });
+      expect(
+        canAccessModule({ moduleName: 'patients', environment: 'development', user: user(code) }).allowed,
+      ).toBe(true);
+    },
+  );
+
+  it('refuses exams to a midwife but not consultations', () => {
+    const midwife = user('SAGE_FEMME');
+    const exams = canAccessModule({ moduleName: 'exams', environment: 'production', user: midwife });
+    expect(exams.allowed).toBe(false);
+    expect(exams.allowed === false && exams.reason).toBe('role');
+    expect(
+      canAccessModule({ moduleName: 'consultations', environment: 'production', user: midwife }).allowed,
+    ).toBe(true);
+  });
+
+  it.each(['QUEUE_MANAGER', 'CHARGE_NURSE', 'NURSE', 'HEAD_DOCTOR', 'DOCTOR', 'ADMIN', 'LAB_TECH'])(
+    'lets %s open consultations and exams',
+    (code) => {
+      for (const moduleName of ['consultations', 'exams'] as ModuleName[]) {
+        expect(canAccessModule({ moduleName, environment: 'production', user: user(code) }).allowed).toBe(
+          true,
+        );
+      }
+    },
+  );
+
+  it('lets a missing user (admin group) open consultations and exams', () => {
+    expect(canAccessModule({ moduleName: 'exams', environment: 'development', user: null }).allowed).toBe(
+      true,
+    );
+  });
+
+  it('restricts only when every active role is restricted', () => {
+    expect(isRoleRestricted(user('SECRETARY', 'DOCTOR'), 'exams')).toBe(false);
+    expect(isRoleRestricted(user('DOCTOR', 'SECRETARY'), 'consultations')).toBe(false);
+    expect(isRoleRestricted(user('SECRETARY', 'RECEPTIONIST'), 'exams')).toBe(true);
+    expect(isRoleRestricted(user('SECRETARY', 'SAGE_FEMME'), 'exams')).toBe(true);
+    expect(isRoleRestricted(user('SECRETARY', 'SAGE_FEMME'), 'consultations')).toBe(false);
+  });
+
+  it('checks the environment before the role', () => {
+    expect(
+      canAccessModule({ moduleName: 'billing', environment: 'production', user: user('SECRETARY') }),
+    ).toEqual({
+      allowed: false,
+      reason: 'environment',
+      message: {
+        fr: `L'accès au module "Facturation" n'est pas autorisé dans l'environnement production`,
+        en: 'Access to the "Billing" module is not allowed in the production environment',
+      },
+    });
+  });
+
+  it('refuses modules outside the environment to everyone', () => {
+    const decision = canAccessModule({ moduleName: 'analytics', environment: 'production', user: null });
+    expect(decision).toMatchObject({ allowed: false, reason: 'environment' });
+    expect(canAccessModule({ moduleName: 'analytics', environment: 'test', user: null }).allowed).toBe(true);
+    expect(canAccessModule({ moduleName: 'chat', environment: 'test', user: null })).toMatchObject({
+      allowed: false,
+      reason: 'environment',
+      message: { en: 'Access to the "Messaging" module is not allowed in the test environment' },
+    });
+  });
+});
+
+describe('allowedModules', () => {
+  it('gives a secretary in production the production modules minus consultations and exams', () => {
+    expect(allowedModules('production', user('SECRETARY')).map((m) => m.name)).toEqual([
+      'dashboard',
+      'patients',
+      'admissions',
+      'templates',
+    ]);
+  });
+
+  it('gives a midwife in test everything of test but exams', () => {
+    expect(allowedModules('test', user('SAGE_FEMME')).map((m) => m.name)).toEqual([
+      'dashboard',
+      'patients',
+      'admissions',
+      'consultations',
+      'analytics',
+      'templates',
+    ]);
+  });
+
+  it('gives an administrator all 18 modules in development', () => {
+    expect(allowedModules('development', user('ADMIN'))).toHaveLength(18);
+    expect(allowedModules('development', user('SECRETARY'))).toHaveLength(16);
+  });
+});
+
+describe('accessDeniedRedirect', () => {
+  it('sends to the dashboard with the encoded message', () => {
+    expect(accessDeniedRedirect('Accès refusé')).toBe(
+      '/?access_denied=true&message=Acc%C3%A8s%20refus%C3%A9',
+    );
+    const message = roleRefusal('Examens', 'fr');
+    const url = new URL(accessDeniedRedirect(message), 'http://x');
+    expect(url.pathname).toBe('/');
+    expect(url.searchParams.get('access_denied')).toBe('true');
+    expect(url.searchParams.get('message')).toBe(message);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Module access by environment and role (specification §5 route guards and §6 restrictions).
+ * The server enforces these rules; the web app uses them to hide what the user may not open.
+ */
+import type { Language, LocalizedText } from './constants.js';
+import {
+  type AppEnvironment,
+  isModuleEnabled,
+  MODULES,
+  type ModuleDefinition,
+  type ModuleName,
+  moduleByName,
+} from './modules.js';
+import { type DashboardGroup, type RoleHolder, userRoleGroups } from './roles.js';
+
+/** Modules a role group may not open: secretaries no consultations or exams, midwives no exams. */
+export const ROLE_RESTRICTIONS: Readonly<Partial<Record<DashboardGroup, readonly ModuleName[]>>> = {
+  secretary: ['consultations', 'exams'],
+  midwife: ['exams'],
+};
+
+/** Refusal text when no more precise one applies. */
+export const DEFAULT_REFUSAL: LocalizedText = { fr: 'Accès refusé', en: 'Access denied' };
+
+export type AccessDecision =
+  | { readonly allowed: true }
+  | {
+      readonly allowed: false;
+      readonly reason: 'environment' | 'role';
+      readonly message: LocalizedText;
+    };
+
+export function roleRefusal(title: string, lang: Language): string {
+  return lang === 'fr'
+    ? `L'accès au module "${title}" n'est pas autorisé pour votre rôle`
+    : `Access to the "${title}" module is not allowed for your role`;
+}
+
+export function environmentRefusal(title: string, env: string, lang: Language): string {
+  return lang === 'fr'
+    ? `L'accès au module "${title}" n'est pas autorisé dans l'environnement ${env}`
+    : `Access to the "${title}" module is not allowed in the ${env} environment`;
+}
+
+/** Whether a role group alone is barred from a module. */
+export function isGroupRestricted(group: DashboardGroup, moduleName: ModuleName): boolean {
+  return ROLE_RESTRICTIONS[group]?.includes(moduleName) ?? false;
+}
+
+/**
+ * Whether the user's roles bar them from a module.
+ *
+ * The specification derives one group from the first active role. A user may hold several roles,
+ * though, and a restriction exists to keep a role away from clinical content that another of the
+ * user's roles legitimately needs. So a user is restricted only when EVERY active role's group is
+ * restricted for the module: a secretary who is also a doctor keeps consultations and exams.
+ * For a user with a single role this is exactly the specification's rule. No user counts as admin
+ * and a user without active roles as an unknown code (doctor), as in `userRoleGroups`.
+ */
+export function isRoleRestricted(user: RoleHolder | null | undefined, moduleName: ModuleName): boolean {
+  return userRoleGroups(user).every((group) => isGroupRestricted(group, moduleName));
+}
+
+function titleOf(moduleName: string, module: ModuleDefinition | undefined): LocalizedText {
+  return module?.title ?? { fr: moduleName, en: moduleName };
+}
+
+/**
+ * Decides whether a user may open a module in an environment.
+ * The environment is checked first, then the role restrictions.
+ */
+export function canAccessModule(input: {
+  moduleName: ModuleName;
+  environment: AppEnvironment;
+  user: RoleHolder | null | undefined;
+}): AccessDecision {
+  const { moduleName, environment, user } = input;
+  const module = moduleByName(moduleName) as ModuleDefinition | undefined;
+  const title = titleOf(moduleName, module);
+  if (!module || !isModuleEnabled(moduleName, environment)) {
+    return {
+      allowed: false,
+      reason: 'environment',
+      message: {
+        fr: environmentRefusal(title.fr, environment, 'fr'),
+        en: environmentRefusal(title.en, environment, 'en'),
+      },
+    };
+  }
+  if (isRoleRestricted(user, moduleName)) {
+    return {
+      allowed: false,
+      reason: 'role',
+      message: { fr: roleRefusal(title.fr, 'fr'), en: roleRefusal(title.en, 'en') },
+    };
+  }
+  return { allowed: true };
+}
+
+/** The modules a user may open in an environment, in navigation order. */
+export function allowedModules(
+  environment: AppEnvironment,
+  user: RoleHolder | null | undefined,
+): ModuleDefinition[] {
+  return MODULES.filter((module) => canAccessModule({ moduleName: module.name, environment, user }).allowed);
+}
+
+/** Where a refused user is sent: the dashboard, with the refusal text. */
+export function accessDeniedRedirect(message: string): string {
+  return `/?access_denied=true&message=${encodeURIComponent(message)}`;
+}
