@@ -28,6 +28,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
+const MIGRATION_LOCK_ID = 7_261_337;
+
 export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export interface DatabaseOptions {
@@ -80,7 +82,17 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: async () => {
+      // Several instances may start together: a session-level advisory lock lets one migrate at a time.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+        client.release();
+      }
+    },
     ping: async (timeoutMs = 2000) => {
       let timer: NodeJS.Timeout | undefined;
       try {
