@@ -79,6 +79,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema });
+  let closed = false;
   return {
     db,
     kind: 'postgres',
@@ -94,6 +95,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       }
     },
     ping: async (timeoutMs = 2000) => {
+      if (closed) return false;
       let timer: NodeJS.Timeout | undefined;
       try {
         const timeout = new Promise<boolean>((res) => {
@@ -107,6 +109,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
         clearTimeout(timer);
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
   };
 }

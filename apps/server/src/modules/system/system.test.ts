@@ -169,3 +169,18 @@ describe('maintenance forced by the environment', () => {
     });
   });
 });
+
+describe('health when the database does not answer', () => {
+  it('answers 503 with database "unavailable" instead of hanging', async () => {
+    const ctx = await createTestApp();
+    try {
+      await ctx.database.close();
+      const res = await ctx.app.inject('/api/health/');
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'degraded', database: 'unavailable' });
+    } finally {
+      await ctx.app.close();
+      await ctx.database.destroy().catch(() => {});
+    }
+  });
+});
