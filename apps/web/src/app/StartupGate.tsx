@@ -1,0 +1,65 @@
+/**
+ * App start (spec §4): content shows only after initialization — the public configuration is loaded and,
+ * when authenticated, the user refreshed. A failure shows 'Failed to initialize application' with a retry.
+ */
+import type { Language } from '@greensen/shared/domain/constants';
+import { Alert, Button, Center, Stack } from '@mantine/core';
+import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { refreshUser } from '../features/auth/api/profile';
+import { configQueryOptions } from '../lib/app-config';
+import { useAuthStore } from '../stores/auth';
+import { StartupLoader } from './StartupLoader';
+
+let userRefreshed = false;
+
+/** For tests: forget that the user was refreshed at start-up. */
+export function resetStartupState(): void {
+  userRefreshed = false;
+}
+
+export function StartupGate({ lang, children }: { lang: Language; children: ReactNode }) {
+  const { t } = useTranslation('common');
+  const config = useQuery(configQueryOptions());
+  const isAuthenticated = useAuthStore((state) => state.isAuthenticated);
+  const [userReady, setUserReady] = useState(userRefreshed || !isAuthenticated);
+
+  useEffect(() => {
+    if (userRefreshed || !isAuthenticated) {
+      setUserReady(true);
+      return;
+    }
+    let active = true;
+    void refreshUser().finally(() => {
+      userRefreshed = true;
+      if (active) setUserReady(true);
+    });
+    return () => {
+      active = false;
+    };
+  }, [isAuthenticated]);
+
+  if (config.isError && !config.data) {
+    return (
+      <Center mih="100vh" p="md">
+        <Stack align="center" maw={420}>
+          <Alert color="red" icon={<IconAlertCircle />} title={t('startup.failed')} w="100%">
+            {t('startup.failedHint')}
+          </Alert>
+          <Button
+            leftSection={<IconRefresh size={18} />}
+            loading={config.isFetching}
+            onClick={() => void config.refetch()}
+          >
+            {t('actions.retry')}
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+
+  if (!config.data || !userReady) return <StartupLoader lang={lang} />;
+  return <>{children}</>;
+}

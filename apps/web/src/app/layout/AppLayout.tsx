@@ -1,0 +1,105 @@
+/**
+ * The signed-in application shell (Mantine AppShell): header with hospital and department selectors,
+ * notifications bell slot, colour mode, language and user menu; side navigation of the allowed modules,
+ * collapsed behind a burger under 992 px. A user without hospital sees the waiting-for-assignment page.
+ */
+import { AppShell, Burger, Divider, Group, Image, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { languageFromPath } from '../../lib/language';
+import { useUserStore } from '../../stores/user';
+import { ModuleGuard } from '../guards/ModuleGuard';
+import { useLocalizedPath } from '../guards/useLocalizedPath';
+import { StartupLoader } from '../StartupLoader';
+import { ColorModeControl } from './ColorModeControl';
+import { DepartmentSelector, HospitalSwitcher } from './ContextSelectors';
+import { LanguageSwitch } from './LanguageSwitch';
+import { ModuleNav } from './ModuleNav';
+import { NotificationsBellSlot } from './NotificationsBellSlot';
+import { DelayedSpeechIndicator, PlatformEffects } from './PlatformEffects';
+import { UserMenu } from './UserMenu';
+import { useInactivityLock } from './useInactivityLock';
+
+const WaitingAssignmentPage = lazy(() => import('../../features/auth/pages/WaitingAssignmentPage'));
+
+export function AppLayout() {
+  const user = useUserStore((state) => state.user);
+  const { pathname } = useLocation();
+  const lang = languageFromPath(pathname);
+  useInactivityLock();
+
+  if (!user) return <StartupLoader lang={lang} />;
+  if (user.hospitals.length === 0) {
+    return (
+      <Suspense fallback={<StartupLoader lang={lang} />}>
+        <WaitingAssignmentPage />
+      </Suspense>
+    );
+  }
+  return <Shell lang={lang} />;
+}
+
+function Shell({ lang }: { lang: 'fr' | 'en' }) {
+  const { t } = useTranslation('shell');
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const to = useLocalizedPath();
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 250, breakpoint: 'md', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="md"
+              size="sm"
+              aria-label={opened ? t('nav.close') : t('nav.open')}
+            />
+            <UnstyledButton component={Link} to={to('/')} aria-label={t('home')}>
+              <Group gap={8} wrap="nowrap">
+                <Image src="/favicon.svg" alt="" w={30} h={30} />
+                <Text fw={700} fz="lg" c="greensen.7" visibleFrom="lg">
+                  Greensen
+                </Text>
+              </Group>
+            </UnstyledButton>
+            <Group gap="xs" wrap="nowrap" visibleFrom="sm">
+              <HospitalSwitcher w={210} />
+              <DepartmentSelector w={180} />
+            </Group>
+          </Group>
+          <Group gap={6} wrap="nowrap">
+            <DelayedSpeechIndicator lang={lang} />
+            <NotificationsBellSlot />
+            <ColorModeControl />
+            <LanguageSwitch />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm">
+        <Stack gap="xs" hiddenFrom="sm" mb="sm">
+          <HospitalSwitcher w="100%" />
+          <DepartmentSelector w="100%" />
+          <Divider />
+        </Stack>
+        <ModuleNav onNavigate={close} />
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <PlatformEffects />
+        <ModuleGuard>
+          <Outlet />
+        </ModuleGuard>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,34 @@
+/** Layout of the public and lock pages: centred card with the logo, language and colour switches. */
+import { Box, Center, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { ColorModeControl } from './ColorModeControl';
+import { LanguageSwitch } from './LanguageSwitch';
+
+export function AuthLayout() {
+  const { t } = useTranslation('auth');
+  return (
+    <Box mih="100vh" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))">
+      <Group justify="flex-end" p="md" gap="xs">
+        <ColorModeControl />
+        <LanguageSwitch />
+      </Group>
+      <Center px="md" pb="xl">
+        <Stack w="100%" maw={440} gap="lg">
+          <Stack align="center" gap={4}>
+            <Image src="/favicon.svg" alt="" w={56} h={56} />
+            <Title order={2} c="greensen.7">
+              Greensen
+            </Title>
+            <Text c="dimmed" size="sm" ta="center">
+              {t('layout.tagline')}
+            </Text>
+          </Stack>
+          <Paper withBorder shadow="sm" radius="md" p="xl">
+            <Outlet />
+          </Paper>
+        </Stack>
+      </Center>
+    </Box>
+  );
+}

@@ -1,0 +1,56 @@
+/** Hospital switcher and department selector of the header. */
+import { Select } from '@mantine/core';
+import { IconBuildingHospital, IconStethoscope } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { switchHospital } from '../../lib/session';
+import { useAuthStore } from '../../stores/auth';
+import { departmentsOfHospital, useUserStore } from '../../stores/user';
+
+export function HospitalSwitcher({ w = 220 }: { w?: number | string }) {
+  const { t } = useTranslation('shell');
+  const hospitals = useUserStore((state) => state.user?.hospitals ?? []);
+  const currentHospitalId = useAuthStore((state) => state.currentHospitalId);
+  return (
+    <Select
+      w={w}
+      size="sm"
+      aria-label={t('hospital.label')}
+      placeholder={t('hospital.placeholder')}
+      leftSection={<IconBuildingHospital size={16} />}
+      data={hospitals.map((hospital) => ({
+        value: hospital.id,
+        label: hospital.code ? `${hospital.name} (${hospital.code})` : hospital.name,
+      }))}
+      value={currentHospitalId}
+      allowDeselect={false}
+      onChange={(value) => {
+        if (value && value !== currentHospitalId) switchHospital(value);
+      }}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+export function DepartmentSelector({ w = 200 }: { w?: number | string }) {
+  const { t } = useTranslation('shell');
+  const user = useUserStore((state) => state.user);
+  const currentDepartmentId = useUserStore((state) => state.currentDepartmentId);
+  const setDepartment = useUserStore((state) => state.setCurrentDepartmentId);
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const departments = departmentsOfHospital(user, hospitalId);
+  return (
+    <Select
+      w={w}
+      size="sm"
+      aria-label={t('department.label')}
+      placeholder={departments.length ? t('department.placeholder') : t('department.none')}
+      disabled={departments.length === 0}
+      leftSection={<IconStethoscope size={16} />}
+      data={departments.map((department) => ({ value: department.id, label: department.name }))}
+      value={currentDepartmentId}
+      allowDeselect={false}
+      onChange={(value) => setDepartment(value)}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}

@@ -1,0 +1,46 @@
+/** Side navigation: only the allowed modules; the active one is the longest matching prefix. */
+import { allowedModules } from '@greensen/shared/domain/access';
+import type { Language } from '@greensen/shared/domain/constants';
+import { DEFAULT_ENVIRONMENT, moduleForPath } from '@greensen/shared/domain/modules';
+import { NavLink, ScrollArea, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { useAppConfig } from '../../lib/app-config';
+import { languageFromPath, localizePath } from '../../lib/language';
+import { ModuleIcon } from '../../lib/module-icons';
+import { useAuthStore } from '../../stores/auth';
+import { rolesInHospital, useUserStore } from '../../stores/user';
+
+export function useAllowedModules() {
+  const config = useAppConfig();
+  const user = useUserStore((state) => state.user);
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  return allowedModules(config?.environment ?? DEFAULT_ENVIRONMENT, rolesInHospital(user, hospitalId));
+}
+
+export function ModuleNav({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation('shell');
+  const { pathname } = useLocation();
+  const lang: Language = languageFromPath(pathname);
+  const modules = useAllowedModules();
+  const active = moduleForPath(pathname)?.name ?? null;
+  return (
+    <ScrollArea type="auto" style={{ flex: 1 }}>
+      <Stack gap={2} component="nav" aria-label={t('nav.label')} data-testid="module-nav">
+        {modules.map((module) => (
+          <NavLink
+            key={module.name}
+            component={Link}
+            to={localizePath(module.path, lang)}
+            label={module.title[lang]}
+            leftSection={<ModuleIcon name={module.icon} />}
+            active={module.name === active}
+            aria-current={module.name === active ? 'page' : undefined}
+            onClick={onNavigate}
+            variant="light"
+          />
+        ))}
+      </Stack>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Background behaviours of the signed-in app: new-build detection, idle preloading of allowed module
+ * chunks (at most 4 at once) and the speech indicator loaded 1000 ms after mount (fr and en only).
+ */
+import { SPEECH_INDICATOR_DELAY_MS } from '@greensen/shared/domain/constants';
+import { Button, Group, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconRefresh } from '@tabler/icons-react';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { watchForNewBuild } from '../../lib/build-check';
+import { preloadWhenIdle } from '../../lib/preload';
+import { commonLoaders, loadersForModule } from '../page-loaders';
+import { useAllowedModules } from './ModuleNav';
+
+const NEW_BUILD_NOTICE_ID = 'new-build';
+
+function NewBuildNotice() {
+  const { t } = useTranslation('shell');
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Text size="sm">{t('newBuild.message')}</Text>
+      <Button
+        size="compact-sm"
+        leftSection={<IconRefresh size={14} />}
+        onClick={() => window.location.reload()}
+      >
+        {t('newBuild.reload')}
+      </Button>
+    </Group>
+  );
+}
+
+export function useNewBuildNotice(): void {
+  const { t } = useTranslation('shell');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: watch once per mount
+  useEffect(() => {
+    if (import.meta.env.DEV) return;
+    return watchForNewBuild(() => {
+      notifications.show({
+        id: NEW_BUILD_NOTICE_ID,
+        title: t('newBuild.title'),
+        message: <NewBuildNotice />,
+        color: 'blue',
+        autoClose: false,
+        withCloseButton: true,
+      });
+    });
+  }, []);
+}
+
+function useIdlePreload(): void {
+  const modules = useAllowedModules();
+  const key = modules.map((module) => module.name).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the allowed set changes
+  useEffect(() => {
+    const loaders = [
+      ...new Set([...modules.flatMap((module) => loadersForModule(module.name)), ...commonLoaders]),
+    ];
+    return preloadWhenIdle(loaders);
+  }, [key]);
+}
+
+const LazySpeechIndicator = lazy(() =>
+  import('../../features/speech/components/SpeechIndicator').catch((error: unknown) => {
+    // Speech recognition load failure: logged only (spec §8).
+    console.error('[greensen] speech indicator failed to load', error);
+    return { default: () => null };
+  }),
+);
+
+/** The speech indicator, mounted 1000 ms after its slot for fr/en. */
+export function DelayedSpeechIndicator({ lang }: { lang: string }) {
+  const [show, setShow] = useState(false);
+  useEffect(() => {
+    if (lang !== 'fr' && lang !== 'en') return;
+    const handle = setTimeout(() => setShow(true), SPEECH_INDICATOR_DELAY_MS);
+    return () => clearTimeout(handle);
+  }, [lang]);
+  if (!show) return null;
+  const Indicator: ComponentType = LazySpeechIndicator;
+  return (
+    <Suspense fallback={null}>
+      <Indicator />
+    </Suspense>
+  );
+}
+
+export function PlatformEffects() {
+  useNewBuildNotice();
+  useIdlePreload();
+  return null;
+}

@@ -1,0 +1,32 @@
+/** Dynamic imports of the route pages (shared by the route table and the idle preloader). */
+import type { ModuleName } from '@greensen/shared/domain/modules';
+import type { ComponentType } from 'react';
+
+export type PageModule = { default: ComponentType };
+export type PageLoader = () => Promise<PageModule>;
+
+export const pageLoaders = {
+  login: () => import('../features/auth/pages/LoginPage'),
+  register: () => import('../features/auth/pages/RegisterPage'),
+  forgotPassword: () => import('../features/auth/pages/ForgotPasswordPage'),
+  resetPassword: () => import('../features/auth/pages/ResetPasswordPage'),
+  verifyEmail: () => import('../features/auth/pages/VerifyEmailPage'),
+  pinSetup: () => import('../features/auth/pages/PinSetupPage'),
+  pinVerify: () => import('../features/auth/pages/PinVerifyPage'),
+  maintenance: () => import('../features/maintenance/pages/MaintenancePage'),
+  dashboard: () => import('../features/dashboard/pages/DashboardPage'),
+  settings: () => import('../features/settings/pages/SettingsPage'),
+  profile: () => import('../features/profile/pages/ProfilePage'),
+  notFound: () => import('../features/errors/pages/NotFoundPage'),
+  calendar: () => import('../features/calendar/pages/CalendarPage'),
+  placeholder: () => import('../features/modules/pages/ModulePlaceholderPage'),
+} satisfies Record<string, PageLoader>;
+
+/** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
+export function loadersForModule(name: ModuleName): PageLoader[] {
+  if (name === 'dashboard') return [pageLoaders.dashboard];
+  return [pageLoaders.placeholder];
+}
+
+/** Pages a signed-in user commonly opens besides modules. */
+export const commonLoaders: readonly PageLoader[] = [pageLoaders.settings, pageLoaders.profile];

@@ -1,0 +1,15 @@
+import type { ModuleName } from '@greensen/shared/domain/modules';
+
+/** Data each route declares: its title key (i18n) and, for module pages, what the placeholder shows. */
+export interface RouteHandle {
+  /** i18n key, `routes:` namespace, e.g. 'patients' or 'consultation.create.title'. */
+  titleKey: string;
+  module?: ModuleName;
+  /** Key under `routes:descriptions` for pages outside the module table. */
+  descriptionKey?: string;
+  kind?: 'list' | 'detail' | 'create';
+}
+
+export function isRouteHandle(value: unknown): value is RouteHandle {
+  return typeof value === 'object' && value !== null && typeof (value as RouteHandle).titleKey === 'string';
+}

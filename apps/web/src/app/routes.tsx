@@ -1,0 +1,189 @@
+/**
+ * The one route table (DESIGN §6): built once per language and mounted for French without prefix
+ * and for English under /en. Every page is lazy-loaded; guards are layout routes in the order
+ * maintenance → authentication → module access (inside the app layout).
+ */
+import type { RouteObject } from 'react-router';
+import { withChunkReload } from '../lib/chunk-reload';
+import { AuthGuard } from './guards/AuthGuard';
+import { GuestGuard } from './guards/GuestGuard';
+import { MaintenanceGuard } from './guards/MaintenanceGuard';
+import { AppLayout } from './layout/AppLayout';
+import { AuthLayout } from './layout/AuthLayout';
+import { RootLayout } from './layout/RootLayout';
+import { type PageLoader, pageLoaders } from './page-loaders';
+import { NotFoundRoute, RouteErrorBoundary } from './RouteErrorBoundary';
+import type { RouteHandle } from './route-handle';
+
+function lazyPage(load: PageLoader): RouteObject['lazy'] {
+  const guarded = withChunkReload(load);
+  return async () => ({ Component: (await guarded()).default });
+}
+
+function page(path: string | undefined, load: PageLoader, handle: RouteHandle): RouteObject {
+  return path === undefined
+    ? { index: true, lazy: lazyPage(load), handle }
+    : { path, lazy: lazyPage(load), handle };
+}
+
+function placeholder(path: string, handle: RouteHandle): RouteObject {
+  return page(path, pageLoaders.placeholder, { kind: 'list', ...handle });
+}
+
+/** Module routes (spec §2 tables), placeholders until their issues fill them. */
+function moduleRoutes(): RouteObject[] {
+  return [
+    placeholder('patients', { titleKey: 'patients', module: 'patients' }),
+    placeholder('patients/:id', { titleKey: 'patientDetail', module: 'patients', kind: 'detail' }),
+    placeholder('admissions', { titleKey: 'admissions', module: 'admissions' }),
+    placeholder('admissions/:id', { titleKey: 'admissionDetail', module: 'admissions', kind: 'detail' }),
+    placeholder('consultations', { titleKey: 'consultations', module: 'consultations' }),
+    placeholder('consultations/create', {
+      titleKey: 'consultation.create.title',
+      module: 'consultations',
+      kind: 'create',
+    }),
+    placeholder('consultations/diagnosis/:id', {
+      titleKey: 'consultationDiagnosis',
+      module: 'consultations',
+      kind: 'detail',
+    }),
+    placeholder('consultations/:id', {
+      titleKey: 'consultation.detail',
+      module: 'consultations',
+      kind: 'detail',
+    }),
+    placeholder('exams', { titleKey: 'exams', module: 'exams' }),
+    placeholder('exams/create', { titleKey: 'examCreate.title', module: 'exams', kind: 'create' }),
+    placeholder('exams/:id', { titleKey: 'examDetail', module: 'exams', kind: 'detail' }),
+    placeholder('analytics', { titleKey: 'analytics', module: 'analytics' }),
+    placeholder('doctors', { titleKey: 'doctors', module: 'doctors' }),
+    placeholder('doctors/:id', { titleKey: 'doctorDetail', module: 'doctors', kind: 'detail' }),
+    placeholder('triage', { titleKey: 'triage', module: 'triage' }),
+    placeholder('triage/:id', { titleKey: 'triageDetail', module: 'triage', kind: 'detail' }),
+    placeholder('hospitalizations', { titleKey: 'hospitalizations', module: 'hospitalizations' }),
+    placeholder('hospitalizations/:id', {
+      titleKey: 'hospitalizationDetail',
+      module: 'hospitalizations',
+      kind: 'detail',
+    }),
+    placeholder('care', { titleKey: 'care', module: 'care' }),
+    placeholder('care/:id', { titleKey: 'careDetail', module: 'care', kind: 'detail' }),
+    placeholder('medical-acts', { titleKey: 'medicalActs', module: 'medical_acts' }),
+    placeholder('medical-acts/:id', { titleKey: 'medicalActDetail', module: 'medical_acts', kind: 'detail' }),
+    placeholder('billing', { titleKey: 'billing', module: 'billing' }),
+    placeholder('hospitals', { titleKey: 'hospitals', module: 'hospitals' }),
+    placeholder('pharmacy', { titleKey: 'pharmacy', module: 'pharmacy' }),
+    placeholder('pharmacy/medications/:id', {
+      titleKey: 'pharmacyMedication',
+      module: 'pharmacy',
+      kind: 'detail',
+    }),
+    placeholder('pharmacy/prescriptions/:id', {
+      titleKey: 'pharmacyPrescription',
+      module: 'pharmacy',
+      kind: 'detail',
+    }),
+    placeholder('appointments', { titleKey: 'appointments', module: 'appointments' }),
+    placeholder('appointments/:id', {
+      titleKey: 'appointmentDetail',
+      module: 'appointments',
+      kind: 'detail',
+    }),
+    placeholder('admin', { titleKey: 'admin', module: 'admin' }),
+    placeholder('admin/staff/:id', { titleKey: 'adminStaff', module: 'admin', kind: 'detail' }),
+    placeholder('admin/templates', { titleKey: 'adminTemplates', module: 'admin' }),
+    placeholder('templates', { titleKey: 'templates', module: 'templates' }),
+    placeholder('templates/:id', { titleKey: 'templateDetail', module: 'templates', kind: 'detail' }),
+    placeholder('chat', { titleKey: 'chat', module: 'chat' }),
+  ];
+}
+
+/** Routes outside the module table (no module check). */
+function otherRoutes(): RouteObject[] {
+  return [
+    page('settings', pageLoaders.settings, { titleKey: 'settings' }),
+    page('profile', pageLoaders.profile, { titleKey: 'profile' }),
+    page('error-404', pageLoaders.notFound, { titleKey: 'error404' }),
+    page('calendar', pageLoaders.calendar, { titleKey: 'calendar' }),
+    placeholder('notes', { titleKey: 'notes', descriptionKey: 'notes' }),
+    placeholder('dictation', { titleKey: 'dictation', descriptionKey: 'dictation' }),
+    placeholder('documents', { titleKey: 'documents', descriptionKey: 'documents' }),
+    placeholder('medications', { titleKey: 'medications', descriptionKey: 'medications' }),
+    placeholder('transfers', { titleKey: 'transfers', descriptionKey: 'transfers' }),
+  ];
+}
+
+/** The route table, relative to a language root. */
+export function appRouteChildren(): RouteObject[] {
+  return [
+    page('maintenance', pageLoaders.maintenance, { titleKey: 'maintenance' }),
+    {
+      element: <MaintenanceGuard />,
+      children: [
+        {
+          element: <GuestGuard />,
+          children: [
+            {
+              element: <AuthLayout />,
+              children: [
+                page('login', pageLoaders.login, { titleKey: 'login' }),
+                page('register', pageLoaders.register, { titleKey: 'register' }),
+                page('forgot-password', pageLoaders.forgotPassword, { titleKey: 'forgotPassword' }),
+                page('reset-password/:token', pageLoaders.resetPassword, { titleKey: 'resetPassword' }),
+                page('verify-email/:uid/:token', pageLoaders.verifyEmail, { titleKey: 'verifyEmail' }),
+              ],
+            },
+          ],
+        },
+        {
+          element: <AuthGuard />,
+          children: [
+            {
+              element: <AuthLayout />,
+              children: [
+                page('pin-verify', pageLoaders.pinVerify, { titleKey: 'pinVerify' }),
+                page('pin-setup', pageLoaders.pinSetup, { titleKey: 'pinSetup' }),
+              ],
+            },
+            {
+              element: <AppLayout />,
+              children: [
+                {
+                  errorElement: <RouteErrorBoundary inShell />,
+                  children: [
+                    page(undefined, pageLoaders.dashboard, { titleKey: 'dashboard', module: 'dashboard' }),
+                    page('dashboard', pageLoaders.dashboard, { titleKey: 'dashboard', module: 'dashboard' }),
+                    ...otherRoutes(),
+                    ...moduleRoutes(),
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        { path: '*', element: <NotFoundRoute /> },
+      ],
+    },
+  ];
+}
+
+/** Both mounts: French at the root, English under /en. */
+export function appRoutes(): RouteObject[] {
+  return [
+    {
+      id: 'en',
+      path: '/en',
+      element: <RootLayout lang="en" />,
+      errorElement: <RouteErrorBoundary />,
+      children: appRouteChildren(),
+    },
+    {
+      id: 'fr',
+      path: '/',
+      element: <RootLayout lang="fr" />,
+      errorElement: <RouteErrorBoundary />,
+      children: appRouteChildren(),
+    },
+  ];
+}

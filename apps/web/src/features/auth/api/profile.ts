@@ -1,0 +1,39 @@
+/** GET/PUT /api/profile/: the signed-in user. */
+import { api } from '../../../lib/api-client';
+import { logout } from '../../../lib/session';
+import { type User, useUserStore } from '../../../stores/user';
+
+export const PROFILE_QUERY_KEY = ['profile'] as const;
+
+export function fetchProfile(): Promise<User> {
+  return api.get<User>('profile/');
+}
+
+/**
+ * Refreshes the user from the server. If no user comes back or the call fails, the user is logged out
+ * (specification §4). Resolves to the user or null.
+ */
+export async function refreshUser(): Promise<User | null> {
+  try {
+    const user = await fetchProfile();
+    if (!user || typeof user !== 'object' || !('id' in user)) {
+      logout();
+      return null;
+    }
+    useUserStore.getState().setUser(user);
+    return user;
+  } catch {
+    logout();
+    return null;
+  }
+}
+
+export async function updateProfile(profile: {
+  language_preference?: string;
+  first_name?: string;
+  last_name?: string;
+}): Promise<User | null> {
+  const user = await api.put<User | undefined>('profile/', { profile });
+  if (user && typeof user === 'object' && 'id' in user) useUserStore.getState().setUser(user);
+  return user ?? null;
+}

@@ -1,0 +1,74 @@
+/**
+ * / and /dashboard: the user's dashboards (several for a head doctor: doctor and admin), and the
+ * access-denied message after a module refusal.
+ */
+import { DEFAULT_REFUSAL } from '@greensen/shared/domain/access';
+import { dashboardsForUser } from '@greensen/shared/domain/dashboards';
+import { Alert, SegmentedControl, Stack } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearchParams } from 'react-router';
+import { languageFromPath } from '../../../lib/language';
+import { useAuthStore } from '../../../stores/auth';
+import { useRefreshFlagsStore } from '../../../stores/refresh-flags';
+import { rolesInHospital, useUserStore } from '../../../stores/user';
+import { DashboardFrame } from '../components/DashboardFrame';
+
+export default function DashboardPage() {
+  const { t } = useTranslation('dashboard');
+  const { pathname } = useLocation();
+  const lang = languageFromPath(pathname);
+  const [params, setParams] = useSearchParams();
+  const user = useUserStore((state) => state.user);
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const dashboards = dashboardsForUser(rolesInHospital(user, hospitalId));
+  const [selected, setSelected] = useState<string | null>(null);
+  const current = dashboards.find((dashboard) => dashboard.kind === selected) ?? dashboards[0];
+
+  const denied = params.get('access_denied') === 'true';
+  const deniedMessage = params.get('message') || DEFAULT_REFUSAL[lang];
+
+  // A notification raised the dashboard refresh flag: refresh now and lower it.
+  const flag = useRefreshFlagsStore((state) => state.dashboard);
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!flag) return;
+    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    useRefreshFlagsStore.getState().reset('dashboard');
+  }, [flag, queryClient]);
+
+  return (
+    <Stack gap="lg">
+      {denied && (
+        <Alert
+          color="red"
+          icon={<IconLock size={18} />}
+          title={DEFAULT_REFUSAL[lang]}
+          withCloseButton
+          closeButtonLabel={t('closeAlert')}
+          onClose={() => {
+            params.delete('access_denied');
+            params.delete('message');
+            setParams(params, { replace: true });
+          }}
+          data-testid="access-denied"
+          role="alert"
+        >
+          {deniedMessage}
+        </Alert>
+      )}
+      {dashboards.length > 1 && (
+        <SegmentedControl
+          aria-label={t('switcher')}
+          value={current?.kind ?? ''}
+          onChange={setSelected}
+          data={dashboards.map((dashboard) => ({ value: dashboard.kind, label: dashboard.title[lang] }))}
+          style={{ alignSelf: 'flex-start' }}
+        />
+      )}
+      {current && <DashboardFrame key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,27 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { Providers } from './app/Providers';
+import { createAppRouter } from './app/router';
+import { initErrorReporting } from './lib/error-reporting';
+import { i18n } from './lib/i18n';
+import { applyLandingLanguage, languageFromPath } from './lib/language';
+import { queryClient } from './lib/query-client';
+
+initErrorReporting();
+applyLandingLanguage();
+void i18n.changeLanguage(languageFromPath(window.location.pathname));
+
+const router = createAppRouter();
+const container = document.getElementById('root');
+if (!container) throw new Error('Missing #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <Providers queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

@@ -1,0 +1,19 @@
+import { fileURLToPath, URL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const sharedSrc = fileURLToPath(new URL('../../packages/shared/src', import.meta.url));
+
+export default defineConfig({
+  plugins: [react()],
+  define: { __BUILD_ID__: JSON.stringify('test-build') },
+  resolve: { alias: { '@greensen/shared': sharedSrc } },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/test/setup.ts'],
+    css: false,
+    testTimeout: 20_000,
+  },
+});
