@@ -10,7 +10,11 @@ const INITIAL_BUDGET = 200 * 1024;
 const ROUTE_BUDGET = 60 * 1024;
 /** Sources whose chunks (with their static imports) make the first screens: the entry (app shell, router,
  * providers), the login page and the dashboard. */
-const FIRST_SCREEN = ['index.html', 'src/features/auth/pages/LoginPage.tsx', 'src/features/dashboard/pages/DashboardPage.tsx'];
+const FIRST_SCREEN = [
+  'index.html',
+  'src/features/auth/pages/LoginPage.tsx',
+  'src/features/dashboard/pages/DashboardPage.tsx',
+];
 
 const dist = join(ROOT, 'apps/web/dist');
 const manifestPath = join(dist, '.vite/manifest.json');
@@ -48,10 +52,13 @@ const initialTotal = initialJs.reduce((s, f) => s + gzipSize(f), 0);
 
 let failed = false;
 console.log('First screens (entry with the app shell + login page + dashboard):');
-for (const f of initialJs.sort((a, b) => gzipSize(b) - gzipSize(a))) console.log(`  ${kb(gzipSize(f)).padStart(10)}  ${f}`);
+for (const f of initialJs.sort((a, b) => gzipSize(b) - gzipSize(a)))
+  console.log(`  ${kb(gzipSize(f)).padStart(10)}  ${f}`);
 const initialOk = initialTotal <= INITIAL_BUDGET;
 failed ||= !initialOk;
-console.log(`  ${kb(initialTotal).padStart(10)}  total (budget ${kb(INITIAL_BUDGET)}) ${initialOk ? '✓' : '✗ OVER BUDGET'}`);
+console.log(
+  `  ${kb(initialTotal).padStart(10)}  total (budget ${kb(INITIAL_BUDGET)}) ${initialOk ? '✓' : '✗ OVER BUDGET'}`,
+);
 
 console.log('Lazy route chunks (own size; budget 60 KB each):');
 const shared = new Set();
