@@ -5,13 +5,23 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
+import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { patientsRoutes } from './modules/patients/patients.routes.js';
+import { queuesRoutes } from './modules/queues/queues.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { triageRoutes } from './modules/triage/triage.routes.js';
 import accessPlugin from './plugins/access.js';
 import auditPlugin from './plugins/audit.js';
 import dbPlugin from './plugins/db.js';
 import errorsPlugin, { validatorCompiler } from './plugins/errors.js';
+import mailPlugin from './plugins/mail.js';
 import openapiPlugin from './plugins/openapi.js';
+import rateLimitPlugin from './plugins/rate-limit.js';
+import redisPlugin from './plugins/redis.js';
 import spaPlugin from './plugins/spa.js';
+import realtimeGateway from './realtime/gateway.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,10 +116,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   await app.register(auditPlugin);
   await app.register(accessPlugin);
+  await app.register(redisPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(mailPlugin);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(openapiPlugin, { version: config.version });
 
   await app.register(systemRoutes);
+  await app.register(patientsRoutes);
+  await app.register(admissionsRoutes);
+  await app.register(triageRoutes);
+  await app.register(queuesRoutes);
+  await app.register(authRoutes);
+  await app.register(realtimeGateway);
+  await app.register(notificationsRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

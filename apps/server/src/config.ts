@@ -25,6 +25,8 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** Sender of the mails (verification, password reset). */
+  MAIL_FROM: z.string().min(3).optional(),
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
   MAINTENANCE_MODE: bool,
   JWT_SECRET: z.string().optional(),
@@ -44,6 +46,7 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
+  mailFrom: string;
   appEnv: AppEnvironment;
   maintenanceMode: boolean;
   jwtSecret: string;
@@ -82,16 +85,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   // which is safe; set JWT_SECRET to keep sessions across restarts or share them between instances.
   jwtSecret ??= randomBytes(32).toString('hex');
   const port = e.PORT;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Greensen <no-reply@${new URL(publicUrl).hostname}>`,
     appEnv: e.APP_ENV,
     maintenanceMode: e.MAINTENANCE_MODE,
     jwtSecret,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl,
     dataDir: resolve(e.DATA_DIR),
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
     logLevel: e.LOG_LEVEL,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
@@ -10,12 +11,24 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** An app on a fresh database with a fixed secret and silent logs; `overrides` adjust the config. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
-  const database = await createTestDatabase();
+/**
+ * An app on a fresh database with a fixed secret and silent logs; `overrides` adjust the config.
+ * `options.database` shares an existing test database instead (a second instance of a multi-instance test):
+ * that app then leaves the database to its owner. Each app gets its own Redis prefix unless `redisPrefix` is
+ * overridden (instances of one test pass the same one).
+ */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: { database?: TestDatabase } = {},
+): Promise<TestContext> {
+  const database = options.database ?? (await createTestDatabase());
   const config = loadConfig(
     { APP_ENV: 'development', LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-0123456789abcdef0123456789' },
-    { redisUrl: process.env.TEST_REDIS_URL || undefined, ...overrides },
+    {
+      redisUrl: process.env.TEST_REDIS_URL || undefined,
+      redisPrefix: `greensen-test:${randomBytes(6).toString('hex')}:`,
+      ...overrides,
+    },
   );
   const app = await buildApp(config, { database });
   await app.ready();
@@ -25,7 +38,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     config,
     close: async () => {
       await app.close();
-      await database.destroy();
+      if (!options.database) await database.destroy();
     },
   };
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, forbidden, unauthorized } from '../lib/errors.js';
 import { verifyAccessToken } from '../lib/tokens.js';
-import { type AuthUser, loadAuthUser } from '../modules/users/users.repository.js';
+import { type AuthUser, loadAuthUserInSession } from '../modules/users/users.repository.js';
 
 /**
  * The access policy every API route declares in its `config.access`, in one place beside its schemas:
@@ -57,13 +57,21 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** Verifies an access token and loads its user; null when the token or the user is not valid any more. */
+/**
+ * Verifies an access token and loads its user; null when the token, the user or the token's session (`sid`:
+ * logout, refresh-token reuse, PIN lockout, password reset) is not valid any more. One query.
+ */
 export async function authenticateToken(app: FastifyInstance, token: string) {
   const claims = await verifyAccessToken(app.config.jwtSecret, token);
   if (!claims || !UUID_RE.test(claims.userId)) return null;
-  const user = await loadAuthUser(app.db, claims.userId);
-  if (!user?.isActive || user.tokenVersion !== claims.tokenVersion) return null;
-  return { user, sessionId: claims.sessionId ?? null };
+  const sessionId = claims.sessionId ?? null;
+  if (sessionId !== null && !UUID_RE.test(sessionId)) return null;
+  const found = await loadAuthUserInSession(app.db, claims.userId, sessionId);
+  if (!found) return null;
+  const { user, sessionActive } = found;
+  if (!user.isActive || user.tokenVersion !== claims.tokenVersion) return null;
+  if (sessionId !== null && !sessionActive) return null;
+  return { user, sessionId };
 }
 
 export function hospitalScopeOf(user: AuthUser, hospitalId: string): HospitalScope | null {

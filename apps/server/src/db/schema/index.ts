@@ -1,4 +1,7 @@
 // The Drizzle schema, one file per area. Migrations are generated from these files (npm run db:generate).
 export * from './audit.js';
+export * from './auth.js';
+export * from './clinical.js';
+export * from './notifications.js';
 export * from './people.js';
 export * from './structure.js';

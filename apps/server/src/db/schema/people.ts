@@ -19,6 +19,8 @@ export const users = pgTable(
     /** Bumped to revoke every token of the user at once (disable, password reset). */
     tokenVersion: integer('token_version').notNull().default(0),
     pinHash: text('pin_hash'),
+    /** Consecutive wrong PINs or passwords while unlocking a locked session; reset on success. */
+    failedUnlockAttempts: integer('failed_unlock_attempts').notNull().default(0),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

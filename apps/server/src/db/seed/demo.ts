@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { hashSecret } from '../../lib/passwords.js';
 import type { Db, Queryable } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
+import { seedJourney } from './journey.js';
 
 export const DEMO_PASSWORD = 'Demo-Greensen-2026';
 
@@ -214,6 +215,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
         })),
       );
     }
+    await seedJourney(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { departments, hospitals, memberships, users } from '../../db/schema/index.js';
+import { authSessions, departments, hospitals, memberships, users } from '../../db/schema/index.js';
 
 export interface AuthMembership {
   hospitalId: string;
@@ -27,6 +27,18 @@ export interface AuthUser {
 
 /** The user and their active memberships in active hospitals, in one query. */
 export async function loadAuthUser(db: Queryable, userId: string): Promise<AuthUser | null> {
+  return (await loadAuthUserInSession(db, userId, null))?.user ?? null;
+}
+
+/**
+ * The user, their memberships and — when `sessionId` is given — whether that session (refresh-token family)
+ * is still active, in one query (the session is joined by its primary key).
+ */
+export async function loadAuthUserInSession(
+  db: Queryable,
+  userId: string,
+  sessionId: string | null,
+): Promise<{ user: AuthUser; sessionActive: boolean } | null> {
   const rows = await db
     .select({
       user: {
@@ -47,8 +59,14 @@ export async function loadAuthUser(db: Queryable, userId: string): Promise<AuthU
       departmentId: departments.id,
       departmentName: departments.name,
       roleCode: memberships.roleCode,
+      sessionId: authSessions.id,
+      sessionRevokedAt: authSessions.revokedAt,
     })
     .from(users)
+    .leftJoin(
+      authSessions,
+      sessionId ? and(eq(authSessions.id, sessionId), eq(authSessions.userId, users.id)) : sql`false`,
+    )
     .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.isActive, true)))
     .leftJoin(hospitals, and(eq(hospitals.id, memberships.hospitalId), eq(hospitals.isActive, true)))
     .leftJoin(departments, eq(departments.id, memberships.departmentId))
@@ -57,7 +75,7 @@ export async function loadAuthUser(db: Queryable, userId: string): Promise<AuthU
   const first = rows[0];
   if (!first) return null;
   const u = first.user;
-  return {
+  const user: AuthUser = {
     id: u.id,
     email: u.email,
     username: u.username,
@@ -83,4 +101,5 @@ export async function loadAuthUser(db: Queryable, userId: string): Promise<AuthU
         : [],
     ),
   };
+  return { user, sessionActive: first.sessionId !== null && first.sessionRevokedAt === null };
 }

@@ -1,4 +1,4 @@
-/** Password calls: forgot (public), reset (public), change (signed in). */
+/** Password calls of the signed-out pages: forgot and reset (public). */
 import { api } from '../../../lib/api-client';
 
 export function forgotPassword(email: string): Promise<unknown> {
@@ -7,10 +7,6 @@ export function forgotPassword(email: string): Promise<unknown> {
 
 export function resetPassword(input: { token: string; uid: string; new_password: string }): Promise<unknown> {
   return api.post('auth/reset-password/', input, { public: true });
-}
-
-export function changePassword(input: { current_password: string; new_password: string }): Promise<unknown> {
-  return api.post('auth/change-password/', input);
 }
 
 /**

@@ -25,6 +25,7 @@ import { languageFromPath } from '../../../lib/language';
 import { isPasswordLengthValid, PASSWORD_MAX, PASSWORD_MIN } from '../../../lib/password-rules';
 import { toast } from '../../../lib/toast';
 import { type User, useUserStore } from '../../../stores/user';
+import { changePassword } from '../api/change-password';
 
 function IdentityCard({ user }: { user: User }) {
   const { t } = useTranslation('settings');
@@ -160,10 +161,7 @@ function ChangePasswordCard() {
     setSaving(true);
     setGeneral(null);
     try {
-      await api.post('auth/change-password/', {
-        current_password: values.current_password,
-        new_password: values.new_password,
-      });
+      await changePassword({ current_password: values.current_password, new_password: values.new_password });
       form.reset();
       toast({ kind: 'success', title: t('profile.passwordChanged') });
     } catch (error) {

@@ -1,0 +1,277 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './common.js';
+import { users } from './people.js';
+import { departments, hospitals, triageScale } from './structure.js';
+
+/**
+ * The patient journey, part 1 (DESIGN §5 items 1–4): patients, admissions, triage, executions and the
+ * minimal consultation that a doctor starts. Every row carries its hospital; every query is scoped by it.
+ */
+
+export const sex = pgEnum('sex', ['F', 'M']);
+export const admissionType = pgEnum('admission_type', ['outpatient', 'emergency', 'maternity', 'inpatient']);
+export const admissionStatus = pgEnum('admission_status', [
+  'waiting',
+  'assigned',
+  'in_consultation',
+  'completed',
+  'hospitalized',
+  'transferred',
+  'cancelled',
+]);
+export const executionKind = pgEnum('execution_kind', ['consultation']);
+export const executionStatus = pgEnum('execution_status', [
+  'assigned',
+  'in_progress',
+  'completed',
+  'cancelled',
+]);
+export const consultationStatus = pgEnum('consultation_status', ['in_progress', 'completed', 'cancelled']);
+
+/**
+ * Per-hospital readable sequences (`patient_record`, `queue:2026-05-04`, later `invoice`…). The next value is
+ * taken with one `INSERT … ON CONFLICT DO UPDATE … RETURNING`, which locks the row: two concurrent takers get
+ * two different numbers. The increment belongs to the caller's transaction: a rollback gives the number back.
+ */
+export const hospitalSequences = pgTable(
+  'hospital_sequences',
+  {
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id),
+    name: text('name').notNull(),
+    value: integer('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hospitalId, t.name] })],
+);
+
+/** The unaccented, lower-cased "last first" name that search and duplicate detection compare. */
+export const PATIENT_NAME_EXPR = sql`f_unaccent(lower(last_name || ' ' || first_name))`;
+
+export const patients = pgTable(
+  'patients',
+  {
+    id: id(),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id),
+    /** `HGG-000123`: hospital code and a per-hospital sequence. */
+    recordNumber: text('record_number').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    sex: sex('sex').notNull(),
+    birthDate: date('birth_date'),
+    /** The date was computed from an age given at registration (unknown date of birth). */
+    birthDateEstimated: boolean('birth_date_estimated').notNull().default(false),
+    /** Digits with an optional leading +. */
+    phone: text('phone'),
+    address: text('address'),
+    nationalId: text('national_id'),
+    emergencyContactName: text('emergency_contact_name'),
+    emergencyContactPhone: text('emergency_contact_phone'),
+    bloodGroup: text('blood_group'),
+    allergies: text('allergies').array().notNull().default(sql`'{}'::text[]`),
+    insuranceProvider: text('insurance_provider'),
+    insuranceNumber: text('insurance_number'),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    archivedReason: text('archived_reason'),
+    archivedBy: uuid('archived_by').references(() => users.id),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('patients_hospital_record_uq').on(t.hospitalId, t.recordNumber),
+    index('patients_hospital_created_idx').on(t.hospitalId, t.createdAt.desc(), t.id.desc()),
+    index('patients_hospital_national_id_idx').on(t.hospitalId, t.nationalId),
+    // Name search (accent, case and typo insensitive): trigram GIN on the unaccented lower-cased name.
+    index('patients_name_trgm_idx').using(
+      'gin',
+      sql`f_unaccent(lower(last_name || ' ' || first_name)) gin_trgm_ops`,
+    ),
+    // Phone search by any part of the number (LIKE '%…%' uses the trigram index).
+    index('patients_phone_trgm_idx').using('gin', sql`phone gin_trgm_ops`),
+  ],
+);
+
+export const admissions = pgTable(
+  'admissions',
+  {
+    id: id(),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    departmentId: uuid('department_id')
+      .notNull()
+      .references(() => departments.id),
+    admissionType: admissionType('admission_type').notNull(),
+    reason: text('reason').notNull(),
+    status: admissionStatus('status').notNull().default('waiting'),
+    /** Day (hospital time zone) and number of the visit in that day's queue. */
+    queueDate: date('queue_date').notNull(),
+    queueNumber: integer('queue_number').notNull(),
+    admittedAt: timestamp('admitted_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The latest triage, copied here so that every queue orders by an indexed column. */
+    triageId: uuid('triage_id'),
+    triageLevel: text('triage_level'),
+    triageRank: smallint('triage_rank'),
+    triageTargetMinutes: integer('triage_target_minutes'),
+    cancelReason: text('cancel_reason'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('admissions_hospital_queue_uq').on(t.hospitalId, t.queueDate, t.queueNumber),
+    index('admissions_hospital_admitted_idx').on(t.hospitalId, t.admittedAt.desc()),
+    index('admissions_hospital_status_queue_idx').on(t.hospitalId, t.status, t.triageRank, t.admittedAt),
+    index('admissions_department_status_idx').on(t.departmentId, t.status, t.triageRank, t.admittedAt),
+    index('admissions_patient_idx').on(t.patientId, t.admittedAt.desc()),
+  ],
+);
+
+export const triageRecords = pgTable(
+  'triage_records',
+  {
+    id: id(),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id),
+    admissionId: uuid('admission_id')
+      .notNull()
+      .references(() => admissions.id),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    scale: triageScale('scale').notNull(),
+    temperature: numeric('temperature', { precision: 4, scale: 1, mode: 'number' }),
+    heartRate: smallint('heart_rate'),
+    respiratoryRate: smallint('respiratory_rate'),
+    systolicBp: smallint('systolic_bp'),
+    diastolicBp: smallint('diastolic_bp'),
+    spo2: smallint('spo2'),
+    weight: numeric('weight', { precision: 5, scale: 2, mode: 'number' }),
+    height: numeric('height', { precision: 5, scale: 1, mode: 'number' }),
+    /** mmol/L. */
+    glycaemia: numeric('glycaemia', { precision: 4, scale: 1, mode: 'number' }),
+    pain: smallint('pain'),
+    gcs: smallint('gcs'),
+    avpu: text('avpu'),
+    confused: boolean('confused'),
+    mobility: text('mobility'),
+    trauma: boolean('trauma'),
+    chiefComplaint: text('chief_complaint').notNull(),
+    discriminators: text('discriminators').array().notNull().default(sql`'{}'::text[]`),
+    tews: smallint('tews'),
+    /** What the rules suggested and what the nurse chose; both kept. */
+    suggestedLevel: text('suggested_level').notNull(),
+    suggestionReasons: jsonb('suggestion_reasons').$type<string[]>().notNull().default([]),
+    level: text('level').notNull(),
+    levelRank: smallint('level_rank').notNull(),
+    overrideReason: text('override_reason'),
+    targetMinutes: integer('target_minutes'),
+    notes: text('notes'),
+    recordedBy: uuid('recorded_by')
+      .notNull()
+      .references(() => users.id),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('triage_admission_idx').on(t.admissionId, t.recordedAt.desc()),
+    index('triage_hospital_time_idx').on(t.hospitalId, t.recordedAt.desc()),
+    index('triage_patient_idx').on(t.patientId, t.recordedAt.desc()),
+  ],
+);
+
+/** A unit of work assigned to a provider (here: the consultation of an admission). */
+export const executions = pgTable(
+  'executions',
+  {
+    id: id(),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id),
+    kind: executionKind('kind').notNull().default('consultation'),
+    admissionId: uuid('admission_id')
+      .notNull()
+      .references(() => admissions.id),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    doctorId: uuid('doctor_id')
+      .notNull()
+      .references(() => users.id),
+    status: executionStatus('status').notNull().default('assigned'),
+    /** Triage rank at assignment time (1 first); the queues order by the admission's current rank. */
+    priority: smallint('priority'),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    assignedBy: uuid('assigned_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One open execution of a kind per admission (re-targeting updates it).
+    uniqueIndex('executions_open_uq')
+      .on(t.admissionId, t.kind)
+      .where(sql`${t.status} in ('assigned', 'in_progress')`),
+    index('executions_doctor_status_idx').on(t.doctorId, t.status, t.hospitalId),
+    index('executions_doctor_completed_idx').on(t.doctorId, t.completedAt),
+    index('executions_hospital_status_idx').on(t.hospitalId, t.status),
+  ],
+);
+
+/** Minimal consultation (part 2 adds anamnesis, examination, diagnoses, plan…). */
+export const consultations = pgTable(
+  'consultations',
+  {
+    id: id(),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id),
+    admissionId: uuid('admission_id')
+      .notNull()
+      .references(() => admissions.id),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    doctorId: uuid('doctor_id')
+      .notNull()
+      .references(() => users.id),
+    executionId: uuid('execution_id').references(() => executions.id),
+    status: consultationStatus('status').notNull().default('in_progress'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // A visit has at most one consultation in progress: a second start is refused (409), even concurrently.
+    uniqueIndex('consultations_admission_open_uq').on(t.admissionId).where(sql`${t.status} = 'in_progress'`),
+    index('consultations_patient_idx').on(t.patientId, t.startedAt.desc()),
+    index('consultations_doctor_idx').on(t.doctorId, t.startedAt.desc()),
+    index('consultations_hospital_idx').on(t.hospitalId, t.startedAt.desc()),
+  ],
+);

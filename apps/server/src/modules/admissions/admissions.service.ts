@@ -1,0 +1,213 @@
+import {
+  type AdmissionStatus,
+  canMoveAdmission,
+  FINAL_ADMISSION_STATUSES,
+} from '@greensen/shared/domain/admissions';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { admissions, departments, executions, patients } from '../../db/schema/index.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { nextSequenceValue } from '../../lib/sequences.js';
+import {
+  type AdmissionFilters,
+  closeOpenWork,
+  findAdmissionView,
+  hospitalToday,
+  listAdmissions,
+  lockAdmission,
+  openAdmissionOf,
+} from './admissions.repository.js';
+
+/** Same tolerance as the patient search. */
+const sqlThreshold = sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`;
+
+export const queueSequence = (day: string) => `queue:${day}`;
+
+export class AdmissionsService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  async create(
+    request: FastifyRequest,
+    input: {
+      patient: string;
+      department: string;
+      admission_type: AdmissionFilters['admission_type'] & string;
+      reason: string;
+    },
+  ) {
+    const hospital = request.hospital!;
+    return this.app.db.transaction(async (tx) => {
+      const [patient] = await tx
+        .select({ id: patients.id, archivedAt: patients.archivedAt })
+        .from(patients)
+        .where(and(eq(patients.hospitalId, hospital.id), eq(patients.id, input.patient)));
+      if (!patient) throw badRequest({ patient: ['admissions.patient_unknown'] });
+      if (patient.archivedAt) throw conflict('patients.archived');
+      const [department] = await tx
+        .select({ id: departments.id })
+        .from(departments)
+        .where(
+          and(
+            eq(departments.hospitalId, hospital.id),
+            eq(departments.id, input.department),
+            eq(departments.isActive, true),
+          ),
+        );
+      if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
+      // One open visit per patient at a time: the patient row lock serializes two registrations of one visit.
+      await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patient.id)).for('update');
+      if (await openAdmissionOf(tx, hospital.id, patient.id)) throw conflict('admissions.already_open');
+      const day = await hospitalToday(tx, hospital.id);
+      const queueNumber = await nextSequenceValue(tx, hospital.id, queueSequence(day));
+      const [row] = await tx
+        .insert(admissions)
+        .values({
+          hospitalId: hospital.id,
+          patientId: patient.id,
+          departmentId: department.id,
+          admissionType: input.admission_type as never,
+          reason: input.reason,
+          queueDate: day,
+          queueNumber,
+          createdBy: request.user!.id,
+        })
+        .returning({ id: admissions.id });
+      await this.app.audit.record(
+        request,
+        {
+          action: 'admission.create',
+          resourceType: 'admission',
+          resourceId: row!.id,
+          patientId: patient.id,
+          details: {
+            department: department.id,
+            admission_type: input.admission_type,
+            queue_number: queueNumber,
+          },
+        },
+        tx,
+      );
+      return (await findAdmissionView(tx, hospital.id, row!.id))!;
+    });
+  }
+
+  async get(request: FastifyRequest, id: string) {
+    const hospital = request.hospital!;
+    return this.app.db.transaction(async (tx) => {
+      const view = await findAdmissionView(tx, hospital.id, id);
+      if (!view) throw notFound();
+      await this.app.audit.record(
+        request,
+        { action: 'admission.read', resourceType: 'admission', resourceId: id, patientId: view.patient.id },
+        tx,
+      );
+      return view;
+    });
+  }
+
+  async list(request: FastifyRequest, filters: AdmissionFilters, page: number, pageSize: number) {
+    const hospital = request.hospital!;
+    return this.app.db.transaction(async (tx) => {
+      if (filters.search) {
+        await tx.execute(sqlThreshold);
+      }
+      const result = await listAdmissions(tx, hospital.id, filters, pageSize, (page - 1) * pageSize);
+      await this.app.audit.record(
+        request,
+        {
+          action: 'admission.list',
+          resourceType: 'admission',
+          ...(filters.patient ? { patientId: filters.patient } : {}),
+          details: { filters: { ...filters }, page, results: result.rows.length },
+        },
+        tx,
+      );
+      return result;
+    });
+  }
+
+  async update(
+    request: FastifyRequest,
+    id: string,
+    input: {
+      department?: string | undefined;
+      admission_type?: string | undefined;
+      reason?: string | undefined;
+    },
+  ) {
+    const hospital = request.hospital!;
+    return this.app.db.transaction(async (tx) => {
+      const current = await lockAdmission(tx, hospital.id, id);
+      if (!current) throw notFound();
+      if (FINAL_ADMISSION_STATUSES.includes(current.status)) throw conflict('admissions.closed');
+      const values: Partial<typeof admissions.$inferInsert> = { updatedAt: new Date() };
+      if (input.department) {
+        const [department] = await tx
+          .select({ id: departments.id })
+          .from(departments)
+          .where(and(eq(departments.hospitalId, hospital.id), eq(departments.id, input.department)));
+        if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
+        values.departmentId = department.id;
+      }
+      if (input.admission_type) values.admissionType = input.admission_type as never;
+      if (input.reason) values.reason = input.reason;
+      await tx.update(admissions).set(values).where(eq(admissions.id, id));
+      await this.app.audit.record(
+        request,
+        {
+          action: 'admission.update',
+          resourceType: 'admission',
+          resourceId: id,
+          patientId: current.patientId,
+          details: { fields: Object.keys(input) },
+        },
+        tx,
+      );
+      return (await findAdmissionView(tx, hospital.id, id))!;
+    });
+  }
+
+  /**
+   * Moves a visit along its status machine: end it after the consultation (completed, hospitalized,
+   * transferred), cancel it (with a reason), or withdraw an assignment (assigned → waiting). `assigned` and
+   * `in_consultation` are reached through assign-patient and start-consultation only. Illegal move → 409.
+   */
+  async changeStatus(request: FastifyRequest, id: string, to: AdmissionStatus, reason: string | null) {
+    const hospital = request.hospital!;
+    return this.app.db.transaction(async (tx) => {
+      const current = await lockAdmission(tx, hospital.id, id);
+      if (!current) throw notFound();
+      if (!canMoveAdmission(current.status, to) || to === 'assigned' || to === 'in_consultation')
+        throw conflict('admissions.illegal_transition', { from: current.status, to });
+      const now = new Date();
+      const values: Partial<typeof admissions.$inferInsert> = { status: to, updatedAt: now };
+      if (to === 'cancelled') {
+        values.cancelReason = reason;
+        values.cancelledAt = now;
+        values.closedAt = now;
+        await closeOpenWork(tx, id, 'cancelled');
+      } else if (to === 'waiting') {
+        await tx
+          .update(executions)
+          .set({ status: 'cancelled', updatedAt: now })
+          .where(and(eq(executions.admissionId, id), eq(executions.status, 'assigned')));
+      } else {
+        values.closedAt = now;
+        await closeOpenWork(tx, id, 'completed');
+      }
+      await tx.update(admissions).set(values).where(eq(admissions.id, id));
+      await this.app.audit.record(
+        request,
+        {
+          action: to === 'cancelled' ? 'admission.cancel' : 'admission.status',
+          resourceType: 'admission',
+          resourceId: id,
+          patientId: current.patientId,
+          details: { from: current.status, to, ...(reason ? { reason } : {}) },
+        },
+        tx,
+      );
+      return (await findAdmissionView(tx, hospital.id, id))!;
+    });
+  }
+}

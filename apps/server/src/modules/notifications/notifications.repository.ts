@@ -1,0 +1,137 @@
+import type { TNotification, TNotificationStatus } from '@greensen/shared/contracts/notifications';
+import { ROLE_GROUPS } from '@greensen/shared/domain/roles';
+import { and, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { hospitals, memberships, notifications, users } from '../../db/schema/index.js';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+export type NewNotificationRow = typeof notifications.$inferInsert;
+
+/** The API shape of a notification (list item and socket message). */
+export function toNotificationDto(row: NotificationRow): TNotification {
+  return {
+    id: row.id,
+    notification_type: row.notificationType,
+    title: row.title,
+    message: row.message,
+    data: row.data ?? {},
+    initiated_by: row.initiatedBy,
+    is_read: row.isRead,
+    read_at: row.readAt ? row.readAt.toISOString() : null,
+    created_at: row.createdAt.toISOString(),
+    hospital: row.hospitalId,
+  };
+}
+
+interface Owner {
+  userId: string;
+  hospitalId: string;
+}
+
+/** The live (not deleted) notifications of a user in a hospital. */
+const ownedBy = ({ userId, hospitalId }: Owner) =>
+  and(
+    eq(notifications.recipientId, userId),
+    eq(notifications.hospitalId, hospitalId),
+    isNull(notifications.deletedAt),
+  );
+
+const statusFilter = (status: TNotificationStatus) =>
+  status === 'unread'
+    ? eq(notifications.isRead, false)
+    : status === 'read'
+      ? eq(notifications.isRead, true)
+      : undefined;
+
+export async function listNotifications(
+  db: Queryable,
+  owner: Owner & { status: TNotificationStatus; limit: number; offset: number },
+): Promise<{ rows: NotificationRow[]; total: number }> {
+  const where = and(ownedBy(owner), statusFilter(owner.status));
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(owner.limit)
+      .offset(owner.offset),
+    db.select({ n: count() }).from(notifications).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+export async function unreadCount(db: Queryable, owner: Owner): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(ownedBy(owner), eq(notifications.isRead, false)));
+  return row?.n ?? 0;
+}
+
+/** Marks the given (or, with null, every) unread notification read; returns the ids it changed. */
+export async function markRead(db: Queryable, owner: Owner & { ids: readonly string[] | null }) {
+  if (owner.ids && owner.ids.length === 0) return [];
+  const rows = await db
+    .update(notifications)
+    .set({ isRead: true, readAt: new Date() })
+    .where(
+      and(
+        ownedBy(owner),
+        eq(notifications.isRead, false),
+        owner.ids ? inArray(notifications.id, [...owner.ids]) : undefined,
+      ),
+    )
+    .returning({ id: notifications.id });
+  return rows.map((r) => r.id);
+}
+
+/** Soft-deletes one notification of the owner; false when there is none with that id. */
+export async function softDelete(db: Queryable, owner: Owner & { id: string }): Promise<boolean> {
+  const rows = await db
+    .update(notifications)
+    .set({ deletedAt: new Date() })
+    .where(and(ownedBy(owner), eq(notifications.id, owner.id)))
+    .returning({ id: notifications.id });
+  return rows.length > 0;
+}
+
+export async function insertNotifications(db: Queryable, rows: NewNotificationRow[]) {
+  if (rows.length === 0) return [];
+  return db.insert(notifications).values(rows).returning();
+}
+
+/** Language preference of each existing user among `ids`. */
+export async function languagesOf(db: Queryable, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await db
+    .select({ id: users.id, language: users.languagePreference })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.language]));
+}
+
+const ADMIN_ROLE_CODES = Object.entries(ROLE_GROUPS)
+  .filter(([, group]) => group === 'admin')
+  .map(([code]) => code);
+
+/** Active administrators of every active hospital (role group admin), except `exceptUserId`. */
+export async function hospitalAdministrators(db: Queryable, exceptUserId: string) {
+  const rows = await db
+    .selectDistinct({ hospitalId: memberships.hospitalId, userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(hospitals, eq(hospitals.id, memberships.hospitalId))
+    .where(
+      and(
+        eq(memberships.isActive, true),
+        eq(users.isActive, true),
+        eq(hospitals.isActive, true),
+        ne(users.id, exceptUserId),
+        inArray(sql`upper(${memberships.roleCode})`, ADMIN_ROLE_CODES),
+      ),
+    );
+  const byHospital = new Map<string, string[]>();
+  for (const r of rows) byHospital.set(r.hospitalId, [...(byHospital.get(r.hospitalId) ?? []), r.userId]);
+  return byHospital;
+}

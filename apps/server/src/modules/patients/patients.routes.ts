@@ -1,0 +1,158 @@
+import { ZIdParams } from '@greensen/shared/contracts/common';
+import {
+  ZArchiveBody,
+  ZDuplicateCheck,
+  ZDuplicateConflict,
+  ZDuplicateResult,
+  ZPatient,
+  ZPatientCreate,
+  ZPatientDetail,
+  ZPatientList,
+  ZPatientListQuery,
+  ZPatientUpdate,
+} from '@greensen/shared/contracts/patients';
+import type { DashboardGroup } from '@greensen/shared/domain/roles';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
+import { pageOf } from '../../lib/pagination.js';
+import { toSummary } from './patients.repository.js';
+import { PatientsService } from './patients.service.js';
+
+defineMessages({
+  'patients.duplicates_found': {
+    fr: 'Des patients semblables existent déjà. Ouvrez le dossier existant ou confirmez la création.',
+    en: 'Similar patients already exist. Open the existing record or confirm the creation.',
+  },
+  'patients.archived': { fr: 'Ce dossier patient est archivé.', en: 'This patient record is archived.' },
+  'patients.birth_date_required': {
+    fr: 'Indiquez la date de naissance ou un âge estimé.',
+    en: 'Give the date of birth or an estimated age.',
+  },
+  'patients.birth_date_range': {
+    fr: 'La date de naissance doit être comprise entre 1900 et aujourd’hui.',
+    en: 'The date of birth must be between 1900 and today.',
+  },
+  'patients.phone_invalid': { fr: 'Numéro de téléphone invalide.', en: 'Invalid phone number.' },
+});
+
+/** Who registers and edits patients: everyone at the front desk and in care. */
+const REGISTER: readonly DashboardGroup[] = [
+  'secretary',
+  'queue_manager',
+  'nurse',
+  'doctor',
+  'head_doctor',
+  'midwife',
+  'admin',
+];
+const ARCHIVE: readonly DashboardGroup[] = ['secretary', 'queue_manager', 'head_doctor', 'admin'];
+const access = (roles: readonly DashboardGroup[] | 'any') =>
+  ({ access: { scope: 'hospital', module: 'patients', roles } }) as const;
+
+export async function patientsRoutes(app: FastifyInstance) {
+  const service = new PatientsService(app);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['patients'];
+
+  r.get(
+    '/api/patients/',
+    {
+      config: access('any'),
+      schema: {
+        tags,
+        summary:
+          'Patients of the hospital; `search` by name (accent/typo tolerant), record number, phone, national id',
+        querystring: ZPatientListQuery,
+        response: { 200: ZPatientList },
+      },
+    },
+    async (request) => {
+      const result = await service.list(request, request.query);
+      return pageOf(request, request.query, result.count, result.rows.map(toSummary), {
+        countCapped: result.capped,
+      });
+    },
+  );
+
+  r.post(
+    '/api/patients/check-duplicates/',
+    {
+      config: access(REGISTER),
+      schema: {
+        tags,
+        summary: 'Probable duplicates of a patient about to be registered',
+        body: ZDuplicateCheck,
+        response: { 200: ZDuplicateResult },
+      },
+    },
+    async (request) => ({ duplicates: await service.checkDuplicates(request, request.body) }),
+  );
+
+  r.post(
+    '/api/patients/',
+    {
+      config: access(REGISTER),
+      schema: {
+        tags,
+        summary: 'Register a patient (409 with the probable duplicates unless confirm_duplicate)',
+        body: ZPatientCreate,
+        response: { 201: ZPatient, 409: ZDuplicateConflict },
+      },
+    },
+    async (request, reply) => {
+      const result = await service.create(request, request.body);
+      if ('duplicates' in result) {
+        return reply.status(409).send({
+          detail: translate(requestLang(request), 'patients.duplicates_found'),
+          duplicates: result.duplicates,
+        });
+      }
+      return reply.status(201).send(result.patient);
+    },
+  );
+
+  r.get(
+    '/api/patients/:id/',
+    {
+      config: access('any'),
+      schema: {
+        tags,
+        summary: 'A patient record with its visits',
+        params: ZIdParams,
+        response: { 200: ZPatientDetail },
+      },
+    },
+    async (request) => service.get(request, request.params.id),
+  );
+
+  r.patch(
+    '/api/patients/:id/',
+    {
+      config: access(REGISTER),
+      schema: {
+        tags,
+        summary: 'Edit a patient record',
+        params: ZIdParams,
+        body: ZPatientUpdate,
+        response: { 200: ZPatient },
+      },
+    },
+    async (request) => service.update(request, request.params.id, request.body),
+  );
+
+  r.post(
+    '/api/patients/:id/archive/',
+    {
+      config: access(ARCHIVE),
+      schema: {
+        tags,
+        summary: 'Archive a patient record with a reason (records are never deleted)',
+        params: ZIdParams,
+        body: ZArchiveBody,
+        response: { 200: ZPatient },
+      },
+    },
+    async (request) => service.archive(request, request.params.id, request.body.reason),
+  );
+}

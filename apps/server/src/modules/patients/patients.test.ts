@@ -1,0 +1,187 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
+
+let ctx: TestContext;
+let secretary: Actor;
+let doctor: Actor;
+let otherHospitalSecretary: Actor;
+let hospitalCode: string;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const h = await journeyHospital(ctx, { code: 'HGG' });
+  hospitalCode = h.hospital.code;
+  secretary = await h.as('SECRETARY');
+  doctor = await h.as('DOCTOR');
+  const other = await journeyHospital(ctx, { code: 'CDF' });
+  otherHospitalSecretary = await other.as('SECRETARY');
+});
+afterAll(() => ctx.close());
+
+const auditCount = async (action: string, userId: string) => {
+  const res = await ctx.database.db.execute<{ n: number }>(
+    sql`select count(*)::int as n from audit_events where action = ${action} and user_id = ${userId}`,
+  );
+  return Number(res.rows[0]!.n);
+};
+
+describe('patients', () => {
+  it('registers patients with per-hospital sequential record numbers and writes an audit row', async () => {
+    const before = await auditCount('patient.create', secretary.id);
+    const a = await createPatient(ctx.app, secretary, {
+      allergies: ['Pénicilline', 'pénicilline', 'Arachide'],
+    });
+    const b = await createPatient(ctx.app, secretary);
+    expect(a.record_number).toMatch(new RegExp(`^${hospitalCode}-\\d{6}$`));
+    expect(Number(b.record_number.slice(-6))).toBe(Number(a.record_number.slice(-6)) + 1);
+    expect(a.allergies).toEqual(['pénicilline', 'Arachide']);
+    const other = await createPatient(ctx.app, otherHospitalSecretary);
+    expect(other.record_number).toBe('CDF-000001');
+    expect(await auditCount('patient.create', secretary.id)).toBe(before + 2);
+  });
+
+  it('gives distinct record numbers to concurrent registrations', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call(ctx.app, secretary, 'POST', '/api/patients/', {
+          first_name: `Concurrent${i}`,
+          last_name: `Zzyzx${i}`,
+          sex: 'M',
+          birth_date: `2000-01-0${i + 1}`,
+        }),
+      ),
+    );
+    const numbers = results.map((r) => r.json().record_number as string);
+    expect(results.every((r) => r.statusCode === 201)).toBe(true);
+    expect(new Set(numbers).size).toBe(6);
+  });
+
+  it('stores an estimated birth date from an age', async () => {
+    const p = await createPatient(ctx.app, secretary, { birth_date: null, estimated_age: 40 });
+    expect(p.birth_date_estimated).toBe(true);
+    expect(p.age).toBe(40);
+    const res = await call(ctx.app, secretary, 'POST', '/api/patients/', {
+      first_name: 'Sans',
+      last_name: 'Date',
+      sex: 'M',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().birth_date[0]).toContain('date de naissance');
+  });
+
+  it('warns about a probable duplicate and saves it only when confirmed', async () => {
+    await createPatient(ctx.app, secretary, {
+      first_name: 'Grâce',
+      last_name: 'Mbuyi',
+      birth_date: '1990-04-12',
+      phone: '+243 81 234 5678',
+    });
+    const check = await call(ctx.app, secretary, 'POST', '/api/patients/check-duplicates/', {
+      first_name: 'Grace',
+      last_name: 'Mbouyi',
+      birth_date: '1990-04-12',
+    });
+    expect(check.statusCode).toBe(200);
+    expect(check.json().duplicates).toHaveLength(1);
+    expect(check.json().duplicates[0].reasons).toEqual(expect.arrayContaining(['name', 'birth_date']));
+
+    const body = {
+      first_name: 'GRACE',
+      last_name: 'mbuyi',
+      sex: 'F',
+      birth_date: '1985-01-01',
+      phone: '+243812345678',
+    };
+    const refused = await call(ctx.app, secretary, 'POST', '/api/patients/', body);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toBeTruthy();
+    expect(refused.json().duplicates[0].full_name).toBe('Grâce Mbuyi');
+    const confirmed = await call(ctx.app, secretary, 'POST', '/api/patients/', {
+      ...body,
+      confirm_duplicate: true,
+    });
+    expect(confirmed.statusCode).toBe(201);
+    // Same name, different birth date and phone: not a duplicate.
+    const distinct = await call(ctx.app, secretary, 'POST', '/api/patients/check-duplicates/', {
+      first_name: 'Grace',
+      last_name: 'Mbuyi',
+      birth_date: '1970-01-01',
+    });
+    expect(distinct.json().duplicates).toHaveLength(0);
+  });
+
+  it('searches by name without accents, case or small typos, by record number and phone, and audits it', async () => {
+    const eloise = await createPatient(ctx.app, secretary, {
+      first_name: 'Éloïse',
+      last_name: 'Kabongo',
+      phone: '0998 765 432',
+      national_id: 'cd-778899',
+    });
+    const mbouyi = await createPatient(ctx.app, secretary, { first_name: 'Jean', last_name: 'Mbouyi' });
+    const before = await auditCount('patient.search', doctor.id);
+    const search = async (term: string) => {
+      const res = await call(ctx.app, doctor, 'GET', `/api/patients/?search=${encodeURIComponent(term)}`);
+      expect(res.statusCode).toBe(200);
+      return res.json() as { count: number; results: { id: string }[] };
+    };
+    expect((await search('eloise')).results.map((r) => r.id)).toContain(eloise.id);
+    expect((await search('ELOISE kabongo')).results[0]!.id).toBe(eloise.id);
+    expect((await search('Mbuyi')).results.map((r) => r.id)).toContain(mbouyi.id);
+    expect((await search(eloise.record_number.toLowerCase())).results.map((r) => r.id)).toEqual([eloise.id]);
+    expect((await search('998765432')).results.map((r) => r.id)).toEqual([eloise.id]);
+    expect((await search('CD-778899')).results.map((r) => r.id)).toEqual([eloise.id]);
+    expect((await search('Tshisekedi')).count).toBe(0);
+    expect(await auditCount('patient.search', doctor.id)).toBe(before + 7);
+  });
+
+  it('paginates with count, next and previous', async () => {
+    const res = await call(ctx.app, doctor, 'GET', '/api/patients/?page_size=2&page=2');
+    const body = res.json();
+    expect(body.results).toHaveLength(2);
+    expect(body.count).toBeGreaterThan(4);
+    expect(body.next).toContain('page=3');
+    expect(body.previous).toContain('page=1');
+    expect((await call(ctx.app, doctor, 'GET', '/api/patients/?page_size=101')).statusCode).toBe(400);
+  });
+
+  it('reads a record with an audit row; another hospital’s record is a 404', async () => {
+    const p = await createPatient(ctx.app, secretary);
+    const before = await auditCount('patient.read', doctor.id);
+    const res = await call(ctx.app, doctor, 'GET', `/api/patients/${p.id}/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().admissions).toEqual([]);
+    expect(await auditCount('patient.read', doctor.id)).toBe(before + 1);
+    const foreign = await call(ctx.app, otherHospitalSecretary, 'GET', `/api/patients/${p.id}/`);
+    const missing = await call(
+      ctx.app,
+      otherHospitalSecretary,
+      'GET',
+      '/api/patients/0190d5a4-0000-7000-8000-000000000000/',
+    );
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual(missing.json());
+  });
+
+  it('edits and archives with a reason, never deletes; archived records leave the default list', async () => {
+    const p = await createPatient(ctx.app, secretary, { last_name: 'Archivable' });
+    const edited = await call(ctx.app, secretary, 'PATCH', `/api/patients/${p.id}/`, {
+      allergies: ['Latex'],
+    });
+    expect(edited.json().allergies).toEqual(['Latex']);
+    expect((await call(ctx.app, secretary, 'POST', `/api/patients/${p.id}/archive/`, {})).statusCode).toBe(
+      400,
+    );
+    const archived = await call(ctx.app, secretary, 'POST', `/api/patients/${p.id}/archive/`, {
+      reason: 'Doublon',
+    });
+    expect(archived.statusCode).toBe(200);
+    expect(archived.json()).toMatchObject({ is_archived: true, archived_reason: 'Doublon' });
+    const active = await call(ctx.app, secretary, 'GET', '/api/patients/?search=Archivable');
+    expect(active.json().results.map((r: { id: string }) => r.id)).not.toContain(p.id);
+    const arch = await call(ctx.app, secretary, 'GET', '/api/patients/?search=Archivable&archived=true');
+    expect(arch.json().results.map((r: { id: string }) => r.id)).toContain(p.id);
+    expect((await call(ctx.app, secretary, 'GET', `/api/patients/${p.id}/`)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,310 @@
+import { titlePrefix } from '@greensen/shared/domain/roles';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import { admissions, consultations, executions, patients, users } from '../../db/schema/index.js';
+import { fullName, iso, isoRequired } from '../../lib/clinical.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { withNotifications } from '../notifications/notifications.service.js';
+import {
+  type DoctorView,
+  departmentExists,
+  departmentQueue,
+  doctorQueue,
+  findDoctor,
+  findExecutionView,
+  listDepartments,
+  listDoctors,
+} from './queues.repository.js';
+
+const withTitle = (d: DoctorView) => ({ ...d, title_prefix: titlePrefix(d.role_codes[0] ?? '') });
+
+async function lockAdmission(tx: Tx, hospitalId: string, id: string) {
+  const [row] = await tx
+    .select()
+    .from(admissions)
+    .where(and(eq(admissions.hospitalId, hospitalId), eq(admissions.id, id)))
+    .for('update');
+  return row ?? null;
+}
+
+async function openExecution(tx: Tx, admissionId: string) {
+  const [row] = await tx
+    .select()
+    .from(executions)
+    .where(
+      and(eq(executions.admissionId, admissionId), inArray(executions.status, ['assigned', 'in_progress'])),
+    )
+    .for('update');
+  return row ?? null;
+}
+
+export class QueuesService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  departments(request: FastifyRequest, kind: string | undefined, page: number, pageSize: number) {
+    return listDepartments(this.app.db, request.hospital!.id, kind, pageSize, (page - 1) * pageSize);
+  }
+
+  async doctors(
+    request: FastifyRequest,
+    f: { department?: string | undefined; search?: string | undefined; ordering: 'load' | 'name' },
+    page: number,
+    pageSize: number,
+  ) {
+    const res = await listDoctors(this.app.db, request.hospital!.id, f, pageSize, (page - 1) * pageSize);
+    return { count: res.count, rows: res.rows.map(withTitle) };
+  }
+
+  /** A practitioner of the current hospital, or 404 (other hospitals' doctors included). */
+  async doctor(request: FastifyRequest, id: string) {
+    const d = await findDoctor(this.app.db, request.hospital!.id, id);
+    if (!d) throw notFound();
+    return withTitle(d);
+  }
+
+  async workload(request: FastifyRequest, id: string) {
+    const d = await this.doctor(request, id);
+    return { doctor: { id: d.id, full_name: d.full_name }, ...d.workload };
+  }
+
+  async doctorQueue(
+    request: FastifyRequest,
+    id: string,
+    status: 'open' | 'completed' | 'all',
+    page: number,
+    pageSize: number,
+  ) {
+    await this.doctor(request, id);
+    return doctorQueue(this.app.db, request.hospital!.id, id, status, pageSize, (page - 1) * pageSize);
+  }
+
+  async departmentQueue(
+    request: FastifyRequest,
+    id: string,
+    status: 'all' | 'unassigned' | 'assigned',
+    page: number,
+    pageSize: number,
+  ) {
+    if (!(await departmentExists(this.app.db, request.hospital!.id, id))) throw notFound();
+    return departmentQueue(this.app.db, request.hospital!.id, id, status, pageSize, (page - 1) * pageSize);
+  }
+
+  /**
+   * Assigns a visit to a practitioner: creates the consultation execution, or re-targets the open one; the
+   * visit becomes `assigned`. Notifies the doctor (`execution_assigned`, or `execution_reassigned` to both
+   * doctors) and sends a `consultation` notification with `data.action = 'patient_assigned'`; everything in
+   * one transaction, pushed after the commit.
+   */
+  async assign(request: FastifyRequest, admissionId: string, doctorId: string) {
+    const hospital = request.hospital!;
+    const actor = request.user!.id;
+    return withNotifications(this.app, async (tx, notify) => {
+      const admission = await lockAdmission(tx, hospital.id, admissionId);
+      if (!admission) throw notFound();
+      if (admission.status !== 'waiting' && admission.status !== 'assigned')
+        throw conflict('assign.not_assignable', { status: admission.status });
+      const doctor = await findDoctor(tx, hospital.id, doctorId);
+      if (!doctor) throw badRequest({ doctor: ['assign.doctor_unknown'] });
+      const current = await openExecution(tx, admission.id);
+      if (current?.status === 'in_progress')
+        throw conflict('assign.not_assignable', { status: 'in_consultation' });
+      const now = new Date();
+      let executionId: string;
+      let previousDoctor: string | null = null;
+      if (current && current.doctorId === doctorId) {
+        executionId = current.id;
+      } else if (current) {
+        previousDoctor = current.doctorId;
+        await tx
+          .update(executions)
+          .set({
+            doctorId,
+            assignedBy: actor,
+            priority: admission.triageRank,
+            scheduledAt: now,
+            updatedAt: now,
+          })
+          .where(eq(executions.id, current.id));
+        executionId = current.id;
+      } else {
+        const [row] = await tx
+          .insert(executions)
+          .values({
+            hospitalId: hospital.id,
+            kind: 'consultation',
+            admissionId: admission.id,
+            patientId: admission.patientId,
+            doctorId,
+            status: 'assigned',
+            priority: admission.triageRank,
+            scheduledAt: now,
+            assignedBy: actor,
+          })
+          .returning({ id: executions.id });
+        executionId = row!.id;
+      }
+      if (admission.status !== 'assigned')
+        await tx
+          .update(admissions)
+          .set({ status: 'assigned', updatedAt: now })
+          .where(eq(admissions.id, admission.id));
+
+      const changed = !current || previousDoctor !== null;
+      if (changed) {
+        const [p] = await tx
+          .select({ first: patients.firstName, last: patients.lastName, record: patients.recordNumber })
+          .from(patients)
+          .where(eq(patients.id, admission.patientId));
+        const params = {
+          patient: fullName(p!.first, p!.last),
+          record: p!.record,
+          queue: admission.queueNumber,
+          doctor: doctor.full_name,
+        };
+        const data = {
+          admission_id: admission.id,
+          patient_id: admission.patientId,
+          execution_id: executionId,
+          doctor_id: doctorId,
+        };
+        if (previousDoctor) {
+          await notify({
+            hospitalId: hospital.id,
+            recipients: [previousDoctor, doctorId],
+            type: 'execution_reassigned',
+            title: { key: 'assign.notify.reassigned.title', params },
+            message: { key: 'assign.notify.reassigned.message', params },
+            data: { ...data, action: 'execution_reassigned', previous_doctor_id: previousDoctor },
+            initiatedBy: actor,
+          });
+        } else {
+          await notify({
+            hospitalId: hospital.id,
+            recipients: [doctorId],
+            type: 'execution_assigned',
+            title: { key: 'assign.notify.assigned.title', params },
+            message: { key: 'assign.notify.assigned.message', params },
+            data: { ...data, action: 'execution_assigned' },
+            initiatedBy: actor,
+          });
+        }
+        await notify({
+          hospitalId: hospital.id,
+          recipients: [doctorId],
+          type: 'consultation',
+          title: { key: 'assign.notify.patient_assigned.title', params },
+          message: { key: 'assign.notify.patient_assigned.message', params },
+          data: { ...data, action: 'patient_assigned' },
+          initiatedBy: actor,
+        });
+      }
+      await this.app.audit.record(
+        request,
+        {
+          action: 'admission.assign',
+          resourceType: 'admission',
+          resourceId: admission.id,
+          patientId: admission.patientId,
+          details: { doctor: doctorId, previous_doctor: previousDoctor, execution: executionId },
+        },
+        tx,
+      );
+      const execution = (await findExecutionView(tx, hospital.id, executionId))!;
+      let reassignedFrom: { id: string; full_name: string } | null = null;
+      if (previousDoctor) {
+        const [u] = await tx
+          .select({ first: users.firstName, last: users.lastName })
+          .from(users)
+          .where(eq(users.id, previousDoctor));
+        reassignedFrom = { id: previousDoctor, full_name: fullName(u?.first, u?.last) };
+      }
+      return { execution: { ...execution, id: executionId }, reassigned_from: reassignedFrom };
+    });
+  }
+
+  /**
+   * Starts the consultation of a visit: the assigned doctor, or a head doctor (who then takes the execution).
+   * 409 when a consultation is already in progress or the visit cannot be seen any more.
+   */
+  async startConsultation(request: FastifyRequest, admissionId: string) {
+    const hospital = request.hospital!;
+    const me = request.user!.id;
+    const isHead = hospital.groups.includes('head_doctor');
+    return this.app.db.transaction(async (tx) => {
+      const admission = await lockAdmission(tx, hospital.id, admissionId);
+      if (!admission) throw notFound();
+      if (admission.status === 'in_consultation') throw conflict('consultations.already_started');
+      if (admission.status !== 'waiting' && admission.status !== 'assigned')
+        throw conflict('consultations.not_startable', { status: admission.status });
+      const current = await openExecution(tx, admission.id);
+      if (current?.status === 'in_progress') throw conflict('consultations.already_started');
+      if (!isHead && current?.doctorId !== me) throw forbidden('consultations.not_assigned');
+      const now = new Date();
+      let executionId: string;
+      if (current) {
+        await tx
+          .update(executions)
+          .set({ status: 'in_progress', doctorId: me, startedAt: now, updatedAt: now })
+          .where(eq(executions.id, current.id));
+        executionId = current.id;
+      } else {
+        const [row] = await tx
+          .insert(executions)
+          .values({
+            hospitalId: hospital.id,
+            admissionId: admission.id,
+            patientId: admission.patientId,
+            doctorId: me,
+            status: 'in_progress',
+            priority: admission.triageRank,
+            scheduledAt: now,
+            startedAt: now,
+            assignedBy: me,
+          })
+          .returning({ id: executions.id });
+        executionId = row!.id;
+      }
+      const [consultation] = await tx
+        .insert(consultations)
+        .values({
+          hospitalId: hospital.id,
+          admissionId: admission.id,
+          patientId: admission.patientId,
+          doctorId: me,
+          executionId,
+          status: 'in_progress',
+          startedAt: now,
+        })
+        .returning();
+      await tx
+        .update(admissions)
+        .set({ status: 'in_consultation', updatedAt: now })
+        .where(eq(admissions.id, admission.id));
+      await this.app.audit.record(
+        request,
+        {
+          action: 'consultation.start',
+          resourceType: 'consultation',
+          resourceId: consultation!.id,
+          patientId: admission.patientId,
+          details: { admission: admission.id, execution: executionId },
+        },
+        tx,
+      );
+      const [u] = await tx
+        .select({ first: users.firstName, last: users.lastName })
+        .from(users)
+        .where(eq(users.id, me));
+      return {
+        id: consultation!.id,
+        admission: admission.id,
+        patient: admission.patientId,
+        doctor: { id: me, full_name: fullName(u?.first, u?.last) },
+        status: consultation!.status,
+        started_at: isoRequired(consultation!.startedAt),
+        completed_at: iso(consultation!.completedAt),
+      };
+    });
+  }
+}

@@ -1,0 +1,174 @@
+import {
+  isLevelOf,
+  levelRank,
+  suggestTriageLevel,
+  TARGET_MINUTES,
+  type TriageScale,
+  type Vitals,
+} from '@greensen/shared/domain/triage';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Queryable } from '../../db/client.js';
+import { admissions, hospitals } from '../../db/schema/index.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { findTriage, insertTriage, listTriage, waitingRoom } from './triage.repository.js';
+
+export async function hospitalScale(q: Queryable, hospitalId: string): Promise<TriageScale> {
+  const [h] = await q
+    .select({ scale: hospitals.triageScale })
+    .from(hospitals)
+    .where(eq(hospitals.id, hospitalId));
+  return h!.scale;
+}
+
+export interface TriageInput {
+  admission: string;
+  vitals: Vitals;
+  chief_complaint: string;
+  discriminators: string[];
+  level?: string | null | undefined;
+  override_reason?: string | null | undefined;
+  notes?: string | null | undefined;
+}
+
+export class TriageService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  async suggest(request: FastifyRequest, vitals: Vitals, discriminators: string[]) {
+    const scale = await hospitalScale(this.app.db, request.hospital!.id);
+    const s = suggestTriageLevel(scale, vitals, discriminators);
+    return {
+      scale,
+      level: s.level,
+      target_minutes: TARGET_MINUTES[s.level],
+      tews: s.scale === 'SATS' ? s.tews : null,
+      reasons: s.reasons,
+    };
+  }
+
+  /**
+   * Records a triage on the hospital's scale: the suggested level is computed from the vitals; the nurse's
+   * level (absent = the suggestion) is kept beside it, with the reason when it differs. The visit then takes
+   * the level, which orders every queue.
+   */
+  async create(request: FastifyRequest, input: TriageInput) {
+    const hospital = request.hospital!;
+    return this.app.db.transaction(async (tx) => {
+      const [admission] = await tx
+        .select({ id: admissions.id, status: admissions.status, patientId: admissions.patientId })
+        .from(admissions)
+        .where(and(eq(admissions.hospitalId, hospital.id), eq(admissions.id, input.admission)))
+        .for('update');
+      if (!admission) throw badRequest({ admission: ['triage.admission_unknown'] });
+      if (!['waiting', 'assigned', 'in_consultation'].includes(admission.status))
+        throw conflict('admissions.closed');
+      const scale = await hospitalScale(tx, hospital.id);
+      const suggestion = suggestTriageLevel(scale, input.vitals, input.discriminators);
+      const level = input.level ?? suggestion.level;
+      if (!isLevelOf(scale, level)) throw badRequest({ level: ['triage.level_invalid'] });
+      if (level !== suggestion.level && !input.override_reason)
+        throw badRequest({ override_reason: ['triage.override_reason_required'] });
+      const rank = levelRank(scale, level);
+      const target = TARGET_MINUTES[level];
+      const v = input.vitals;
+      const id = await insertTriage(tx, {
+        hospitalId: hospital.id,
+        admissionId: admission.id,
+        patientId: admission.patientId,
+        scale,
+        temperature: v.temperature ?? null,
+        heartRate: v.heart_rate ?? null,
+        respiratoryRate: v.respiratory_rate ?? null,
+        systolicBp: v.systolic_bp ?? null,
+        diastolicBp: v.diastolic_bp ?? null,
+        spo2: v.spo2 ?? null,
+        weight: v.weight ?? null,
+        height: v.height ?? null,
+        glycaemia: v.glycaemia ?? null,
+        pain: v.pain ?? null,
+        gcs: v.gcs ?? null,
+        avpu: v.avpu ?? null,
+        confused: v.confused ?? null,
+        mobility: v.mobility ?? null,
+        trauma: v.trauma ?? null,
+        chiefComplaint: input.chief_complaint,
+        discriminators: input.discriminators,
+        tews: suggestion.scale === 'SATS' ? suggestion.tews : null,
+        suggestedLevel: suggestion.level,
+        suggestionReasons: suggestion.reasons,
+        level,
+        levelRank: rank,
+        overrideReason: level !== suggestion.level ? (input.override_reason ?? null) : null,
+        targetMinutes: target,
+        notes: input.notes ?? null,
+        recordedBy: request.user!.id,
+      });
+      await tx
+        .update(admissions)
+        .set({
+          triageId: id,
+          triageLevel: level,
+          triageRank: rank,
+          triageTargetMinutes: target,
+          updatedAt: new Date(),
+        })
+        .where(eq(admissions.id, admission.id));
+      await this.app.audit.record(
+        request,
+        {
+          action: 'triage.create',
+          resourceType: 'triage',
+          resourceId: id,
+          patientId: admission.patientId,
+          details: { admission: admission.id, scale, level, suggested_level: suggestion.level },
+        },
+        tx,
+      );
+      return (await findTriage(tx, hospital.id, id))!;
+    });
+  }
+
+  async get(request: FastifyRequest, id: string) {
+    const hospital = request.hospital!;
+    return this.app.db.transaction(async (tx) => {
+      const view = await findTriage(tx, hospital.id, id);
+      if (!view) throw notFound();
+      await this.app.audit.record(
+        request,
+        { action: 'triage.read', resourceType: 'triage', resourceId: id, patientId: view.patient.id },
+        tx,
+      );
+      return view;
+    });
+  }
+
+  async list(
+    request: FastifyRequest,
+    f: { admission?: string | undefined; patient?: string | undefined },
+    page: number,
+    pageSize: number,
+  ) {
+    const hospital = request.hospital!;
+    return this.app.db.transaction(async (tx) => {
+      const result = await listTriage(tx, hospital.id, f, pageSize, (page - 1) * pageSize);
+      await this.app.audit.record(
+        request,
+        {
+          action: 'triage.list',
+          resourceType: 'triage',
+          ...(f.patient ? { patientId: f.patient } : {}),
+          details: { ...f, page },
+        },
+        tx,
+      );
+      return result;
+    });
+  }
+
+  async waitingRoom(request: FastifyRequest, department: string | undefined, page: number, pageSize: number) {
+    const hospital = request.hospital!;
+    const scale = await hospitalScale(this.app.db, hospital.id);
+    const result = await waitingRoom(this.app.db, hospital.id, department, pageSize, (page - 1) * pageSize);
+    return { scale, ...result };
+  }
+}

@@ -1,0 +1,356 @@
+import { randomUUID } from 'node:crypto';
+import { type TSocketAction, WS_CLOSE_INVALID_TOKEN } from '@greensen/shared/contracts/notifications';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
+import type { WebSocket } from 'ws';
+import { type AuthUser, loadAuthUserInSession } from '../modules/users/users.repository.js';
+import { authenticateToken } from '../plugins/access.js';
+import { createMemoryBus, createRedisBus, type EventBus } from './event-bus.js';
+import {
+  createMemoryTicketStore,
+  createRedisTicketStore,
+  type TicketClaims,
+  type TicketStore,
+  WS_TICKET_TTL_S,
+} from './tickets.js';
+
+/** Actions of the socket envelope (specification §7). */
+export type RealtimeAction = TSocketAction;
+
+/**
+ * What a socket receives: `{action, message}` (specification §7), plus the hospital the event belongs to so
+ * the client can ignore events of hospitals other than the one it shows.
+ */
+export interface Envelope {
+  action: RealtimeAction;
+  hospital: string | null;
+  message: unknown;
+}
+
+/** Close codes of the notification socket. */
+export const WS_CLOSE = {
+  invalidToken: WS_CLOSE_INVALID_TOKEN,
+  unavailable: 1013,
+  goingAway: 1001,
+} as const;
+
+export const HEARTBEAT_MS = 30_000;
+export const RECHECK_MS = 60_000;
+/** Memberships are looked up again for an event of a hospital not known for the user at most this often. */
+const MEMBERSHIP_LOOKUP_MS = 5000;
+/** A user keeps at most this many sockets per instance; the oldest is closed beyond it. */
+export const MAX_SOCKETS_PER_USER = 20;
+
+/** The single bus channel of the gateway (the bus prefixes it with `config.redisPrefix`). */
+const CHANNEL = 'realtime';
+
+type BusEvent =
+  | { type: 'send'; userId: string; envelope: Envelope }
+  | { type: 'disconnect'; userId: string; sessionId: string | null };
+
+interface Client {
+  ws: WebSocket;
+  userId: string;
+  sessionId: string | null;
+  tokenVersion: number;
+  /** Hospitals the user was a member of at the last check: events of other hospitals are not delivered. */
+  hospitals: Set<string>;
+  alive: boolean;
+}
+
+export interface Realtime {
+  readonly instanceId: string;
+  readonly bus: EventBus;
+  /** Issues a single-use ticket (valid WS_TICKET_TTL_S seconds) for opening the socket. */
+  issueTicket(claims: TicketClaims): Promise<string>;
+  /**
+   * Sends an envelope to every socket of the user on every instance. Events of a hospital reach only sockets
+   * of users who are (still) members of it. Never rejects.
+   */
+  sendToUser(userId: string, envelope: Envelope): Promise<void>;
+  /**
+   * Closes the user's sockets on every instance with 4401 (account disabled, signed out, token revoked…);
+   * with `sessionId`, only the sockets opened under that session.
+   */
+  disconnectUser(userId: string, opts?: { sessionId?: string | null }): Promise<void>;
+  /** Number of open sockets of the user on this instance. */
+  socketCount(userId: string): number;
+  /** One heartbeat round: terminates sockets that missed the previous ping, pings the others. */
+  heartbeat(): void;
+  /** Re-checks every connected user; closes sockets of users who are not valid any more. */
+  recheck(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    realtime: Realtime;
+  }
+}
+
+const send = (ws: WebSocket, text: string) => {
+  if (ws.readyState === ws.OPEN) ws.send(text);
+};
+
+/**
+ * The real-time gateway: the event bus, the socket registry of this instance and the
+ * `/ws/notifications/{token}/` route. The token is an access token or a ticket from
+ * `POST /api/notifications/ws-ticket/`.
+ */
+export default fp(
+  async (app: FastifyInstance) => {
+    const { config } = app;
+    const instanceId = randomUUID();
+    let bus: EventBus;
+    let tickets: TicketStore;
+    if (config.redisUrl) {
+      const redisBus = await createRedisBus({
+        url: config.redisUrl,
+        prefix: config.redisPrefix,
+        log: app.log,
+      });
+      bus = redisBus;
+      // The shared client of the Redis plugin (it prefixes keys itself) when registered, else the bus's own.
+      const shared = app.hasDecorator('redis') ? (app as { redis?: Redis | null }).redis : null;
+      tickets = shared
+        ? createRedisTicketStore(shared, '')
+        : createRedisTicketStore(redisBus.commands, config.redisPrefix);
+    } else {
+      bus = createMemoryBus(app.log);
+      tickets = createMemoryTicketStore();
+    }
+
+    const clients = new Map<string, Set<Client>>();
+    /** When each user's memberships were last looked up because of an event of an unknown hospital. */
+    const membershipLookups = new Map<string, number>();
+
+    const closeClient = (client: Client, code: number, reason: string) => {
+      try {
+        client.ws.close(code, reason);
+      } catch {
+        client.ws.terminate();
+      }
+    };
+
+    /** The user when still valid: active and, when the socket has a session, that session not revoked. */
+    const refreshUser = async (userId: string, sessionId: string | null = null): Promise<AuthUser | null> => {
+      const found = await loadAuthUserInSession(app.db, userId, sessionId);
+      if (!found?.user.isActive) return null;
+      if (sessionId !== null && !found.sessionActive) return null;
+      return found.user;
+    };
+
+    const hospitalsOf = (user: AuthUser) => new Set(user.memberships.map((m) => m.hospitalId));
+
+    /** Delivers to this instance's sockets of the user. */
+    const deliverLocal = async (userId: string, envelope: Envelope) => {
+      const set = clients.get(userId);
+      if (!set?.size) return;
+      const hospital = envelope.hospital;
+      const lastLook = membershipLookups.get(userId) ?? 0;
+      if (
+        hospital &&
+        Date.now() - lastLook > MEMBERSHIP_LOOKUP_MS &&
+        [...set].some((c) => !c.hospitals.has(hospital))
+      ) {
+        // Membership may have changed since the socket opened: look again (at most every few seconds)
+        // before dropping the event.
+        membershipLookups.set(userId, Date.now());
+        const user = await refreshUser(userId).catch(() => null);
+        if (user) for (const c of set) c.hospitals = hospitalsOf(user);
+      }
+      const text = JSON.stringify(envelope);
+      for (const c of set) if (!hospital || c.hospitals.has(hospital)) send(c.ws, text);
+    };
+
+    const disconnectLocal = (userId: string, sessionId: string | null) => {
+      for (const c of clients.get(userId) ?? []) {
+        if (!sessionId || c.sessionId === sessionId) closeClient(c, WS_CLOSE.invalidToken, 'invalid token');
+      }
+    };
+
+    const handleEvent = (event: BusEvent) => {
+      if (event.type === 'send') return deliverLocal(event.userId, event.envelope);
+      if (event.type === 'disconnect') disconnectLocal(event.userId, event.sessionId);
+    };
+
+    const unsubscribe = await bus.subscribe(CHANNEL, (raw) => {
+      let parsed: { origin?: string; event?: BusEvent };
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        return;
+      }
+      // Events published by this instance were already handled locally when they were emitted.
+      if (!parsed.event || parsed.origin === instanceId) return;
+      void Promise.resolve(handleEvent(parsed.event)).catch((err) =>
+        app.log.error({ err }, 'realtime event handling failed'),
+      );
+    });
+
+    /** Handles the event here at once (local sockets work even when the bus is down), then publishes it. */
+    const emit = async (event: BusEvent) => {
+      try {
+        await handleEvent(event);
+      } catch (err) {
+        app.log.error({ err }, 'realtime local delivery failed');
+      }
+      await bus.publish(CHANNEL, JSON.stringify({ origin: instanceId, event }));
+    };
+
+    const register = (client: Client) => {
+      let set = clients.get(client.userId);
+      if (!set) {
+        set = new Set();
+        clients.set(client.userId, set);
+      }
+      set.add(client);
+      if (set.size > MAX_SOCKETS_PER_USER) {
+        const oldest = set.values().next().value;
+        if (oldest) {
+          set.delete(oldest);
+          closeClient(oldest, WS_CLOSE.goingAway, 'too many connections');
+        }
+      }
+    };
+
+    const unregister = (client: Client) => {
+      const set = clients.get(client.userId);
+      if (!set) return;
+      set.delete(client);
+      if (set.size === 0) {
+        clients.delete(client.userId);
+        membershipLookups.delete(client.userId);
+      }
+    };
+
+    const realtime: Realtime = {
+      instanceId,
+      bus,
+      issueTicket: (claims) => tickets.issue(claims),
+      sendToUser: (userId, envelope) => emit({ type: 'send', userId, envelope }),
+      disconnectUser: (userId, opts = {}) =>
+        emit({ type: 'disconnect', userId, sessionId: opts.sessionId ?? null }),
+      socketCount: (userId) => clients.get(userId)?.size ?? 0,
+      heartbeat() {
+        for (const set of clients.values()) {
+          for (const c of set) {
+            if (!c.alive) {
+              c.ws.terminate();
+              continue;
+            }
+            c.alive = false;
+            try {
+              c.ws.ping();
+            } catch {
+              c.ws.terminate();
+            }
+          }
+        }
+      },
+      async recheck() {
+        for (const [userId, set] of [...clients]) {
+          // One query per session of the user on this instance (usually one or two).
+          const sessions = new Map<string | null, AuthUser | null>();
+          try {
+            for (const c of set) {
+              if (!sessions.has(c.sessionId))
+                sessions.set(c.sessionId, await refreshUser(userId, c.sessionId));
+            }
+          } catch (err) {
+            // The database is away: keep the sockets, try again at the next round.
+            app.log.warn({ err: { message: (err as Error).message } }, 'realtime recheck failed');
+            return;
+          }
+          for (const c of set) {
+            const user = sessions.get(c.sessionId);
+            if (!user || user.tokenVersion !== c.tokenVersion) {
+              closeClient(c, WS_CLOSE.invalidToken, 'invalid token');
+            } else {
+              c.hospitals = hospitalsOf(user);
+            }
+          }
+        }
+      },
+    };
+    app.decorate('realtime', realtime);
+
+    /** The user behind a socket token (access token or ticket), or null. */
+    const authenticate = async (token: string) => {
+      if (token.includes('.')) {
+        const auth = await authenticateToken(app, token);
+        return auth ? { user: auth.user, sessionId: auth.sessionId } : null;
+      }
+      const claims = await tickets.redeem(token);
+      if (!claims) return null;
+      const user = await refreshUser(claims.userId, claims.sessionId);
+      if (!user || user.tokenVersion !== claims.tokenVersion) return null;
+      return { user, sessionId: claims.sessionId };
+    };
+
+    const handler = async (ws: WebSocket, token: string) => {
+      // Messages from the client carry nothing the server needs; they are read and dropped.
+      ws.on('message', () => {});
+      let auth: Awaited<ReturnType<typeof authenticate>>;
+      try {
+        auth = await authenticate(token);
+      } catch (err) {
+        app.log.warn({ err: { message: (err as Error).message } }, 'socket authentication unavailable');
+        closeClient({ ws } as Client, WS_CLOSE.unavailable, 'try again later');
+        return;
+      }
+      if (!auth) {
+        closeClient({ ws } as Client, WS_CLOSE.invalidToken, 'invalid token');
+        return;
+      }
+      if (ws.readyState !== ws.OPEN) return;
+      const client: Client = {
+        ws,
+        userId: auth.user.id,
+        sessionId: auth.sessionId,
+        tokenVersion: auth.user.tokenVersion,
+        hospitals: hospitalsOf(auth.user),
+        alive: true,
+      };
+      register(client);
+      ws.on('pong', () => {
+        client.alive = true;
+      });
+      ws.on('close', () => unregister(client));
+      ws.on('error', () => unregister(client));
+    };
+
+    for (const url of ['/ws/notifications/:token/', '/ws/notifications/:token']) {
+      app.get<{ Params: { token: string } }>(url, { websocket: true }, (ws, request) =>
+        handler(ws, request.params.token),
+      );
+    }
+
+    const heartbeatTimer = setInterval(() => realtime.heartbeat(), HEARTBEAT_MS);
+    heartbeatTimer.unref();
+    let rechecking = false;
+    const recheckTimer = setInterval(() => {
+      if (rechecking) return;
+      rechecking = true;
+      realtime.recheck().finally(() => {
+        rechecking = false;
+      });
+    }, RECHECK_MS);
+    recheckTimer.unref();
+
+    app.addHook('preClose', async () => {
+      clearInterval(heartbeatTimer);
+      clearInterval(recheckTimer);
+      for (const set of clients.values())
+        for (const c of set) closeClient(c, WS_CLOSE.goingAway, 'server restart');
+    });
+    app.addHook('onClose', async () => {
+      await unsubscribe().catch(() => {});
+      await bus.close();
+      tickets.close();
+    });
+  },
+  { name: 'realtime', dependencies: ['db', 'access', '@fastify/websocket'] },
+);
+
+export { WS_TICKET_TTL_S };
