@@ -95,8 +95,10 @@ export function ensureInstalled() {
   const hash = hashPaths(MANIFESTS);
   const stamp = join(ROOT, 'node_modules', '.greensen-install.hash');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
-  log('Installing dependencies (npm ci)…');
-  mustRun('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  // `npm install` rather than `npm ci`: npm 11 leaves other platforms' optional packages (e.g. Biome's
+  // binaries) out of the lock file and `npm ci` then refuses it; `npm install` follows the lock just the same.
+  log('Installing dependencies (npm install)…');
+  mustRun('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error']);
   writeFileSync(stamp, hash);
 }
 
