@@ -13,12 +13,12 @@ export function log(message) {
 }
 
 /** Runs a command in the repository, inheriting the terminal; returns its exit code. */
-export function run(cmd, args, options = {}) {
+export function run(cmd, args, { env, ...options } = {}) {
   const res = spawnSync(cmd, args, {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, ...options.env },
     ...options,
+    env: { ...process.env, ...env },
   });
   if (res.error) throw res.error;
   return res.status ?? 1;

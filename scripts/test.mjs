@@ -2,10 +2,24 @@
 // database and — with TEST_DATABASE_URL — on PostgreSQL, web), the production build with its bundle budget,
 // and the browser end-to-end suite when Chromium is present. Ends with one summary line.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { bin, ensureBuilt, ensureInstalled, log, ROOT, run } from './lib.mjs';
 
 ensureInstalled();
+
+/** A free TCP port on the loopback interface, for the server the end-to-end suite starts. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 const results = []; // { step, ok, note }
 const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -113,10 +127,11 @@ if (!existsSync(e2eConfig)) {
 } else if (!existsSync(chromium)) {
   skips.push(`browser end-to-end suite: no Chromium at ${chromium} (apt-get install -y chromium)`);
 } else {
+  const port = await freePort();
   step('tests: e2e (Chromium)', () => {
     const report = join(tmp, 'e2e.json');
     const code = run(bin('playwright'), ['test', '--config', e2eConfig], {
-      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, CHROMIUM_PATH: chromium },
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, CHROMIUM_PATH: chromium, E2E_PORT: String(port) },
     });
     let note = '';
     if (existsSync(report)) {
