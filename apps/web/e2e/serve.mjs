@@ -20,4 +20,7 @@ const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], 
   },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+child.on('exit', (code, signal) => {
+  if (code) console.error(`e2e server exited with code ${code}${signal ? ` (${signal})` : ''}`);
+  process.exit(code ?? 0);
+});

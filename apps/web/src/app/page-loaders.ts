@@ -20,12 +20,32 @@ export const pageLoaders = {
   notFound: () => import('../features/errors/pages/NotFoundPage'),
   calendar: () => import('../features/calendar/pages/CalendarPage'),
   placeholder: () => import('../features/modules/pages/ModulePlaceholderPage'),
+  patients: () => import('../features/patients/pages/PatientsPage'),
+  patientDetail: () => import('../features/patients/pages/PatientDetailPage'),
+  admissions: () => import('../features/admissions/pages/AdmissionsPage'),
+  admissionDetail: () => import('../features/admissions/pages/AdmissionDetailPage'),
+  triage: () => import('../features/triage/pages/TriagePage'),
+  triageDetail: () => import('../features/triage/pages/TriageDetailPage'),
+  doctors: () => import('../features/doctors/pages/DoctorsPage'),
+  doctorDetail: () => import('../features/doctors/pages/DoctorDetailPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
 export function loadersForModule(name: ModuleName): PageLoader[] {
-  if (name === 'dashboard') return [pageLoaders.dashboard];
-  return [pageLoaders.placeholder];
+  switch (name) {
+    case 'dashboard':
+      return [pageLoaders.dashboard];
+    case 'patients':
+      return [pageLoaders.patients, pageLoaders.patientDetail];
+    case 'admissions':
+      return [pageLoaders.admissions, pageLoaders.admissionDetail];
+    case 'triage':
+      return [pageLoaders.triage, pageLoaders.triageDetail];
+    case 'doctors':
+      return [pageLoaders.doctors, pageLoaders.doctorDetail];
+    default:
+      return [pageLoaders.placeholder];
+  }
 }
 
 /** Pages a signed-in user commonly opens besides modules. */

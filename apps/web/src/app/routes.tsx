@@ -30,13 +30,25 @@ function placeholder(path: string, handle: RouteHandle): RouteObject {
   return page(path, pageLoaders.placeholder, { kind: 'list', ...handle });
 }
 
-/** Module routes (spec §2 tables), placeholders until their issues fill them. */
+/** Module routes (spec §2 tables); the others stay placeholders until their issues fill them. */
 function moduleRoutes(): RouteObject[] {
   return [
-    placeholder('patients', { titleKey: 'patients', module: 'patients' }),
-    placeholder('patients/:id', { titleKey: 'patientDetail', module: 'patients', kind: 'detail' }),
-    placeholder('admissions', { titleKey: 'admissions', module: 'admissions' }),
-    placeholder('admissions/:id', { titleKey: 'admissionDetail', module: 'admissions', kind: 'detail' }),
+    page('patients', pageLoaders.patients, { titleKey: 'patients', module: 'patients', kind: 'list' }),
+    page('patients/:id', pageLoaders.patientDetail, {
+      titleKey: 'patientDetail',
+      module: 'patients',
+      kind: 'detail',
+    }),
+    page('admissions', pageLoaders.admissions, {
+      titleKey: 'admissions',
+      module: 'admissions',
+      kind: 'list',
+    }),
+    page('admissions/:id', pageLoaders.admissionDetail, {
+      titleKey: 'admissionDetail',
+      module: 'admissions',
+      kind: 'detail',
+    }),
     placeholder('consultations', { titleKey: 'consultations', module: 'consultations' }),
     placeholder('consultations/create', {
       titleKey: 'consultation.create.title',
@@ -57,10 +69,18 @@ function moduleRoutes(): RouteObject[] {
     placeholder('exams/create', { titleKey: 'examCreate.title', module: 'exams', kind: 'create' }),
     placeholder('exams/:id', { titleKey: 'examDetail', module: 'exams', kind: 'detail' }),
     placeholder('analytics', { titleKey: 'analytics', module: 'analytics' }),
-    placeholder('doctors', { titleKey: 'doctors', module: 'doctors' }),
-    placeholder('doctors/:id', { titleKey: 'doctorDetail', module: 'doctors', kind: 'detail' }),
-    placeholder('triage', { titleKey: 'triage', module: 'triage' }),
-    placeholder('triage/:id', { titleKey: 'triageDetail', module: 'triage', kind: 'detail' }),
+    page('doctors', pageLoaders.doctors, { titleKey: 'doctors', module: 'doctors', kind: 'list' }),
+    page('doctors/:id', pageLoaders.doctorDetail, {
+      titleKey: 'doctorDetail',
+      module: 'doctors',
+      kind: 'detail',
+    }),
+    page('triage', pageLoaders.triage, { titleKey: 'triage', module: 'triage', kind: 'list' }),
+    page('triage/:id', pageLoaders.triageDetail, {
+      titleKey: 'triageDetail',
+      module: 'triage',
+      kind: 'detail',
+    }),
     placeholder('hospitalizations', { titleKey: 'hospitalizations', module: 'hospitalizations' }),
     placeholder('hospitalizations/:id', {
       titleKey: 'hospitalizationDetail',

@@ -37,3 +37,11 @@ if (!('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 }
 Object.defineProperty(window.HTMLElement.prototype, 'scrollIntoView', { writable: true, value: vi.fn() });
+
+// jsdom has no FontFaceSet: Mantine's autosize Textarea listens to it.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    writable: true,
+    value: { addEventListener: vi.fn(), removeEventListener: vi.fn(), ready: Promise.resolve() },
+  });
+}

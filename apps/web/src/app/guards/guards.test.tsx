@@ -163,10 +163,10 @@ describe('route guards in the router', () => {
   });
 
   it('an allowed module opens its page', async () => {
-    const { router } = renderApp('/patients', { user: makeUser() });
+    const { router } = renderApp('/hospitalizations', { user: makeUser() });
     await screen.findByTestId('module-placeholder');
-    expect(locationOf(router)).toBe('/patients');
-    expect(screen.getByText(/Dossiers des patients/)).toBeInTheDocument();
+    expect(locationOf(router)).toBe('/hospitalizations');
+    expect(screen.getByText(/Séjours hospitaliers/)).toBeInTheDocument();
   });
 
   it('the navigation lists only the modules of the environment and role', async () => {

@@ -1,14 +1,15 @@
 /**
- * One dashboard of spec §6: title, subtitle, primary action (disabled until the clinical issues),
- * refresh interval and tabs. Its refresh timer (in the timer registry) invalidates the dashboard
- * queries every refreshInterval while it is mounted.
+ * One dashboard of spec §6: title, subtitle, primary action, refresh interval and tabs. Its refresh timer
+ * (in the timer registry) invalidates the dashboard queries (keys under ['dashboard', kind]) every
+ * refreshInterval while it is mounted. Dashboards with content (doctor, secretary) pass their primary
+ * action and tab panels; the others show what each tab will hold.
  */
 import type { Language } from '@greensen/shared/domain/constants';
 import type { DashboardConfig } from '@greensen/shared/domain/dashboards';
 import { Badge, Button, Group, Paper, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { IconClockHour4, IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { registerInterval } from '../../../lib/timers';
 
@@ -38,10 +39,16 @@ export function DashboardFrame({
   config,
   lang,
   hospitalId,
+  primaryAction,
+  panels,
 }: {
   config: DashboardConfig;
   lang: Language;
   hospitalId: string | null;
+  /** The primary action button; without it the action is shown disabled ('coming soon'). */
+  primaryAction?: ReactNode;
+  /** Content of the tabs, by tab id; a tab without content describes what it will hold. */
+  panels?: Partial<Record<string, ReactNode>>;
 }) {
   const { t, i18n } = useTranslation('dashboard');
   useDashboardRefresh(config);
@@ -71,7 +78,8 @@ export function DashboardFrame({
               {t('refresh.short', { seconds })}
             </Badge>
           </Tooltip>
-          {config.primaryAction && (
+          {primaryAction}
+          {config.primaryAction && !primaryAction && (
             <Tooltip label={t('comingSoon')}>
               <span>
                 <Button leftSection={<IconPlayerPlay size={18} />} disabled data-disabled>
@@ -91,22 +99,36 @@ export function DashboardFrame({
               </Tabs.Tab>
             ))}
           </Tabs.List>
-          {config.allowedTabs.map((tab) => (
-            <Tabs.Panel key={tab} value={tab} p="lg">
-              <Stack gap="xs">
-                <Text fw={600}>{t(`tabs.${tab}.label`)}</Text>
-                <Text c="dimmed">{t(`tabs.${tab}.description`)}</Text>
-                <Group gap={6} mt="xs">
-                  <IconRefresh size={14} />
-                  <Text size="xs" c="dimmed">
-                    {time ? t('refresh.last', { time }) : t('refresh.pending')}
-                  </Text>
-                </Group>
-              </Stack>
-            </Tabs.Panel>
-          ))}
+          {config.allowedTabs.map((tab) =>
+            panels?.[tab] !== undefined ? (
+              <Tabs.Panel key={tab} value={tab}>
+                {panels[tab]}
+              </Tabs.Panel>
+            ) : (
+              <Tabs.Panel key={tab} value={tab} p="lg">
+                <Stack gap="xs">
+                  <Text fw={600}>{t(`tabs.${tab}.label`)}</Text>
+                  <Text c="dimmed">{t(`tabs.${tab}.description`)}</Text>
+                  <Group gap={6} mt="xs">
+                    <IconRefresh size={14} />
+                    <Text size="xs" c="dimmed">
+                      {time ? t('refresh.last', { time }) : t('refresh.pending')}
+                    </Text>
+                  </Group>
+                </Stack>
+              </Tabs.Panel>
+            ),
+          )}
         </Tabs>
       </Paper>
+      {panels && (
+        <Group gap={6}>
+          <IconRefresh size={14} />
+          <Text size="xs" c="dimmed" data-testid="dashboard-refreshed">
+            {time ? t('refresh.last', { time }) : t('refresh.pending')}
+          </Text>
+        </Group>
+      )}
     </Stack>
   );
 }

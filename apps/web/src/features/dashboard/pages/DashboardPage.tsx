@@ -15,6 +15,8 @@ import { useAuthStore } from '../../../stores/auth';
 import { useRefreshFlagsStore } from '../../../stores/refresh-flags';
 import { rolesInHospital, useUserStore } from '../../../stores/user';
 import { DashboardFrame } from '../components/DashboardFrame';
+import { DoctorDashboard } from '../components/DoctorDashboard';
+import { SecretaryDashboard } from '../components/SecretaryDashboard';
 
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
@@ -35,8 +37,10 @@ export default function DashboardPage() {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!flag) return;
-    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
-    useRefreshFlagsStore.getState().reset('dashboard');
+    // Lowered once the dashboard data has been fetched again.
+    void queryClient
+      .invalidateQueries({ queryKey: ['dashboard'] })
+      .finally(() => useRefreshFlagsStore.getState().reset('dashboard'));
   }, [flag, queryClient]);
 
   return (
@@ -68,7 +72,15 @@ export default function DashboardPage() {
           style={{ alignSelf: 'flex-start' }}
         />
       )}
-      {current && <DashboardFrame key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />}
+      {current?.kind === 'doctor' && (
+        <DoctorDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
+      )}
+      {current?.kind === 'secretary' && (
+        <SecretaryDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
+      )}
+      {current && current.kind !== 'doctor' && current.kind !== 'secretary' && (
+        <DashboardFrame key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
+      )}
     </Stack>
   );
 }

@@ -1,0 +1,34 @@
+/** Status and type of a visit, with their colours. */
+import type { AdmissionStatus } from '@greensen/shared/domain/admissions';
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export const STATUS_COLORS: Record<AdmissionStatus, string> = {
+  waiting: 'yellow',
+  assigned: 'blue',
+  in_consultation: 'violet',
+  completed: 'green',
+  hospitalized: 'teal',
+  transferred: 'cyan',
+  cancelled: 'gray',
+};
+
+export function AdmissionStatusBadge({
+  status,
+  size = 'sm',
+}: {
+  status: string;
+  size?: 'xs' | 'sm' | 'md' | 'lg';
+}) {
+  const { t } = useTranslation('admissions');
+  return (
+    <Badge
+      color={STATUS_COLORS[status as AdmissionStatus] ?? 'gray'}
+      variant="light"
+      size={size}
+      style={{ minWidth: 'fit-content', flexShrink: 0 }}
+    >
+      {t(`status.${status}`)}
+    </Badge>
+  );
+}

@@ -1,0 +1,192 @@
+/**
+ * New admission: the patient (picker with server search, or fixed when opened from a record), the
+ * department, the type and the reason. Validated with the server's schema; field errors shown as returned.
+ */
+import { ZAdmissionCreate } from '@greensen/shared/contracts/admissions';
+import { ADMISSION_TYPES, type AdmissionType } from '@greensen/shared/domain/admissions';
+import { Alert, Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconLogin2 } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../lib/api-client';
+import { useServerFieldErrors } from '../../../lib/field-errors';
+import { toast } from '../../../lib/toast';
+import { validateWith } from '../../../lib/zod-form';
+import { usePatients } from '../../patients/api/list-patients';
+import { useCreateAdmission } from '../api/create-admission';
+import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../api/list-departments';
+
+interface AdmissionFormValues {
+  patient: string;
+  department: string;
+  admission_type: AdmissionType | '';
+  reason: string;
+  [key: string]: unknown;
+}
+
+/** The type a department usually receives. */
+function defaultTypeFor(kind: string | undefined): AdmissionType | '' {
+  if (kind === 'emergency') return 'emergency';
+  if (kind === 'maternity') return 'maternity';
+  return kind ? 'outpatient' : '';
+}
+
+export function NewAdmissionModal({
+  opened,
+  onClose,
+  onCreated,
+  patient,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (admissionId: string) => void;
+  /** The patient when opened from their record (no picker). */
+  patient?: { id: string; full_name: string; record_number: string };
+}) {
+  const { t } = useTranslation('admissions');
+  const form = useForm<AdmissionFormValues>({
+    initialValues: { patient: patient?.id ?? '', department: '', admission_type: '', reason: '' },
+  });
+  const applyServerErrors = useServerFieldErrors(form);
+  const create = useCreateAdmission();
+  const departments = useDepartments();
+  const [general, setGeneral] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const patients = usePatients({ search: debounced, page: 1, pageSize: 20 }, opened && !patient);
+  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
+
+  const departmentOptions = (departments.data?.results ?? [])
+    .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
+    .map((d) => ({ value: d.id, label: d.name }));
+
+  const patientOptions = useMemo(() => {
+    const options = (patients.data?.results ?? []).map((p) => ({
+      value: p.id,
+      label: `${p.full_name} · ${p.record_number}`,
+    }));
+    if (picked && !options.some((option) => option.value === picked.value)) options.unshift(picked);
+    return options;
+  }, [patients.data, picked]);
+
+  function close() {
+    form.reset();
+    setGeneral(null);
+    setPicked(null);
+    setSearch('');
+    onClose();
+  }
+
+  async function submit() {
+    const body = validateWith(ZAdmissionCreate, form.getValues(), form);
+    if (!body) return;
+    setGeneral(null);
+    try {
+      const admission = await create.mutateAsync(body);
+      toast({
+        kind: 'success',
+        title: t('create.created'),
+        description: t('create.createdHint', {
+          number: admission.queue_number,
+          patient: admission.patient.full_name,
+        }),
+      });
+      form.reset();
+      setPicked(null);
+      onCreated(admission.id);
+    } catch (error) {
+      const message = applyServerErrors(error);
+      setGeneral(message ?? (isApiError(error) ? error.message : t('create.failed')));
+    }
+  }
+
+  return (
+    <Modal opened={opened} onClose={close} title={t('create.title')} size="lg">
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="sm">
+          {patient ? (
+            <Select
+              label={t('fields.patient')}
+              data={[{ value: patient.id, label: `${patient.full_name} · ${patient.record_number}` }]}
+              value={patient.id}
+              disabled
+            />
+          ) : (
+            <Select
+              label={t('fields.patient')}
+              placeholder={t('create.patientPlaceholder')}
+              searchable
+              required
+              withAsterisk
+              searchValue={search}
+              onSearchChange={setSearch}
+              filter={({ options }) => options}
+              nothingFoundMessage={patients.isFetching ? t('common:states.loading') : t('create.noPatient')}
+              data={patientOptions}
+              {...form.getInputProps('patient')}
+              onChange={(value, option) => {
+                form.setFieldValue('patient', value ?? '');
+                setPicked(value && option ? { value, label: option.label } : null);
+              }}
+            />
+          )}
+          <Select
+            label={t('fields.department')}
+            required
+            withAsterisk
+            data={departmentOptions}
+            searchable
+            nothingFoundMessage={
+              departments.isLoading ? t('common:states.loading') : t('create.noDepartment')
+            }
+            {...form.getInputProps('department')}
+            onChange={(value) => {
+              form.setFieldValue('department', value ?? '');
+              const kind = departments.data?.results.find((d) => d.id === value)?.kind;
+              if (!form.getValues().admission_type)
+                form.setFieldValue('admission_type', defaultTypeFor(kind));
+            }}
+          />
+          <Select
+            label={t('fields.type')}
+            required
+            withAsterisk
+            allowDeselect={false}
+            data={ADMISSION_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
+            {...form.getInputProps('admission_type')}
+          />
+          <Textarea
+            label={t('fields.reason')}
+            required
+            withAsterisk
+            autosize
+            minRows={2}
+            maxRows={6}
+            {...form.getInputProps('reason')}
+          />
+          {general && (
+            <Alert color="red" role="alert">
+              {general}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('common:actions.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending} leftSection={<IconLogin2 size={16} />}>
+              {t('create.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,210 @@
+/** /admissions: visits with filters (status, department, type, date, patient search) and a new admission. */
+import type { TAdmission } from '@greensen/shared/contracts/admissions';
+import {
+  ADMISSION_STATUSES,
+  ADMISSION_TYPES,
+  type AdmissionStatus,
+  type AdmissionType,
+} from '@greensen/shared/domain/admissions';
+import { Button, MultiSelect, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconLogin2, IconSearch } from '@tabler/icons-react';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { formatDateTime, formatMinutes } from '../../../lib/format';
+import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
+import { usePermissions } from '../../../lib/permissions';
+import { PatientCell } from '../../patients/components/PatientBanner';
+import { TriageLevelBadge } from '../../triage/components/TriageLevelBadge';
+import { useAdmissions } from '../api/list-admissions';
+import { useDepartments } from '../api/list-departments';
+import { AdmissionStatusBadge } from '../components/AdmissionStatusBadge';
+import { NewAdmissionModal } from '../components/NewAdmissionModal';
+
+const PAGE_SIZE = 20;
+
+export default function AdmissionsPage() {
+  const { t } = useTranslation('admissions');
+  const navigate = useNavigate();
+  const to = useLocalizedPath();
+  const { can } = usePermissions();
+  const departments = useDepartments();
+  const [status, setStatus] = useState<AdmissionStatus[]>([]);
+  const [department, setDepartment] = useState<string | null>(null);
+  const [type, setType] = useState<AdmissionType | null>(null);
+  const [date, setDate] = useState('');
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const paginationText = usePaginationText();
+  const query = useAdmissions({
+    status,
+    department,
+    admission_type: type,
+    date: date || null,
+    search: debounced,
+    page,
+    pageSize: PAGE_SIZE,
+  });
+  const filtered = status.length > 0 || department || type || date || debounced;
+  const resetPage =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          can('admission.create') && (
+            <Button leftSection={<IconLogin2 size={18} />} onClick={() => setCreating(true)}>
+              {t('new')}
+            </Button>
+          )
+        }
+      />
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+        <TextInput
+          leftSection={<IconSearch size={16} />}
+          label={t('filters.search')}
+          placeholder={t('filters.searchPlaceholder')}
+          value={search}
+          onChange={(event) => resetPage(setSearch)(event.currentTarget.value)}
+        />
+        <MultiSelect
+          label={t('filters.status')}
+          placeholder={status.length ? undefined : t('filters.all')}
+          data={ADMISSION_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+          value={status}
+          onChange={(value) => resetPage(setStatus)(value as AdmissionStatus[])}
+          clearable
+        />
+        <Select
+          label={t('filters.department')}
+          placeholder={t('filters.all')}
+          data={(departments.data?.results ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          value={department}
+          onChange={resetPage(setDepartment)}
+          clearable
+          searchable
+        />
+        <Select
+          label={t('filters.type')}
+          placeholder={t('filters.all')}
+          data={ADMISSION_TYPES.map((value) => ({ value, label: t(`type.${value}`) }))}
+          value={type}
+          onChange={(value) => resetPage(setType)(value as AdmissionType | null)}
+          clearable
+        />
+        <TextInput
+          type="date"
+          label={t('filters.date')}
+          value={date}
+          onChange={(event) => resetPage(setDate)(event.currentTarget.value)}
+        />
+      </SimpleGrid>
+      {query.isError ? (
+        <LoadError error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <Paper withBorder radius="md">
+          <DataTable<TAdmission>
+            minHeight={220}
+            highlightOnHover
+            verticalSpacing="sm"
+            fetching={query.isFetching}
+            records={query.data?.results ?? []}
+            totalRecords={query.data?.count ?? 0}
+            recordsPerPage={PAGE_SIZE}
+            page={page}
+            onPageChange={setPage}
+            paginationText={paginationText}
+            noRecordsText={filtered ? t('emptyFiltered') : t('empty')}
+            loadingText={t('common:states.loading')}
+            onRowClick={({ record }) => navigate(to(`/admissions/${record.id}`))}
+            columns={[
+              {
+                accessor: 'queue_number',
+                title: t('columns.queue'),
+                width: 70,
+                render: (a) => (
+                  <Text fw={700} size="sm">
+                    #{a.queue_number}
+                  </Text>
+                ),
+              },
+              {
+                accessor: 'patient',
+                title: t('columns.patient'),
+                render: (a) => <PatientCell patient={a.patient} />,
+              },
+              {
+                accessor: 'triage',
+                title: t('columns.triage'),
+                render: (a) => (
+                  <TriageLevelBadge
+                    level={a.triage?.level}
+                    targetMinutes={a.triage?.target_minutes}
+                    size="sm"
+                  />
+                ),
+              },
+              {
+                accessor: 'department',
+                title: t('columns.department'),
+                render: (a) => (
+                  <div>
+                    <Text size="sm">{a.department.name}</Text>
+                    <Text size="xs" c="dimmed">
+                      {t(`type.${a.admission_type}`)}
+                    </Text>
+                  </div>
+                ),
+              },
+              {
+                accessor: 'status',
+                title: t('columns.status'),
+                render: (a) => <AdmissionStatusBadge status={a.status} />,
+              },
+              {
+                accessor: 'doctor',
+                title: t('columns.doctor'),
+                visibleMediaQuery: (theme) => `(min-width: ${theme.breakpoints.md})`,
+                render: (a) => a.doctor?.full_name ?? '—',
+              },
+              {
+                accessor: 'admitted_at',
+                title: t('columns.arrival'),
+                render: (a) => (
+                  <div>
+                    <Text size="sm">{formatDateTime(a.admitted_at)}</Text>
+                    {!a.closed_at && a.status !== 'cancelled' && (
+                      <Text size="xs" c="dimmed">
+                        {t('waited', { time: formatMinutes(a.waited_minutes) })}
+                      </Text>
+                    )}
+                  </div>
+                ),
+              },
+            ]}
+          />
+        </Paper>
+      )}
+      <NewAdmissionModal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(id) => {
+          setCreating(false);
+          navigate(to(`/admissions/${id}`));
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,76 @@
+/** Edit a patient record (PATCH), with the server's field errors under the fields. */
+import type { TPatient } from '@greensen/shared/contracts/patients';
+import { Alert, Button, Group, Modal, ScrollArea, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../lib/api-client';
+import { useServerFieldErrors } from '../../../lib/field-errors';
+import { toast } from '../../../lib/toast';
+import { useUpdatePatient } from '../api/update-patient';
+import { PatientFields, type PatientFormValues, validateUpdate, valuesFromPatient } from './PatientForm';
+
+export function EditPatientModal({
+  patient,
+  opened,
+  onClose,
+}: {
+  patient: TPatient;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('patients');
+  const form = useForm<PatientFormValues>({ initialValues: valuesFromPatient(patient) });
+  const applyServerErrors = useServerFieldErrors(form);
+  const update = useUpdatePatient(patient.id);
+  const [general, setGeneral] = useState<string | null>(null);
+
+  async function submit() {
+    const body = validateUpdate(form);
+    if (!body) return;
+    setGeneral(null);
+    try {
+      await update.mutateAsync(body);
+      toast({ kind: 'success', title: t('edit.saved') });
+      onClose();
+    } catch (error) {
+      const message = applyServerErrors(error);
+      setGeneral(message ?? (isApiError(error) ? error.message : t('edit.failed')));
+    }
+  }
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('edit.title')}
+      size="lg"
+      scrollAreaComponent={ScrollArea.Autosize}
+    >
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="md">
+          <PatientFields form={form} />
+          {general && (
+            <Alert color="red" role="alert">
+              {general}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:actions.cancel')}
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              {t('common:actions.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,61 @@
+/** The patient at the top of a visit, triage or consultation page: name, record number, age, allergies. */
+import { Anchor, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconUser } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { AllergyAlert, AllergyBadge } from './AllergyBadge';
+import { ageLabel, sexLabel } from './patient-format';
+
+export interface PatientRefLike {
+  id: string;
+  record_number: string;
+  full_name: string;
+  sex: string;
+  age: number | null;
+  allergies: readonly string[];
+}
+
+export function PatientBanner({ patient, estimated }: { patient: PatientRefLike; estimated?: boolean }) {
+  const to = useLocalizedPath();
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="patient-banner">
+      <Stack gap="sm">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon size={40} radius="xl" variant="light">
+            <IconUser size={22} />
+          </ThemeIcon>
+          <div style={{ minWidth: 0 }}>
+            <Anchor component={Link} to={to(`/patients/${patient.id}`)} fw={700} size="lg">
+              {patient.full_name}
+            </Anchor>
+            <Text size="sm" c="dimmed">
+              {patient.record_number} · {sexLabel(patient.sex)} · {ageLabel(patient.age, estimated)}
+            </Text>
+          </div>
+        </Group>
+        <AllergyAlert allergies={patient.allergies} />
+      </Stack>
+    </Paper>
+  );
+}
+
+/** A compact patient cell for tables: name, record number and the allergy badge. */
+export function PatientCell({
+  patient,
+}: {
+  patient: Omit<PatientRefLike, 'sex' | 'age'> & { age?: number | null };
+}) {
+  return (
+    <Group gap={6} wrap="wrap">
+      <div style={{ minWidth: 0 }}>
+        <Text size="sm" fw={600} lineClamp={1}>
+          {patient.full_name}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {patient.record_number}
+        </Text>
+      </div>
+      <AllergyBadge allergies={patient.allergies} />
+    </Group>
+  );
+}

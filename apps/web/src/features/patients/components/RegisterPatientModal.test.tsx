@@ -1,0 +1,138 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../../lib/query-client';
+import { useAuthStore } from '../../../stores/auth';
+import { TestProviders } from '../../../test/render';
+import { RegisterPatientModal } from './RegisterPatientModal';
+
+const existing = {
+  id: '01a20084-3eb7-766e-8fa6-08ca377955bf',
+  record_number: 'HGG-000013',
+  first_name: 'Grâce',
+  last_name: 'Mbuyi',
+  full_name: 'Grâce Mbuyi',
+  sex: 'F',
+  birth_date: '1990-04-12',
+  birth_date_estimated: false,
+  age: 36,
+  phone: '+243812345678',
+  national_id: null,
+  allergies: ['Pénicilline'],
+  is_archived: false,
+  score: 0.9,
+  reasons: ['name', 'birth_date'],
+};
+
+function mockServer() {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method: init?.method ?? 'GET', path: url.pathname, body });
+    if (url.pathname === '/api/patients/check-duplicates/') return Response.json({ duplicates: [existing] });
+    if (url.pathname === '/api/patients/' && init?.method === 'POST') {
+      return Response.json(
+        {
+          ...existing,
+          id: '01a20084-0000-7000-8000-000000000001',
+          record_number: 'HGG-000099',
+          allergies: [],
+        },
+        { status: 201 },
+      );
+    }
+    return Response.json({ detail: 'Not found' }, { status: 404 });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+async function fillIdentity() {
+  const user = userEvent.setup();
+  await user.type(screen.getByRole('textbox', { name: /^Nom/ }), 'Mbuyi');
+  await user.type(screen.getByRole('textbox', { name: /^Prénom/ }), 'Grace');
+  await user.click(screen.getByRole('radio', { name: 'Femme' }));
+  return user;
+}
+
+async function fillForm() {
+  const user = await fillIdentity();
+  fireEvent.change(screen.getByLabelText(/Date de naissance/), { target: { value: '1990-04-12' } });
+  return user;
+}
+
+describe('patient registration', () => {
+  beforeEach(() => {
+    queryClient.clear();
+    useAuthStore.setState({ access: 'a', refresh: 'r', isAuthenticated: true, currentHospitalId: 'h1' });
+  });
+
+  it('checks for duplicates first, shows them, and creates the record only once confirmed', async () => {
+    const calls = mockServer();
+    const onCreated = vi.fn();
+    const onOpenExisting = vi.fn();
+    render(
+      <TestProviders>
+        <RegisterPatientModal
+          opened
+          onClose={() => {}}
+          onCreated={onCreated}
+          onOpenExisting={onOpenExisting}
+        />
+      </TestProviders>,
+    );
+    const user = await fillForm();
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+
+    expect(await screen.findByTestId('duplicate-warning')).toBeInTheDocument();
+    expect(screen.getByText('Grâce Mbuyi')).toBeInTheDocument();
+    expect(screen.getByText('Pénicilline')).toBeInTheDocument();
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/patients/check-duplicates/']);
+    expect(calls[0]?.body).toMatchObject({
+      first_name: 'Grace',
+      last_name: 'Mbuyi',
+      birth_date: '1990-04-12',
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Créer un nouveau dossier' }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalled());
+    const create = calls.find((c) => c.method === 'POST' && c.path === '/api/patients/');
+    expect(create?.body).toMatchObject({ last_name: 'Mbuyi', sex: 'F', confirm_duplicate: true });
+    expect(onOpenExisting).not.toHaveBeenCalled();
+  });
+
+  it('opens the existing record instead of creating a new one', async () => {
+    const calls = mockServer();
+    const onCreated = vi.fn();
+    const onOpenExisting = vi.fn();
+    render(
+      <TestProviders>
+        <RegisterPatientModal
+          opened
+          onClose={() => {}}
+          onCreated={onCreated}
+          onOpenExisting={onOpenExisting}
+        />
+      </TestProviders>,
+    );
+    const user = await fillForm();
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    await user.click(await screen.findByRole('button', { name: 'Ouvrir ce dossier' }));
+    expect(onOpenExisting).toHaveBeenCalledWith(existing.id);
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/patients/')).toBe(false);
+  });
+
+  it('validates with the shared schema before calling the server', async () => {
+    const calls = mockServer();
+    render(
+      <TestProviders>
+        <RegisterPatientModal opened onClose={() => {}} onCreated={() => {}} onOpenExisting={() => {}} />
+      </TestProviders>,
+    );
+    const user = await fillIdentity();
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    expect(await screen.findByText('Indiquez la date de naissance ou un âge estimé.')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+});

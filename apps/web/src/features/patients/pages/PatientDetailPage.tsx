@@ -1,0 +1,231 @@
+/**
+ * /patients/:id: identity with the record number, a prominent allergies alert, edit, archive (with a
+ * reason), the visits timeline, the tabs later issues fill, and "Admettre" (new admission).
+ */
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+  Timeline,
+  Title,
+} from '@mantine/core';
+import {
+  IconArchive,
+  IconBed,
+  IconCalendarEvent,
+  IconEdit,
+  IconFileText,
+  IconFlask,
+  IconLogin2,
+  IconReceipt,
+  IconStethoscope,
+  IconTimeline,
+} from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import { LoadError } from '../../../lib/page-states';
+import { usePermissions } from '../../../lib/permissions';
+import { AdmissionStatusBadge } from '../../admissions/components/AdmissionStatusBadge';
+import { NewAdmissionModal } from '../../admissions/components/NewAdmissionModal';
+import { TriageLevelBadge } from '../../triage/components/TriageLevelBadge';
+import { usePatient } from '../api/get-patient';
+import { AllergyAlert } from '../components/AllergyBadge';
+import { ArchivePatientModal } from '../components/ArchivePatientModal';
+import { EditPatientModal } from '../components/EditPatientModal';
+import { ageLabel, sexLabel } from '../components/patient-format';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm">{children || '—'}</Text>
+    </div>
+  );
+}
+
+const LATER_TABS = [
+  { value: 'consultations', icon: IconStethoscope },
+  { value: 'exams', icon: IconFlask },
+  { value: 'hospitalizations', icon: IconBed },
+  { value: 'documents', icon: IconFileText },
+  { value: 'billing', icon: IconReceipt },
+] as const;
+
+export default function PatientDetailPage() {
+  const { id = '' } = useParams();
+  const { t } = useTranslation('patients');
+  const to = useLocalizedPath();
+  const navigate = useNavigate();
+  const { can } = usePermissions();
+  const query = usePatient(id);
+  const [editing, setEditing] = useState(false);
+  const [archiving, setArchiving] = useState(false);
+  const [admitting, setAdmitting] = useState(false);
+
+  if (query.isPending) {
+    return (
+      <Stack gap="md" data-testid="patient-loading">
+        <Skeleton h={40} w="50%" />
+        <Skeleton h={120} />
+        <Skeleton h={240} />
+      </Stack>
+    );
+  }
+  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+
+  const patient = query.data;
+  const archived = patient.is_archived;
+  const openAdmission = patient.admissions.find((a) =>
+    ['waiting', 'assigned', 'in_consultation'].includes(a.status),
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <div style={{ minWidth: 0 }}>
+          <Group gap="xs">
+            <Title order={2}>{patient.full_name}</Title>
+            {archived && (
+              <Badge color="gray" variant="filled">
+                {t('archived')}
+              </Badge>
+            )}
+          </Group>
+          <Text c="dimmed">
+            <Text span fw={700} c="var(--mantine-color-text)" data-testid="record-number">
+              {patient.record_number}
+            </Text>{' '}
+            · {sexLabel(patient.sex)} · {ageLabel(patient.age, patient.birth_date_estimated)}
+          </Text>
+        </div>
+        {!archived && (
+          <Group gap="xs">
+            {can('patient.register') && (
+              <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => setEditing(true)}>
+                {t('actions.edit')}
+              </Button>
+            )}
+            {can('patient.archive') && (
+              <Button
+                variant="default"
+                color="orange"
+                leftSection={<IconArchive size={16} />}
+                onClick={() => setArchiving(true)}
+              >
+                {t('actions.archive')}
+              </Button>
+            )}
+            {can('admission.create') && !openAdmission && (
+              <Button leftSection={<IconLogin2 size={16} />} onClick={() => setAdmitting(true)}>
+                {t('actions.admit')}
+              </Button>
+            )}
+            {openAdmission && (
+              <Button component={Link} to={to(`/admissions/${openAdmission.id}`)} variant="light">
+                {t('actions.openAdmission')}
+              </Button>
+            )}
+          </Group>
+        )}
+      </Group>
+
+      {archived && (
+        <Alert color="gray" title={t('archivedTitle')}>
+          {t('archivedOn', { date: formatDateTime(patient.archived_at) })}
+          {patient.archived_reason ? ` — ${patient.archived_reason}` : ''}
+        </Alert>
+      )}
+      <AllergyAlert allergies={patient.allergies} />
+
+      <Paper withBorder radius="md" p="md">
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="md">
+          <Field label={t('form.birth_date')}>
+            {patient.birth_date_estimated
+              ? `≈ ${formatDate(patient.birth_date)}`
+              : formatDate(patient.birth_date)}
+          </Field>
+          <Field label={t('form.phone')}>{patient.phone}</Field>
+          <Field label={t('form.national_id')}>{patient.national_id}</Field>
+          <Field label={t('form.blood_group')}>{patient.blood_group}</Field>
+          <Field label={t('form.address')}>{patient.address}</Field>
+          <Field label={t('form.emergency_contact_name')}>
+            {[patient.emergency_contact_name, patient.emergency_contact_phone].filter(Boolean).join(' · ')}
+          </Field>
+          <Field label={t('form.insurance_provider')}>
+            {[patient.insurance_provider, patient.insurance_number].filter(Boolean).join(' · ')}
+          </Field>
+          <Field label={t('registeredOn')}>{formatDate(patient.created_at)}</Field>
+        </SimpleGrid>
+      </Paper>
+
+      <Paper withBorder radius="md" p={0}>
+        <Tabs defaultValue="admissions" keepMounted={false}>
+          <Tabs.List px="sm" style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
+            <Tabs.Tab value="admissions" leftSection={<IconTimeline size={16} />}>
+              {t('tabs.admissions.label')}
+            </Tabs.Tab>
+            {LATER_TABS.map(({ value, icon: Icon }) => (
+              <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
+                {t(`tabs.${value}.label`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          <Tabs.Panel value="admissions" p="lg">
+            {patient.admissions.length === 0 ? (
+              <Text c="dimmed">{t('tabs.admissions.empty')}</Text>
+            ) : (
+              <Timeline bulletSize={22} lineWidth={2} active={patient.admissions.length}>
+                {patient.admissions.map((admission) => (
+                  <Timeline.Item key={admission.id} bullet={<IconCalendarEvent size={12} />}>
+                    <Group gap="xs" wrap="wrap">
+                      <Anchor component={Link} to={to(`/admissions/${admission.id}`)} fw={600}>
+                        {formatDateTime(admission.admitted_at)} · {admission.department.name}
+                      </Anchor>
+                      <AdmissionStatusBadge status={admission.status} size="xs" />
+                      {admission.triage_level && (
+                        <TriageLevelBadge level={admission.triage_level} size="xs" />
+                      )}
+                    </Group>
+                    <Text size="sm" c="dimmed">
+                      {t(`admissions:type.${admission.admission_type}`)} · {admission.reason}
+                    </Text>
+                  </Timeline.Item>
+                ))}
+              </Timeline>
+            )}
+          </Tabs.Panel>
+          {LATER_TABS.map(({ value }) => (
+            <Tabs.Panel key={value} value={value} p="lg">
+              <Text c="dimmed">{t(`tabs.${value}.description`)}</Text>
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      </Paper>
+
+      {editing && <EditPatientModal patient={patient} opened onClose={() => setEditing(false)} />}
+      <ArchivePatientModal patient={patient} opened={archiving} onClose={() => setArchiving(false)} />
+      <NewAdmissionModal
+        opened={admitting}
+        onClose={() => setAdmitting(false)}
+        patient={patient}
+        onCreated={(admissionId) => {
+          setAdmitting(false);
+          navigate(to(`/admissions/${admissionId}`));
+        }}
+      />
+    </Stack>
+  );
+}

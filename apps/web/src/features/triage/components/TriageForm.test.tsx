@@ -1,0 +1,111 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../../lib/query-client';
+import { useAuthStore } from '../../../stores/auth';
+import { TestProviders } from '../../../test/render';
+import { TriageForm } from './TriageForm';
+
+const ADMISSION = '01a20084-3df8-723b-b4f0-7b5799e2dfc2';
+
+function mockServer() {
+  const posts: unknown[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/api/triage/' && init?.method === 'POST') {
+        const body = JSON.parse(String(init.body));
+        posts.push(body);
+        return Response.json({ id: 't1', level: body.level }, { status: 201 });
+      }
+      return Response.json({ detail: 'Not found' }, { status: 404 });
+    }),
+  );
+  return posts;
+}
+
+function suggestion() {
+  return within(screen.getByTestId('triage-suggestion')).getByTestId('triage-level');
+}
+
+describe('triage form', () => {
+  beforeEach(() => {
+    queryClient.clear();
+    useAuthStore.setState({ access: 'a', refresh: 'r', isAuthenticated: true, currentHospitalId: 'h1' });
+  });
+
+  it('shows the suggested FRENCH level live and requires a reason to override it', async () => {
+    const posts = mockServer();
+    const onDone = vi.fn();
+    const user = userEvent.setup();
+    render(
+      <TestProviders>
+        <TriageForm admissionId={ADMISSION} scale="FRENCH" onDone={onDone} />
+      </TestProviders>,
+    );
+    expect(suggestion()).toHaveTextContent('5');
+    await user.type(screen.getByLabelText('Fréquence cardiaque'), '135');
+    await waitFor(() => expect(suggestion()).toHaveTextContent('2'));
+    await user.type(screen.getByLabelText('SpO₂'), '84');
+    await waitFor(() => expect(suggestion()).toHaveTextContent('1'));
+
+    await user.type(screen.getByLabelText(/Motif de recours/), 'Dyspnée');
+    // The nurse chooses a less severe level than the suggestion: a reason becomes mandatory.
+    await user.click(screen.getByRole('radio', { name: 'Niveau 2' }));
+    expect(screen.getByText(/Niveau différent du niveau suggéré \(1\)/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
+    expect(
+      await screen.findByText('Indiquez pourquoi le niveau diffère du niveau suggéré.'),
+    ).toBeInTheDocument();
+    expect(posts).toHaveLength(0);
+
+    await user.type(
+      screen.getByLabelText(/Raison du changement de niveau/),
+      'Oxymètre défectueux, recontrôlé à 95 %',
+    );
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith('t1'));
+    expect(posts[0]).toMatchObject({
+      admission: ADMISSION,
+      level: '2',
+      override_reason: 'Oxymètre défectueux, recontrôlé à 95 %',
+      chief_complaint: 'Dyspnée',
+      vitals: { heart_rate: 135, spo2: 84 },
+    });
+  });
+
+  it('computes the SATS TEWS live and keeps the suggested level without a reason', async () => {
+    const posts = mockServer();
+    const user = userEvent.setup();
+    render(
+      <TestProviders>
+        <TriageForm admissionId={ADMISSION} scale="SATS" onDone={() => {}} />
+      </TestProviders>,
+    );
+    expect(suggestion()).toHaveTextContent('Vert');
+    await user.type(screen.getByLabelText('Fréquence respiratoire'), '32'); // 3 points
+    await user.type(screen.getByLabelText('Fréquence cardiaque'), '135'); // 3 points
+    await waitFor(() => expect(screen.getByTestId('tews')).toHaveTextContent('TEWS : 6'));
+    expect(suggestion()).toHaveTextContent('Orange');
+    await user.type(screen.getByLabelText(/Motif de recours/), 'Détresse respiratoire');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toMatchObject({ level: 'orange', override_reason: null });
+  });
+
+  it('refuses a vital sign outside the physiological bounds under its field', async () => {
+    const posts = mockServer();
+    const user = userEvent.setup();
+    render(
+      <TestProviders>
+        <TriageForm admissionId={ADMISSION} scale="FRENCH" onDone={() => {}} />
+      </TestProviders>,
+    );
+    await user.type(screen.getByLabelText('Fréquence cardiaque'), '900');
+    await user.type(screen.getByLabelText(/Motif de recours/), 'Palpitations');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
+    expect(await screen.findByText('La valeur maximale est 250.')).toBeInTheDocument();
+    expect(posts).toHaveLength(0);
+  });
+});

@@ -1,0 +1,356 @@
+/**
+ * The triage of a visit: vital signs within the physiological bounds (shared), the chief complaint and
+ * the level on the hospital's scale. The suggested level is computed live from the vitals (and, on SATS,
+ * the TEWS and the discriminators) with the shared rules; choosing another level requires a reason.
+ */
+import { ZTriageCreate } from '@greensen/shared/contracts/triage';
+import {
+  AVPU,
+  MOBILITY,
+  SATS_DISCRIMINATORS,
+  suggestTriageLevel,
+  TARGET_MINUTES,
+  TRIAGE_LEVELS,
+  type TriageScale,
+  VITAL_BOUNDS,
+  type Vitals,
+} from '@greensen/shared/domain/triage';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Divider,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  UnstyledButton,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconBulb, IconHeartbeat } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../lib/api-client';
+import { serverErrorsFromBody, useServerFieldErrors } from '../../../lib/field-errors';
+import { toast } from '../../../lib/toast';
+import { issueMessage } from '../../../lib/zod-form';
+import { useCreateTriage } from '../api/create-triage';
+import { LEVEL_COLORS, levelLabel, TriageLevelBadge } from './TriageLevelBadge';
+
+type BoundedKey = keyof typeof VITAL_BOUNDS;
+const VITAL_KEYS: BoundedKey[] = [
+  'temperature',
+  'heart_rate',
+  'respiratory_rate',
+  'systolic_bp',
+  'diastolic_bp',
+  'spo2',
+  'glycaemia',
+  'pain',
+  'gcs',
+  'weight',
+  'height',
+];
+
+export interface TriageFormValues {
+  temperature: number | string;
+  heart_rate: number | string;
+  respiratory_rate: number | string;
+  systolic_bp: number | string;
+  diastolic_bp: number | string;
+  spo2: number | string;
+  weight: number | string;
+  height: number | string;
+  glycaemia: number | string;
+  pain: number | string;
+  gcs: number | string;
+  avpu: string | null;
+  confused: boolean;
+  mobility: string | null;
+  trauma: boolean;
+  discriminators: string[];
+  chief_complaint: string;
+  level: string | null;
+  override_reason: string;
+  notes: string;
+  [key: string]: unknown;
+}
+
+const EMPTY: TriageFormValues = {
+  temperature: '',
+  heart_rate: '',
+  respiratory_rate: '',
+  systolic_bp: '',
+  diastolic_bp: '',
+  spo2: '',
+  weight: '',
+  height: '',
+  glycaemia: '',
+  pain: '',
+  gcs: '',
+  avpu: null,
+  confused: false,
+  mobility: null,
+  trauma: false,
+  discriminators: [],
+  chief_complaint: '',
+  level: null,
+  override_reason: '',
+  notes: '',
+};
+
+const num = (value: number | string): number | null =>
+  value === '' || value === null || Number.isNaN(Number(value)) ? null : Number(value);
+
+export function vitalsOf(values: TriageFormValues): Vitals {
+  const vitals: Vitals = {};
+  for (const key of VITAL_KEYS) vitals[key] = num(values[key]);
+  vitals.avpu = (values.avpu as Vitals['avpu']) ?? null;
+  vitals.confused = values.confused || null;
+  vitals.mobility = (values.mobility as Vitals['mobility']) ?? null;
+  vitals.trauma = values.trauma || null;
+  return vitals;
+}
+
+export function TriageForm({
+  admissionId,
+  scale,
+  onDone,
+  onCancel,
+}: {
+  admissionId: string;
+  scale: TriageScale;
+  onDone: (triageId: string) => void;
+  onCancel?: () => void;
+}) {
+  const { t } = useTranslation('triage');
+  const form = useForm<TriageFormValues>({ initialValues: EMPTY });
+  const applyServerErrors = useServerFieldErrors(form);
+  const create = useCreateTriage();
+  const [general, setGeneral] = useState<string | null>(null);
+
+  const values = form.getValues();
+  const vitals = vitalsOf(values);
+  const suggestion = suggestTriageLevel(scale, vitals, scale === 'SATS' ? values.discriminators : []);
+  const chosen = values.level ?? suggestion.level;
+  const overridden = chosen !== suggestion.level;
+  const levels = TRIAGE_LEVELS[scale];
+
+  async function submit() {
+    setGeneral(null);
+    const body = {
+      admission: admissionId,
+      vitals,
+      chief_complaint: values.chief_complaint,
+      discriminators: scale === 'SATS' ? values.discriminators : [],
+      level: chosen,
+      override_reason: overridden ? values.override_reason.trim() || null : null,
+      notes: values.notes.trim() || null,
+    };
+    const errors: Record<string, string> = {};
+    const parsed = ZTriageCreate.safeParse(body);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] === 'vitals' ? String(issue.path[1]) : String(issue.path[0]);
+        if (!errors[field]) errors[field] = issueMessage(issue);
+      }
+    }
+    if (overridden && !body.override_reason)
+      errors.override_reason = t('validation.override_reason_required');
+    if (Object.keys(errors).length > 0) {
+      form.setErrors(errors);
+      return;
+    }
+    try {
+      const triage = await create.mutateAsync(body);
+      toast({
+        kind: 'success',
+        title: t('form.saved'),
+        description: t('form.savedHint', { level: levelLabel(triage.level, t) }),
+      });
+      form.reset();
+      onDone(triage.id);
+    } catch (error) {
+      if (isApiError(error) && error.status === 400) {
+        // Vitals errors come back as `vitals.<field>`: shown under the field.
+        const { fields, general: text } = serverErrorsFromBody(error.body);
+        const errors: Record<string, string> = {};
+        const extra: string[] = text ? [text] : [];
+        for (const [key, message] of Object.entries(fields)) {
+          const field = key.replace(/^vitals\./, '');
+          if (Object.hasOwn(values, field)) errors[field] = message;
+          else extra.push(message);
+        }
+        form.setErrors(errors);
+        setGeneral(extra.length > 0 ? extra.join(' ') : null);
+        return;
+      }
+      const message = applyServerErrors(error);
+      setGeneral(message ?? (isApiError(error) ? error.message : t('form.failed')));
+    }
+  }
+
+  const vitalInput = (key: BoundedKey) => {
+    const bound = VITAL_BOUNDS[key];
+    return (
+      <NumberInput
+        key={key}
+        label={t(`vitals.${key}`)}
+        description={`${bound.min}–${bound.max} ${t(`units.${key}`)}`}
+        min={bound.min}
+        max={bound.max}
+        allowDecimal={!bound.integer}
+        decimalScale={bound.integer ? 0 : 1}
+        hideControls
+        clampBehavior="none"
+        {...form.getInputProps(key)}
+      />
+    );
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack gap="md">
+        <Paper withBorder p="sm" radius="md" data-testid="triage-suggestion" aria-live="polite">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Group gap="xs">
+              <IconBulb size={18} />
+              <Text fw={600}>{t('form.suggested')}</Text>
+              <TriageLevelBadge level={suggestion.level} size="lg" />
+              <Text size="sm" c="dimmed">
+                {TARGET_MINUTES[suggestion.level] === null
+                  ? t('target.none')
+                  : TARGET_MINUTES[suggestion.level] === 0
+                    ? t('target.immediate')
+                    : t('target.minutes', { minutes: TARGET_MINUTES[suggestion.level] })}
+              </Text>
+            </Group>
+            {suggestion.scale === 'SATS' && (
+              <Text size="sm" data-testid="tews">
+                {t('form.tews', { score: suggestion.tews })}
+                {!suggestion.tews_complete && ` (${t('form.tewsPartial')})`}
+              </Text>
+            )}
+          </Group>
+        </Paper>
+
+        <Divider label={t('form.vitals')} labelPosition="left" />
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
+          {VITAL_KEYS.map(vitalInput)}
+          <Select
+            label={t('vitals.avpu')}
+            data={AVPU.map((value) => ({ value, label: t(`avpu.${value}`) }))}
+            clearable
+            {...form.getInputProps('avpu')}
+          />
+          {scale === 'SATS' && (
+            <Select
+              label={t('vitals.mobility')}
+              data={MOBILITY.map((value) => ({ value, label: t(`mobility.${value}`) }))}
+              clearable
+              {...form.getInputProps('mobility')}
+            />
+          )}
+        </SimpleGrid>
+        <Group gap="lg">
+          <Checkbox label={t('vitals.confused')} {...form.getInputProps('confused', { type: 'checkbox' })} />
+          <Checkbox label={t('vitals.trauma')} {...form.getInputProps('trauma', { type: 'checkbox' })} />
+        </Group>
+        {scale === 'SATS' && (
+          <MultiSelect
+            label={t('form.discriminators')}
+            searchable
+            clearable
+            data={(['red', 'orange', 'yellow'] as const).map((colour) => ({
+              group: t(`levels.${colour}`),
+              items: SATS_DISCRIMINATORS[colour].map((code) => ({
+                value: code,
+                label: t(`discriminators.${code}`),
+              })),
+            }))}
+            {...form.getInputProps('discriminators')}
+          />
+        )}
+
+        <Divider label={t('form.assessment')} labelPosition="left" />
+        <Textarea
+          label={t('form.chief_complaint')}
+          required
+          withAsterisk
+          autosize
+          minRows={2}
+          {...form.getInputProps('chief_complaint')}
+        />
+        <Stack gap={6}>
+          <Text size="sm" fw={500}>
+            {t('form.level', { scale: t(`scales.${scale}`) })}
+          </Text>
+          <Group gap={6} role="radiogroup" aria-label={t('form.levelLabel')}>
+            {levels.map((level) => {
+              const active = level === chosen;
+              return (
+                <UnstyledButton
+                  key={level}
+                  role="radio"
+                  aria-checked={active}
+                  aria-label={`${t('level')} ${levelLabel(level, t)}`}
+                  onClick={() => form.setFieldValue('level', level === suggestion.level ? null : level)}
+                  style={{
+                    borderRadius: 8,
+                    outline: active ? `3px solid var(--mantine-color-${LEVEL_COLORS[level]}-6)` : undefined,
+                    outlineOffset: 2,
+                    opacity: active ? 1 : 0.75,
+                  }}
+                >
+                  <TriageLevelBadge level={level} size="xl" />
+                </UnstyledButton>
+              );
+            })}
+          </Group>
+          {overridden && (
+            <Text size="sm" c="orange.7">
+              {t('form.overrideNotice', { suggested: levelLabel(suggestion.level, t) })}
+            </Text>
+          )}
+        </Stack>
+        {overridden && (
+          <Textarea
+            label={t('form.override_reason')}
+            required
+            withAsterisk
+            autosize
+            minRows={2}
+            {...form.getInputProps('override_reason')}
+          />
+        )}
+        <Textarea label={t('form.notes')} autosize minRows={1} {...form.getInputProps('notes')} />
+        {general && (
+          <Alert color="red" role="alert">
+            {general}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          {onCancel && (
+            <Button variant="default" onClick={onCancel}>
+              {t('common:actions.cancel')}
+            </Button>
+          )}
+          <Button type="submit" loading={create.isPending} leftSection={<IconHeartbeat size={16} />}>
+            {t('form.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

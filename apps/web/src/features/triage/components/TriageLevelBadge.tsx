@@ -1,0 +1,72 @@
+/** A triage level chip in its colour (FRENCH 1…5 or SATS colours). */
+import { Badge, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export const LEVEL_COLORS: Record<string, string> = {
+  '1': 'red',
+  '2': 'orange',
+  '3A': 'yellow',
+  '3B': 'lime',
+  '4': 'green',
+  '5': 'blue',
+  red: 'red',
+  orange: 'orange',
+  yellow: 'yellow',
+  green: 'green',
+  blue: 'blue',
+};
+
+/** Dark text on the light chips. */
+const DARK_TEXT = new Set(['3A', '3B', 'yellow']);
+
+export function levelLabel(level: string, t: (key: string) => string): string {
+  return /^[0-9]/.test(level) ? level : t(`triage:levels.${level}`);
+}
+
+export function TriageLevelBadge({
+  level,
+  targetMinutes,
+  size = 'md',
+}: {
+  level: string | null | undefined;
+  targetMinutes?: number | null;
+  size?: 'xs' | 'sm' | 'md' | 'lg' | 'xl';
+}) {
+  const { t } = useTranslation('triage');
+  if (!level) {
+    return (
+      <Tooltip label={t('notTriaged')}>
+        <Badge color="gray" variant="outline" size={size} aria-label={t('notTriaged')} miw={36}>
+          —
+        </Badge>
+      </Tooltip>
+    );
+  }
+  const badge = (
+    <Badge
+      color={LEVEL_COLORS[level] ?? 'gray'}
+      variant="filled"
+      size={size}
+      c={DARK_TEXT.has(level) ? 'dark.9' : undefined}
+      data-testid="triage-level"
+      miw={36}
+      style={{ minWidth: 'fit-content', flexShrink: 0 }}
+    >
+      {levelLabel(level, t)}
+    </Badge>
+  );
+  if (targetMinutes === undefined) return badge;
+  return (
+    <Tooltip
+      label={
+        targetMinutes === null
+          ? t('target.none')
+          : targetMinutes === 0
+            ? t('target.immediate')
+            : t('target.minutes', { minutes: targetMinutes })
+      }
+    >
+      {badge}
+    </Tooltip>
+  );
+}

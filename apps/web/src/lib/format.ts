@@ -1,0 +1,38 @@
+/** Dates, times and durations as the UI shows them (in the browser's time zone, in the UI language). */
+import { uiLanguage } from './i18n';
+
+function locale(): string {
+  return uiLanguage() === 'fr' ? 'fr-FR' : 'en-GB';
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value.length === 10 ? `${value}T12:00:00` : value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString(locale());
+}
+
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime())
+    ? value
+    : date.toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short' });
+}
+
+export function formatTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime())
+    ? value
+    : date.toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' });
+}
+
+/** 95 → '1 h 35', 12 → '12 min'. */
+export function formatMinutes(minutes: number | null | undefined): string {
+  if (minutes === null || minutes === undefined) return '—';
+  const m = Math.max(0, Math.round(minutes));
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  const rest = m % 60;
+  return rest === 0 ? `${h} h` : `${h} h ${String(rest).padStart(2, '0')}`;
+}
