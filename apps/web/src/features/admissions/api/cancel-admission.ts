@@ -2,7 +2,7 @@
 import type { TAdmission } from '@greensen/shared/contracts/admissions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { invalidateJourney } from './journey-keys';
+import { invalidateJourney } from '../../../lib/clinical/api/journey-keys';
 
 export function cancelAdmission(id: string, reason: string): Promise<TAdmission> {
   return api.post<TAdmission>(`admissions/${id}/cancel/`, { reason });

@@ -3,7 +3,7 @@ import type { TAdmission } from '@greensen/shared/contracts/admissions';
 import type { AdmissionStatus } from '@greensen/shared/domain/admissions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { invalidateJourney } from './journey-keys';
+import { invalidateJourney } from '../../../lib/clinical/api/journey-keys';
 
 export function changeAdmissionStatus(id: string, status: AdmissionStatus, reason?: string | null) {
   return api.post<TAdmission>(`admissions/${id}/status/`, { status, reason: reason || null });

@@ -2,8 +2,8 @@
 import type { TAdmission } from '@greensen/shared/contracts/admissions';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { ADMISSIONS_KEY } from '../../../lib/clinical/api/journey-keys';
 import { useAuthStore } from '../../../stores/auth';
-import { ADMISSIONS_KEY } from './journey-keys';
 
 export function admissionQueryOptions(hospitalId: string | null, id: string) {
   return queryOptions({

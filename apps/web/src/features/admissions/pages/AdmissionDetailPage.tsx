@@ -26,21 +26,21 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
+import { useStartConsultation } from '../../../lib/clinical/api/start-consultation';
+import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
+import { AssignPatientModal } from '../../../lib/clinical/components/AssignPatientModal';
+import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
+import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
+import { TriageModal } from '../../../lib/clinical/components/TriageModal';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
 import { validateWith } from '../../../lib/zod-form';
-import { PatientBanner } from '../../patients/components/PatientBanner';
-import { TriageLevelBadge } from '../../triage/components/TriageLevelBadge';
-import { TriageModal } from '../../triage/components/TriageModal';
 import { useCancelAdmission } from '../api/cancel-admission';
 import { useChangeAdmissionStatus } from '../api/change-status';
 import { useAdmission } from '../api/get-admission';
-import { useStartConsultation } from '../api/start-consultation';
-import { AdmissionStatusBadge } from '../components/AdmissionStatusBadge';
-import { AssignPatientModal } from '../components/AssignPatientModal';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -14,15 +14,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { useAdmissions } from '../../../lib/clinical/api/list-admissions';
+import { useDepartments } from '../../../lib/clinical/api/list-departments';
+import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
+import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmissionModal';
+import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
+import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
 import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
-import { PatientCell } from '../../patients/components/PatientBanner';
-import { TriageLevelBadge } from '../../triage/components/TriageLevelBadge';
-import { useAdmissions } from '../api/list-admissions';
-import { useDepartments } from '../api/list-departments';
-import { AdmissionStatusBadge } from '../components/AdmissionStatusBadge';
-import { NewAdmissionModal } from '../components/NewAdmissionModal';
 
 const PAGE_SIZE = 20;
 

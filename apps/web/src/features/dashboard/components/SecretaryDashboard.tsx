@@ -15,22 +15,22 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
-import { formatMinutes, formatTime } from '../../../lib/format';
-import { LoadError, usePaginationText } from '../../../lib/page-states';
-import { usePermissions } from '../../../lib/permissions';
-import { useAuthStore } from '../../../stores/auth';
-import { fetchAdmissions } from '../../admissions/api/list-admissions';
+import { useDepartmentQueues } from '../../../lib/clinical/api/department-queue';
+import { fetchAdmissions } from '../../../lib/clinical/api/list-admissions';
 import {
   CARE_DEPARTMENT_EXCLUDED_KINDS,
   type Department,
   useDepartments,
-} from '../../admissions/api/list-departments';
-import { AssignPatientModal } from '../../admissions/components/AssignPatientModal';
-import { useDepartmentQueues } from '../../doctors/api/department-queue';
-import { byLoad, currentLoad, type Doctor, fetchDoctors } from '../../doctors/api/list-doctors';
-import { PatientCell } from '../../patients/components/PatientBanner';
-import { TriageLevelBadge } from '../../triage/components/TriageLevelBadge';
-import { WaitedCell } from '../../triage/pages/TriagePage';
+} from '../../../lib/clinical/api/list-departments';
+import { byLoad, currentLoad, type Doctor, fetchDoctors } from '../../../lib/clinical/api/list-doctors';
+import { AssignPatientModal } from '../../../lib/clinical/components/AssignPatientModal';
+import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
+import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
+import { WaitedCell } from '../../../lib/clinical/components/WaitedCell';
+import { formatMinutes, formatTime } from '../../../lib/format';
+import { LoadError, usePaginationText } from '../../../lib/page-states';
+import { usePermissions } from '../../../lib/permissions';
+import { useAuthStore } from '../../../stores/auth';
 import { DashboardFrame } from './DashboardFrame';
 
 const PAGE_SIZE = 20;

@@ -1,9 +1,9 @@
 /** GET /api/doctors/{id}/: a practitioner with today's load. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { DOCTORS_KEY } from '../../../lib/clinical/api/journey-keys';
+import type { Doctor } from '../../../lib/clinical/api/list-doctors';
 import { useAuthStore } from '../../../stores/auth';
-import { DOCTORS_KEY } from '../../admissions/api/journey-keys';
-import type { Doctor } from './list-doctors';
 
 export function doctorQueryOptions(hospitalId: string | null, id: string) {
   return queryOptions({

@@ -1,50 +1,17 @@
 /** /doctors/:id: profile, today's workload, queue (triage level then arrival), schedule placeholder. */
 import { roleLabel } from '@greensen/shared/domain/roles';
-import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { formatMinutes } from '../../../lib/format';
+import { useDoctorQueue } from '../../../lib/clinical/api/doctor-queue';
+import { ExecutionQueueTable } from '../../../lib/clinical/components/ExecutionQueueTable';
+import { WorkloadStats } from '../../../lib/clinical/components/WorkloadStats';
 import { uiLanguage } from '../../../lib/i18n';
 import { LoadError } from '../../../lib/page-states';
-import { useDoctorQueue } from '../api/doctor-queue';
 import { useDoctor } from '../api/get-doctor';
-import { ExecutionQueueTable } from '../components/ExecutionQueueTable';
 
 const PAGE_SIZE = 20;
-
-export function WorkloadStats({
-  workload,
-}: {
-  workload: {
-    waiting: number;
-    in_progress: number;
-    completed_today: number;
-    average_consultation_minutes: number | null;
-  };
-}) {
-  const { t } = useTranslation('doctors');
-  const stats = [
-    { label: t('columns.waiting'), value: workload.waiting },
-    { label: t('columns.inProgress'), value: workload.in_progress },
-    { label: t('columns.completed'), value: workload.completed_today },
-    { label: t('columns.average'), value: formatMinutes(workload.average_consultation_minutes) },
-  ];
-  return (
-    <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-      {stats.map((stat) => (
-        <Paper key={stat.label} withBorder radius="md" p="sm">
-          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-            {stat.label}
-          </Text>
-          <Text fw={700} size="xl">
-            {stat.value}
-          </Text>
-        </Paper>
-      ))}
-    </SimpleGrid>
-  );
-}
 
 export default function DoctorDetailPage() {
   const { id = '' } = useParams();

@@ -8,10 +8,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { type Doctor, useDoctors } from '../../../lib/clinical/api/list-doctors';
 import { formatMinutes } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
-import { type Doctor, useDoctors } from '../api/list-doctors';
 
 const PAGE_SIZE = 20;
 

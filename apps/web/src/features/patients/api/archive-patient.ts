@@ -2,7 +2,7 @@
 import type { TPatient } from '@greensen/shared/contracts/patients';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { PATIENTS_KEY } from './list-patients';
+import { PATIENTS_KEY } from '../../../lib/clinical/api/list-patients';
 
 export function archivePatient(id: string, reason: string): Promise<TPatient> {
   return api.post<TPatient>(`patients/${id}/archive/`, { reason });

@@ -2,8 +2,8 @@
 import type { TPatientDetail } from '@greensen/shared/contracts/patients';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { PATIENTS_KEY } from '../../../lib/clinical/api/list-patients';
 import { useAuthStore } from '../../../stores/auth';
-import { PATIENTS_KEY } from './list-patients';
 
 export function patientQueryOptions(hospitalId: string | null, id: string) {
   return queryOptions({

@@ -2,7 +2,7 @@
 import type { TPatient, TPatientUpdate } from '@greensen/shared/contracts/patients';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { PATIENTS_KEY } from './list-patients';
+import { PATIENTS_KEY } from '../../../lib/clinical/api/list-patients';
 
 export function updatePatient(id: string, body: TPatientUpdate): Promise<TPatient> {
   return api.patch<TPatient>(`patients/${id}/`, body);

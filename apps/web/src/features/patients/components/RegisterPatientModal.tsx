@@ -11,13 +11,13 @@ import { IconAlertTriangle, IconExternalLink, IconUserPlus } from '@tabler/icons
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
+import { AllergyBadge } from '../../../lib/clinical/components/AllergyBadge';
+import { ageLabel } from '../../../lib/clinical/components/patient-format';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { toast } from '../../../lib/toast';
 import { checkDuplicates } from '../api/check-duplicates';
 import { useCreatePatient } from '../api/create-patient';
-import { AllergyBadge } from './AllergyBadge';
 import { EMPTY_PATIENT, PatientFields, type PatientFormValues, validateCreate } from './PatientForm';
-import { ageLabel } from './patient-format';
 
 export function RegisterPatientModal({
   opened,

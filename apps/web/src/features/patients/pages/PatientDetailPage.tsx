@@ -33,17 +33,17 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
+import { AllergyAlert } from '../../../lib/clinical/components/AllergyBadge';
+import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmissionModal';
+import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
+import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
-import { AdmissionStatusBadge } from '../../admissions/components/AdmissionStatusBadge';
-import { NewAdmissionModal } from '../../admissions/components/NewAdmissionModal';
-import { TriageLevelBadge } from '../../triage/components/TriageLevelBadge';
 import { usePatient } from '../api/get-patient';
-import { AllergyAlert } from '../components/AllergyBadge';
 import { ArchivePatientModal } from '../components/ArchivePatientModal';
 import { EditPatientModal } from '../components/EditPatientModal';
-import { ageLabel, sexLabel } from '../components/patient-format';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -8,11 +8,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { usePatients } from '../../../lib/clinical/api/list-patients';
+import { AllergyBadge } from '../../../lib/clinical/components/AllergyBadge';
+import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
 import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
-import { usePatients } from '../api/list-patients';
-import { AllergyBadge } from '../components/AllergyBadge';
-import { ageLabel, sexLabel } from '../components/patient-format';
 import { RegisterPatientModal } from '../components/RegisterPatientModal';
 
 const PAGE_SIZE = 20;

@@ -2,8 +2,8 @@
 import type { TTriage } from '@greensen/shared/contracts/triage';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { TRIAGE_KEY } from '../../../lib/clinical/api/journey-keys';
 import { useAuthStore } from '../../../stores/auth';
-import { TRIAGE_KEY } from '../../admissions/api/journey-keys';
 
 export function triageQueryOptions(hospitalId: string | null, id: string) {
   return queryOptions({

@@ -5,11 +5,11 @@ import { Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title }
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
+import { levelLabel, TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
-import { PatientBanner } from '../../patients/components/PatientBanner';
 import { useTriage } from '../api/get-triage';
-import { levelLabel, TriageLevelBadge } from '../components/TriageLevelBadge';
 
 export default function TriageDetailPage() {
   const { id = '' } = useParams();

@@ -9,51 +9,22 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
-import { formatMinutes, formatTime } from '../../../lib/format';
+import { useDepartments } from '../../../lib/clinical/api/list-departments';
+import {
+  useWaitingRoom,
+  WAITING_ROOM_REFRESH_MS,
+  type WaitingRoomEntry,
+} from '../../../lib/clinical/api/waiting-room';
+import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
+import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
+import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
+import { TriageModal } from '../../../lib/clinical/components/TriageModal';
+import { WaitedCell } from '../../../lib/clinical/components/WaitedCell';
+import { formatTime } from '../../../lib/format';
 import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
-import { useDepartments } from '../../admissions/api/list-departments';
-import { AdmissionStatusBadge } from '../../admissions/components/AdmissionStatusBadge';
-import { PatientCell } from '../../patients/components/PatientBanner';
-import { useWaitingRoom, WAITING_ROOM_REFRESH_MS, type WaitingRoomEntry } from '../api/waiting-room';
-import { TriageLevelBadge } from '../components/TriageLevelBadge';
-import { TriageModal } from '../components/TriageModal';
 
 const PAGE_SIZE = 25;
-
-export function WaitedCell({
-  waited,
-  target,
-  exceeded,
-}: {
-  waited: number;
-  target: number | null | undefined;
-  exceeded: boolean;
-}) {
-  const { t } = useTranslation('triage');
-  return (
-    <Text
-      size="sm"
-      fw={exceeded ? 700 : 400}
-      c={exceeded ? 'red' : undefined}
-      data-exceeded={exceeded || undefined}
-    >
-      {formatMinutes(waited)}
-      {target !== null && target !== undefined && (
-        <Text span size="xs" c={exceeded ? 'red' : 'dimmed'}>
-          {' '}
-          / {formatMinutes(target)}
-        </Text>
-      )}
-      {exceeded && (
-        <Text span size="xs" c="red" fw={700}>
-          {' '}
-          · {t('waitingRoom.exceeded')}
-        </Text>
-      )}
-    </Text>
-  );
-}
 
 export default function TriagePage() {
   const { t } = useTranslation('triage');

@@ -1,10 +1,10 @@
 /** GET /api/triage/: the live waiting room (triage level, then arrival) and the hospital's scale. */
 import type { TriageScale } from '@greensen/shared/domain/triage';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
-import { TRIAGE_KEY } from '../../admissions/api/journey-keys';
-import type { Page } from '../../admissions/api/list-admissions';
+import { api } from '../../api-client';
+import { TRIAGE_KEY } from './journey-keys';
+import type { Page } from './list-admissions';
 
 export interface WaitingRoomEntry {
   admission_id: string;

@@ -9,16 +9,16 @@ import { IconUserCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/api-client';
-import { useServerFieldErrors } from '../../../lib/field-errors';
-import { toast } from '../../../lib/toast';
-import { validateWith } from '../../../lib/zod-form';
 import { useAuthStore } from '../../../stores/auth';
-import { byLoad, currentLoad, useDoctors } from '../../doctors/api/list-doctors';
-import { levelLabel } from '../../triage/components/TriageLevelBadge';
+import { isApiError } from '../../api-client';
+import { useServerFieldErrors } from '../../field-errors';
+import { toast } from '../../toast';
+import { validateWith } from '../../zod-form';
 import { useAssignPatient } from '../api/assign-patient';
 import { ADMISSIONS_KEY } from '../api/journey-keys';
 import { fetchAdmissions } from '../api/list-admissions';
+import { byLoad, currentLoad, useDoctors } from '../api/list-doctors';
+import { levelLabel } from './TriageLevelBadge';
 
 interface AssignValues {
   admission: string;

@@ -1,5 +1,5 @@
 /** Age and sex as the UI shows them. */
-import { translate } from '../../../lib/i18n';
+import { translate } from '../../i18n';
 
 /** '36 ans', or '≈ 62 ans' when the birth date is estimated; '—' when unknown. */
 export function ageLabel(age: number | null | undefined, estimated = false): string {

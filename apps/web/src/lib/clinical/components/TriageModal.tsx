@@ -1,8 +1,8 @@
 /** "Trier": the triage form of a visit in a dialog, with the patient (and their allergies) on top. */
 import { Loader, Modal, ScrollArea, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PatientBanner, type PatientRefLike } from '../../patients/components/PatientBanner';
 import { useHospitalScale } from '../api/waiting-room';
+import { PatientBanner, type PatientRefLike } from './PatientBanner';
 import { TriageForm } from './TriageForm';
 
 export function TriageModal({

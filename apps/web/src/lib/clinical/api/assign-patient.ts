@@ -1,7 +1,7 @@
 /** POST /api/assign-patient/ {admission, doctor}: assigns (or re-assigns) a visit to a practitioner. */
 import type { TExecution } from '@greensen/shared/contracts/executions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '../../api-client';
 import { invalidateJourney } from './journey-keys';
 
 export interface AssignResult {

@@ -35,10 +35,10 @@ import { useForm } from '@mantine/form';
 import { IconBulb, IconHeartbeat } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/api-client';
-import { serverErrorsFromBody, useServerFieldErrors } from '../../../lib/field-errors';
-import { toast } from '../../../lib/toast';
-import { issueMessage } from '../../../lib/zod-form';
+import { isApiError } from '../../api-client';
+import { serverErrorsFromBody, useServerFieldErrors } from '../../field-errors';
+import { toast } from '../../toast';
+import { issueMessage } from '../../zod-form';
 import { useCreateTriage } from '../api/create-triage';
 import { LEVEL_COLORS, levelLabel, TriageLevelBadge } from './TriageLevelBadge';
 

@@ -2,8 +2,8 @@
 import type { TAdmission } from '@greensen/shared/contracts/admissions';
 import type { AdmissionStatus, AdmissionType } from '@greensen/shared/domain/admissions';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
+import { api } from '../../api-client';
 import { ADMISSIONS_KEY } from './journey-keys';
 
 export interface Page<T> {

@@ -1,9 +1,9 @@
 /** GET /api/doctors/: the hospital's practitioners with today's load (ordering name | load). */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
-import { DOCTORS_KEY } from '../../admissions/api/journey-keys';
-import type { Page } from '../../admissions/api/list-admissions';
+import { api } from '../../api-client';
+import { DOCTORS_KEY } from './journey-keys';
+import type { Page } from './list-admissions';
 
 export interface Workload {
   waiting: number;

@@ -1,10 +1,10 @@
 /** GET /api/departments/{id}/execution-queue/?status=all|unassigned|assigned. */
 import type { TExecution } from '@greensen/shared/contracts/executions';
 import { type QueryKey, queryOptions, useQueries } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
-import { DEPARTMENTS_KEY } from '../../admissions/api/journey-keys';
-import type { Page } from '../../admissions/api/list-admissions';
+import { api } from '../../api-client';
+import { DEPARTMENTS_KEY } from './journey-keys';
+import type { Page } from './list-admissions';
 
 export type QueueEntry = Omit<TExecution, 'id' | 'status'> & {
   id: string | null;

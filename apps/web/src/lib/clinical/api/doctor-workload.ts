@@ -1,9 +1,9 @@
 /** GET /api/doctors/{id}/workload/: waiting, in progress, completed today, average minutes. */
 import type { TWorkload } from '@greensen/shared/contracts/executions';
 import { type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
-import { DOCTORS_KEY } from '../../admissions/api/journey-keys';
+import { api } from '../../api-client';
+import { DOCTORS_KEY } from './journey-keys';
 
 export function doctorWorkloadQueryOptions(
   hospitalId: string | null,

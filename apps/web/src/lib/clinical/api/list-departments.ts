@@ -1,7 +1,7 @@
 /** GET /api/departments/: the current hospital's departments, with their kind. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
+import { api } from '../../api-client';
 import { DEPARTMENTS_KEY } from './journey-keys';
 import type { Page } from './list-admissions';
 

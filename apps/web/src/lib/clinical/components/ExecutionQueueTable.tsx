@@ -5,11 +5,11 @@ import { DataTable } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
-import { formatMinutes, formatTime } from '../../../lib/format';
-import { usePaginationText } from '../../../lib/page-states';
-import { PatientCell } from '../../patients/components/PatientBanner';
-import { TriageLevelBadge } from '../../triage/components/TriageLevelBadge';
-import { WaitedCell } from '../../triage/pages/TriagePage';
+import { formatMinutes, formatTime } from '../../format';
+import { usePaginationText } from '../../page-states';
+import { PatientCell } from './PatientBanner';
+import { TriageLevelBadge } from './TriageLevelBadge';
+import { WaitedCell } from './WaitedCell';
 
 const STATUS_COLORS: Record<string, string> = {
   assigned: 'blue',

@@ -1,10 +1,10 @@
 /** GET /api/doctors/{id}/execution-queue/?status=open|completed|all: ordered by triage level then arrival. */
 import type { TExecution } from '@greensen/shared/contracts/executions';
 import { keepPreviousData, type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
-import { DOCTORS_KEY } from '../../admissions/api/journey-keys';
-import type { Page } from '../../admissions/api/list-admissions';
+import { api } from '../../api-client';
+import { DOCTORS_KEY } from './journey-keys';
+import type { Page } from './list-admissions';
 
 export type QueueStatus = 'open' | 'completed' | 'all';
 

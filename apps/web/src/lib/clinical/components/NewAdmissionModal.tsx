@@ -10,13 +10,13 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconLogin2 } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/api-client';
-import { useServerFieldErrors } from '../../../lib/field-errors';
-import { toast } from '../../../lib/toast';
-import { validateWith } from '../../../lib/zod-form';
-import { usePatients } from '../../patients/api/list-patients';
+import { isApiError } from '../../api-client';
+import { useServerFieldErrors } from '../../field-errors';
+import { toast } from '../../toast';
+import { validateWith } from '../../zod-form';
 import { useCreateAdmission } from '../api/create-admission';
 import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../api/list-departments';
+import { usePatients } from '../api/list-patients';
 
 interface AdmissionFormValues {
   patient: string;

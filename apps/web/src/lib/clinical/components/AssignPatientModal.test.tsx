@@ -1,9 +1,9 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../../lib/query-client';
 import { useAuthStore } from '../../../stores/auth';
 import { TestProviders } from '../../../test/render';
+import { queryClient } from '../../query-client';
 import { AssignPatientModal } from './AssignPatientModal';
 
 const ADMISSION = '01a20084-3df8-723b-b4f0-7b5799e2dfc2';

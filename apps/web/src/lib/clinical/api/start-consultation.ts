@@ -1,7 +1,7 @@
 /** POST /api/admissions/{id}/start-consultation/ → 201 the consultation (in_progress). */
 import type { TConsultation } from '@greensen/shared/contracts/executions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '../../api-client';
 import { invalidateJourney } from './journey-keys';
 
 export function startConsultation(admissionId: string): Promise<TConsultation> {

@@ -1,8 +1,8 @@
 /** POST /api/triage/: records a triage (vitals, complaint, level; override reason when it differs). */
 import type { TTriage, TTriageCreate } from '@greensen/shared/contracts/triage';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { invalidateJourney } from '../../admissions/api/journey-keys';
+import { api } from '../../api-client';
+import { invalidateJourney } from './journey-keys';
 
 export function createTriage(body: TTriageCreate): Promise<TTriage> {
   return api.post<TTriage>('triage/', body);

@@ -1,8 +1,8 @@
 /** GET /api/patients/?search=&page=&page_size=: the hospital's patients (server-side search). */
 import type { TPatientList } from '@greensen/shared/contracts/patients';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
+import { api } from '../../api-client';
 
 export interface PatientListParams {
   search?: string;

@@ -1,0 +1,97 @@
+import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { PASSWORD, signIn } from './helpers';
+
+/** Calls the API as a demo user in HGG (the hospital every demo account used here belongs to). */
+async function apiAs(request: APIRequestContext, email: string) {
+  const login = await request.post('/api/login/', { data: { email, password: PASSWORD } });
+  expect(login.ok()).toBeTruthy();
+  const body = await login.json();
+  const hgg = body.user.hospitals.find((h: { code: string }) => h.code === 'HGG');
+  const headers = { authorization: `Bearer ${body.access}`, 'hospital-id': hgg.id };
+  return {
+    user: body.user as { id: string },
+    get: async (path: string) => (await request.get(`/api/${path}`, { headers })).json(),
+    post: async (path: string, data: object) => {
+      const res = await request.post(`/api/${path}`, { headers, data });
+      expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
+      return res.json();
+    },
+  };
+}
+
+/** Records every attempt to play a sound, so the test can check the sound rule without speakers. */
+async function recordSounds(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const w = window as unknown as { __plays: { src: string; volume: number }[] };
+    w.__plays = [];
+    HTMLMediaElement.prototype.play = function play() {
+      w.__plays.push({ src: this.currentSrc || this.src, volume: this.volume });
+      return Promise.resolve();
+    };
+  });
+}
+
+const plays = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __plays: { src: string; volume: number }[] }).__plays);
+
+test('an assignment reaches the doctor at once on every device, with the sound, and read marks follow', async ({
+  browser,
+  request,
+}) => {
+  // Two devices of the same doctor.
+  const ctxA = await browser.newContext({ locale: 'fr-FR' });
+  const ctxB = await browser.newContext({ locale: 'fr-FR' });
+  await recordSounds(ctxA);
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  await signIn(a, 'medecin2@greensen.test');
+  await signIn(b, 'medecin2@greensen.test');
+  const badgeA = a.getByRole('button', { name: /^Notifications/ });
+  await expect(badgeA).toBeVisible();
+
+  // The front desk registers and admits a patient; the queue manager assigns it to the doctor.
+  const secretary = await apiAs(request, 'secretaire@greensen.test');
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const patient = await secretary.post('patients/', {
+    first_name: 'Notif',
+    last_name: `Patient${suffix}`,
+    sex: 'M',
+    birth_date: '1979-06-01',
+    confirm_duplicate: true,
+  });
+  const departments = await secretary.get('departments/?page_size=100');
+  const urgences = departments.results.find((d: { name: string }) => d.name === 'Urgences');
+  const admission = await secretary.post('admissions/', {
+    patient: patient.id,
+    department: urgences.id,
+    admission_type: 'emergency',
+    reason: 'Fièvre',
+  });
+  const queue = await apiAs(request, 'file@greensen.test');
+  const doctor = await apiAs(request, 'medecin2@greensen.test');
+  await queue.post('assign-patient/', { admission: admission.id, doctor: doctor.user.id });
+
+  // Both devices see it without reloading: a toast on each, the unread badge, and one chime.
+  await expect(a.getByText(`Nouveau patient : Notif Patient${suffix}`).first()).toBeVisible({
+    timeout: 5000,
+  });
+  await expect(b.getByText(`Nouveau patient : Notif Patient${suffix}`).first()).toBeVisible({
+    timeout: 5000,
+  });
+  await expect(badgeA).toHaveAccessibleName(/non lues/);
+  await expect.poll(async () => (await plays(a)).length).toBeGreaterThan(0);
+  const played = await plays(a);
+  expect(played[0]?.src).toMatch(/\/notification\.mp3$/);
+  expect(played[0]?.volume).toBeCloseTo(0.4);
+
+  // Marking everything read on one device clears the badge on the other.
+  const badgeB = b.getByRole('button', { name: /^Notifications/ });
+  await expect(badgeB).toHaveAccessibleName(/non lues/);
+  await badgeA.click();
+  await a.getByRole('button', { name: 'Tout marquer comme lu' }).click();
+  await expect(badgeA).toHaveAccessibleName('Notifications');
+  await expect(badgeB).toHaveAccessibleName('Notifications', { timeout: 5000 });
+
+  await ctxA.close();
+  await ctxB.close();
+});
