@@ -71,7 +71,7 @@ function Shell({ lang }: { lang: 'fr' | 'en' }) {
               </Group>
             </UnstyledButton>
             <Group gap="xs" wrap="nowrap" visibleFrom="sm">
-              <HospitalSwitcher w={210} />
+              <HospitalSwitcher w={250} />
               <DepartmentSelector w={180} />
             </Group>
           </Group>

@@ -6,7 +6,7 @@ import { switchHospital } from '../../lib/session';
 import { useAuthStore } from '../../stores/auth';
 import { departmentsOfHospital, useUserStore } from '../../stores/user';
 
-export function HospitalSwitcher({ w = 220 }: { w?: number | string }) {
+export function HospitalSwitcher({ w = 250 }: { w?: number | string }) {
   const { t } = useTranslation('shell');
   const hospitals = useUserStore((state) => state.user?.hospitals ?? []);
   const currentHospitalId = useAuthStore((state) => state.currentHospitalId);
@@ -19,7 +19,8 @@ export function HospitalSwitcher({ w = 220 }: { w?: number | string }) {
       leftSection={<IconBuildingHospital size={16} />}
       data={hospitals.map((hospital) => ({
         value: hospital.id,
-        label: hospital.code ? `${hospital.name} (${hospital.code})` : hospital.name,
+        // Code first: when the header is narrow the name is cut, and the code still tells which hospital.
+        label: hospital.code ? `${hospital.code} · ${hospital.name}` : hospital.name,
       }))}
       value={currentHospitalId}
       allowDeselect={false}

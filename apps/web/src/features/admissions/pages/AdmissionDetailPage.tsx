@@ -5,21 +5,7 @@
 import type { TAdmission } from '@greensen/shared/contracts/admissions';
 import { ZCancelBody } from '@greensen/shared/contracts/admissions';
 import { ADMISSION_TRANSITIONS, type AdmissionStatus } from '@greensen/shared/domain/admissions';
-import {
-  Anchor,
-  Button,
-  Group,
-  Menu,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Anchor, Button, Group, Menu, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconChevronDown, IconHeartbeat, IconPlayerPlay, IconUserCheck, IconX } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,14 +16,13 @@ import { useStartConsultation } from '../../../lib/clinical/api/start-consultati
 import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
 import { AssignPatientModal } from '../../../lib/clinical/components/AssignPatientModal';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
+import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { TriageModal } from '../../../lib/clinical/components/TriageModal';
-import { useServerFieldErrors } from '../../../lib/field-errors';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
-import { validateWith } from '../../../lib/zod-form';
 import { useCancelAdmission } from '../api/cancel-admission';
 import { useChangeAdmissionStatus } from '../api/change-status';
 import { useAdmission } from '../api/get-admission';
@@ -66,51 +51,21 @@ function CancelModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('admissions');
-  const form = useForm<{ reason: string }>({ initialValues: { reason: '' } });
-  const applyServerErrors = useServerFieldErrors(form);
   const cancel = useCancelAdmission(admission.id);
-  async function submit() {
-    const body = validateWith(ZCancelBody, form.getValues(), form);
-    if (!body) return;
-    try {
-      await cancel.mutateAsync(body.reason);
-      toast({ kind: 'success', title: t('cancel.done') });
-      onClose();
-    } catch (error) {
-      const message = applyServerErrors(error);
-      if (!message && isApiError(error)) form.setFieldError('reason', error.message);
-    }
-  }
   return (
-    <Modal opened={opened} onClose={onClose} title={t('cancel.title')}>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="sm">
-          <Text size="sm">{t('cancel.explain', { patient: admission.patient.full_name })}</Text>
-          <Textarea
-            label={t('cancel.reason')}
-            required
-            withAsterisk
-            autosize
-            minRows={2}
-            {...form.getInputProps('reason')}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.back')}
-            </Button>
-            <Button type="submit" color="red" loading={cancel.isPending}>
-              {t('cancel.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ReasonModal
+      opened={opened}
+      onClose={onClose}
+      title={t('cancel.title')}
+      description={<Text size="sm">{t('cancel.explain', { patient: admission.patient.full_name })}</Text>}
+      reasonLabel={t('cancel.reason')}
+      closeLabel={t('common:actions.back')}
+      confirmLabel={t('cancel.confirm')}
+      color="red"
+      schema={ZCancelBody}
+      onConfirm={(reason) => cancel.mutateAsync(reason)}
+      doneTitle={t('cancel.done')}
+    />
   );
 }
 

@@ -9,7 +9,6 @@ import {
 import { Button, MultiSelect, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconLogin2, IconSearch } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -18,10 +17,11 @@ import { useAdmissions } from '../../../lib/clinical/api/list-admissions';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
 import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmissionModal';
+import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
-import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
+import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 
 const PAGE_SIZE = 20;
@@ -40,7 +40,6 @@ export default function AdmissionsPage() {
   const [debounced] = useDebouncedValue(search, 300);
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const paginationText = usePaginationText();
   const query = useAdmissions({
     status,
     department,
@@ -115,19 +114,13 @@ export default function AdmissionsPage() {
         <LoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <Paper withBorder radius="md">
-          <DataTable<TAdmission>
-            minHeight={220}
-            highlightOnHover
-            verticalSpacing="sm"
+          <PagedTable<TAdmission>
             fetching={query.isFetching}
-            records={query.data?.results ?? []}
-            totalRecords={query.data?.count ?? 0}
-            recordsPerPage={PAGE_SIZE}
+            pageSize={PAGE_SIZE}
+            data={query.data}
             page={page}
             onPageChange={setPage}
-            paginationText={paginationText}
             noRecordsText={filtered ? t('emptyFiltered') : t('empty')}
-            loadingText={t('common:states.loading')}
             onRowClick={({ record }) => navigate(to(`/admissions/${record.id}`))}
             columns={[
               {

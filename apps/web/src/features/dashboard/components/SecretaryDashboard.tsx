@@ -24,11 +24,12 @@ import {
 } from '../../../lib/clinical/api/list-departments';
 import { byLoad, currentLoad, type Doctor, fetchDoctors } from '../../../lib/clinical/api/list-doctors';
 import { AssignPatientModal } from '../../../lib/clinical/components/AssignPatientModal';
+import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { WaitedCell } from '../../../lib/clinical/components/WaitedCell';
 import { formatMinutes, formatTime } from '../../../lib/format';
-import { LoadError, usePaginationText } from '../../../lib/page-states';
+import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { useAuthStore } from '../../../stores/auth';
 import { DashboardFrame } from './DashboardFrame';
@@ -46,7 +47,6 @@ function UnassignedTab({
   const { t } = useTranslation('dashboard');
   const navigate = useNavigate();
   const to = useLocalizedPath();
-  const paginationText = usePaginationText();
   const [page, setPage] = useState(1);
   const currentHospitalId = useAuthStore((state) => state.currentHospitalId);
   const query = useQuery({
@@ -57,19 +57,14 @@ function UnassignedTab({
   if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
   const target = (a: TAdmission) => a.triage?.target_minutes ?? null;
   return (
-    <DataTable<TAdmission>
+    <PagedTable<TAdmission>
       minHeight={(query.data?.results.length ?? 0) === 0 ? 180 : undefined}
-      highlightOnHover
-      verticalSpacing="sm"
       fetching={query.isFetching && !query.data}
-      records={query.data?.results ?? []}
-      totalRecords={query.data?.count ?? 0}
-      recordsPerPage={PAGE_SIZE}
+      pageSize={PAGE_SIZE}
+      data={query.data}
       page={page}
       onPageChange={setPage}
-      paginationText={paginationText}
       noRecordsText={t('secretary.unassignedEmpty')}
-      loadingText={t('common:states.loading')}
       onRowClick={({ record }) => navigate(to(`/admissions/${record.id}`))}
       columns={[
         {

@@ -3,15 +3,15 @@ import { roleLabel } from '@greensen/shared/domain/roles';
 import { Badge, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { type Doctor, useDoctors } from '../../../lib/clinical/api/list-doctors';
+import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { formatMinutes } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
-import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
+import { LoadError, PageHeader } from '../../../lib/page-states';
 
 const PAGE_SIZE = 20;
 
@@ -24,7 +24,6 @@ export default function DoctorsPage() {
   const [ordering, setOrdering] = useState<'name' | 'load'>('name');
   const [page, setPage] = useState(1);
   const query = useDoctors({ search: debounced, ordering, page, pageSize: PAGE_SIZE });
-  const paginationText = usePaginationText();
   const lang = uiLanguage();
 
   return (
@@ -57,19 +56,14 @@ export default function DoctorsPage() {
         <LoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <Paper withBorder radius="md">
-          <DataTable<Doctor>
+          <PagedTable<Doctor>
             minHeight={200}
-            highlightOnHover
-            verticalSpacing="sm"
             fetching={query.isFetching}
-            records={query.data?.results ?? []}
-            totalRecords={query.data?.count ?? 0}
-            recordsPerPage={PAGE_SIZE}
+            pageSize={PAGE_SIZE}
+            data={query.data}
             page={page}
             onPageChange={setPage}
-            paginationText={paginationText}
             noRecordsText={t('empty')}
-            loadingText={t('common:states.loading')}
             onRowClick={({ record }) => navigate(to(`/doctors/${record.id}`))}
             columns={[
               {

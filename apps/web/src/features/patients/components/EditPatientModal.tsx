@@ -1,11 +1,12 @@
 /** Edit a patient record (PATCH), with the server's field errors under the fields. */
 import type { TPatient } from '@greensen/shared/contracts/patients';
-import { Alert, Button, Group, Modal, ScrollArea, Stack } from '@mantine/core';
+import { ScrollArea, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { useServerFieldErrors } from '../../../lib/field-errors';
+import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { toast } from '../../../lib/toast';
 import { useUpdatePatient } from '../api/update-patient';
 import { PatientFields, type PatientFormValues, validateUpdate, valuesFromPatient } from './PatientForm';
@@ -40,37 +41,23 @@ export function EditPatientModal({
   }
 
   return (
-    <Modal
+    <ModalForm
       opened={opened}
       onClose={onClose}
       title={t('edit.title')}
       size="lg"
       scrollAreaComponent={ScrollArea.Autosize}
+      onSubmit={() => void submit()}
     >
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="md">
-          <PatientFields form={form} />
-          {general && (
-            <Alert color="red" role="alert">
-              {general}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              {t('common:actions.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Stack gap="md">
+        <PatientFields form={form} />
+        <FormFooter
+          general={general}
+          onCancel={onClose}
+          submitLabel={t('common:actions.save')}
+          loading={update.isPending}
+        />
+      </Stack>
+    </ModalForm>
   );
 }

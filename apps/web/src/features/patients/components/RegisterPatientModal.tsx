@@ -14,6 +14,7 @@ import { isApiError } from '../../../lib/api-client';
 import { AllergyBadge } from '../../../lib/clinical/components/AllergyBadge';
 import { ageLabel } from '../../../lib/clinical/components/patient-format';
 import { useServerFieldErrors } from '../../../lib/field-errors';
+import { FormFooter } from '../../../lib/modal-form';
 import { toast } from '../../../lib/toast';
 import { checkDuplicates } from '../api/check-duplicates';
 import { useCreatePatient } from '../api/create-patient';
@@ -179,23 +180,13 @@ export function RegisterPatientModal({
         >
           <Stack gap="md">
             <PatientFields form={form} />
-            {general && (
-              <Alert color="red" role="alert">
-                {general}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('common:actions.cancel')}
-              </Button>
-              <Button
-                type="submit"
-                loading={checking || create.isPending}
-                leftSection={<IconUserPlus size={16} />}
-              >
-                {t('register.submit')}
-              </Button>
-            </Group>
+            <FormFooter
+              general={general}
+              onCancel={close}
+              submitLabel={t('register.submit')}
+              loading={checking || create.isPending}
+              leftSection={<IconUserPlus size={16} />}
+            />
           </Stack>
         </form>
       )}

@@ -3,15 +3,15 @@ import type { TPatientSummary } from '@greensen/shared/contracts/patients';
 import { Button, Paper, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { usePatients } from '../../../lib/clinical/api/list-patients';
 import { AllergyBadge } from '../../../lib/clinical/components/AllergyBadge';
+import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
-import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
+import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { RegisterPatientModal } from '../components/RegisterPatientModal';
 
@@ -28,7 +28,6 @@ export default function PatientsPage() {
   const [page, setPage] = useState(1);
   const [registering, setRegistering] = useState(false);
   const query = usePatients({ search: debounced, page, pageSize: PAGE_SIZE });
-  const paginationText = usePaginationText();
 
   return (
     <Stack gap="md">
@@ -58,19 +57,13 @@ export default function PatientsPage() {
         <LoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <Paper withBorder radius="md">
-          <DataTable<TPatientSummary>
-            minHeight={220}
-            highlightOnHover
-            verticalSpacing="sm"
+          <PagedTable<TPatientSummary>
             fetching={query.isFetching}
-            records={query.data?.results ?? []}
-            totalRecords={query.data?.count ?? 0}
-            recordsPerPage={PAGE_SIZE}
+            pageSize={PAGE_SIZE}
+            data={query.data}
             page={page}
             onPageChange={setPage}
-            paginationText={paginationText}
             noRecordsText={debounced ? t('emptySearch') : t('empty')}
-            loadingText={t('common:states.loading')}
             onRowClick={({ record }) => navigate(to(`/patients/${record.id}`))}
             columns={[
               { accessor: 'record_number', title: t('columns.recordNumber'), width: 130 },

@@ -4,7 +4,6 @@
  */
 import { Badge, Button, Group, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconClockHour4, IconHeartbeat } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -16,12 +15,13 @@ import {
   type WaitingRoomEntry,
 } from '../../../lib/clinical/api/waiting-room';
 import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
+import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { TriageModal } from '../../../lib/clinical/components/TriageModal';
 import { WaitedCell } from '../../../lib/clinical/components/WaitedCell';
 import { formatTime } from '../../../lib/format';
-import { LoadError, PageHeader, usePaginationText } from '../../../lib/page-states';
+import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 
 const PAGE_SIZE = 25;
@@ -36,7 +36,6 @@ export default function TriagePage() {
   const [page, setPage] = useState(1);
   const [triaging, setTriaging] = useState<WaitingRoomEntry | null>(null);
   const query = useWaitingRoom({ department, page, pageSize: PAGE_SIZE });
-  const paginationText = usePaginationText();
   const canTriage = can('triage.record');
 
   return (
@@ -75,20 +74,14 @@ export default function TriagePage() {
         <LoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <Paper withBorder radius="md">
-          <DataTable<WaitingRoomEntry>
+          <PagedTable<WaitingRoomEntry>
             idAccessor="admission_id"
-            minHeight={220}
-            highlightOnHover
-            verticalSpacing="sm"
             fetching={query.isFetching && !query.data}
-            records={query.data?.results ?? []}
-            totalRecords={query.data?.count ?? 0}
-            recordsPerPage={PAGE_SIZE}
+            pageSize={PAGE_SIZE}
+            data={query.data}
             page={page}
             onPageChange={setPage}
-            paginationText={paginationText}
             noRecordsText={t('waitingRoom.empty')}
-            loadingText={t('common:states.loading')}
             onRowClick={({ record }) => navigate(to(`/admissions/${record.admission_id}`))}
             rowStyle={(record) =>
               record.target_exceeded ? { backgroundColor: 'var(--mantine-color-red-light)' } : undefined

@@ -3,7 +3,7 @@
  * the least to the most loaded with their current load → POST /api/assign-patient/.
  */
 import { ZAssignBody } from '@greensen/shared/contracts/executions';
-import { Alert, Badge, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Badge, Group, Select, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconUserCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuthStore } from '../../../stores/auth';
 import { isApiError } from '../../api-client';
 import { useServerFieldErrors } from '../../field-errors';
+import { FormFooter, ModalForm } from '../../modal-form';
 import { toast } from '../../toast';
 import { validateWith } from '../../zod-form';
 import { useAssignPatient } from '../api/assign-patient';
@@ -104,68 +105,60 @@ export function AssignPatientModal({
   }
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('assign.title')} size="lg">
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="sm">
-          <Select
-            label={t('assign.admission')}
-            placeholder={t('assign.admissionPlaceholder')}
-            searchable
-            required
-            withAsterisk
-            data={admissionOptions}
-            nothingFoundMessage={admissions.isFetching ? t('common:states.loading') : t('assign.noAdmission')}
-            disabled={Boolean(admissionId)}
-            {...form.getInputProps('admission')}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <Select
-            label={t('assign.doctor')}
-            description={t('assign.doctorHint')}
-            placeholder={t('assign.doctorPlaceholder')}
-            searchable
-            required
-            withAsterisk
-            data={doctorOptions}
-            nothingFoundMessage={doctors.isFetching ? t('common:states.loading') : t('assign.noDoctor')}
-            renderOption={({ option }) => {
-              const doctor = sortedDoctors.find((d) => d.id === option.value);
-              const load = doctor ? currentLoad(doctor.workload) : 0;
-              return (
-                <Group justify="space-between" wrap="nowrap" w="100%" data-testid="doctor-option">
-                  <Text size="sm">
-                    {doctor ? `${doctor.title_prefix} ${doctor.full_name}`.trim() : option.label}
-                  </Text>
-                  <Badge size="sm" variant="light" color={load === 0 ? 'green' : load < 4 ? 'yellow' : 'red'}>
-                    {t('assign.load', { count: load })}
-                  </Badge>
-                </Group>
-              );
-            }}
-            {...form.getInputProps('doctor')}
-            comboboxProps={{ withinPortal: true }}
-          />
-          {general && (
-            <Alert color="red" role="alert">
-              {general}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={assign.isPending} leftSection={<IconUserCheck size={16} />}>
-              {t('assign.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ModalForm
+      opened={opened}
+      onClose={onClose}
+      title={t('assign.title')}
+      size="lg"
+      onSubmit={() => void submit()}
+    >
+      <Stack gap="sm">
+        <Select
+          label={t('assign.admission')}
+          placeholder={t('assign.admissionPlaceholder')}
+          searchable
+          required
+          withAsterisk
+          data={admissionOptions}
+          nothingFoundMessage={admissions.isFetching ? t('common:states.loading') : t('assign.noAdmission')}
+          disabled={Boolean(admissionId)}
+          {...form.getInputProps('admission')}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Select
+          label={t('assign.doctor')}
+          description={t('assign.doctorHint')}
+          placeholder={t('assign.doctorPlaceholder')}
+          searchable
+          required
+          withAsterisk
+          data={doctorOptions}
+          nothingFoundMessage={doctors.isFetching ? t('common:states.loading') : t('assign.noDoctor')}
+          renderOption={({ option }) => {
+            const doctor = sortedDoctors.find((d) => d.id === option.value);
+            const load = doctor ? currentLoad(doctor.workload) : 0;
+            return (
+              <Group justify="space-between" wrap="nowrap" w="100%" data-testid="doctor-option">
+                <Text size="sm">
+                  {doctor ? `${doctor.title_prefix} ${doctor.full_name}`.trim() : option.label}
+                </Text>
+                <Badge size="sm" variant="light" color={load === 0 ? 'green' : load < 4 ? 'yellow' : 'red'}>
+                  {t('assign.load', { count: load })}
+                </Badge>
+              </Group>
+            );
+          }}
+          {...form.getInputProps('doctor')}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <FormFooter
+          general={general}
+          onCancel={onClose}
+          submitLabel={t('assign.submit')}
+          loading={assign.isPending}
+          leftSection={<IconUserCheck size={16} />}
+        />
+      </Stack>
+    </ModalForm>
   );
 }

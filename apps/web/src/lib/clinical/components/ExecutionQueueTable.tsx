@@ -1,12 +1,11 @@
 /** A practitioner's executions (queue or completed): level, patient with allergies, waiting time, status. */
 import type { TExecution } from '@greensen/shared/contracts/executions';
 import { Badge, Text } from '@mantine/core';
-import { DataTable } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { formatMinutes, formatTime } from '../../format';
-import { usePaginationText } from '../../page-states';
+import { PagedTable } from './PagedTable';
 import { PatientCell } from './PatientBanner';
 import { TriageLevelBadge } from './TriageLevelBadge';
 import { WaitedCell } from './WaitedCell';
@@ -40,21 +39,15 @@ export function ExecutionQueueTable({
   const { t } = useTranslation('doctors');
   const navigate = useNavigate();
   const to = useLocalizedPath();
-  const paginationText = usePaginationText();
   return (
-    <DataTable<TExecution>
+    <PagedTable<TExecution>
       minHeight={records.length === 0 ? 180 : undefined}
-      highlightOnHover
-      verticalSpacing="sm"
       fetching={fetching}
-      records={records}
-      totalRecords={total}
-      recordsPerPage={pageSize}
+      data={{ results: records, count: total }}
+      pageSize={pageSize}
       page={page}
       onPageChange={onPageChange}
-      paginationText={paginationText}
       noRecordsText={emptyText}
-      loadingText={t('common:states.loading')}
       onRowClick={({ record }) => navigate(to(`/admissions/${record.admission_id}`))}
       columns={[
         {

@@ -4,7 +4,7 @@
  */
 import { ZAdmissionCreate } from '@greensen/shared/contracts/admissions';
 import { ADMISSION_TYPES, type AdmissionType } from '@greensen/shared/domain/admissions';
-import { Alert, Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import { Select, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconLogin2 } from '@tabler/icons-react';
@@ -12,6 +12,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api-client';
 import { useServerFieldErrors } from '../../field-errors';
+import { FormFooter, ModalForm } from '../../modal-form';
 import { toast } from '../../toast';
 import { validateWith } from '../../zod-form';
 import { useCreateAdmission } from '../api/create-admission';
@@ -103,90 +104,79 @@ export function NewAdmissionModal({
   }
 
   return (
-    <Modal opened={opened} onClose={close} title={t('create.title')} size="lg">
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="sm">
-          {patient ? (
-            <Select
-              label={t('fields.patient')}
-              data={[{ value: patient.id, label: `${patient.full_name} · ${patient.record_number}` }]}
-              value={patient.id}
-              disabled
-            />
-          ) : (
-            <Select
-              label={t('fields.patient')}
-              placeholder={t('create.patientPlaceholder')}
-              searchable
-              required
-              withAsterisk
-              searchValue={search}
-              onSearchChange={setSearch}
-              filter={({ options }) => options}
-              nothingFoundMessage={patients.isFetching ? t('common:states.loading') : t('create.noPatient')}
-              data={patientOptions}
-              {...form.getInputProps('patient')}
-              onChange={(value, option) => {
-                form.setFieldValue('patient', value ?? '');
-                setPicked(value && option ? { value, label: option.label } : null);
-              }}
-            />
-          )}
+    <ModalForm
+      opened={opened}
+      onClose={close}
+      title={t('create.title')}
+      size="lg"
+      onSubmit={() => void submit()}
+    >
+      <Stack gap="sm">
+        {patient ? (
           <Select
-            label={t('fields.department')}
+            label={t('fields.patient')}
+            data={[{ value: patient.id, label: `${patient.full_name} · ${patient.record_number}` }]}
+            value={patient.id}
+            disabled
+          />
+        ) : (
+          <Select
+            label={t('fields.patient')}
+            placeholder={t('create.patientPlaceholder')}
+            searchable
             required
             withAsterisk
-            data={departmentOptions}
-            searchable
-            nothingFoundMessage={
-              departments.isLoading ? t('common:states.loading') : t('create.noDepartment')
-            }
-            {...form.getInputProps('department')}
-            onChange={(value) => {
-              form.setFieldValue('department', value ?? '');
-              const kind = departments.data?.results.find((d) => d.id === value)?.kind;
-              if (!form.getValues().admission_type)
-                form.setFieldValue('admission_type', defaultTypeFor(kind));
+            searchValue={search}
+            onSearchChange={setSearch}
+            filter={({ options }) => options}
+            nothingFoundMessage={patients.isFetching ? t('common:states.loading') : t('create.noPatient')}
+            data={patientOptions}
+            {...form.getInputProps('patient')}
+            onChange={(value, option) => {
+              form.setFieldValue('patient', value ?? '');
+              setPicked(value && option ? { value, label: option.label } : null);
             }}
           />
-          <Select
-            label={t('fields.type')}
-            required
-            withAsterisk
-            allowDeselect={false}
-            data={ADMISSION_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
-            {...form.getInputProps('admission_type')}
-          />
-          <Textarea
-            label={t('fields.reason')}
-            required
-            withAsterisk
-            autosize
-            minRows={2}
-            maxRows={6}
-            {...form.getInputProps('reason')}
-          />
-          {general && (
-            <Alert color="red" role="alert">
-              {general}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending} leftSection={<IconLogin2 size={16} />}>
-              {t('create.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        )}
+        <Select
+          label={t('fields.department')}
+          required
+          withAsterisk
+          data={departmentOptions}
+          searchable
+          nothingFoundMessage={departments.isLoading ? t('common:states.loading') : t('create.noDepartment')}
+          {...form.getInputProps('department')}
+          onChange={(value) => {
+            form.setFieldValue('department', value ?? '');
+            const kind = departments.data?.results.find((d) => d.id === value)?.kind;
+            if (!form.getValues().admission_type) form.setFieldValue('admission_type', defaultTypeFor(kind));
+          }}
+        />
+        <Select
+          label={t('fields.type')}
+          required
+          withAsterisk
+          allowDeselect={false}
+          data={ADMISSION_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
+          {...form.getInputProps('admission_type')}
+        />
+        <Textarea
+          label={t('fields.reason')}
+          required
+          withAsterisk
+          autosize
+          minRows={2}
+          maxRows={6}
+          {...form.getInputProps('reason')}
+        />
+        <FormFooter
+          general={general}
+          onCancel={close}
+          submitLabel={t('create.submit')}
+          loading={create.isPending}
+          leftSection={<IconLogin2 size={16} />}
+        />
+      </Stack>
+    </ModalForm>
   );
 }
