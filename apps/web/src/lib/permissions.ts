@@ -1,37 +1,15 @@
 /**
  * What the signed-in user may do in the current hospital, to hide the actions they may not take
  * (DESIGN §4: the server enforces the same rules; a 403 still shows the access-denied notice).
- * The role groups per action mirror the server routes of issue 6.
+ * The role groups per action come from shared: the server's routes declare the same lists.
  */
 import { canAccessModule } from '@greensen/shared/domain/access';
 import { type AppEnvironment, DEFAULT_ENVIRONMENT, type ModuleName } from '@greensen/shared/domain/modules';
+import { ACTION_GROUPS, type Action } from '@greensen/shared/domain/permissions';
 import { type DashboardGroup, userRoleGroups } from '@greensen/shared/domain/roles';
 import { useAuthStore } from '../stores/auth';
 import { rolesInHospital, useUserStore } from '../stores/user';
 import { useAppConfig } from './app-config';
-
-export type Action =
-  | 'patient.register'
-  | 'patient.archive'
-  | 'admission.create'
-  | 'admission.status'
-  | 'admission.cancel'
-  | 'triage.record'
-  | 'patient.assign'
-  | 'consultation.start';
-
-const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
-
-export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> = {
-  'patient.register': ['secretary', 'queue_manager', ...CARE, 'admin'],
-  'patient.archive': ['secretary', 'queue_manager', 'head_doctor', 'admin'],
-  'admission.create': ['secretary', 'queue_manager', ...CARE, 'admin'],
-  'admission.status': ['doctor', 'head_doctor', 'midwife', 'queue_manager'],
-  'admission.cancel': ['secretary', 'queue_manager', ...CARE],
-  'triage.record': ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
-  'patient.assign': ['secretary', 'queue_manager', 'head_doctor'],
-  'consultation.start': ['doctor', 'head_doctor', 'midwife'],
-};
 
 /** The module an action also needs (refused by environment or role restriction otherwise). */
 const ACTION_MODULE: Partial<Record<Action, ModuleName>> = {

@@ -8,6 +8,7 @@ import {
   ZCancelBody,
 } from '@greensen/shared/contracts/admissions';
 import { ZIdParams } from '@greensen/shared/contracts/common';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -30,24 +31,6 @@ defineMessages({
   'admissions.reason_required': { fr: 'Indiquez un motif.', en: 'Give a reason.' },
 });
 
-const REGISTER: readonly DashboardGroup[] = [
-  'secretary',
-  'queue_manager',
-  'nurse',
-  'doctor',
-  'head_doctor',
-  'midwife',
-  'admin',
-];
-const STATUS: readonly DashboardGroup[] = ['doctor', 'head_doctor', 'midwife', 'queue_manager'];
-const CANCEL: readonly DashboardGroup[] = [
-  'secretary',
-  'queue_manager',
-  'nurse',
-  'doctor',
-  'head_doctor',
-  'midwife',
-];
 const access = (roles: readonly DashboardGroup[] | 'any') =>
   ({ access: { scope: 'hospital', module: 'admissions', roles } }) as const;
 
@@ -78,7 +61,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
   r.post(
     '/api/admissions/',
     {
-      config: access(REGISTER),
+      config: access(ACTION_GROUPS['admission.create']),
       schema: {
         tags,
         summary: 'Admit a patient (status waiting, queue number of the day)',
@@ -101,7 +84,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
   r.patch(
     '/api/admissions/:id/',
     {
-      config: access(REGISTER),
+      config: access(ACTION_GROUPS['admission.create']),
       schema: {
         tags,
         summary: 'Edit an open admission',
@@ -116,7 +99,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
   r.post(
     '/api/admissions/:id/status/',
     {
-      config: access(STATUS),
+      config: access(ACTION_GROUPS['admission.status']),
       schema: {
         tags,
         summary: 'Move an admission along its status machine (illegal move → 409)',
@@ -132,7 +115,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
   r.post(
     '/api/admissions/:id/cancel/',
     {
-      config: access(CANCEL),
+      config: access(ACTION_GROUPS['admission.cancel']),
       schema: {
         tags,
         summary: 'Cancel an admission with a reason',

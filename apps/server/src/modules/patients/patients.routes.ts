@@ -11,6 +11,7 @@ import {
   ZPatientListQuery,
   ZPatientUpdate,
 } from '@greensen/shared/contracts/patients';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -36,17 +37,6 @@ defineMessages({
   'patients.phone_invalid': { fr: 'Numéro de téléphone invalide.', en: 'Invalid phone number.' },
 });
 
-/** Who registers and edits patients: everyone at the front desk and in care. */
-const REGISTER: readonly DashboardGroup[] = [
-  'secretary',
-  'queue_manager',
-  'nurse',
-  'doctor',
-  'head_doctor',
-  'midwife',
-  'admin',
-];
-const ARCHIVE: readonly DashboardGroup[] = ['secretary', 'queue_manager', 'head_doctor', 'admin'];
 const access = (roles: readonly DashboardGroup[] | 'any') =>
   ({ access: { scope: 'hospital', module: 'patients', roles } }) as const;
 
@@ -78,7 +68,7 @@ export async function patientsRoutes(app: FastifyInstance) {
   r.post(
     '/api/patients/check-duplicates/',
     {
-      config: access(REGISTER),
+      config: access(ACTION_GROUPS['patient.register']),
       schema: {
         tags,
         summary: 'Probable duplicates of a patient about to be registered',
@@ -92,7 +82,7 @@ export async function patientsRoutes(app: FastifyInstance) {
   r.post(
     '/api/patients/',
     {
-      config: access(REGISTER),
+      config: access(ACTION_GROUPS['patient.register']),
       schema: {
         tags,
         summary: 'Register a patient (409 with the probable duplicates unless confirm_duplicate)',
@@ -129,7 +119,7 @@ export async function patientsRoutes(app: FastifyInstance) {
   r.patch(
     '/api/patients/:id/',
     {
-      config: access(REGISTER),
+      config: access(ACTION_GROUPS['patient.register']),
       schema: {
         tags,
         summary: 'Edit a patient record',
@@ -144,7 +134,7 @@ export async function patientsRoutes(app: FastifyInstance) {
   r.post(
     '/api/patients/:id/archive/',
     {
-      config: access(ARCHIVE),
+      config: access(ACTION_GROUPS['patient.archive']),
       schema: {
         tags,
         summary: 'Archive a patient record with a reason (records are never deleted)',

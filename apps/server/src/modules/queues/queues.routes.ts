@@ -13,6 +13,7 @@ import {
   ZExecutionQueueQuery,
   ZWorkload,
 } from '@greensen/shared/contracts/executions';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -177,7 +178,7 @@ export async function queuesRoutes(app: FastifyInstance) {
         access: {
           scope: 'hospital',
           module: 'admissions',
-          roles: ['secretary', 'queue_manager', 'head_doctor'],
+          roles: ACTION_GROUPS['patient.assign'],
         },
       },
       schema: {
@@ -194,7 +195,7 @@ export async function queuesRoutes(app: FastifyInstance) {
     '/api/admissions/:id/start-consultation/',
     {
       config: {
-        access: { scope: 'hospital', module: 'consultations', roles: ['doctor', 'head_doctor', 'midwife'] },
+        access: { scope: 'hospital', module: 'consultations', roles: ACTION_GROUPS['consultation.start'] },
       },
       schema: {
         tags: ['consultations'],

@@ -9,6 +9,7 @@ import {
   ZWaitingRoom,
   ZWaitingRoomQuery,
 } from '@greensen/shared/contracts/triage';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -32,8 +33,6 @@ defineMessages({
   },
 });
 
-/** Who triages: nurses (and charge nurses, who are queue managers) and practitioners. */
-const RECORD: readonly DashboardGroup[] = ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'];
 const access = (roles: readonly DashboardGroup[] | 'any') =>
   ({ access: { scope: 'hospital', module: 'triage', roles } }) as const;
 
@@ -64,7 +63,7 @@ export async function triageRoutes(app: FastifyInstance) {
   r.post(
     '/api/triage/',
     {
-      config: access(RECORD),
+      config: access(ACTION_GROUPS['triage.record']),
       schema: {
         tags,
         summary: 'Record a triage (vitals, complaint, level)',
