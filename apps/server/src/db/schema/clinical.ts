@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 import { users } from './people.js';
-import { departments, hospitals, triageScale } from './structure.js';
+import { departments, hospitalRef, triageScale } from './structure.js';
 
 /**
  * The patient journey, part 1 (DESIGN §5 items 1–4): patients, admissions, triage, executions and the
@@ -52,9 +52,7 @@ export const consultationStatus = pgEnum('consultation_status', ['in_progress', 
 export const hospitalSequences = pgTable(
   'hospital_sequences',
   {
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     name: text('name').notNull(),
     value: integer('value').notNull(),
   },
@@ -68,9 +66,7 @@ export const patients = pgTable(
   'patients',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     /** `HGG-000123`: hospital code and a per-hospital sequence. */
     recordNumber: text('record_number').notNull(),
     firstName: text('first_name').notNull(),
@@ -114,9 +110,7 @@ export const admissions = pgTable(
   'admissions',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     patientId: uuid('patient_id')
       .notNull()
       .references(() => patients.id),
@@ -155,9 +149,7 @@ export const triageRecords = pgTable(
   'triage_records',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     admissionId: uuid('admission_id')
       .notNull()
       .references(() => admissions.id),
@@ -209,9 +201,7 @@ export const executions = pgTable(
   'executions',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     kind: executionKind('kind').notNull().default('consultation'),
     admissionId: uuid('admission_id')
       .notNull()
@@ -248,9 +238,7 @@ export const consultations = pgTable(
   'consultations',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     admissionId: uuid('admission_id')
       .notNull()
       .references(() => admissions.id),

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './common.js';
 import { users } from './people.js';
-import { hospitals } from './structure.js';
+import { hospitalRef } from './structure.js';
 
 /**
  * The 11 types of `NOTIFICATION_TYPES` (shared), spelled out because drizzle-kit loads the schema as CommonJS
@@ -39,9 +39,7 @@ export const notifications = pgTable(
     recipientId: uuid('recipient_id')
       .notNull()
       .references(() => users.id),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     notificationType: notificationType('notification_type').notNull(),
     title: text('title').notNull(),
     message: text('message').notNull().default(''),

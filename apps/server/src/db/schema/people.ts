@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
-import { departments, hospitals } from './structure.js';
+import { departments, hospitalRef } from './structure.js';
 
 export const users = pgTable(
   'users',
@@ -36,9 +36,7 @@ export const memberships = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     departmentId: uuid('department_id').references(() => departments.id),
     roleCode: text('role_code').notNull(),
     isActive: boolean('is_active').notNull().default(true),

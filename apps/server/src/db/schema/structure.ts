@@ -15,6 +15,12 @@ export const departmentKind = pgEnum('department_kind', [
 ]);
 export const bedStatus = pgEnum('bed_status', ['free', 'occupied', 'cleaning', 'out_of_service']);
 
+/** The owning hospital of a row: every hospital-scoped table has one, and every query filters on it. */
+export const hospitalRef = () =>
+  uuid('hospital_id')
+    .notNull()
+    .references(() => hospitals.id);
+
 export const hospitals = pgTable('hospitals', {
   id: id(),
   name: text('name').notNull(),
@@ -31,9 +37,7 @@ export const departments = pgTable(
   'departments',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     name: text('name').notNull(),
     code: text('code').notNull(),
     kind: departmentKind('kind').notNull(),
@@ -48,9 +52,7 @@ export const wards = pgTable(
   'wards',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     departmentId: uuid('department_id')
       .notNull()
       .references(() => departments.id),
@@ -68,9 +70,7 @@ export const rooms = pgTable(
   'rooms',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     wardId: uuid('ward_id')
       .notNull()
       .references(() => wards.id),
@@ -84,9 +84,7 @@ export const beds = pgTable(
   'beds',
   {
     id: id(),
-    hospitalId: uuid('hospital_id')
-      .notNull()
-      .references(() => hospitals.id),
+    hospitalId: hospitalRef(),
     roomId: uuid('room_id')
       .notNull()
       .references(() => rooms.id),

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { forgotPassword } from '../api/password';
+import { AuthFormHeader } from '../components/AuthFormHeader';
 import { AppLink } from '../components/AuthLinks';
 
 /** Spec §8: 429 → too many attempts; other → the email error, the server error, or the generic text. */
@@ -59,12 +60,7 @@ export default function ForgotPasswordPage() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <div>
-          <Title order={3}>{t('forgot.title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('forgot.subtitle')}
-          </Text>
-        </div>
+        <AuthFormHeader title={t('forgot.title')} subtitle={t('forgot.subtitle')} />
         {error && (
           <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
             {error}

@@ -1,11 +1,12 @@
 /** /login: email and password. */
-import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconLogin } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { login } from '../api/login';
+import { AuthFormHeader } from '../components/AuthFormHeader';
 import { AppLink } from '../components/AuthLinks';
 
 /** The inline message for a failed login. */
@@ -49,12 +50,7 @@ export default function LoginPage() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <div>
-          <Title order={3}>{t('login.title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('login.subtitle')}
-          </Text>
-        </div>
+        <AuthFormHeader title={t('login.title')} subtitle={t('login.subtitle')} />
         {error && (
           <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
             {error}

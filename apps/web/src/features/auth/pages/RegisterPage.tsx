@@ -9,6 +9,7 @@ import { useServerFieldErrors } from '../../../lib/field-errors';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../lib/password-rules';
 import { toast } from '../../../lib/toast';
 import { register } from '../api/registration';
+import { AuthFormHeader } from '../components/AuthFormHeader';
 import { AppLink } from '../components/AuthLinks';
 
 /** The toast text of a failed registration (spec §8). */
@@ -79,12 +80,7 @@ export default function RegisterPage() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <div>
-          <Title order={3}>{t('register.title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('register.subtitle')}
-          </Text>
-        </div>
+        <AuthFormHeader title={t('register.title')} subtitle={t('register.subtitle')} />
         {general && <Alert color="red">{general}</Alert>}
         <Group grow align="flex-start">
           <TextInput
