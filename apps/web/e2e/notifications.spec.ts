@@ -44,8 +44,12 @@ test('an assignment reaches the doctor at once on every device, with the sound, 
   await recordSounds(ctxA);
   const a = await ctxA.newPage();
   const b = await ctxB.newPage();
+  // Each device opens its notification socket after signing in; wait for both before anything happens.
+  const socketA = a.waitForEvent('websocket', (ws) => ws.url().includes('/ws/notifications/'));
+  const socketB = b.waitForEvent('websocket', (ws) => ws.url().includes('/ws/notifications/'));
   await signIn(a, 'medecin2@greensen.test');
   await signIn(b, 'medecin2@greensen.test');
+  await Promise.all([socketA, socketB]);
   const badgeA = a.getByRole('button', { name: /^Notifications/ });
   await expect(badgeA).toBeVisible();
 
@@ -71,13 +75,13 @@ test('an assignment reaches the doctor at once on every device, with the sound, 
   const doctor = await apiAs(request, 'medecin2@greensen.test');
   await queue.post('assign-patient/', { admission: admission.id, doctor: doctor.user.id });
 
-  // Both devices see it without reloading: a toast on each, the unread badge, and one chime.
-  await expect(a.getByText(`Nouveau patient : Notif Patient${suffix}`).first()).toBeVisible({
-    timeout: 5000,
-  });
-  await expect(b.getByText(`Nouveau patient : Notif Patient${suffix}`).first()).toBeVisible({
-    timeout: 5000,
-  });
+  // Both devices see it without reloading: a toast on each (toasts last 5 s, so both are awaited at
+  // once), the unread badge, and one chime.
+  const toast = `Nouveau patient : Notif Patient${suffix}`;
+  await Promise.all([
+    expect(a.getByText(toast).first()).toBeVisible({ timeout: 5000 }),
+    expect(b.getByText(toast).first()).toBeVisible({ timeout: 5000 }),
+  ]);
   await expect(badgeA).toHaveAccessibleName(/non lues/);
   await expect.poll(async () => (await plays(a)).length).toBeGreaterThan(0);
   const played = await plays(a);
