@@ -43,6 +43,13 @@ export const executionStatus = pgEnum('execution_status', [
   'cancelled',
 ]);
 export const consultationStatus = pgEnum('consultation_status', ['in_progress', 'completed', 'cancelled']);
+export const consultationOutcome = pgEnum('consultation_outcome', [
+  'discharge',
+  'hospitalize',
+  'refer',
+  'follow_up',
+  'deceased',
+]);
 
 /**
  * Per-hospital readable sequences (`patient_record`, `queue:2026-05-04`, later `invoice`…). The next value is
@@ -233,25 +240,51 @@ export const executions = pgTable(
   ],
 );
 
-/** Minimal consultation (part 2 adds anamnesis, examination, diagnoses, plan…). */
+/**
+ * A consultation: started from an admission's queue, or created directly for a patient (no admission). Its
+ * sections are saved as drafts while `in_progress` (optimistic `version`); `completed` locks it, later changes
+ * are addenda (records.ts). Diagnoses and exam orders are in records.ts.
+ */
 export const consultations = pgTable(
   'consultations',
   {
     id: id(),
     hospitalId: hospitalRef(),
-    admissionId: uuid('admission_id')
-      .notNull()
-      .references(() => admissions.id),
+    admissionId: uuid('admission_id').references(() => admissions.id),
     patientId: uuid('patient_id')
       .notNull()
       .references(() => patients.id),
+    /** The department the consultation belongs to (the admission's, or the author's when created directly). */
+    departmentId: uuid('department_id')
+      .notNull()
+      .references(() => departments.id),
     doctorId: uuid('doctor_id')
       .notNull()
       .references(() => users.id),
     executionId: uuid('execution_id').references(() => executions.id),
     status: consultationStatus('status').notNull().default('in_progress'),
+    reason: text('reason'),
+    history: text('history'),
+    currentTreatment: text('current_treatment'),
+    /** The allergies the doctor confirmed with the patient (copied to the patient on completion). */
+    allergies: text('allergies').array(),
+    allergiesConfirmed: boolean('allergies_confirmed').notNull().default(false),
+    examination: text('examination'),
+    /** Same model and bounds as triage (shared ZVitals). */
+    vitals: jsonb('vitals').$type<Record<string, unknown>>(),
+    conclusion: text('conclusion'),
+    plan: text('plan'),
+    outcome: consultationOutcome('outcome'),
+    outcomeNotes: text('outcome_notes'),
+    followUpDate: date('follow_up_date'),
+    /** Incremented by every draft save; a save carrying an older version is a 409. */
+    version: integer('version').notNull().default(1),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    completedBy: uuid('completed_by').references(() => users.id),
+    cancelReason: text('cancel_reason'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -261,5 +294,6 @@ export const consultations = pgTable(
     index('consultations_patient_idx').on(t.patientId, t.startedAt.desc()),
     index('consultations_doctor_idx').on(t.doctorId, t.startedAt.desc()),
     index('consultations_hospital_idx').on(t.hospitalId, t.startedAt.desc()),
+    index('consultations_department_idx').on(t.departmentId, t.startedAt.desc()),
   ],
 );

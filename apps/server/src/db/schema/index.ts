@@ -4,4 +4,5 @@ export * from './auth.js';
 export * from './clinical.js';
 export * from './notifications.js';
 export * from './people.js';
+export * from './records.js';
 export * from './structure.js';

@@ -271,8 +271,11 @@ export class QueuesService {
           hospitalId: hospital.id,
           admissionId: admission.id,
           patientId: admission.patientId,
+          departmentId: admission.departmentId,
           doctorId: me,
           executionId,
+          reason: admission.reason,
+          createdBy: me,
           status: 'in_progress',
           startedAt: now,
         })
