@@ -72,7 +72,7 @@ function Shell({ lang }: { lang: 'fr' | 'en' }) {
             </UnstyledButton>
             <Group gap="xs" wrap="nowrap" visibleFrom="sm">
               <HospitalSwitcher w={250} />
-              <DepartmentSelector w={180} />
+              <DepartmentSelector w={{ base: 180, lg: 230 }} />
             </Group>
           </Group>
           <Group gap={6} wrap="nowrap">

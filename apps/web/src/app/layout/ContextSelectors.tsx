@@ -1,5 +1,5 @@
 /** Hospital switcher and department selector of the header. */
-import { Select } from '@mantine/core';
+import { Select, type StyleProp } from '@mantine/core';
 import { IconBuildingHospital, IconStethoscope } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { switchHospital } from '../../lib/session';
@@ -32,7 +32,7 @@ export function HospitalSwitcher({ w = 250 }: { w?: number | string }) {
   );
 }
 
-export function DepartmentSelector({ w = 200 }: { w?: number | string }) {
+export function DepartmentSelector({ w = 200 }: { w?: StyleProp<number | string> }) {
   const { t } = useTranslation('shell');
   const user = useUserStore((state) => state.user);
   const currentDepartmentId = useUserStore((state) => state.currentDepartmentId);

@@ -16,6 +16,11 @@ export const LEVEL_COLORS: Record<string, string> = {
   blue: 'blue',
 };
 
+const NEVER_CUT = {
+  root: { overflow: 'visible', flexShrink: 0 },
+  label: { overflow: 'visible', textOverflow: 'clip' },
+} as const;
+
 /** Dark text on the light chips. */
 const DARK_TEXT = new Set(['3A', '3B', 'yellow']);
 
@@ -50,7 +55,8 @@ export function TriageLevelBadge({
       c={DARK_TEXT.has(level) ? 'dark.9' : undefined}
       data-testid="triage-level"
       miw={36}
-      style={{ minWidth: 'fit-content', flexShrink: 0 }}
+      // Never cut the level ("ROU…"): a table column must not shrink the chip below its text.
+      styles={NEVER_CUT}
     >
       {levelLabel(level, t)}
     </Badge>
