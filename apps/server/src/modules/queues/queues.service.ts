@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client.js';
 import { admissions, consultations, executions, patients, users } from '../../db/schema/index.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { lockAdmission } from '../admissions/admissions.repository.js';
 import { withNotifications } from '../notifications/notifications.service.js';
 import {
   type DoctorView,
@@ -18,15 +19,6 @@ import {
 } from './queues.repository.js';
 
 const withTitle = (d: DoctorView) => ({ ...d, title_prefix: titlePrefix(d.role_codes[0] ?? '') });
-
-async function lockAdmission(tx: Tx, hospitalId: string, id: string) {
-  const [row] = await tx
-    .select()
-    .from(admissions)
-    .where(and(eq(admissions.hospitalId, hospitalId), eq(admissions.id, id)))
-    .for('update');
-  return row ?? null;
-}
 
 async function openExecution(tx: Tx, admissionId: string) {
   const [row] = await tx
