@@ -12,7 +12,15 @@ export type Action =
   | 'admission.cancel'
   | 'triage.record'
   | 'patient.assign'
-  | 'consultation.start';
+  | 'consultation.start'
+  | 'consultation.create'
+  | 'consultation.edit'
+  | 'consultation.addendum'
+  | 'exam.order'
+  | 'exam.perform'
+  | 'exam.validate'
+  | 'exam.cancel'
+  | 'exam.acknowledge';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -25,4 +33,16 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'triage.record': ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
   'patient.assign': ['secretary', 'queue_manager', 'head_doctor'],
   'consultation.start': ['doctor', 'head_doctor', 'midwife'],
+  // Practitioners only; on each consultation the consultation-access rule then decides (docs/consultation-access.md).
+  'consultation.create': ['doctor', 'head_doctor', 'midwife'],
+  /** Draft saves, diagnoses, completion and cancellation. */
+  'consultation.edit': ['doctor', 'head_doctor', 'midwife'],
+  'consultation.addendum': ['doctor', 'head_doctor', 'midwife'],
+  // Exams (docs/decisions/0007-exam-roles.md): these groups pass the route; the order's performing department
+  // and requester decide the rest (domain/exams.ts, examActionPermitted).
+  'exam.order': ['doctor', 'head_doctor'],
+  'exam.perform': ['nurse', 'doctor', 'head_doctor'],
+  'exam.validate': ['doctor', 'head_doctor'],
+  'exam.cancel': ['nurse', 'doctor', 'head_doctor'],
+  'exam.acknowledge': ['doctor', 'head_doctor'],
 };
