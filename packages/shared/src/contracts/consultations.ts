@@ -137,12 +137,16 @@ export const ZConsultationUpdate = ZConsultationSections.partial().extend({
 });
 export type TConsultationUpdate = z.input<typeof ZConsultationUpdate>;
 
-/** 409 answer of a draft save based on an older version. */
-export const ZStaleVersion = z.object({
+/**
+ * A 409: a state conflict (`{detail}`), or a draft save based on an older version
+ * (`{detail, code: 'stale_version', version}` with the current version).
+ */
+export const ZConsultationConflict = z.object({
   detail: z.string(),
-  code: z.literal('stale_version'),
-  version: z.number().int(),
+  code: z.literal('stale_version').optional(),
+  version: z.number().int().optional(),
 });
+export type TConsultationConflict = z.infer<typeof ZConsultationConflict>;
 
 export const ZConsultationComplete = z.object({
   /** When given, the completion is refused (409) unless the record is still at this version. */
