@@ -29,9 +29,21 @@ export interface HospitalScope {
   departmentIds: string[];
 }
 
+/** An /api route as registered, with its policy and schemas: what the authorization matrix is generated from. */
+export interface PolicedRoute {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  schema: RouteOptions['schema'];
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+  }
+  interface FastifyInstance {
+    /** Every /api route with its access policy, in registration order (filled by the onRoute hook). */
+    apiRoutes: readonly PolicedRoute[];
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -94,12 +106,19 @@ export default fp(
     app.decorateRequest('user', null);
     app.decorateRequest('hospital', null);
     app.decorateRequest('sessionId', null);
+    const apiRoutes: PolicedRoute[] = [];
+    app.decorate('apiRoutes', apiRoutes);
+    const remember = (route: RouteOptions, url: string, access: RouteAccess) => {
+      for (const method of [route.method].flat())
+        apiRoutes.push({ method, url, access, schema: route.schema });
+    };
 
     app.addHook('onRoute', (route) => {
       const url = route.url ?? route.path;
       if (!url.startsWith('/api/')) return;
       if (url === PUBLIC_DOCS_PREFIX || url.startsWith(`${PUBLIC_DOCS_PREFIX}/`)) {
         route.config = { ...(route.config ?? {}), access: routeAccess(route) ?? { public: true } };
+        remember(route, url, routeAccess(route)!);
         return;
       }
       const access = routeAccess(route);
@@ -112,6 +131,7 @@ export default fp(
       ) {
         throw new Error(`Route ${route.method} ${url} names an unknown module "${access.module}"`);
       }
+      remember(route, url, access);
     });
 
     app.addHook('onRequest', async (request) => {

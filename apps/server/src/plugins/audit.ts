@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Queryable } from '../db/client.js';
 import { auditEvents } from '../db/schema/index.js';
+import { ApiError } from '../lib/errors.js';
 
 export interface AuditEntry {
   action: string;
@@ -26,11 +27,17 @@ declare module 'fastify' {
   interface FastifyInstance {
     audit: Audit;
   }
+  interface FastifyRequest {
+    /** Set once the request's refusal is in the audit trail, so that it is written once. */
+    refusalAudited: boolean;
+  }
 }
 
 export default fp(
   async (app: FastifyInstance) => {
     const record: Audit['record'] = async (request, entry, tx) => {
+      // A failure or refusal the route audited itself is not audited again by the 403 hook below.
+      if (entry.outcome && entry.outcome !== 'success') request.refusalAudited = true;
       const hospitalId = entry.hospitalId !== undefined ? entry.hospitalId : (request.hospital?.id ?? null);
       await (tx ?? app.db).insert(auditEvents).values({
         userId: entry.userId !== undefined ? entry.userId : (request.user?.id ?? null),
@@ -46,17 +53,30 @@ export default fp(
         details: entry.details ?? null,
       });
     };
-    app.decorate('audit', {
-      record,
-      refusal: (request, reason, details = {}) =>
-        record(request, {
-          action: 'access.denied',
-          outcome: 'denied',
-          resourceType: 'route',
-          resourceId: `${request.method} ${request.routeOptions.url ?? request.url}`,
-          hospitalId: null,
-          details: { reason, ...details },
-        }),
+    const refusal: Audit['refusal'] = async (request, reason, details = {}) => {
+      request.refusalAudited = true;
+      await record(request, {
+        action: 'access.denied',
+        outcome: 'denied',
+        resourceType: 'route',
+        resourceId: `${request.method} ${request.routeOptions.url ?? request.url}`,
+        // The hospital of the refused request when the caller is a member of it (role, module or object
+        // refusals), so that its administrators see it; a refused Hospital-ID stays in the details only.
+        hospitalId: request.hospital?.id ?? null,
+        details: { reason, ...details },
+      });
+    };
+    app.decorateRequest('refusalAudited', false);
+    app.decorate('audit', { record, refusal });
+
+    // A 403 decided inside a route (object-level rules: "not your patient") is a refusal too: one row.
+    app.addHook('onError', async (request, _reply, error) => {
+      if (!(error instanceof ApiError) || error.statusCode !== 403 || request.refusalAudited) return;
+      try {
+        await refusal(request, 'object', { key: error.key });
+      } catch (err) {
+        request.log.warn({ err: { message: (err as Error).message } }, 'could not audit a refusal');
+      }
     });
   },
   { name: 'audit', dependencies: ['db'] },

@@ -68,7 +68,21 @@ export class QueuesService {
     pageSize: number,
   ) {
     await this.doctor(request, id);
-    return doctorQueue(this.app.db, request.hospital!.id, id, status, pageSize, (page - 1) * pageSize);
+    const result = await doctorQueue(
+      this.app.db,
+      request.hospital!.id,
+      id,
+      status,
+      pageSize,
+      (page - 1) * pageSize,
+    );
+    // Queues list patients: a read of patient data, audited.
+    await this.app.audit.record(request, {
+      action: 'queue.doctor',
+      resourceType: 'execution',
+      details: { doctor: id, status, page, results: result.rows.length },
+    });
+    return result;
   }
 
   async departmentQueue(
@@ -79,7 +93,20 @@ export class QueuesService {
     pageSize: number,
   ) {
     if (!(await departmentExists(this.app.db, request.hospital!.id, id))) throw notFound();
-    return departmentQueue(this.app.db, request.hospital!.id, id, status, pageSize, (page - 1) * pageSize);
+    const result = await departmentQueue(
+      this.app.db,
+      request.hospital!.id,
+      id,
+      status,
+      pageSize,
+      (page - 1) * pageSize,
+    );
+    await this.app.audit.record(request, {
+      action: 'queue.department',
+      resourceType: 'execution',
+      details: { department: id, status, page, results: result.rows.length },
+    });
+    return result;
   }
 
   /**

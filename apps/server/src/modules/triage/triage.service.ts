@@ -169,6 +169,12 @@ export class TriageService {
     const hospital = request.hospital!;
     const scale = await hospitalScale(this.app.db, hospital.id);
     const result = await waitingRoom(this.app.db, hospital.id, department, pageSize, (page - 1) * pageSize);
+    // The waiting room lists patients (names, complaints): a read of patient data, audited.
+    await this.app.audit.record(request, {
+      action: 'triage.waiting_room',
+      resourceType: 'admission',
+      details: { department: department ?? null, page, results: result.rows.length },
+    });
     return { scale, ...result };
   }
 }

@@ -1,0 +1,477 @@
+/**
+ * The reviewed access policy of the API (issue 8; DESIGN §4; docs/decisions/0002): for every route, who gets
+ * through, what a valid request looks like, what it writes to the audit trail, how it treats another
+ * hospital's objects and extra body fields. The security harness (apps/server/test/security/) is generated
+ * from the app's own route table and checks every route against this file:
+ *
+ * - a route without an entry, or an entry without a route, fails the suite;
+ * - every route × caller (7 role groups, anonymous, a signed-in user waiting for assignment) × tenancy case
+ *   (own hospital; a `Hospital-ID` the caller is not a member of → 403; own hospital with another hospital's
+ *   object → 404) must answer as written here;
+ * - writes are replayed with random extra fields (mass assignment), every route is fuzzed.
+ *
+ * The lists below are written out on purpose instead of reusing `ACTION_GROUPS`: widening who may do
+ * something must change this file too, and so be reviewed as a security change. This file is data: it is
+ * never read by the running server.
+ */
+import type { DashboardGroup } from '@greensen/shared/domain/roles';
+
+/** The callers of the matrix: one user per role group, nobody, and a signed-in user without any hospital. */
+export type MatrixCaller = DashboardGroup | 'anonymous' | 'waiting';
+
+export type DepartmentCode = 'URG' | 'MED' | 'MAT';
+
+/**
+ * One hospital of the harness (the caller's own, or the other one) with its staff and fixtures. Each factory
+ * makes fresh rows through the API, as the hospital's own staff, so that a request may change them freely.
+ */
+export interface HospitalKit {
+  id: string;
+  code: string;
+  departments: Record<DepartmentCode, string>;
+  /** One member per role group, in the emergency department (the midwife in maternity). */
+  staff: Record<DashboardGroup, string>;
+  /** Rows made once when the harness starts (for read-only requests and generated bodies). */
+  standing: {
+    patient: string;
+    admission: string;
+    triage: string;
+    consultation: string;
+    notification: string;
+  };
+  patient(): Promise<{ id: string; record_number: string }>;
+  admission(opts?: { department?: DepartmentCode; type?: string }): Promise<{ id: string; patient: string }>;
+  /** An admission with a triage record. */
+  triaged(): Promise<{ id: string; admission: string; patient: string }>;
+  /** A triaged admission assigned to `doctor` (default: the hospital's doctor). */
+  assigned(doctor?: string): Promise<{ admission: string; patient: string; execution: string }>;
+  /** A consultation in progress, started by the hospital's doctor. */
+  consultation(): Promise<{ id: string; admission: string; patient: string }>;
+  /** An unread notification of `userId` in this hospital. */
+  notification(userId: string): Promise<string>;
+  /** A verified account that can sign in, with no hospital. */
+  account(): Promise<{ id: string; email: string; password: string }>;
+  /** A fresh signed-in session (login) of a new account. */
+  session(): Promise<{ access: string; refresh: string }>;
+}
+
+/** Who sends the request. */
+export interface Caller {
+  group: MatrixCaller;
+  userId: string | null;
+  /** The caller's password (fresh callers only; see `freshCaller`). */
+  password: string | null;
+  /** The hospital the caller is a member of, or null. */
+  hospitalId: string | null;
+}
+
+export interface RequestParts {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+/**
+ * The audit trail of a successful request:
+ * - read, create, update, cancel: exactly one row about one patient (`patient_id` set);
+ * - search: exactly one row (lists and searches of patient data);
+ * - event: exactly one row that is not about a patient (sign-in, settings…);
+ * - none: no row (no patient data is read or written).
+ */
+export type AuditClass = 'read' | 'search' | 'create' | 'update' | 'cancel' | 'event' | 'none';
+
+export interface RoutePolicy {
+  /** `public`: everybody; `signed-in`: any valid token, no hospital; else the role groups of the hospital. */
+  allow: 'public' | 'signed-in' | readonly DashboardGroup[];
+  audit: AuditClass;
+  /**
+   * A valid request on `kit`'s rows. The matrix calls it with the caller's hospital, and with the other hospital
+   * for the third tenancy case. Missing parts are generated from the route's zod schemas.
+   */
+  request?: (kit: HospitalKit, caller: Caller) => RequestParts | Promise<RequestParts>;
+  /**
+   * The third tenancy case (own Hospital-ID, the other hospital's rows in the request), for the callers who are
+   * allowed: `not-found` (404, the default for routes with a path id), `rejected` (400 or 404: a body that
+   * names them), `empty` (2xx with no results: a list filtered by them), `ignored` (2xx that changes nothing).
+   * Routes with no reference to a hospital's rows have no third case.
+   */
+  otherHospital?: 'not-found' | 'rejected' | 'empty' | 'ignored';
+  /**
+   * Writes: extra body fields are `ignored` (the stored row, read back from `table` by the id `row` gives, does
+   * not take them) or `refused` (400).
+   */
+  massAssignment?:
+    | {
+        extras: 'ignored';
+        table: string;
+        row: (response: unknown, parts: RequestParts, caller: Caller) => string;
+      }
+    | { extras: 'refused' };
+  /** The route changes the caller's own account (password, PIN): every request is made by a new account. */
+  freshCaller?: true;
+  /**
+   * What allowed callers get for the request above: any 2xx by default, or this status (a documented refusal of
+   * the request's content, such as a wrong link), or `not-refused` (anything but 401/403 and 5xx).
+   */
+  status?: number | 'not-refused';
+}
+
+const ALL: readonly DashboardGroup[] = [
+  'head_doctor',
+  'doctor',
+  'midwife',
+  'secretary',
+  'queue_manager',
+  'nurse',
+  'admin',
+];
+const PRACTITIONERS: readonly DashboardGroup[] = ['doctor', 'head_doctor', 'midwife'];
+const REGISTRATION: readonly DashboardGroup[] = ALL;
+const CANCELLERS: readonly DashboardGroup[] = [
+  'secretary',
+  'queue_manager',
+  'nurse',
+  'doctor',
+  'head_doctor',
+  'midwife',
+];
+
+let serial = 0;
+/** A string unique in this process (names, emails). */
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
+const newPatientBody = () => ({
+  first_name: unique('Matrice'),
+  last_name: unique('Politique'),
+  sex: 'F',
+  birth_date: '1984-02-29',
+  phone: '+243 81 000 00 00',
+  confirm_duplicate: true,
+});
+const idOf = (response: unknown) => (response as { id: string }).id;
+const paramId = (_: unknown, parts: RequestParts) => parts.params!.id!;
+const callerRow = (_: unknown, _parts: RequestParts, caller: Caller) => caller.userId!;
+/** The caller when they belong to `kit`'s hospital and are a practitioner, else the hospital's doctor. */
+const practitionerFor = (kit: HospitalKit, caller: Caller) =>
+  caller.hospitalId === kit.id && caller.userId && PRACTITIONERS.includes(caller.group as DashboardGroup)
+    ? caller.userId
+    : kit.staff.doctor;
+/** The caller when they belong to `kit`'s hospital, else a member of it (for per-user rows). */
+const memberFor = (kit: HospitalKit, caller: Caller) =>
+  caller.hospitalId === kit.id && caller.userId ? caller.userId : kit.staff.nurse;
+const STRONG_PASSWORD = 'quartz-meadow-lantern-2026';
+
+/** Keys are `METHOD /path/` as registered; a key ending in `*` covers every path under its prefix. */
+export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
+  // System ------------------------------------------------------------------------------------------------
+  'GET /api/health/': { allow: 'public', audit: 'none' },
+  'GET /api/config/': { allow: 'public', audit: 'none' },
+  'GET /api/docs*': { allow: 'public', audit: 'none', status: 'not-refused' },
+  'GET /api/admin/maintenance/': { allow: ['admin'], audit: 'none' },
+  'PUT /api/admin/maintenance/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: () => ({ body: { enabled: false } }),
+    massAssignment: { extras: 'refused' },
+  },
+
+  // Accounts and sessions (public and signed-in routes) ---------------------------------------------------
+  'POST /api/login/': {
+    allow: 'public',
+    audit: 'event',
+    request: async (kit) => {
+      const a = await kit.account();
+      return { body: { email: a.email, password: a.password } };
+    },
+  },
+  'POST /api/token/refresh/': {
+    allow: 'public',
+    audit: 'none',
+    request: async (kit) => ({ body: { refresh: (await kit.session()).refresh } }),
+  },
+  'POST /api/logout/': {
+    allow: 'public',
+    audit: 'event',
+    request: async (kit) => ({ body: { refresh: (await kit.session()).refresh } }),
+  },
+  'POST /api/register/': {
+    allow: 'public',
+    audit: 'event',
+    request: () => ({
+      body: {
+        email: `${unique('matrix-')}@example.test`,
+        first_name: 'Nouvelle',
+        last_name: 'Personne',
+        password: STRONG_PASSWORD,
+      },
+    }),
+    massAssignment: { extras: 'ignored', table: 'users', row: idOf },
+  },
+  'GET /api/verify-email/:uid/:token/': {
+    // Any link is answered `400 {error}` unless valid; the failure is audited.
+    allow: 'public',
+    audit: 'none',
+    request: (kit) => ({ params: { uid: kit.staff.nurse, token: 'not-a-real-token' } }),
+    status: 400,
+  },
+  'POST /api/register/resend-verification/': {
+    allow: 'public',
+    audit: 'none',
+    request: () => ({ body: { email: `${unique('nobody-')}@example.test` } }),
+  },
+  'POST /api/auth/forgot-password/': {
+    // Unknown address: same answer, and one failure row written after the answer.
+    allow: 'public',
+    audit: 'event',
+    request: () => ({ body: { email: `${unique('nobody-')}@example.test` } }),
+  },
+  'POST /api/auth/reset-password/': {
+    allow: 'public',
+    audit: 'none',
+    request: (kit) => ({
+      body: { token: 'not-a-real-token', uid: kit.staff.nurse, new_password: STRONG_PASSWORD },
+    }),
+    status: 400,
+  },
+  'GET /api/profile/': { allow: 'signed-in', audit: 'none' },
+  'PUT /api/profile/': {
+    allow: 'signed-in',
+    audit: 'none',
+    request: () => ({ body: { profile: { language_preference: 'fr' } } }),
+    massAssignment: { extras: 'ignored', table: 'users', row: callerRow },
+    freshCaller: true,
+  },
+  'POST /api/auth/change-password/': {
+    allow: 'signed-in',
+    audit: 'event',
+    request: (_kit, caller) => ({
+      body: { current_password: caller.password ?? 'unknown', new_password: STRONG_PASSWORD },
+    }),
+    massAssignment: { extras: 'ignored', table: 'users', row: callerRow },
+    freshCaller: true,
+  },
+  'POST /api/pin/setup/': {
+    allow: 'signed-in',
+    audit: 'event',
+    request: (_kit, caller) => ({ body: { pin: '4826', password: caller.password ?? 'unknown' } }),
+    massAssignment: { extras: 'ignored', table: 'users', row: callerRow },
+    freshCaller: true,
+  },
+  'DELETE /api/pin/': { allow: 'signed-in', audit: 'event', freshCaller: true },
+  'POST /api/pin/verify/': {
+    // No PIN set: 409; the fifth wrong PIN would end the session, hence a new caller each time.
+    allow: 'signed-in',
+    audit: 'none',
+    request: () => ({ body: { pin: '0000' } }),
+    freshCaller: true,
+    status: 409,
+  },
+  'POST /api/unlock/': {
+    allow: 'signed-in',
+    audit: 'none',
+    request: (_kit, caller) => ({ body: { password: caller.password ?? 'unknown' } }),
+    freshCaller: true,
+  },
+  'POST /api/notifications/ws-ticket/': { allow: 'signed-in', audit: 'none' },
+
+  // Patients ----------------------------------------------------------------------------------------------
+  'GET /api/patients/': { allow: ALL, audit: 'search' },
+  'POST /api/patients/check-duplicates/': {
+    allow: REGISTRATION,
+    audit: 'search',
+    request: () => {
+      const { confirm_duplicate: _, sex: __, ...body } = newPatientBody();
+      return { body };
+    },
+  },
+  'POST /api/patients/': {
+    allow: REGISTRATION,
+    audit: 'create',
+    request: () => ({ body: newPatientBody() }),
+    massAssignment: { extras: 'ignored', table: 'patients', row: idOf },
+  },
+  'GET /api/patients/:id/': {
+    allow: ALL,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.patient } }),
+  },
+  'PATCH /api/patients/:id/': {
+    allow: REGISTRATION,
+    audit: 'update',
+    request: async (kit) => ({
+      params: { id: (await kit.patient()).id },
+      body: { address: 'Avenue du Commerce 12, Gombe', allergies: ['Pénicilline'] },
+    }),
+    massAssignment: { extras: 'ignored', table: 'patients', row: paramId },
+  },
+  'POST /api/patients/:id/archive/': {
+    allow: ['secretary', 'queue_manager', 'head_doctor', 'admin'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.patient()).id },
+      body: { reason: 'Doublon fusionné' },
+    }),
+    massAssignment: { extras: 'ignored', table: 'patients', row: paramId },
+  },
+
+  // Admissions --------------------------------------------------------------------------------------------
+  'GET /api/admissions/': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+    otherHospital: 'empty',
+  },
+  'POST /api/admissions/': {
+    allow: REGISTRATION,
+    audit: 'create',
+    request: async (kit) => ({
+      body: {
+        patient: (await kit.patient()).id,
+        department: kit.departments.URG,
+        admission_type: 'emergency',
+        reason: 'Fièvre depuis trois jours',
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'ignored', table: 'admissions', row: idOf },
+  },
+  'GET /api/admissions/:id/': {
+    allow: ALL,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.admission } }),
+  },
+  'PATCH /api/admissions/:id/': {
+    allow: REGISTRATION,
+    audit: 'update',
+    request: async (kit) => ({
+      params: { id: (await kit.admission()).id },
+      body: { reason: 'Fièvre et toux', department: kit.departments.MED },
+    }),
+    massAssignment: { extras: 'ignored', table: 'admissions', row: paramId },
+  },
+  'POST /api/admissions/:id/status/': {
+    allow: ['doctor', 'head_doctor', 'midwife', 'queue_manager'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.admission()).id },
+      body: { status: 'cancelled', reason: 'Parti sans attendre' },
+    }),
+    massAssignment: { extras: 'ignored', table: 'admissions', row: paramId },
+  },
+  'POST /api/admissions/:id/cancel/': {
+    allow: CANCELLERS,
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.admission()).id },
+      body: { reason: 'Erreur de saisie' },
+    }),
+    massAssignment: { extras: 'ignored', table: 'admissions', row: paramId },
+  },
+  'POST /api/assign-patient/': {
+    allow: ['secretary', 'queue_manager', 'head_doctor'],
+    audit: 'update',
+    request: async (kit) => ({
+      body: { admission: (await kit.triaged()).admission, doctor: kit.staff.doctor },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: {
+      extras: 'ignored',
+      table: 'executions',
+      row: (response) => (response as { execution: { id: string } }).execution.id,
+    },
+  },
+  'POST /api/admissions/:id/start-consultation/': {
+    // Secretaries never reach consultations (module rule); each practitioner starts a visit assigned to them.
+    allow: PRACTITIONERS,
+    audit: 'create',
+    request: async (kit, caller) => ({
+      params: { id: (await kit.assigned(practitionerFor(kit, caller))).admission },
+    }),
+  },
+
+  // Triage ------------------------------------------------------------------------------------------------
+  'GET /api/triage/': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { department: kit.departments.URG } }),
+    otherHospital: 'empty',
+  },
+  'POST /api/triage/': {
+    allow: ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      body: {
+        admission: (await kit.admission()).id,
+        vitals: { temperature: 38.4, heart_rate: 96, systolic_bp: 128, diastolic_bp: 82, spo2: 97 },
+        chief_complaint: 'Fièvre et céphalées',
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'ignored', table: 'triage_records', row: idOf },
+  },
+  'POST /api/triage/suggest/': {
+    allow: ALL,
+    audit: 'none',
+    request: () => ({ body: { vitals: { heart_rate: 130, spo2: 91 } } }),
+  },
+  'GET /api/triage/records/': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+    otherHospital: 'empty',
+  },
+  'GET /api/triage/:id/': {
+    allow: ALL,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.triage } }),
+  },
+
+  // Departments, practitioners and their queues -----------------------------------------------------------
+  'GET /api/departments/': { allow: ALL, audit: 'none' },
+  'GET /api/departments/:id/execution-queue/': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ params: { id: kit.departments.URG } }),
+  },
+  'GET /api/doctors/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ query: { department: kit.departments.URG } }),
+    otherHospital: 'empty',
+  },
+  'GET /api/doctors/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ params: { id: kit.staff.doctor } }),
+  },
+  'GET /api/doctors/:id/execution-queue/': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ params: { id: kit.staff.doctor } }),
+  },
+  'GET /api/doctors/:id/workload/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ params: { id: kit.staff.doctor } }),
+  },
+
+  // Notifications (each user's own) -----------------------------------------------------------------------
+  'GET /api/notifications/': { allow: ALL, audit: 'none' },
+  'POST /api/notifications/mark-read/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit, caller) => ({
+      body: { notification_ids: [await kit.notification(memberFor(kit, caller))] },
+    }),
+    otherHospital: 'ignored',
+    massAssignment: {
+      extras: 'ignored',
+      table: 'notifications',
+      row: (_, parts) => (parts.body as { notification_ids: string[] }).notification_ids[0]!,
+    },
+  },
+  'DELETE /api/notifications/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit, caller) => ({ params: { id: await kit.notification(memberFor(kit, caller)) } }),
+  },
+};

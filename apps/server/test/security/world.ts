@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import type { DashboardGroup } from '@greensen/shared/domain/roles';
+import type { FastifyInstance } from 'fastify';
+import type { Caller, DepartmentCode, HospitalKit, MatrixCaller } from '../../src/modules/access-matrix.js';
+import { withNotifications } from '../../src/modules/notifications/notifications.service.js';
+import { ACCOUNT_PASSWORD, loginPair, makeAccount } from '../accounts.js';
+import type { TestContext } from '../app.js';
+import { makeHospital, makeUser, tokenFor } from '../factories.js';
+
+/** The role code the harness gives each role group. */
+export const GROUP_ROLE: Record<DashboardGroup, string> = {
+  head_doctor: 'HEAD_DOCTOR',
+  doctor: 'DOCTOR',
+  midwife: 'SAGE_FEMME',
+  secretary: 'SECRETARY',
+  queue_manager: 'QUEUE_MANAGER',
+  nurse: 'NURSE',
+  admin: 'ADMIN',
+};
+export const GROUPS = Object.keys(GROUP_ROLE) as DashboardGroup[];
+export const CALLERS: readonly MatrixCaller[] = [...GROUPS, 'anonymous', 'waiting'];
+
+const groupDepartment = (g: DashboardGroup): DepartmentCode => (g === 'midwife' ? 'MAT' : 'URG');
+
+/** A signed-in caller of the harness, with the headers of its requests. */
+export interface Member extends Caller {
+  token: string | null;
+}
+
+export interface Hospital extends HospitalKit {
+  /** Tokens of the staff, by group. */
+  tokens: Record<DashboardGroup, string>;
+  /** Every id and people-facing number this hospital's fixtures made (what another hospital must never see). */
+  secrets: Set<string>;
+}
+
+export interface World {
+  ctx: TestContext;
+  own: Hospital;
+  other: Hospital;
+  /** The matrix callers, members of `own` (anonymous has no token, waiting has no hospital). */
+  callers: Record<MatrixCaller, Member>;
+  /** A new signed-in caller of `group` in `own`, with a known password (routes that change the account). */
+  freshCaller(group: MatrixCaller): Promise<Member>;
+}
+
+let n = 0;
+const uniqueName = (prefix: string) => `${prefix}${randomBytes(3).toString('hex')}${(n++).toString(36)}`;
+
+function expectStatus(res: { statusCode: number; body: string }, status: number, what: string) {
+  if (res.statusCode !== status)
+    throw new Error(`fixture ${what}: expected ${status}, got ${res.statusCode} ${res.body.slice(0, 300)}`);
+}
+
+async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital> {
+  const h = await makeHospital(ctx.database.db);
+  const departments = Object.fromEntries(h.departments.map((d) => [d.code, d.id])) as Record<
+    DepartmentCode,
+    string
+  >;
+  const staff = {} as Record<DashboardGroup, string>;
+  const tokens = {} as Record<DashboardGroup, string>;
+  for (const g of GROUPS) {
+    const u = await makeUser(ctx.database.db, {
+      role: GROUP_ROLE[g],
+      hospitals: [{ id: h.id, departmentId: departments[groupDepartment(g)] }],
+    });
+    staff[g] = u.id;
+    tokens[g] = await tokenFor(ctx.config.jwtSecret, u);
+  }
+  const secrets = new Set<string>([h.id, h.code, ...Object.values(departments), ...Object.values(staff)]);
+  const keep = (...ids: string[]) => {
+    for (const id of ids) secrets.add(id);
+  };
+
+  const as = (g: DashboardGroup, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+    app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${tokens[g]}`, 'hospital-id': h.id },
+      ...(payload ? { payload } : {}),
+    });
+
+  const kit: Hospital = {
+    id: h.id,
+    code: h.code,
+    departments,
+    staff,
+    tokens,
+    secrets,
+    standing: { patient: '', admission: '', triage: '', consultation: '', notification: '' },
+    async patient() {
+      const res = await as('secretary', 'POST', '/api/patients/', {
+        first_name: uniqueName('Fixture'),
+        last_name: uniqueName('Kit'),
+        sex: 'M',
+        birth_date: '1979-11-03',
+        confirm_duplicate: true,
+      });
+      expectStatus(res, 201, 'patient');
+      const p = res.json() as { id: string; record_number: string };
+      keep(p.id, p.record_number);
+      return { id: p.id, record_number: p.record_number };
+    },
+    async admission(opts = {}) {
+      const patient = await kit.patient();
+      const department = opts.department ?? 'URG';
+      const res = await as('secretary', 'POST', '/api/admissions/', {
+        patient: patient.id,
+        department: departments[department],
+        admission_type: opts.type ?? (department === 'MAT' ? 'maternity' : 'emergency'),
+        reason: 'Douleurs abdominales',
+      });
+      expectStatus(res, 201, 'admission');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return { id, patient: patient.id };
+    },
+    async triaged() {
+      const a = await kit.admission();
+      const res = await as('nurse', 'POST', '/api/triage/', {
+        admission: a.id,
+        vitals: { temperature: 37.9, heart_rate: 88, systolic_bp: 122, diastolic_bp: 78, spo2: 98 },
+        chief_complaint: 'Douleurs abdominales',
+      });
+      expectStatus(res, 201, 'triage');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return { id, admission: a.id, patient: a.patient };
+    },
+    async assigned(doctor = staff.doctor) {
+      const t = await kit.triaged();
+      const res = await as('queue_manager', 'POST', '/api/assign-patient/', {
+        admission: t.admission,
+        doctor,
+      });
+      expectStatus(res, 200, 'assignment');
+      const execution = (res.json() as { execution: { id: string } }).execution.id;
+      keep(execution);
+      return { admission: t.admission, patient: t.patient, execution };
+    },
+    async consultation() {
+      const a = await kit.assigned();
+      const res = await as('doctor', 'POST', `/api/admissions/${a.admission}/start-consultation/`);
+      expectStatus(res, 201, 'consultation');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return { id, admission: a.admission, patient: a.patient };
+    },
+    async notification(userId) {
+      const [created] = await withNotifications(app, (_tx, notify) =>
+        notify({
+          hospitalId: h.id,
+          recipients: [userId],
+          type: 'other',
+          title: { fr: 'Fixture', en: 'Fixture' },
+          data: { action: 'fixture' },
+        }),
+      );
+      if (!created) throw new Error('fixture notification: none created');
+      keep(created.id);
+      return created.id;
+    },
+    async account() {
+      const a = await makeAccount(app);
+      return { id: a.id, email: a.email, password: a.password };
+    },
+    async session() {
+      const a = await kit.account();
+      const pair = await loginPair(app, a.email, a.password);
+      return { access: pair.access, refresh: pair.refresh };
+    },
+  };
+  const consultation = await kit.consultation();
+  const triaged = await kit.triaged();
+  kit.standing = {
+    patient: triaged.patient,
+    admission: triaged.admission,
+    triage: triaged.id,
+    consultation: consultation.id,
+    notification: await kit.notification(staff.nurse),
+  };
+  return kit;
+}
+
+/** Two hospitals with one member per role group each, their rows, and the callers of the matrix. */
+export async function buildWorld(ctx: TestContext): Promise<World> {
+  const own = await makeKit(ctx.app, ctx);
+  const other = await makeKit(ctx.app, ctx);
+  const waiting = await makeUser(ctx.database.db, {});
+  const callers = {} as Record<MatrixCaller, Member>;
+  for (const g of GROUPS) {
+    callers[g] = { group: g, userId: own.staff[g], password: null, hospitalId: own.id, token: own.tokens[g] };
+  }
+  callers.anonymous = { group: 'anonymous', userId: null, password: null, hospitalId: null, token: null };
+  callers.waiting = {
+    group: 'waiting',
+    userId: waiting.id,
+    password: null,
+    hospitalId: null,
+    token: await tokenFor(ctx.config.jwtSecret, waiting),
+  };
+  return {
+    ctx,
+    own,
+    other,
+    callers,
+    async freshCaller(group) {
+      if (group === 'anonymous') return callers.anonymous;
+      const member = group !== 'waiting';
+      const a = await makeAccount(
+        ctx.app,
+        member
+          ? {
+              role: GROUP_ROLE[group],
+              hospitals: [{ id: own.id, departmentId: own.departments[groupDepartment(group)] }],
+            }
+          : {},
+      );
+      return {
+        group,
+        userId: a.id,
+        password: ACCOUNT_PASSWORD,
+        hospitalId: member ? own.id : null,
+        token: await tokenFor(ctx.config.jwtSecret, a),
+      };
+    },
+  };
+}
