@@ -18,6 +18,7 @@ import {
   triageRecords,
   users,
 } from '../schema/index.js';
+import { ensureDemoIcd10, seedConsultationRecord } from './consultations.js';
 
 type State = 'waiting' | 'assigned' | 'in_consultation' | 'completed' | 'hospitalized' | 'cancelled';
 
@@ -423,6 +424,7 @@ export async function seedJourney(tx: Queryable): Promise<{ patients: number; ad
     .where(inArray(users.email, emails));
   const userId = (email: string) => us.find((u) => u.email === email)?.id;
   const nurse = userId('infirmier@greensen.test');
+  await ensureDemoIcd10(tx);
   let count = 0;
   for (const v of VISITS) {
     const h = hs.find((x) => x.code === v.hospital);
@@ -533,16 +535,27 @@ export async function seedJourney(tx: Queryable): Promise<{ patients: number; ad
         })
         .returning({ id: executions.id });
       if (started) {
-        await tx.insert(consultations).values({
+        const [c] = await tx
+          .insert(consultations)
+          .values({
+            hospitalId: h.id,
+            admissionId: a!.id,
+            patientId: p!.id,
+            departmentId: dep.id,
+            doctorId,
+            executionId: e!.id,
+            reason: v.reason,
+            status: done ? 'completed' : 'in_progress',
+            startedAt: started,
+            completedAt: finished,
+          })
+          .returning({ id: consultations.id });
+        await seedConsultationRecord(tx, {
+          id: c!.id,
           hospitalId: h.id,
-          admissionId: a!.id,
           patientId: p!.id,
-          departmentId: dep.id,
           doctorId,
-          executionId: e!.id,
-          reason: v.reason,
-          status: done ? 'completed' : 'in_progress',
-          startedAt: started,
+          patientName: `${v.first} ${v.last}`,
           completedAt: finished,
         });
       }
