@@ -5,27 +5,19 @@
  */
 import { ZTriageCreate } from '@greensen/shared/contracts/triage';
 import {
-  AVPU,
-  MOBILITY,
   SATS_DISCRIMINATORS,
   suggestTriageLevel,
   TARGET_MINUTES,
   TRIAGE_LEVELS,
   type TriageScale,
-  VITAL_BOUNDS,
-  type Vitals,
 } from '@greensen/shared/domain/triage';
 import {
   Alert,
   Button,
-  Checkbox,
   Divider,
   Group,
   MultiSelect,
-  NumberInput,
   Paper,
-  Select,
-  SimpleGrid,
   Stack,
   Text,
   Textarea,
@@ -41,38 +33,9 @@ import { toast } from '../../toast';
 import { issueMessage } from '../../zod-form';
 import { useCreateTriage } from '../api/create-triage';
 import { LEVEL_COLORS, levelLabel, TriageLevelBadge } from './TriageLevelBadge';
+import { EMPTY_VITALS, VitalsFields, type VitalsFormValues, vitalsOf } from './VitalsFields';
 
-type BoundedKey = keyof typeof VITAL_BOUNDS;
-const VITAL_KEYS: BoundedKey[] = [
-  'temperature',
-  'heart_rate',
-  'respiratory_rate',
-  'systolic_bp',
-  'diastolic_bp',
-  'spo2',
-  'glycaemia',
-  'pain',
-  'gcs',
-  'weight',
-  'height',
-];
-
-export interface TriageFormValues {
-  temperature: number | string;
-  heart_rate: number | string;
-  respiratory_rate: number | string;
-  systolic_bp: number | string;
-  diastolic_bp: number | string;
-  spo2: number | string;
-  weight: number | string;
-  height: number | string;
-  glycaemia: number | string;
-  pain: number | string;
-  gcs: number | string;
-  avpu: string | null;
-  confused: boolean;
-  mobility: string | null;
-  trauma: boolean;
+export interface TriageFormValues extends VitalsFormValues {
   discriminators: string[];
   chief_complaint: string;
   level: string | null;
@@ -82,40 +45,13 @@ export interface TriageFormValues {
 }
 
 const EMPTY: TriageFormValues = {
-  temperature: '',
-  heart_rate: '',
-  respiratory_rate: '',
-  systolic_bp: '',
-  diastolic_bp: '',
-  spo2: '',
-  weight: '',
-  height: '',
-  glycaemia: '',
-  pain: '',
-  gcs: '',
-  avpu: null,
-  confused: false,
-  mobility: null,
-  trauma: false,
+  ...EMPTY_VITALS,
   discriminators: [],
   chief_complaint: '',
   level: null,
   override_reason: '',
   notes: '',
 };
-
-const num = (value: number | string): number | null =>
-  value === '' || value === null || Number.isNaN(Number(value)) ? null : Number(value);
-
-export function vitalsOf(values: TriageFormValues): Vitals {
-  const vitals: Vitals = {};
-  for (const key of VITAL_KEYS) vitals[key] = num(values[key]);
-  vitals.avpu = (values.avpu as Vitals['avpu']) ?? null;
-  vitals.confused = values.confused || null;
-  vitals.mobility = (values.mobility as Vitals['mobility']) ?? null;
-  vitals.trauma = values.trauma || null;
-  return vitals;
-}
 
 export function TriageForm({
   admissionId,
@@ -195,24 +131,6 @@ export function TriageForm({
     }
   }
 
-  const vitalInput = (key: BoundedKey) => {
-    const bound = VITAL_BOUNDS[key];
-    return (
-      <NumberInput
-        key={key}
-        label={t(`vitals.${key}`)}
-        description={`${bound.min}–${bound.max} ${t(`units.${key}`)}`}
-        min={bound.min}
-        max={bound.max}
-        allowDecimal={!bound.integer}
-        decimalScale={bound.integer ? 0 : 1}
-        hideControls
-        clampBehavior="none"
-        {...form.getInputProps(key)}
-      />
-    );
-  };
-
   return (
     <form
       noValidate
@@ -246,27 +164,7 @@ export function TriageForm({
         </Paper>
 
         <Divider label={t('form.vitals')} labelPosition="left" />
-        <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
-          {VITAL_KEYS.map(vitalInput)}
-          <Select
-            label={t('vitals.avpu')}
-            data={AVPU.map((value) => ({ value, label: t(`avpu.${value}`) }))}
-            clearable
-            {...form.getInputProps('avpu')}
-          />
-          {scale === 'SATS' && (
-            <Select
-              label={t('vitals.mobility')}
-              data={MOBILITY.map((value) => ({ value, label: t(`mobility.${value}`) }))}
-              clearable
-              {...form.getInputProps('mobility')}
-            />
-          )}
-        </SimpleGrid>
-        <Group gap="lg">
-          <Checkbox label={t('vitals.confused')} {...form.getInputProps('confused', { type: 'checkbox' })} />
-          <Checkbox label={t('vitals.trauma')} {...form.getInputProps('trauma', { type: 'checkbox' })} />
-        </Group>
+        <VitalsFields form={form} showMobility={scale === 'SATS'} />
         {scale === 'SATS' && (
           <MultiSelect
             label={t('form.discriminators')}
