@@ -8,6 +8,7 @@ import { type Database, openDatabase } from './db/client.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
+import { examsRoutes } from './modules/exams/exams.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(triageRoutes);
   await app.register(queuesRoutes);
   await app.register(consultationsRoutes);
+  await app.register(examsRoutes);
   await app.register(authRoutes);
   await app.register(realtimeGateway);
   await app.register(notificationsRoutes);

@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
+import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -15,6 +16,8 @@ async function main() {
   }
   const app = await buildApp(config);
   await app.database.migrate();
+  // Shipped catalogues, on every start (production too); skipped at once when unchanged.
+  await ensureExamCatalogue(app.database.db);
   // On a bare machine (embedded database) the first start seeds the demo so there is something to sign in to.
   let seeded = false;
   if (app.database.kind === 'embedded' && config.appEnv !== 'production') {

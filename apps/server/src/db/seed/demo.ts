@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { hashSecret } from '../../lib/passwords.js';
 import type { Db, Queryable } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
+import { seedExams } from './exams.js';
 import { seedJourney } from './journey.js';
 
 export const DEMO_PASSWORD = 'Demo-Greensen-2026';
@@ -119,6 +120,22 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     at: [{ hospital: 'HGG', department: 'URG' }],
   },
   {
+    email: 'labo@greensen.test',
+    firstName: 'Blaise',
+    lastName: 'Kanku',
+    language: 'fr',
+    role: 'NURSE',
+    at: [{ hospital: 'HGG', department: 'LAB' }],
+  },
+  {
+    email: 'biologiste@greensen.test',
+    firstName: 'Nadine',
+    lastName: 'Mulumba',
+    language: 'fr',
+    role: 'DOCTOR',
+    at: [{ hospital: 'HGG', department: 'LAB' }],
+  },
+  {
     email: 'medecin.cdf@greensen.test',
     firstName: 'John',
     lastName: 'Banza',
@@ -216,6 +233,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
       );
     }
     await seedJourney(tx);
+    await seedExams(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,
