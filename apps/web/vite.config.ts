@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import CORE_NAMESPACES from './src/lib/i18n-core-namespaces.json' with { type: 'json' };
 
 const sharedSrc = fileURLToPath(new URL('../../packages/shared/src', import.meta.url));
 
@@ -23,6 +24,18 @@ function buildManifest(buildId: string): Plugin {
   };
 }
 
+const CORE = new Set<string>(CORE_NAMESPACES);
+
+/**
+ * The translation files in two chunks per language (src/lib/i18n.ts loads them on demand): `locale-<lang>`
+ * with the first screens' namespaces, `locale-<lang>-more` with the others.
+ */
+function localeChunk(id: string): string | null {
+  const match = /[\\/]src[\\/]locales[\\/](\w+)[\\/]([\w-]+)\.json$/.exec(id);
+  if (!match) return null;
+  return `locale-${match[1]}${CORE.has(match[2] ?? '') ? '' : '-more'}`;
+}
+
 const buildId = process.env.GREENSEN_BUILD_ID ?? `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
 
 export default defineConfig({
@@ -41,5 +54,10 @@ export default defineConfig({
     sourcemap: false,
     manifest: true,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      output: {
+        codeSplitting: { groups: [{ name: localeChunk, debugName: 'locales' }] },
+      },
+    },
   },
 });

@@ -7,22 +7,25 @@ import { RouterProvider } from 'react-router/dom';
 import { Providers } from './app/Providers';
 import { createAppRouter } from './app/router';
 import { initErrorReporting } from './lib/error-reporting';
-import { i18n } from './lib/i18n';
+import { loadLanguage } from './lib/i18n';
 import { applyLandingLanguage, languageFromPath } from './lib/language';
 import { queryClient } from './lib/query-client';
 
 initErrorReporting();
 applyLandingLanguage();
-void i18n.changeLanguage(languageFromPath(window.location.pathname));
 
-const router = createAppRouter();
-const container = document.getElementById('root');
-if (!container) throw new Error('Missing #root element');
+function render() {
+  const router = createAppRouter();
+  const container = document.getElementById('root');
+  if (!container) throw new Error('Missing #root element');
+  createRoot(container).render(
+    <StrictMode>
+      <Providers queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  );
+}
 
-createRoot(container).render(
-  <StrictMode>
-    <Providers queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
-);
+// The strings of the page's language first (one small chunk); should it fail, the app still renders.
+void loadLanguage(languageFromPath(window.location.pathname)).finally(render);

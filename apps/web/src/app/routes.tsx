@@ -5,10 +5,10 @@
  */
 import type { RouteObject } from 'react-router';
 import { withChunkReload } from '../lib/chunk-reload';
+import { loadAllNamespaces } from '../lib/i18n';
 import { AuthGuard } from './guards/AuthGuard';
 import { GuestGuard } from './guards/GuestGuard';
 import { MaintenanceGuard } from './guards/MaintenanceGuard';
-import { AppLayout } from './layout/AppLayout';
 import { AuthLayout } from './layout/AuthLayout';
 import { RootLayout } from './layout/RootLayout';
 import { type PageLoader, pageLoaders } from './page-loaders';
@@ -18,6 +18,18 @@ import type { RouteHandle } from './route-handle';
 function lazyPage(load: PageLoader): RouteObject['lazy'] {
   const guarded = withChunkReload(load);
   return async () => ({ Component: (await guarded()).default });
+}
+
+/**
+ * The signed-in shell is not part of the sign-in page: it loads with the first signed-in page, together
+ * with the strings beyond the first screens' (lib/i18n).
+ */
+function lazyShell(): RouteObject['lazy'] {
+  const guarded = withChunkReload(pageLoaders.appLayout);
+  return async () => {
+    const [module] = await Promise.all([guarded(), loadAllNamespaces()]);
+    return { Component: module.default };
+  };
 }
 
 function page(path: string | undefined, load: PageLoader, handle: RouteHandle): RouteObject {
@@ -167,7 +179,7 @@ export function appRouteChildren(): RouteObject[] {
               ],
             },
             {
-              element: <AppLayout />,
+              lazy: lazyShell(),
               children: [
                 {
                   errorElement: <RouteErrorBoundary inShell />,

@@ -1,74 +1,74 @@
-/** i18next with the French (default) and English resources bundled statically. */
+/**
+ * i18next with the French (default) and English strings, loaded on demand: a user downloads the strings of
+ * their language only. Every `locales/<lang>/<namespace>.json` is found by the glob below — a new namespace
+ * needs no registration here. The build groups the files in two chunks per language (vite.config.ts): the
+ * namespaces of the first screens — the entry, the sign-in pages, the signed-in shell and the dashboards with
+ * the clinical pieces they show — listed in i18n-core-namespaces.json and loaded before the app renders
+ * (`loadLanguage` in main.tsx), and the others, loaded with the signed-in shell (`loadAllNamespaces` in the
+ * route table).
+ */
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@greensen/shared/domain/constants';
-import i18next from 'i18next';
+import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import enAdmissions from '../locales/en/admissions.json';
-import enAuth from '../locales/en/auth.json';
-import enCommon from '../locales/en/common.json';
-import enDashboard from '../locales/en/dashboard.json';
-import enDoctors from '../locales/en/doctors.json';
-import enErrors from '../locales/en/errors.json';
-import enPatients from '../locales/en/patients.json';
-import enRoutes from '../locales/en/routes.json';
-import enSettings from '../locales/en/settings.json';
-import enShell from '../locales/en/shell.json';
-import enTriage from '../locales/en/triage.json';
-import frAdmissions from '../locales/fr/admissions.json';
-import frAuth from '../locales/fr/auth.json';
-import frCommon from '../locales/fr/common.json';
-import frDashboard from '../locales/fr/dashboard.json';
-import frDoctors from '../locales/fr/doctors.json';
-import frErrors from '../locales/fr/errors.json';
-import frPatients from '../locales/fr/patients.json';
-import frRoutes from '../locales/fr/routes.json';
-import frSettings from '../locales/fr/settings.json';
-import frShell from '../locales/fr/shell.json';
-import frTriage from '../locales/fr/triage.json';
+import CORE_NAMESPACES from './i18n-core-namespaces.json';
 
-export const resources = {
-  fr: {
-    common: frCommon,
-    auth: frAuth,
-    dashboard: frDashboard,
-    errors: frErrors,
-    routes: frRoutes,
-    settings: frSettings,
-    shell: frShell,
-    doctors: frDoctors,
-    triage: frTriage,
-    admissions: frAdmissions,
-    patients: frPatients,
-  },
-  en: {
-    common: enCommon,
-    auth: enAuth,
-    dashboard: enDashboard,
-    errors: enErrors,
-    routes: enRoutes,
-    settings: enSettings,
-    shell: enShell,
-    doctors: enDoctors,
-    triage: enTriage,
-    admissions: enAdmissions,
-    patients: enPatients,
-  },
-} as const;
+type Bundle = Record<string, unknown>;
 
-export const NAMESPACES = Object.keys(resources.fr) as (keyof typeof resources.fr)[];
+const bundles = import.meta.glob<Bundle>('../locales/*/*.json', { import: 'default' });
+
+/** Every namespace (those of the reference language, French; the parity check keeps English aligned). */
+export const NAMESPACES: string[] = Object.keys(bundles)
+  .map((path) => /^\.\.\/locales\/([a-z]+)\/([\w-]+)\.json$/.exec(path))
+  .filter((match) => match?.[1] === DEFAULT_LANGUAGE)
+  .map((match) => match?.[2] ?? '');
+
+const localeFiles: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    const load = bundles[`../locales/${language}/${namespace}.json`];
+    if (!load) {
+      callback(null, {});
+      return;
+    }
+    load().then(
+      (bundle) => callback(null, bundle),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    );
+  },
+};
 
 export const i18n = i18next.createInstance();
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: DEFAULT_LANGUAGE,
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: ['fr', 'en'],
-  ns: NAMESPACES,
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  initAsync: false,
-  returnNull: false,
-});
+void i18n
+  .use(localeFiles)
+  .use(initReactI18next)
+  .init({
+    lng: DEFAULT_LANGUAGE,
+    // No fallback language: an English user never downloads the French strings (the parity check
+    // /work/shared/tools/i18n-parity.mjs keeps the keys of both languages identical).
+    fallbackLng: false,
+    supportedLngs: ['fr', 'en'],
+    // Nothing loads at import: loadLanguage() fetches the first screens' namespaces of one language.
+    ns: [],
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    initAsync: false,
+    returnNull: false,
+    // The app renders once its strings are there (main.tsx, route table): components never wait for them.
+    react: { useSuspense: false },
+  });
+
+/** Makes `lang` the UI language with the first screens' strings loaded (before the app renders). */
+export async function loadLanguage(lang: Language): Promise<void> {
+  await i18n.changeLanguage(lang);
+  await i18n.loadNamespaces(CORE_NAMESPACES);
+}
+
+/** Loads every namespace of the UI language (with the signed-in shell: the route table). */
+export function loadAllNamespaces(): Promise<void> {
+  return i18n.loadNamespaces(NAMESPACES);
+}
 
 /** The UI language as a supported language code. */
 export function uiLanguage(): Language {

@@ -1,6 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { i18n, loadAllNamespaces, loadLanguage } from '../lib/i18n';
+
+// The app loads its strings on demand (lib/i18n); tests have every namespace of both languages from the start.
+await loadLanguage('fr');
+await loadAllNamespaces();
+await i18n.loadLanguages('en');
 
 // Lazy route chunks are transformed on first use: allow for it.
 configure({ asyncUtilTimeout: 5000 });

@@ -5,6 +5,7 @@
  */
 import { AppShell, Burger, Divider, Group, Image, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { ModalsProvider } from '@mantine/modals';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
@@ -38,7 +39,11 @@ export function AppLayout() {
       </Suspense>
     );
   }
-  return <Shell lang={lang} />;
+  return (
+    <ModalsProvider>
+      <Shell lang={lang} />
+    </ModalsProvider>
+  );
 }
 
 function Shell({ lang }: { lang: 'fr' | 'en' }) {

@@ -1,17 +1,23 @@
-/** Layout of the public and lock pages: centred card with the logo, language and colour switches. */
+/**
+ * Layout of the public and lock pages: centred card with the logo, language and colour switches. When the
+ * browser is idle it fetches the signed-in shell and the dashboard, which the user opens next.
+ */
 import { Box, Center, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
-import { ColorModeControl } from './ColorModeControl';
-import { LanguageSwitch } from './LanguageSwitch';
+import { preloadWhenIdle } from '../../lib/preload';
+import { pageLoaders } from '../page-loaders';
+import { ColorModeToggle, LanguageToggle } from './AuthSwitches';
 
 export function AuthLayout() {
   const { t } = useTranslation('auth');
+  useEffect(() => preloadWhenIdle([pageLoaders.appLayout, pageLoaders.dashboard]), []);
   return (
     <Box mih="100vh" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))">
       <Group justify="flex-end" p="md" gap="xs">
-        <ColorModeControl />
-        <LanguageSwitch />
+        <ColorModeToggle />
+        <LanguageToggle />
       </Group>
       <Center px="md" pb="xl">
         <Stack w="100%" maw={440} gap="lg">

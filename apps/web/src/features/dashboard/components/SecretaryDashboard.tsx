@@ -11,7 +11,7 @@ import { Badge, Button, Group, Text } from '@mantine/core';
 import { IconUserCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
@@ -23,7 +23,6 @@ import {
   useDepartments,
 } from '../../../lib/clinical/api/list-departments';
 import { byLoad, currentLoad, type Doctor, fetchDoctors } from '../../../lib/clinical/api/list-doctors';
-import { AssignPatientModal } from '../../../lib/clinical/components/AssignPatientModal';
 import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
@@ -33,6 +32,13 @@ import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { useAuthStore } from '../../../stores/auth';
 import { DashboardFrame } from './DashboardFrame';
+
+// The dialog (with the form validation it brings) loads when it first opens: not part of the dashboard's load.
+const AssignPatientModal = lazy(() =>
+  import('../../../lib/clinical/components/AssignPatientModal').then((module) => ({
+    default: module.AssignPatientModal,
+  })),
+);
 
 const PAGE_SIZE = 20;
 const SCOPE = ['dashboard', 'secretary'] as const;
@@ -330,11 +336,11 @@ export function SecretaryDashboard({
           departments: <DepartmentsTab />,
         }}
       />
-      <AssignPatientModal
-        opened={dialog !== null}
-        admissionId={dialog?.admissionId ?? null}
-        onClose={() => setDialog(null)}
-      />
+      {dialog !== null && (
+        <Suspense fallback={null}>
+          <AssignPatientModal opened admissionId={dialog.admissionId} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
     </>
   );
 }
