@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type TSocketAction, WS_CLOSE_INVALID_TOKEN } from '@greensen/shared/contracts/notifications';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -39,6 +41,8 @@ export const HEARTBEAT_MS = 30_000;
 export const RECHECK_MS = 60_000;
 /** Memberships are looked up again for an event of a hospital not known for the user at most this often. */
 const MEMBERSHIP_LOOKUP_MS = 5000;
+/** An upgrade request that has not become a socket this long after arriving was answered over HTTP: closed. */
+const UPGRADE_ANSWER_MS = 5000;
 /** A user keeps at most this many sockets per instance; the oldest is closed beyond it. */
 export const MAX_SOCKETS_PER_USER = 20;
 
@@ -338,7 +342,28 @@ export default fp(
     }, RECHECK_MS);
     recheckTimer.unref();
 
+    // An upgrade request answered over HTTP instead of becoming a socket (401 on an /api path, 404, 414 of a
+    // too long path…) keeps a connection the HTTP server no longer times out: without this, each one stays
+    // open (half-closed) for ever, and a graceful shutdown waits on it. Close it once answered.
+    const upgrading = new WeakSet<IncomingMessage>();
+    const upgraded = new WeakSet<IncomingMessage>();
+    app.websocketServer.on('connection', (_ws: WebSocket, req: IncomingMessage) => upgraded.add(req));
+    const dropIfAnswered = (req: IncomingMessage) => {
+      if (upgrading.has(req) && !upgraded.has(req) && !req.socket.destroyed) req.socket.destroy();
+    };
+    app.addHook('onResponse', async (request) => dropIfAnswered(request.raw));
+    const onUpgrade = (req: IncomingMessage, socket: Duplex) => {
+      upgrading.add(req);
+      // Answers the router gives without running hooks (414, malformed URLs) are caught here.
+      const timer = setTimeout(() => dropIfAnswered(req), UPGRADE_ANSWER_MS);
+      timer.unref();
+      socket.once('end', () => dropIfAnswered(req));
+      socket.once('close', () => clearTimeout(timer));
+    };
+    app.server.on('upgrade', onUpgrade);
+
     app.addHook('preClose', async () => {
+      app.server.off('upgrade', onUpgrade);
       clearInterval(heartbeatTimer);
       clearInterval(recheckTimer);
       for (const set of clients.values())
