@@ -9,6 +9,7 @@ import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
+import { icd10Routes } from './modules/icd10/icd10.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(triageRoutes);
   await app.register(queuesRoutes);
   await app.register(consultationsRoutes);
+  await app.register(icd10Routes);
   await app.register(examsRoutes);
   await app.register(authRoutes);
   await app.register(realtimeGateway);

@@ -1,8 +1,11 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale --patients N`.
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file>`.
+import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
 import { seedScale } from './db/seed/scale.js';
+import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
+import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
 
 async function main(command: string | undefined) {
   const config = loadConfig();
@@ -41,7 +44,22 @@ async function main(command: string | undefined) {
       );
       return;
     }
-    console.error('usage: cli.js migrate | seed-demo | seed-scale --patients N');
+    if (command === 'import-icd10') {
+      const file = process.argv[3];
+      if (!file) throw new Icd10ImportRefused('usage: cli.js import-icd10 <file.csv|file.tsv>');
+      // `npm run icd10:import -- file` runs from the repository root: the path is the caller's.
+      const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
+      await ensureIcd10Catalogue(database.db);
+      const report = await importIcd10File(database.db, path);
+      console.log(
+        `${report.lines} lines read: ${report.inserted} inserted, ${report.updated} updated, ` +
+          `${report.unchanged} unchanged, ${report.rejected.length} rejected.`,
+      );
+      for (const r of report.rejected.slice(0, 100)) console.log(`  line ${r.line}: ${r.reason}`);
+      if (report.rejected.length > 100) console.log(`  … and ${report.rejected.length - 100} more.`);
+      return;
+    }
+    console.error('usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file>');
     process.exitCode = 2;
   } finally {
     await database.close();
@@ -49,7 +67,7 @@ async function main(command: string | undefined) {
 }
 
 main(process.argv[2]).catch((err) => {
-  if (err instanceof ConfigError || err instanceof SeedRefused) {
+  if (err instanceof ConfigError || err instanceof SeedRefused || err instanceof Icd10ImportRefused) {
     console.error(err.message);
     process.exit(2);
   }

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
 import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
+import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -16,6 +17,9 @@ async function main() {
   }
   const app = await buildApp(config);
   await app.database.migrate();
+  // The diagnosis catalogue every database needs (production too); skipped in one query once loaded.
+  const icd10 = await ensureIcd10Catalogue(app.database.db);
+  if (icd10.loaded) app.log.info({ rows: icd10.rows, ms: icd10.ms }, 'ICD-10 catalogue loaded');
   // Shipped catalogues, on every start (production too); skipped at once when unchanged.
   await ensureExamCatalogue(app.database.db);
   // On a bare machine (embedded database) the first start seeds the demo so there is something to sign in to.

@@ -58,8 +58,8 @@ export const ZIcd10Entry = z.object({
 export type TIcd10Entry = z.infer<typeof ZIcd10Entry>;
 
 export const ZIcd10ListQuery = ZPageQuery.extend({
-  /** A code prefix or words (French or English); 1–100 characters. */
-  search: z.string().trim().min(1).max(100).optional(),
+  /** A code prefix or words (French or English), at most 100 characters; empty = browsing. */
+  search: z.string().trim().max(100).optional(),
   kind: z.enum(ICD10_KINDS).optional(),
   /** Browsing: the children of this chapter, block or category (ignored when `search` is given). */
   parent: z
