@@ -30,6 +30,12 @@ export const pageLoaders = {
   triageDetail: () => import('../features/triage/pages/TriageDetailPage'),
   doctors: () => import('../features/doctors/pages/DoctorsPage'),
   doctorDetail: () => import('../features/doctors/pages/DoctorDetailPage'),
+  consultations: () => import('../features/consultations/pages/ConsultationsPage'),
+  consultationCreate: () => import('../features/consultations/pages/CreateConsultationPage'),
+  consultationDetail: () => import('../features/consultations/pages/ConsultationDetailPage'),
+  consultationDiagnosis: () => import('../features/consultations/pages/ConsultationDiagnosisPage'),
+  /** The `consultation-access` route guard of the two consultation record pages. */
+  consultationAccess: () => import('../features/consultations/components/ConsultationAccessGuard'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -45,6 +51,13 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.triage, pageLoaders.triageDetail];
     case 'doctors':
       return [pageLoaders.doctors, pageLoaders.doctorDetail];
+    case 'consultations':
+      return [
+        pageLoaders.consultations,
+        pageLoaders.consultationAccess,
+        pageLoaders.consultationDetail,
+        pageLoaders.consultationDiagnosis,
+      ];
     default:
       return [pageLoaders.placeholder];
   }

@@ -61,22 +61,32 @@ function moduleRoutes(): RouteObject[] {
       module: 'admissions',
       kind: 'detail',
     }),
-    placeholder('consultations', { titleKey: 'consultations', module: 'consultations' }),
-    placeholder('consultations/create', {
+    page('consultations', pageLoaders.consultations, {
+      titleKey: 'consultations',
+      module: 'consultations',
+      kind: 'list',
+    }),
+    page('consultations/create', pageLoaders.consultationCreate, {
       titleKey: 'consultation.create.title',
       module: 'consultations',
       kind: 'create',
     }),
-    placeholder('consultations/diagnosis/:id', {
-      titleKey: 'consultationDiagnosis',
-      module: 'consultations',
-      kind: 'detail',
-    }),
-    placeholder('consultations/:id', {
-      titleKey: 'consultation.detail',
-      module: 'consultations',
-      kind: 'detail',
-    }),
+    {
+      // The specification's `consultation-access` middleware: loads the record, 403 → refusal, 404 → error page.
+      lazy: lazyPage(pageLoaders.consultationAccess),
+      children: [
+        page('consultations/diagnosis/:id', pageLoaders.consultationDiagnosis, {
+          titleKey: 'consultationDiagnosis',
+          module: 'consultations',
+          kind: 'detail',
+        }),
+        page('consultations/:id', pageLoaders.consultationDetail, {
+          titleKey: 'consultation.detail',
+          module: 'consultations',
+          kind: 'detail',
+        }),
+      ],
+    },
     placeholder('exams', { titleKey: 'exams', module: 'exams' }),
     placeholder('exams/create', { titleKey: 'examCreate.title', module: 'exams', kind: 'create' }),
     placeholder('exams/:id', { titleKey: 'examDetail', module: 'exams', kind: 'detail' }),

@@ -14,6 +14,9 @@ import { useAppConfig } from './app-config';
 /** The module an action also needs (refused by environment or role restriction otherwise). */
 const ACTION_MODULE: Partial<Record<Action, ModuleName>> = {
   'consultation.start': 'consultations',
+  'consultation.create': 'consultations',
+  'consultation.edit': 'consultations',
+  'consultation.addendum': 'consultations',
   'patient.assign': 'admissions',
 };
 

@@ -6,12 +6,20 @@ import type { TAdmission } from '@greensen/shared/contracts/admissions';
 import { ZCancelBody } from '@greensen/shared/contracts/admissions';
 import { ADMISSION_TRANSITIONS, type AdmissionStatus } from '@greensen/shared/domain/admissions';
 import { Anchor, Button, Group, Menu, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconChevronDown, IconHeartbeat, IconPlayerPlay, IconUserCheck, IconX } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconHeartbeat,
+  IconPlayerPlay,
+  IconStethoscope,
+  IconUserCheck,
+  IconX,
+} from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
+import { useOpenConsultationOf } from '../../../lib/clinical/api/list-consultations';
 import { useStartConsultation } from '../../../lib/clinical/api/start-consultation';
 import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
 import { AssignPatientModal } from '../../../lib/clinical/components/AssignPatientModal';
@@ -78,6 +86,10 @@ export default function AdmissionDetailPage() {
   const query = useAdmission(id);
   const changeStatus = useChangeAdmissionStatus(id);
   const start = useStartConsultation();
+  const openConsultation = useOpenConsultationOf(
+    id,
+    query.data?.status === 'in_consultation' && can('consultation.edit'),
+  );
   const [assigning, setAssigning] = useState(false);
   const [cancelling, setCancelling] = useState(false);
   const [triaging, setTriaging] = useState(false);
@@ -158,6 +170,15 @@ export default function AdmissionDetailPage() {
                 onClick={() => setAssigning(true)}
               >
                 {admission.doctor ? t('actions.reassign') : t('actions.assign')}
+              </Button>
+            )}
+            {openConsultation && (
+              <Button
+                component={Link}
+                to={to(`/consultations/${openConsultation.id}`)}
+                leftSection={<IconStethoscope size={16} />}
+              >
+                {t('consultations:open')}
               </Button>
             )}
             {canStart && (

@@ -36,6 +36,11 @@ import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
 import { AllergyAlert } from '../../../lib/clinical/components/AllergyBadge';
 import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmissionModal';
+import {
+  PatientConsultationsPanel,
+  useConsultationsAllowed,
+} from '../../../lib/clinical/components/PatientConsultationsPanel';
+import { PatientExamsHistory } from '../../../lib/clinical/components/PatientExamsHistory';
 import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDate, formatDateTime } from '../../../lib/format';
@@ -57,7 +62,6 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 const LATER_TABS = [
-  { value: 'consultations', icon: IconStethoscope },
   { value: 'exams', icon: IconFlask },
   { value: 'hospitalizations', icon: IconBed },
   { value: 'documents', icon: IconFileText },
@@ -74,6 +78,7 @@ export default function PatientDetailPage() {
   const [editing, setEditing] = useState(false);
   const [archiving, setArchiving] = useState(false);
   const [admitting, setAdmitting] = useState(false);
+  const consultationsAllowed = useConsultationsAllowed();
 
   if (query.isPending) {
     return (
@@ -177,6 +182,11 @@ export default function PatientDetailPage() {
             <Tabs.Tab value="admissions" leftSection={<IconTimeline size={16} />}>
               {t('tabs.admissions.label')}
             </Tabs.Tab>
+            {consultationsAllowed && (
+              <Tabs.Tab value="consultations" leftSection={<IconStethoscope size={16} />}>
+                {t('tabs.consultations.label')}
+              </Tabs.Tab>
+            )}
             {LATER_TABS.map(({ value, icon: Icon }) => (
               <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
                 {t(`tabs.${value}.label`)}
@@ -207,9 +217,18 @@ export default function PatientDetailPage() {
               </Timeline>
             )}
           </Tabs.Panel>
+          {consultationsAllowed && (
+            <Tabs.Panel value="consultations" p="md">
+              <PatientConsultationsPanel patient={patient} />
+            </Tabs.Panel>
+          )}
           {LATER_TABS.map(({ value }) => (
             <Tabs.Panel key={value} value={value} p="lg">
-              <Text c="dimmed">{t(`tabs.${value}.description`)}</Text>
+              {value === 'exams' ? (
+                <PatientExamsHistory patientId={patient.id} archived={archived} />
+              ) : (
+                <Text c="dimmed">{t(`tabs.${value}.description`)}</Text>
+              )}
             </Tabs.Panel>
           ))}
         </Tabs>

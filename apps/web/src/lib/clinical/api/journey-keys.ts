@@ -8,8 +8,14 @@ export const DEPARTMENTS_KEY = ['departments'] as const;
 
 export function invalidateJourney(queryClient: QueryClient): Promise<unknown> {
   return Promise.all(
-    [ADMISSIONS_KEY, TRIAGE_KEY, DOCTORS_KEY, DEPARTMENTS_KEY, ['patients'], ['dashboard']].map((queryKey) =>
-      queryClient.invalidateQueries({ queryKey }),
-    ),
+    [
+      ADMISSIONS_KEY,
+      TRIAGE_KEY,
+      DOCTORS_KEY,
+      DEPARTMENTS_KEY,
+      ['patients'],
+      ['dashboard'],
+      ['consultations'],
+    ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
   );
 }

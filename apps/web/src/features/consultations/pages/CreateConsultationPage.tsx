@@ -1,0 +1,158 @@
+/**
+ * /consultations/create (title key consultation.create.title): a consultation directly for a patient (no
+ * visit) — the patient (server search, or `?patient=` from their record), the department (the user's by
+ * default) and the reason; it opens the new consultation.
+ */
+import { ZConsultationCreate } from '@greensen/shared/contracts/consultations';
+import { Alert, Button, Group, Paper, Select, Stack, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconStethoscope } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { isApiError } from '../../../lib/api-client';
+import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
+import { usePatients } from '../../../lib/clinical/api/list-patients';
+import { useServerFieldErrors } from '../../../lib/field-errors';
+import { PageHeader } from '../../../lib/page-states';
+import { usePermissions } from '../../../lib/permissions';
+import { toast } from '../../../lib/toast';
+import { validateWith } from '../../../lib/zod-form';
+import { useAuthStore } from '../../../stores/auth';
+import { departmentsOfHospital, useUserStore } from '../../../stores/user';
+import { useCreateConsultation } from '../api/create-consultation';
+
+interface CreateValues {
+  patient: string;
+  department: string;
+  reason: string;
+  [key: string]: unknown;
+}
+
+export default function CreateConsultationPage() {
+  const { t } = useTranslation('consultations');
+  const navigate = useNavigate();
+  const to = useLocalizedPath();
+  const { can } = usePermissions();
+  const [params] = useSearchParams();
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const user = useUserStore((state) => state.user);
+  const currentDepartment = useUserStore((state) => state.currentDepartmentId);
+  const mine = departmentsOfHospital(user, hospitalId);
+  const initialDepartment = mine.some((d) => d.id === currentDepartment)
+    ? (currentDepartment ?? '')
+    : (mine[0]?.id ?? '');
+  const form = useForm<CreateValues>({
+    initialValues: { patient: params.get('patient') ?? '', department: initialDepartment, reason: '' },
+  });
+  const applyServerErrors = useServerFieldErrors(form);
+  const create = useCreateConsultation();
+  const departments = useDepartments();
+  const [general, setGeneral] = useState<string | null>(null);
+  const [search, setSearch] = useState(params.get('q') ?? '');
+  const [debounced] = useDebouncedValue(search, 300);
+  const patients = usePatients({ search: debounced, page: 1, pageSize: 20 });
+  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
+
+  const patientOptions = useMemo(() => {
+    const options = (patients.data?.results ?? []).map((p) => ({
+      value: p.id,
+      label: `${p.full_name} · ${p.record_number}`,
+    }));
+    if (picked && !options.some((option) => option.value === picked.value)) options.unshift(picked);
+    return options;
+  }, [patients.data, picked]);
+  const departmentOptions = (departments.data?.results ?? [])
+    .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
+    .map((d) => ({ value: d.id, label: d.name }));
+
+  async function submit() {
+    setGeneral(null);
+    const values = form.getValues();
+    const body = validateWith(
+      ZConsultationCreate,
+      { ...values, department: values.department || null },
+      form,
+    );
+    if (!body) return;
+    try {
+      const consultation = await create.mutateAsync(body);
+      toast({ kind: 'success', title: t('create.created'), description: consultation.patient.full_name });
+      navigate(to(`/consultations/${consultation.id}`));
+    } catch (error) {
+      const message = applyServerErrors(error);
+      if (message || (isApiError(error) && error.status !== 403 && error.status !== 404))
+        setGeneral(message ?? (isApiError(error) ? error.message : t('create.failed')));
+    }
+  }
+
+  return (
+    <Stack gap="md" maw={760}>
+      <PageHeader title={t('routes:consultation.create.title')} subtitle={t('create.subtitle')} />
+      {!can('consultation.create') ? (
+        <Alert color="blue">{t('create.notAllowed')}</Alert>
+      ) : (
+        <Paper withBorder radius="md" p="md">
+          <form
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              void submit();
+            }}
+          >
+            <Stack gap="sm">
+              <Select
+                label={t('create.patient')}
+                placeholder={t('create.patientPlaceholder')}
+                searchable
+                required
+                withAsterisk
+                searchValue={search}
+                onSearchChange={setSearch}
+                filter={({ options }) => options}
+                nothingFoundMessage={patients.isFetching ? t('common:states.loading') : t('create.noPatient')}
+                data={patientOptions}
+                {...form.getInputProps('patient')}
+                onChange={(value, option) => {
+                  form.setFieldValue('patient', value ?? '');
+                  setPicked(value && option ? { value, label: option.label } : null);
+                }}
+              />
+              <Select
+                label={t('create.department')}
+                description={t('create.departmentHint')}
+                data={departmentOptions}
+                searchable
+                {...form.getInputProps('department')}
+              />
+              <Textarea
+                label={t('fields.reason')}
+                required
+                withAsterisk
+                autosize
+                minRows={2}
+                maxRows={6}
+                {...form.getInputProps('reason')}
+              />
+              {general && (
+                <Alert color="red" role="alert">
+                  {general}
+                </Alert>
+              )}
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => navigate(to('/consultations'))}>
+                  {t('common:actions.cancel')}
+                </Button>
+                <Button type="submit" loading={create.isPending} leftSection={<IconStethoscope size={16} />}>
+                  {t('create.submit')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+      )}
+    </Stack>
+  );
+}
