@@ -36,6 +36,9 @@ export const pageLoaders = {
   consultationDiagnosis: () => import('../features/consultations/pages/ConsultationDiagnosisPage'),
   /** The `consultation-access` route guard of the two consultation record pages. */
   consultationAccess: () => import('../features/consultations/components/ConsultationAccessGuard'),
+  exams: () => import('../features/exams/pages/ExamsPage'),
+  examCreate: () => import('../features/exams/pages/ExamCreatePage'),
+  examDetail: () => import('../features/exams/pages/ExamDetailPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -58,6 +61,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
         pageLoaders.consultationDetail,
         pageLoaders.consultationDiagnosis,
       ];
+    case 'exams':
+      return [pageLoaders.exams, pageLoaders.examDetail, pageLoaders.examCreate];
     default:
       return [pageLoaders.placeholder];
   }

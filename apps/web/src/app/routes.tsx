@@ -87,9 +87,13 @@ function moduleRoutes(): RouteObject[] {
         }),
       ],
     },
-    placeholder('exams', { titleKey: 'exams', module: 'exams' }),
-    placeholder('exams/create', { titleKey: 'examCreate.title', module: 'exams', kind: 'create' }),
-    placeholder('exams/:id', { titleKey: 'examDetail', module: 'exams', kind: 'detail' }),
+    page('exams', pageLoaders.exams, { titleKey: 'exams', module: 'exams', kind: 'list' }),
+    page('exams/create', pageLoaders.examCreate, {
+      titleKey: 'examCreate.title',
+      module: 'exams',
+      kind: 'create',
+    }),
+    page('exams/:id', pageLoaders.examDetail, { titleKey: 'examDetail', module: 'exams', kind: 'detail' }),
     placeholder('analytics', { titleKey: 'analytics', module: 'analytics' }),
     page('doctors', pageLoaders.doctors, { titleKey: 'doctors', module: 'doctors', kind: 'list' }),
     page('doctors/:id', pageLoaders.doctorDetail, {

@@ -13,6 +13,7 @@ import {
   examActionPermitted,
   examResultLines,
   flagOf,
+  isExamValidatedNotification,
   parseNumberInput,
   referenceRange,
   referenceText,
@@ -247,5 +248,22 @@ describe('typed numbers', () => {
     expect(parseNumberInput(' 7.25 ')).toBe(7.25);
     expect(parseNumberInput('1e5')).toBeNull();
     expect(parseNumberInput('abc')).toBeNull();
+  });
+});
+
+describe('the validation notification', () => {
+  it('is a consultation notification with action exam_validated', () => {
+    expect(
+      isExamValidatedNotification({ notification_type: 'consultation', data: { action: 'exam_validated' } }),
+    ).toBe(true);
+    expect(
+      isExamValidatedNotification({
+        notification_type: 'consultation',
+        data: { action: 'patient_assigned' },
+      }),
+    ).toBe(false);
+    expect(
+      isExamValidatedNotification({ notification_type: 'other', data: { action: 'exam_validated' } }),
+    ).toBe(false);
   });
 });

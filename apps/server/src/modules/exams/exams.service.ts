@@ -3,6 +3,7 @@ import { consultationAccess, isConsultationResponsible } from '@greensen/shared/
 import {
   availableExamActions,
   computeExamResults,
+  EXAM_VALIDATED_ACTION,
   type ExamAction,
   type ExamActor,
   type ExamUrgency,
@@ -37,9 +38,6 @@ import {
   patientFacts,
   performingDepartment,
 } from './exams.repository.js';
-
-/** `data.action` of the consultation notification sent to the requesting doctor on validation. */
-export const EXAM_VALIDATED_ACTION = 'exam_validated';
 
 export interface ExamOrderInput {
   patient: string;

@@ -9,13 +9,16 @@
  * Events of another hospital than the current one are ignored (that hospital's list loads when selected).
  */
 import type { TNotification, TSocketEnvelope } from '@greensen/shared/contracts/notifications';
+import { isExamValidatedNotification } from '@greensen/shared/domain/exams';
 import {
   NOTIFICATION_TOAST_MS,
   refreshFlagsFor,
   shouldPlaySound,
 } from '@greensen/shared/domain/notifications';
 import { createElement, useEffect } from 'react';
+import { invalidateExams } from '../../lib/clinical/api/exam-keys';
 import { currentPathname } from '../../lib/navigation';
+import { queryClient } from '../../lib/query-client';
 import { notificationSocket } from '../../lib/socket';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth';
@@ -58,6 +61,8 @@ export function handleSocketEnvelope(envelope: TSocketEnvelope): void {
       });
       const { raise } = useRefreshFlagsStore.getState();
       for (const flag of flags) raise(flag);
+      // Validated results: the exam lists, the consultation's exams and the dashboard's alerts refresh.
+      if (isExamValidatedNotification(notification)) void invalidateExams(queryClient);
       return;
     }
     case 'mark_read':

@@ -17,6 +17,7 @@ import { useDoctorQueue } from '../../../lib/clinical/api/doctor-queue';
 import { useDoctorWorkload } from '../../../lib/clinical/api/doctor-workload';
 import { useStartConsultation } from '../../../lib/clinical/api/start-consultation';
 import { ExecutionQueueTable } from '../../../lib/clinical/components/ExecutionQueueTable';
+import { UrgentResultsCard } from '../../../lib/clinical/components/UrgentResultsCard';
 import { WorkloadStats } from '../../../lib/clinical/components/WorkloadStats';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
@@ -96,6 +97,7 @@ export function DoctorDashboard({
                 <WorkloadStats workload={workload.data} />
               </Stack>
             )}
+            <UrgentResultsCard refreshInterval={config.refreshInterval} mx="sm" mb="sm" />
             {queue.isError ? (
               <LoadError error={queue.error} onRetry={() => void queue.refetch()} />
             ) : (

@@ -1,0 +1,45 @@
+/** Exams as the UI shows them: names and values in the UI language, and whether the user has the module. */
+import type { TExamResultLine } from '@greensen/shared/contracts/exams';
+import { canAccessModule } from '@greensen/shared/domain/access';
+import type { Language } from '@greensen/shared/domain/constants';
+import { DEFAULT_ENVIRONMENT } from '@greensen/shared/domain/modules';
+import { useAuthStore } from '../../../stores/auth';
+import { rolesInHospital, useUserStore } from '../../../stores/user';
+import { useAppConfig } from '../../app-config';
+
+/** The label of a bilingual catalogue item (exam, field, choice) in a language. */
+export function localized(item: { label_fr: string; label_en: string }, lang: Language): string {
+  return lang === 'en' ? item.label_en : item.label_fr;
+}
+
+export function examName(exam: { name_fr: string; name_en: string }, lang: Language): string {
+  return lang === 'en' ? exam.name_en : exam.name_fr;
+}
+
+/** A number with the language's decimal separator (`12,5` in French). */
+export function formatNumber(value: number, lang: Language): string {
+  return value.toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 3 });
+}
+
+/** The value of a result line: the choice's label, or the number with its unit, or the text. */
+export function lineValue(line: TExamResultLine, lang: Language): string {
+  if (line.value_label_fr !== null && line.value_label_en !== null)
+    return lang === 'en' ? line.value_label_en : line.value_label_fr;
+  if (typeof line.value === 'number') {
+    const n = formatNumber(line.value, lang);
+    return line.unit ? `${n} ${line.unit}` : n;
+  }
+  return String(line.value ?? '');
+}
+
+/**
+ * Whether the user may open the exams module in the current hospital (midwives and secretaries may not):
+ * pieces shown outside /exams check it before calling the API (a 403 would send the user home).
+ */
+export function useExamsAllowed(): boolean {
+  const user = useUserStore((state) => state.user);
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const environment = useAppConfig()?.environment ?? DEFAULT_ENVIRONMENT;
+  return canAccessModule({ moduleName: 'exams', environment, user: rolesInHospital(user, hospitalId) })
+    .allowed;
+}
