@@ -220,6 +220,17 @@ export async function importIcd10Text(db: Db, input: string): Promise<Icd10Impor
     for (const r of rows) existing.set(r.code, r);
   }
   const known = new Set<string>(structure.map((r) => r.code));
+  // The categories of the file's codes that the database already holds.
+  const categories = [
+    ...new Set([...parsed.values()].filter((p) => p.kind === 'code').map((p) => p.code.slice(0, 3))),
+  ];
+  for (let i = 0; i < categories.length; i += 1000) {
+    const rows = await db
+      .select({ code: icd10Codes.code })
+      .from(icd10Codes)
+      .where(inArray(icd10Codes.code, categories.slice(i, i + 1000)));
+    for (const r of rows) known.add(r.code);
+  }
   const blocks = structure.filter((r) => r.kind === 'block').map((r) => r.code);
   for (const p of parsed.values()) if (p.kind === 'block' && !known.has(p.code)) blocks.push(p.code);
 

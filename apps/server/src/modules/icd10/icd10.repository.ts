@@ -20,14 +20,14 @@ const COLUMNS = sql.raw(
 /** The indexed search text (trigram GIN index `icd10_search_trgm_idx`, migration 0006): same expression. */
 const SEARCH_TEXT = sql.raw(`f_unaccent(lower(c.code || ' ' || c.label_fr || ' ' || c.label_en))`);
 /**
- * Word-similarity threshold of a match: typos pass (`paludsime` → `paludisme` 0.5, `hypertention` →
- * `hypertension` 0.63, `drepanocitose` → `drépanocytaire` 0.57). Matches are then ranked in tiers (strong ≥ 0.75,
- * good ≥ 0.6, loose): within a tier common codes come first, so that a loose match (`malaria` ~ `maladie`, 0.5)
- * never outranks a real one.
+ * Word-similarity threshold of a match (`%>`, served by the trigram index): typos pass (`paludsime` →
+ * `paludisme` 0.5, `hypertention` → `hypertension` 0.63, `drepanocitose` → `drépanocytaire` 0.57). Matches are
+ * ranked by strict word similarity (whole words) in tiers — strong ≥ 0.75, good ≥ 0.5, loose — and within a tier
+ * common codes come first, so that a loose match (`malaria` ~ `maladie`) never outranks a real one.
  */
 export const WORD_THRESHOLD = 0.5;
 const STRONG = 0.75;
-const GOOD = 0.6;
+const GOOD = 0.5;
 const CHAPTERS = sql.raw(`array[${CHAPTER_ORDER.map((c) => `'${c}'`).join(',')}]::text[]`);
 
 /** A typed code or code prefix: `B50`, `b50.9`, `B509`, `O8`, `A00-A09`. */
@@ -56,6 +56,8 @@ const SYNONYMS: readonly [RegExp, string][] = [
   [/\baids\b/, 'hiv'],
   [/\bhta\b/, 'hypertension'],
   [/\bavc\b/, 'accident vasculaire cerebral'],
+  [/\bavc\b/, 'infarctus cerebral'],
+  [/\bavc\b/, 'hemorragie intracerebrale'],
   [/\bbpco\b/, 'maladie pulmonaire obstructive chronique'],
   [/\bcopd\b/, 'chronic obstructive pulmonary disease'],
   [/\bira\b/, 'insuffisance renale aigue'],
@@ -108,7 +110,7 @@ export function searchParts(
       if (re.test(folded)) terms.push(folded.replace(re, replacement));
     }
     for (const t of terms) arms.push(sql`${SEARCH_TEXT} %> ${t}`);
-    const scores = terms.map((t) => sql`word_similarity(${t}, ${SEARCH_TEXT})`);
+    const scores = terms.map((t) => sql`strict_word_similarity(${t}, ${SEARCH_TEXT})`);
     const score = scores.length === 1 ? scores[0]! : sql`greatest(${sql.join(scores, sql`, `)})`;
     const tier = sql`case when ${score} >= ${STRONG} then 0 when ${score} >= ${GOOD} then 1 else 2 end`;
     order.push(tier, sql`c.common desc`, sql`${score} desc`);
@@ -188,7 +190,7 @@ export async function findIcd10(
     )
     select * from up order by depth desc`);
   const entry = chain.rows.at(-1);
-  if (!entry || entry.depth !== 0) return null;
+  if (entry?.depth !== 0) return null;
   const children = await q.execute<Icd10DbRow>(
     sql`select ${COLUMNS} from icd10_codes c where c.parent_code = ${code} order by c.code collate "C"`,
   );
