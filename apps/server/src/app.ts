@@ -18,7 +18,7 @@ import { triageRoutes } from './modules/triage/triage.routes.js';
 import accessPlugin from './plugins/access.js';
 import auditPlugin from './plugins/audit.js';
 import dbPlugin from './plugins/db.js';
-import errorsPlugin, { validatorCompiler } from './plugins/errors.js';
+import errorsPlugin, { frameworkErrors, validatorCompiler } from './plugins/errors.js';
 import mailPlugin from './plugins/mail.js';
 import openapiPlugin from './plugins/openapi.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -76,6 +76,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('config', config);

@@ -3,19 +3,63 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
 import { ApiError, type FieldErrors } from '../lib/errors.js';
-import { isMessageKey, type Lang, requestLang, translate } from '../lib/i18n.js';
+import { defineMessages, isMessageKey, type Lang, requestLang, translate } from '../lib/i18n.js';
 
 const locales = { fr: z.locales.fr(), en: z.locales.en() };
 
-/** Validates with the route's zod schema, keeping what the error handler needs to translate issues. */
+defineMessages({
+  'validation.null_character': {
+    fr: 'Le caractère nul (U+0000) n’est pas accepté.',
+    en: 'The null character (U+0000) is not accepted.',
+  },
+  'error.url_invalid': { fr: 'Adresse invalide.', en: 'Invalid address.' },
+  'error.url_too_long': { fr: 'Adresse trop longue.', en: 'Address too long.' },
+});
+
+/** The path of the first string holding a NUL character (PostgreSQL text cannot store one), or null. */
+function nulPath(value: unknown, path: PropertyKey[] = []): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (path.length > 32 || value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = nulPath(v, [...path, k]);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Validates with the route's zod schema, keeping what the error handler needs to translate issues. What the
+ * route would receive is also refused when a string of it holds a NUL character: a 400 on that field, not a
+ * database error.
+ */
 export const validatorCompiler =
   ({ schema }: { schema: ZodType }) =>
   (data: unknown) => {
     const result = schema.safeParse(data, { reportInput: true });
-    if (result.success) return { value: result.data };
+    if (result.success) {
+      const at = nulPath(result.data);
+      if (!at) return { value: result.data };
+      const issue = { code: 'custom', path: at, message: 'validation.null_character', input: '' };
+      return { error: Object.assign(new Error('validation'), { zodIssues: [issue as Issue] }) };
+    }
     const error = Object.assign(new Error('validation'), { zodIssues: result.error.issues });
     return { error };
   };
+
+/**
+ * Answers of the router itself (malformed percent-encoding, a path segment longer than allowed), in the shape of
+ * DESIGN §4 instead of Fastify's own (which echoes the URL). Passed as Fastify's `frameworkErrors`.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const lang = requestLang(request);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return send(reply, 414, { detail: translate(lang, 'error.url_too_long') });
+  if (error.code === 'FST_ERR_BAD_URL')
+    return send(reply, 400, { non_field_errors: [translate(lang, 'error.url_invalid')] });
+  return send(reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, {
+    detail: translate(lang, 'validation.invalid'),
+  });
+}
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
@@ -84,6 +128,8 @@ export function errorBody(err: ApiError, lang: Lang): Record<string, unknown> {
 
 export default fp(
   async (app: FastifyInstance) => {
+    // The API speaks JSON only: a text/plain body is a 415 like any other type, not a string to validate.
+    app.removeContentTypeParser('text/plain');
     app.setErrorHandler((error: FastifyError & { zodIssues?: Issue[] }, request: FastifyRequest, reply) => {
       const lang = requestLang(request);
       if (error instanceof ApiError) return send(reply, error.statusCode, errorBody(error, lang));
