@@ -3,7 +3,7 @@
  * drafts while the user may edit it, otherwise the read-only record; addenda once completed. Beside it: the
  * patient with allergies, previous diagnoses, and the exams slot (recent results, exam orders).
  */
-import { Alert, Anchor, Badge, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconEye, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -81,8 +81,12 @@ export default function ConsultationDetailPage() {
         </Alert>
       )}
 
+      {/* Narrow screens: the patient (allergies) first, the form, then the other panels. */}
+      <Box hiddenFrom="lg">
+        <PatientBanner patient={record.patient} />
+      </Box>
       <Grid gap="md">
-        <Grid.Col span={{ base: 12, lg: 8 }} order={{ base: 2, lg: 1 }}>
+        <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack gap="md">
             {editable ? (
               <ConsultationEditor key={record.id} record={record} />
@@ -92,9 +96,11 @@ export default function ConsultationDetailPage() {
             {record.status === 'completed' && <AddendaPanel record={record} />}
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }} order={{ base: 1, lg: 2 }}>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
           <Stack gap="md">
-            <PatientBanner patient={record.patient} />
+            <Box visibleFrom="lg">
+              <PatientBanner patient={record.patient} />
+            </Box>
             <PreviousDiagnosesPanel patientId={record.patient.id} consultationId={record.id} />
             <ExamPanelsSlot consultation={record} canOrder={editable} />
           </Stack>

@@ -71,6 +71,7 @@ export function ConsultationsTable({
         {
           accessor: 'doctor',
           title: t('columns.doctor'),
+          visibleMediaQuery: (theme) => `(min-width: ${theme.breakpoints.md})`,
           render: (c) => (
             <div>
               <Text size="sm">{c.doctor.full_name}</Text>
