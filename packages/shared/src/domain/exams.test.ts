@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isExamValidatedNotification } from './exam-notifications.js';
 import {
   ageInYears,
   availableExamActions,
@@ -13,7 +14,6 @@ import {
   examActionPermitted,
   examResultLines,
   flagOf,
-  isExamValidatedNotification,
   parseNumberInput,
   referenceRange,
   referenceText,

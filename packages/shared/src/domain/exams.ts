@@ -33,17 +33,6 @@ export const EXAM_TRANSITIONS: Readonly<Record<ExamStatus, readonly ExamStatus[]
   cancelled: [],
 };
 
-/** `data.action` of the `consultation` notification the requesting doctor receives when results are validated. */
-export const EXAM_VALIDATED_ACTION = 'exam_validated';
-
-/** Whether a notification reports validated exam results (the web then refreshes its exam lists). */
-export function isExamValidatedNotification(n: {
-  readonly notification_type: string;
-  readonly data?: { readonly action?: string | null } | null;
-}): boolean {
-  return n.notification_type === 'consultation' && n.data?.action === EXAM_VALIDATED_ACTION;
-}
-
 /** Orders still waiting for the laboratory or imaging (the worklist's "to do"). */
 export const OPEN_EXAM_STATUSES: readonly ExamStatus[] = ['requested', 'in_progress'];
 

@@ -1,9 +1,9 @@
 import type { TExamListFilters } from '@greensen/shared/contracts/exams';
 import { consultationAccess, isConsultationResponsible } from '@greensen/shared/domain/consultation-access';
+import { EXAM_VALIDATED_ACTION } from '@greensen/shared/domain/exam-notifications';
 import {
   availableExamActions,
   computeExamResults,
-  EXAM_VALIDATED_ACTION,
   type ExamAction,
   type ExamActor,
   type ExamUrgency,

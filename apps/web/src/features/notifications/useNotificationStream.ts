@@ -9,7 +9,7 @@
  * Events of another hospital than the current one are ignored (that hospital's list loads when selected).
  */
 import type { TNotification, TSocketEnvelope } from '@greensen/shared/contracts/notifications';
-import { isExamValidatedNotification } from '@greensen/shared/domain/exams';
+import { isExamValidatedNotification } from '@greensen/shared/domain/exam-notifications';
 import {
   NOTIFICATION_TOAST_MS,
   refreshFlagsFor,

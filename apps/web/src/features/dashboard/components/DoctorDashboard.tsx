@@ -8,7 +8,7 @@ import type { Language } from '@greensen/shared/domain/constants';
 import type { DashboardConfig } from '@greensen/shared/domain/dashboards';
 import { Button, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
@@ -17,7 +17,6 @@ import { useDoctorQueue } from '../../../lib/clinical/api/doctor-queue';
 import { useDoctorWorkload } from '../../../lib/clinical/api/doctor-workload';
 import { useStartConsultation } from '../../../lib/clinical/api/start-consultation';
 import { ExecutionQueueTable } from '../../../lib/clinical/components/ExecutionQueueTable';
-import { UrgentResultsCard } from '../../../lib/clinical/components/UrgentResultsCard';
 import { WorkloadStats } from '../../../lib/clinical/components/WorkloadStats';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
@@ -25,6 +24,13 @@ import { toast } from '../../../lib/toast';
 import { DashboardFrame } from './DashboardFrame';
 
 const PAGE_SIZE = 20;
+
+/** The abnormal results card loads after the dashboard (kept out of the signed-in screen's budget). */
+const UrgentResultsCard = lazy(() =>
+  import('../../../lib/clinical/components/UrgentResultsCard').then((m) => ({
+    default: m.UrgentResultsCard,
+  })),
+);
 const SCOPE = ['dashboard', 'doctor'] as const;
 
 export function DoctorDashboard({
@@ -97,7 +103,9 @@ export function DoctorDashboard({
                 <WorkloadStats workload={workload.data} />
               </Stack>
             )}
-            <UrgentResultsCard refreshInterval={config.refreshInterval} mx="sm" mb="sm" />
+            <Suspense fallback={null}>
+              <UrgentResultsCard refreshInterval={config.refreshInterval} mx="sm" mb="sm" />
+            </Suspense>
             {queue.isError ? (
               <LoadError error={queue.error} onRetry={() => void queue.refetch()} />
             ) : (

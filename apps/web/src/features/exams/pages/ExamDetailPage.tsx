@@ -26,6 +26,7 @@ import {
   IconClipboardCheck,
   IconEye,
   IconFlask,
+  IconPencil,
   IconPlayerPlay,
   IconSend,
   IconX,
@@ -170,6 +171,8 @@ export default function ExamDetailPage() {
   const acknowledge = useAcknowledgeExam();
   const cancel = useCancelExam();
   const [cancelling, setCancelling] = useState(false);
+  /** Correcting results already entered (before validation): the form replaces the read-only table. */
+  const [correcting, setCorrecting] = useState(false);
 
   if (query.isPending) {
     return (
@@ -184,6 +187,7 @@ export default function ExamDetailPage() {
   const order = query.data;
   const can = (action: TExamOrderDetail['actions'][number]) => order.actions.includes(action);
   const hasResults = order.status === 'completed' || order.status === 'validated';
+  const editing = can('results') && (order.status === 'in_progress' || correcting);
 
   async function run(action: () => Promise<unknown>, done: string, failed: string) {
     try {
@@ -326,14 +330,26 @@ export default function ExamDetailPage() {
         <Stack gap="sm">
           <Group justify="space-between" gap="xs">
             <Title order={4}>{t('detail.results')}</Title>
-            {order.status === 'completed' && (
-              <Text size="sm" c="orange" fw={600}>
-                {t('results.notValidated')}
-              </Text>
-            )}
+            <Group gap="xs">
+              {order.status === 'completed' && (
+                <Text size="sm" c="orange" fw={600}>
+                  {t('results.notValidated')}
+                </Text>
+              )}
+              {order.status === 'completed' && can('results') && (
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={correcting ? <IconX size={14} /> : <IconPencil size={14} />}
+                  onClick={() => setCorrecting((value) => !value)}
+                >
+                  {correcting ? t('results.stopCorrecting') : t('results.correct')}
+                </Button>
+              )}
+            </Group>
           </Group>
-          {can('results') ? (
-            <ExamResultForm key={order.version} order={order} />
+          {editing ? (
+            <ExamResultForm key={order.version} order={order} onSaved={() => setCorrecting(false)} />
           ) : hasResults ? (
             <Stack gap="sm">
               <ResultsTable order={order} />
