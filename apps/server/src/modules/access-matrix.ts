@@ -425,6 +425,20 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: (kit) => ({ params: { id: kit.standing.triage } }),
   },
 
+  // ICD-10 catalogue (global, not patient data: no audit; the consultations module's rule: no secretary) --
+  'GET /api/icd10/': {
+    allow: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse', 'admin'],
+    audit: 'none',
+    request: () => ({ query: { search: 'paludisme' } }),
+  },
+  'GET /api/icd10/:code/': {
+    allow: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse', 'admin'],
+    audit: 'none',
+    // The harness's database holds no catalogue: allowed callers get 404, never 401/403.
+    request: () => ({ params: { code: 'B50.9' } }),
+    status: 'not-refused',
+  },
+
   // Departments, practitioners and their queues -----------------------------------------------------------
   'GET /api/departments/': { allow: ALL, audit: 'none' },
   'GET /api/departments/:id/execution-queue/': {

@@ -71,6 +71,7 @@ const SYNONYMS: readonly [RegExp, string][] = [
   [/\bsevere malaria\b/, 'severe complicated falciparum malaria'],
   [/\bmalnutrition aigue severe\b/, 'malnutrition proteino-energetique grave'],
   [/\bsepticemie\b/, 'sepsis'],
+  [/\bpre-? ?eclampsie\b/, 'preeclampsie'],
   [/\bgastro\b/, 'gastro-enterite'],
   [/\binfection urinaire\b/, 'infection des voies urinaires'],
   [/\buti\b/, 'urinary tract infection'],

@@ -272,6 +272,16 @@ describe('access and validation', () => {
     expect(long.json()).toHaveProperty('search');
     expect((await get(doctor, '/api/icd10/B50_9/')).statusCode).toBe(400);
   });
+
+  it('treats odd search text as text (no wildcard, no error) and a blank search as browsing', async () => {
+    for (const term of ['%', 'B5%', '_', "l'", '--', '\\', 'a']) {
+      const res = await get(doctor, `/api/icd10/?search=${encodeURIComponent(term)}`);
+      expect(res.statusCode, term).toBe(200);
+    }
+    expect((await search('%')).count).toBe(0);
+    expect((await search('_')).count).toBe(0);
+    expect((await search('   ')).count).toBe(22);
+  });
 });
 
 describe('import of a full CIM-10 file', () => {
