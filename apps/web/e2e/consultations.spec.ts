@@ -25,8 +25,13 @@ test('a doctor writes, codes, completes a consultation and adds an addendum; oth
 
   // medecin@ (Urgences of HGG, and CDF): in HGG, Start Next Consultation lands on the new consultation page.
   await signIn(page, 'medecin@greensen.test');
-  await page.getByRole('banner').getByRole('combobox', { name: /^Hôpital/ }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('combobox', { name: /^Hôpital/ })
+    .click();
   await page.getByRole('option', { name: /HGG/ }).first().click();
+  // The HGG queue (seeded patients assigned to medecin@ in Urgences) before starting the next one.
+  await expect(page.getByRole('row', { name: /Héritier Kasongo/ })).toBeVisible();
   const start = page.getByTestId('start-next-consultation');
   await expect(start).toBeEnabled();
   await start.click();
@@ -35,7 +40,7 @@ test('a doctor writes, codes, completes a consultation and adds an addendum; oth
   const heading = page.getByRole('heading', { level: 2, name: /^Consultation de / });
   await expect(heading).toBeVisible();
   const patientName = ((await heading.textContent()) ?? '').replace('Consultation de ', '').trim();
-  await expect(page.getByTestId('patient-banner')).toContainText(patientName);
+  await expect(page.getByTestId('patient-banner').filter({ visible: true })).toContainText(patientName);
 
   // The sections, saved as drafts without any button.
   await page

@@ -126,13 +126,15 @@ export function ConsultationEditor({ record }: { record: TConsultationDetail }) 
   }
 
   // Unsaved changes: warn before the browser leaves the page.
+  const dirty = useRef(autosave.dirty);
+  dirty.current = autosave.dirty;
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {
-      if (autosave.dirty()) event.preventDefault();
+      if (dirty.current()) event.preventDefault();
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [autosave]);
+  }, []);
 
   function reapply() {
     if (!conflict) return;
