@@ -12,16 +12,29 @@ defineMessages({
     fr: 'Le caractère nul (U+0000) n’est pas accepté.',
     en: 'The null character (U+0000) is not accepted.',
   },
+  'validation.ill_formed_unicode': {
+    fr: 'Texte invalide : un caractère Unicode est incomplet (demi-paire de substitution).',
+    en: 'Invalid text: a Unicode character is incomplete (lone surrogate).',
+  },
   'error.url_invalid': { fr: 'Adresse invalide.', en: 'Invalid address.' },
   'error.url_too_long': { fr: 'Adresse trop longue.', en: 'Address too long.' },
 });
 
-/** The path of the first string holding a NUL character (PostgreSQL text cannot store one), or null. */
-function nulPath(value: unknown, path: PropertyKey[] = []): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The first string that PostgreSQL cannot take as text (a NUL character) or that is not valid Unicode (a lone
+ * surrogate: JSON and the database reject it), with its path and the message to answer, or null.
+ */
+function badText(value: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; message: string } | null {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return { path, message: 'validation.null_character' };
+    if (LONE_SURROGATE.test(value)) return { path, message: 'validation.ill_formed_unicode' };
+    return null;
+  }
   if (path.length > 32 || value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
-    const found = nulPath(v, [...path, k]);
+    const found = badText(v, [...path, k]);
     if (found) return found;
   }
   return null;
@@ -29,17 +42,17 @@ function nulPath(value: unknown, path: PropertyKey[] = []): PropertyKey[] | null
 
 /**
  * Validates with the route's zod schema, keeping what the error handler needs to translate issues. What the
- * route would receive is also refused when a string of it holds a NUL character: a 400 on that field, not a
- * database error.
+ * route would receive is also refused when a string of it holds a NUL character or a lone surrogate: a 400 on
+ * that field, not a database error.
  */
 export const validatorCompiler =
   ({ schema }: { schema: ZodType }) =>
   (data: unknown) => {
     const result = schema.safeParse(data, { reportInput: true });
     if (result.success) {
-      const at = nulPath(result.data);
-      if (!at) return { value: result.data };
-      const issue = { code: 'custom', path: at, message: 'validation.null_character', input: '' };
+      const bad = badText(result.data);
+      if (!bad) return { value: result.data };
+      const issue = { code: 'custom', path: bad.path, message: bad.message, input: '' };
       return { error: Object.assign(new Error('validation'), { zodIssues: [issue as Issue] }) };
     }
     const error = Object.assign(new Error('validation'), { zodIssues: result.error.issues });
@@ -110,8 +123,16 @@ function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Error bodies are always the shapes above: they are serialized as they are, never through the route's response
+ * schema for that status (a route documenting its own 400 must not turn a validation error into a 500).
+ */
 function send(reply: FastifyReply, status: number, body: Record<string, unknown>) {
-  return reply.status(status).type('application/json; charset=utf-8').send(body);
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .serializer((payload) => JSON.stringify(payload))
+    .send(body);
 }
 
 export function errorBody(err: ApiError, lang: Lang): Record<string, unknown> {

@@ -114,11 +114,28 @@ export async function buildRequest(
   return parts;
 }
 
+/**
+ * Percent-encodes a path segment; a lone surrogate (which encodeURIComponent refuses) becomes the bytes of its
+ * code unit, so the server sees the malformed UTF-8 a hostile client would send.
+ */
+export function encodeSegment(v: string): string {
+  let out = '';
+  for (const ch of v) {
+    const code = ch.charCodeAt(0);
+    if (ch.length === 1 && code >= 0xd800 && code <= 0xdfff) {
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
+    } else out += encodeURIComponent(ch);
+  }
+  return out;
+}
+
 export function urlOf(route: { url: string }, parts: RequestParts): string {
   let url = route.url.replace(/:(\w+)/g, (_, name: string) => {
     const v = parts.params?.[name];
     if (v === undefined) throw new Error(`no value for :${name} of ${route.url}`);
-    return encodeURIComponent(v);
+    return encodeSegment(v);
   });
   const q = new URLSearchParams(parts.query ?? {}).toString();
   if (q) url += `?${q}`;
