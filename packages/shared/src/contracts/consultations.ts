@@ -30,6 +30,11 @@ import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
 import { ZIcd10CodeValue } from './icd10.js';
 import { ZVitals } from './triage.js';
 
+/** A day (`YYYY-MM-DD`) within what the database and the clinic can mean (zod alone accepts year 0000). */
+const zDay = z.iso
+  .date()
+  .refine((d) => d >= '1900-01-01' && d <= '2199-12-31', { message: 'consultations.date_out_of_range' });
+
 export const CONSULTATION_SCOPES = ['mine', 'department', 'all'] as const;
 export type ConsultationScope = (typeof CONSULTATION_SCOPES)[number];
 
@@ -78,7 +83,7 @@ export const ZConsultationListQuery = ZPageQuery.extend({
   /** Comma list of statuses. */
   status: commaList(CONSULTATION_STATUSES),
   /** Day the consultation started (hospital time zone). */
-  date: z.iso.date().optional(),
+  date: zDay.optional(),
   doctor: z.uuid().optional(),
   department: z.uuid().optional(),
   patient: z.uuid().optional(),
@@ -128,7 +133,7 @@ export const ZConsultationSections = z.object({
   plan: section,
   outcome: z.enum(CONSULTATION_OUTCOMES).nullish(),
   outcome_notes: section,
-  follow_up_date: z.iso.date().nullish(),
+  follow_up_date: zDay.nullish(),
 });
 
 export const ZConsultationUpdate = ZConsultationSections.partial().extend({

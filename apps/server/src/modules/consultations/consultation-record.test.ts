@@ -105,6 +105,15 @@ describe('draft saves', () => {
     expect((await call(ctx.app, doctor, 'GET', url(id))).json().version).toBe(1);
   });
 
+  it('refuses a follow-up date the database cannot hold (400, not 500)', async () => {
+    const { id } = await start();
+    const res = await call(ctx.app, doctor, 'PATCH', url(id), { version: 1, follow_up_date: '0000-01-01' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().follow_up_date).toHaveLength(1);
+    const list = await call(ctx.app, doctor, 'GET', '/api/consultations/?date=0000-01-01');
+    expect(list.statusCode).toBe(400);
+  });
+
   it('clears a section with null or blank text and keeps the others', async () => {
     const { id } = await start();
     await call(ctx.app, doctor, 'PATCH', url(id), { version: 1, plan: 'Paracétamol', conclusion: 'x' });

@@ -91,6 +91,10 @@ defineMessages({
     fr: 'Le diagnostic {code} est déjà posé pour cette consultation.',
     en: 'Diagnosis {code} is already recorded for this consultation.',
   },
+  'consultations.date_out_of_range': {
+    fr: 'Date hors des limites (1900 à 2199).',
+    en: 'Date out of range (1900 to 2199).',
+  },
   'consultations.diagnosis_filter_invalid': {
     fr: 'Indiquez le début d’un code CIM-10 (par exemple B50).',
     en: 'Give the beginning of an ICD-10 code (for example B50).',
