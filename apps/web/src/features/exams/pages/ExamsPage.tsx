@@ -236,7 +236,7 @@ export default function ExamsPage() {
                 render: (o) => (
                   <Stack gap={2}>
                     <ExamUrgencyBadge urgency={o.urgency} size="xs" />
-                    <Text size="sm" fw={600}>
+                    <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
                       {o.order_number}
                     </Text>
                     <Text size="xs" c="dimmed">

@@ -4,6 +4,12 @@ import { Badge, type MantineSize } from '@mantine/core';
 import { IconAlertTriangle, IconArrowDown, IconArrowUp, IconBolt } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
+/** Chips are never cut in narrow table columns. */
+const NEVER_CUT = {
+  root: { overflow: 'visible', flexShrink: 0 },
+  label: { overflow: 'visible', textOverflow: 'clip' },
+} as const;
+
 export const EXAM_STATUS_COLORS: Record<ExamStatus, string> = {
   requested: 'blue',
   in_progress: 'cyan',
@@ -15,7 +21,13 @@ export const EXAM_STATUS_COLORS: Record<ExamStatus, string> = {
 export function ExamStatusBadge({ status, size = 'sm' }: { status: ExamStatus; size?: MantineSize }) {
   const { t } = useTranslation('exams');
   return (
-    <Badge color={EXAM_STATUS_COLORS[status]} variant="light" size={size} data-testid="exam-status">
+    <Badge
+      color={EXAM_STATUS_COLORS[status]}
+      variant="light"
+      size={size}
+      styles={NEVER_CUT}
+      data-testid="exam-status"
+    >
       {t(`status.${status}`)}
     </Badge>
   );
@@ -39,6 +51,7 @@ export function ExamUrgencyBadge({
       variant={urgency === 'urgent' ? 'filled' : 'light'}
       size={size}
       leftSection={urgency === 'urgent' ? <IconBolt size={12} /> : undefined}
+      styles={NEVER_CUT}
       data-testid={`exam-urgency-${urgency}`}
     >
       {t(`urgency.${urgency}`)}
@@ -55,6 +68,7 @@ export function ExamAbnormalBadge({ size = 'sm' }: { size?: MantineSize }) {
       variant="light"
       size={size}
       leftSection={<IconAlertTriangle size={12} />}
+      styles={NEVER_CUT}
       data-testid="exam-abnormal"
     >
       {t('abnormal')}
@@ -75,6 +89,7 @@ export function ExamFlagBadge({ flag, size = 'xs' }: { flag: ExamFlag; size?: Ma
       variant="filled"
       size={size}
       leftSection={icon}
+      styles={NEVER_CUT}
       data-testid={`flag-${flag}`}
     >
       {t(`flag.${flag}`)}

@@ -31,11 +31,16 @@ export function ExamResultLines({
   return (
     <Stack gap={2}>
       {visible.map((line) => (
-        <Group key={line.key} gap={6} wrap="nowrap" data-testid={`result-line-${line.key}`}>
-          <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+        <Group key={line.key} gap={4} wrap="wrap" data-testid={`result-line-${line.key}`}>
+          <Text size="xs" c="dimmed">
             {localized(line, lang)}
           </Text>
-          <Text size="xs" fw={line.flag ? 700 : 500} c={line.flag ? 'red' : undefined}>
+          <Text
+            size="xs"
+            fw={line.flag ? 700 : 500}
+            c={line.flag ? 'red' : undefined}
+            style={{ whiteSpace: 'nowrap' }}
+          >
             {lineValue(line, lang)}
           </Text>
           <ExamFlagBadge flag={line.flag} />
