@@ -1,64 +1,13 @@
-import type { TConsultationDetail } from '@greensen/shared/contracts/consultations';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { locationOf, makeUser, renderApp } from '../../../test/render';
+import { CONSULTATION_ID as ID, consultationRecord as record } from './consultation.fixture';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const ID = '0190f0f0-1111-7222-8333-444455556666';
 const doctor = makeUser({ active_roles: [{ role_code: 'DOCTOR', hospital: 'h1', department: 'd1' }] });
-
-function record(over: Partial<TConsultationDetail> = {}): TConsultationDetail {
-  return {
-    id: ID,
-    status: 'in_progress',
-    patient: {
-      id: '0190f0f0-aaaa-7222-8333-444455556666',
-      record_number: 'HGG-000042',
-      full_name: 'Bénédicte Ngalula',
-      sex: 'F',
-      age: 46,
-      allergies: ['Aspirine'],
-    },
-    department: {
-      id: '0190f0f0-bbbb-7222-8333-444455556666',
-      code: 'URG',
-      name: 'Urgences',
-      kind: 'emergency',
-    },
-    doctor: { id: 'u2', full_name: 'Awa Diop' },
-    admission_id: null,
-    admission_type: null,
-    reason: 'Fièvre',
-    started_at: '2026-05-04T08:00:00Z',
-    completed_at: null,
-    primary_diagnosis: null,
-    outcome: null,
-    access: 'read',
-    admission: null,
-    history: 'Fièvre depuis 3 jours',
-    current_treatment: null,
-    allergies: null,
-    allergies_confirmed: false,
-    examination: null,
-    vitals: null,
-    conclusion: null,
-    plan: null,
-    outcome_notes: null,
-    follow_up_date: null,
-    version: 3,
-    completed_by: null,
-    cancel_reason: null,
-    cancelled_at: null,
-    updated_at: '2026-05-04T08:10:00Z',
-    may_add_addendum: false,
-    addenda: [],
-    diagnoses: [],
-    ...over,
-  };
-}
 
 const emptyPage = () => Response.json({ count: 0, next: null, previous: null, results: [] });
 
