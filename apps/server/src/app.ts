@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(authRoutes);
   await app.register(realtimeGateway);
   await app.register(notificationsRoutes);
+  await app.register(auditRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

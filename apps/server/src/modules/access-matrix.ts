@@ -167,6 +167,12 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/config/': { allow: 'public', audit: 'none' },
   'GET /api/docs*': { allow: 'public', audit: 'none', status: 'not-refused' },
   'GET /api/admin/maintenance/': { allow: ['admin'], audit: 'none' },
+  'GET /api/admin/audit/': {
+    // Reading the audit trail is audited too. The filter keeps the page to rows about this hospital's patients.
+    allow: ['admin'],
+    audit: 'search',
+    request: (kit) => ({ query: { action: 'patient.read', resource: 'patient', user: kit.staff.admin } }),
+  },
   'PUT /api/admin/maintenance/': {
     allow: ['admin'],
     audit: 'event',

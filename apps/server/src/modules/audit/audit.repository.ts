@@ -1,0 +1,115 @@
+import { AUDIT_COUNT_CAP } from '@greensen/shared/contracts/audit';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { fullName, isoRequired } from '../../lib/clinical.js';
+
+export interface AuditFilters {
+  user?: string | undefined;
+  patient?: string | undefined;
+  action?: string | undefined;
+  outcome?: string | undefined;
+  resource?: string | undefined;
+  resource_id?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+interface AuditRow {
+  [column: string]: unknown;
+  id: string;
+  occurred_at: Date | string;
+  user_id: string | null;
+  u_first_name: string | null;
+  u_last_name: string | null;
+  u_email: string | null;
+  role_code: string | null;
+  hospital_id: string | null;
+  p_id: string | null;
+  p_record_number: string | null;
+  p_first_name: string | null;
+  p_last_name: string | null;
+  action: string;
+  resource_type: string | null;
+  resource_id: string | null;
+  outcome: string;
+  ip: string | null;
+  request_id: string | null;
+  details: Record<string, unknown> | string | null;
+}
+
+/** `LIKE` prefix of an action family (`patient.*` → `patient.%`), its wildcards escaped. */
+const likePrefix = (action: string) => `${action.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function conditions(hospitalId: string, f: AuditFilters): SQL {
+  const where: SQL[] = [sql`a.hospital_id = ${hospitalId}`];
+  if (f.user) where.push(sql`a.user_id = ${f.user}`);
+  if (f.patient) where.push(sql`a.patient_id = ${f.patient}`);
+  if (f.action)
+    where.push(
+      f.action.endsWith('.*') ? sql`a.action like ${likePrefix(f.action)}` : sql`a.action = ${f.action}`,
+    );
+  if (f.outcome) where.push(sql`a.outcome = ${f.outcome}`);
+  if (f.resource) where.push(sql`a.resource_type = ${f.resource}`);
+  if (f.resource_id) where.push(sql`a.resource_id = ${f.resource_id}`);
+  if (f.from) where.push(sql`a.occurred_at >= ${f.from}::timestamptz`);
+  if (f.to) where.push(sql`a.occurred_at < ${f.to}::timestamptz`);
+  return sql.join(where, sql` and `);
+}
+
+/**
+ * A page of a hospital's audit rows, newest first. Every query starts from the hospital (index
+ * `audit_hospital_time_idx`, walked backwards in time) or from the user or patient filter (indexes
+ * `audit_user_time_idx`, `audit_patient_time_idx`); the count stops at AUDIT_COUNT_CAP. The patient is named only
+ * when it is one of this hospital's.
+ */
+export async function listAudit(
+  q: Queryable,
+  hospitalId: string,
+  f: AuditFilters,
+  limit: number,
+  offset: number,
+) {
+  const where = conditions(hospitalId, f);
+  const rows = await q.execute<AuditRow>(sql`
+    select a.id, a.occurred_at, a.user_id, u.first_name as u_first_name, u.last_name as u_last_name,
+           u.email as u_email, a.role_code, a.hospital_id, p.id as p_id, p.record_number as p_record_number,
+           p.first_name as p_first_name, p.last_name as p_last_name, a.action, a.resource_type, a.resource_id,
+           a.outcome, a.ip, a.request_id, a.details
+      from audit_events a
+      left join users u on u.id = a.user_id
+      left join patients p on p.id = a.patient_id and p.hospital_id = ${hospitalId}
+     where ${where}
+     order by a.occurred_at desc, a.id desc
+     limit ${limit} offset ${offset}`);
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from (select 1 from audit_events a where ${where} limit ${AUDIT_COUNT_CAP + 1}) t`,
+  );
+  const n = Number(counted.rows[0]?.n ?? 0);
+  return {
+    rows: rows.rows.map(toAuditEvent),
+    count: Math.min(n, AUDIT_COUNT_CAP),
+    capped: n > AUDIT_COUNT_CAP,
+  };
+}
+
+function toAuditEvent(r: AuditRow) {
+  return {
+    id: r.id,
+    occurred_at: isoRequired(r.occurred_at),
+    user: r.user_id
+      ? { id: r.user_id, full_name: fullName(r.u_first_name, r.u_last_name), email: r.u_email ?? '' }
+      : null,
+    role_code: r.role_code,
+    hospital: r.hospital_id,
+    patient: r.p_id
+      ? { id: r.p_id, record_number: r.p_record_number, full_name: fullName(r.p_first_name, r.p_last_name) }
+      : null,
+    action: r.action,
+    resource_type: r.resource_type,
+    resource_id: r.resource_id,
+    outcome: r.outcome,
+    ip: r.ip,
+    request_id: r.request_id,
+    details: typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details,
+  };
+}

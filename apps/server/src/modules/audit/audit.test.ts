@@ -1,0 +1,144 @@
+import type { TAuditEvent, TAuditList } from '@greensen/shared/contracts/audit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
+
+let ctx: TestContext;
+let admin: Actor;
+let nurse: Actor;
+let secretary: Actor;
+let otherAdmin: Actor;
+let hospitalId: string;
+let patient: { id: string; record_number: string };
+let otherPatient: { id: string };
+
+const list = async (actor: Actor, query = '') => {
+  const res = await call(ctx.app, actor, 'GET', `/api/admin/audit/${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as TAuditList;
+};
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const h = await journeyHospital(ctx);
+  hospitalId = h.hospital.id;
+  admin = await h.as('ADMIN');
+  nurse = await h.as('NURSE');
+  secretary = await h.as('SECRETARY');
+  const other = await journeyHospital(ctx);
+  otherAdmin = await other.as('ADMIN');
+  const otherSecretary = await other.as('SECRETARY');
+
+  patient = await createPatient(ctx.app, secretary);
+  expect((await call(ctx.app, nurse, 'GET', `/api/patients/${patient.id}/`)).statusCode).toBe(200);
+  // A refusal: a nurse on the administrators' route.
+  expect((await call(ctx.app, nurse, 'GET', '/api/admin/maintenance/')).statusCode).toBe(403);
+  otherPatient = await createPatient(ctx.app, otherSecretary);
+  expect((await call(ctx.app, otherSecretary, 'GET', `/api/patients/${otherPatient.id}/`)).statusCode).toBe(
+    200,
+  );
+});
+afterAll(() => ctx?.close());
+
+describe('audit trail API', () => {
+  it("shows an administrator their hospital's rows, newest first, with who, role, patient and outcome", async () => {
+    const page = await list(admin);
+    expect(page.count).toBeGreaterThanOrEqual(3);
+    expect(page.results.every((r) => r.hospital === hospitalId)).toBe(true);
+    const times = page.results.map((r) => r.occurred_at);
+    expect([...times].sort().reverse()).toEqual(times);
+    const read = page.results.find((r) => r.action === 'patient.read') as TAuditEvent;
+    expect(read).toMatchObject({
+      user: { id: nurse.id, full_name: expect.any(String), email: expect.any(String) },
+      role_code: 'NURSE',
+      patient: { id: patient.id, record_number: patient.record_number, full_name: expect.any(String) },
+      resource_type: 'patient',
+      resource_id: patient.id,
+      outcome: 'success',
+      ip: expect.any(String),
+      request_id: expect.any(String),
+    });
+    const refusal = page.results.find((r) => r.action === 'access.denied') as TAuditEvent;
+    expect(refusal).toMatchObject({ user: { id: nurse.id }, outcome: 'denied', resource_type: 'route' });
+    expect(refusal.resource_id).toBe('GET /api/admin/maintenance/');
+  });
+
+  it("never shows another hospital's rows, nor names another hospital's patient", async () => {
+    const mine = await list(admin, `?patient=${otherPatient.id}`);
+    expect(mine.count).toBe(0);
+    const theirs = await list(otherAdmin);
+    expect(theirs.results.some((r) => r.patient?.id === otherPatient.id)).toBe(true);
+    expect(theirs.results.some((r) => r.patient?.id === patient.id || r.user?.id === nurse.id)).toBe(false);
+  });
+
+  it('filters by user, patient, action (or family), outcome, resource and time', async () => {
+    const byUser = await list(admin, `?user=${nurse.id}`);
+    expect(byUser.count).toBeGreaterThanOrEqual(2);
+    expect(byUser.results.every((r) => r.user?.id === nurse.id)).toBe(true);
+
+    const byPatient = await list(admin, `?patient=${patient.id}`);
+    expect(new Set(byPatient.results.map((r) => r.action))).toEqual(
+      new Set(['patient.create', 'patient.read']),
+    );
+
+    const exact = await list(admin, '?action=patient.read');
+    expect(exact.results.map((r) => r.action)).toEqual(['patient.read']);
+    const family = await list(admin, '?action=patient.*');
+    expect(family.results.length).toBeGreaterThanOrEqual(2);
+    expect(family.results.every((r) => r.action.startsWith('patient.'))).toBe(true);
+
+    const denied = await list(admin, '?outcome=denied');
+    expect(denied.results.length).toBeGreaterThanOrEqual(1);
+    expect(denied.results.every((r) => r.outcome === 'denied')).toBe(true);
+
+    const resource = await list(admin, `?resource=patient&resource_id=${patient.id}`);
+    expect(resource.results.every((r) => r.resource_type === 'patient' && r.resource_id === patient.id)).toBe(
+      true,
+    );
+    expect(resource.count).toBe(2);
+
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect((await list(admin, `?from=${encodeURIComponent(future)}`)).count).toBe(0);
+    const all = await list(admin, `?to=${encodeURIComponent(future)}`);
+    expect(all.count).toBeGreaterThanOrEqual(4);
+  });
+
+  it('paginates with count, next and previous', async () => {
+    const first = await list(admin, '?page_size=2');
+    expect(first.results).toHaveLength(2);
+    expect(first.next).toMatch(/page=2/);
+    expect(first.previous).toBeNull();
+    const second = await list(admin, '?page_size=2&page=2');
+    expect(second.previous).toMatch(/page=1/);
+    expect(second.results.map((r) => r.id)).not.toContain(first.results[0]!.id);
+  });
+
+  it('is audited itself', async () => {
+    const before = (await list(admin, '?action=audit.search')).count;
+    const after = (await list(admin, '?action=audit.search')).count;
+    expect(after).toBe(before + 1);
+    const [last] = (await list(admin, '?action=audit.search')).results;
+    expect(last).toMatchObject({ user: { id: admin.id }, role_code: 'ADMIN', resource_type: 'audit' });
+  });
+
+  it('refuses every other role (403) and anonymous callers (401)', async () => {
+    for (const actor of [nurse, secretary]) {
+      const res = await call(ctx.app, actor, 'GET', '/api/admin/audit/');
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ detail: expect.any(String) });
+    }
+    const anon = await ctx.app.inject({ url: '/api/admin/audit/', headers: { 'hospital-id': hospitalId } });
+    expect(anon.statusCode).toBe(401);
+  });
+
+  it('answers 400 with field errors for filters off their formats', async () => {
+    const res = await call(
+      ctx.app,
+      admin,
+      'GET',
+      '/api/admin/audit/?outcome=maybe&action=x%3B%20drop&from=yesterday&user=nobody&page_size=1000',
+    );
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json()).sort()).toEqual(['action', 'from', 'outcome', 'page_size', 'user']);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * The audit trail API (issue 8): `GET /api/admin/audit/` — an administrator reads their hospital's audit rows,
+ * newest first, filtered by user, patient, action, outcome, resource and time.
+ */
+import { z } from 'zod';
+import { ZPageQuery, zDateTime, zPage } from './common.js';
+
+export const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** Past this many matching rows the count stops (`count_capped`); pages go on through `next`. */
+export const AUDIT_COUNT_CAP = 10_000;
+
+export const ZAuditQuery = ZPageQuery.extend({
+  /** The user who acted. */
+  user: z.uuid().optional(),
+  /** The patient the row is about. */
+  patient: z.uuid().optional(),
+  /** An action (`patient.read`), or every action of a prefix (`patient.*`). */
+  action: z
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*(\.\*)?$/, 'audit.action_invalid')
+    .max(64)
+    .optional(),
+  outcome: z.enum(AUDIT_OUTCOMES).optional(),
+  /** The kind of resource (`patient`, `admission`, `route`…). */
+  resource: z
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9_]*$/, 'audit.resource_invalid')
+    .max(40)
+    .optional(),
+  /** The id of the resource (with `resource`). */
+  resource_id: z.string().trim().min(1).max(200).optional(),
+  /** From this instant (inclusive). */
+  from: zDateTime.optional(),
+  /** Until this instant (exclusive). */
+  to: zDateTime.optional(),
+});
+export type TAuditQuery = z.input<typeof ZAuditQuery>;
+
+export const ZAuditEvent = z.object({
+  id: z.uuid(),
+  occurred_at: zDateTime,
+  user: z.object({ id: z.uuid(), full_name: z.string(), email: z.string() }).nullable(),
+  /** The role codes the user held in the hospital at the time (comma separated). */
+  role_code: z.string().nullable(),
+  hospital: z.uuid().nullable(),
+  /** The patient, when the row is about one of this hospital's patients. */
+  patient: z
+    .object({ id: z.uuid(), record_number: z.string().nullable(), full_name: z.string().nullable() })
+    .nullable(),
+  action: z.string(),
+  resource_type: z.string().nullable(),
+  resource_id: z.string().nullable(),
+  outcome: z.string(),
+  ip: z.string().nullable(),
+  request_id: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type TAuditEvent = z.infer<typeof ZAuditEvent>;
+
+export const ZAuditList = zPage(ZAuditEvent);
+export type TAuditList = z.infer<typeof ZAuditList>;
