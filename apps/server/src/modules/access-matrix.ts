@@ -49,6 +49,15 @@ export interface HospitalKit {
   consultation(): Promise<{ id: string; admission: string; patient: string }>;
   /** An unread notification of `userId` in this hospital. */
   notification(userId: string): Promise<string>;
+  /**
+   * A CRP exam order, ordered by the hospital's `requester` (default: its doctor) and brought to `status` by its
+   * head doctor. `performedBy` makes that department the performing one (the harness's staff work in URG; in
+   * the hospital they would be the laboratory's staff), so that its members pass the department rule.
+   */
+  exam(
+    status?: 'requested' | 'in_progress' | 'completed' | 'validated',
+    opts?: { performedBy?: DepartmentCode; requester?: 'doctor' | 'head_doctor' },
+  ): Promise<{ id: string; patient: string; version: number }>;
   /** A verified account that can sign in, with no hospital. */
   account(): Promise<{ id: string; email: string; password: string }>;
   /** A fresh signed-in session (login) of a new account. */
@@ -126,6 +135,8 @@ const ALL: readonly DashboardGroup[] = [
   'admin',
 ];
 const PRACTITIONERS: readonly DashboardGroup[] = ['doctor', 'head_doctor', 'midwife'];
+/** Every group with the exams module (specification §6: not secretaries, not midwives). */
+const EXAMS: readonly DashboardGroup[] = ['head_doctor', 'doctor', 'queue_manager', 'nurse', 'admin'];
 const REGISTRATION: readonly DashboardGroup[] = ALL;
 const CANCELLERS: readonly DashboardGroup[] = [
   'secretary',
@@ -443,6 +454,84 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     // The harness's database holds no catalogue: allowed callers get 404, never 401/403.
     request: () => ({ params: { code: 'B50.9' } }),
     status: 'not-refused',
+  },
+
+  // Exams (docs/decisions/0007-exam-roles.md; the module rule: no secretary, no midwife) -----------------------
+  // The route roles are checked here; the department and requester rules per order are in the exams tests. The
+  // fixtures make the callers' department (URG) the performing one and the caller the requester where it matters.
+  'GET /api/exams/catalogue/': {
+    allow: EXAMS,
+    audit: 'none',
+    request: () => ({ query: { search: 'palu' } }),
+  },
+  'GET /api/exams/alerts/': { allow: EXAMS, audit: 'search' },
+  'GET /api/exams/': {
+    allow: EXAMS,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+    otherHospital: 'empty',
+  },
+  'POST /api/exams/': {
+    allow: ['doctor', 'head_doctor'],
+    audit: 'create',
+    request: (kit) => ({ body: { patient: kit.standing.patient, exam: 'CRP', urgency: 'routine' } }),
+    otherHospital: 'rejected',
+    massAssignment: {
+      extras: 'ignored',
+      table: 'exam_orders',
+      row: (response) => (response as { orders: { id: string }[] }).orders[0]!.id,
+    },
+  },
+  'GET /api/exams/:id/': {
+    allow: EXAMS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.exam()).id } }),
+  },
+  'POST /api/exams/:id/start/': {
+    allow: ['nurse', 'doctor', 'head_doctor'],
+    audit: 'update',
+    request: async (kit) => {
+      const e = await kit.exam('requested', { performedBy: 'URG' });
+      return { params: { id: e.id }, body: { version: e.version } };
+    },
+    massAssignment: { extras: 'ignored', table: 'exam_orders', row: paramId },
+  },
+  'PUT /api/exams/:id/results/': {
+    allow: ['nurse', 'doctor', 'head_doctor'],
+    audit: 'update',
+    request: async (kit) => {
+      const e = await kit.exam('in_progress', { performedBy: 'URG' });
+      return { params: { id: e.id }, body: { results: { crp: 12.5 }, version: e.version } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/exams/:id/validate/': {
+    allow: ['doctor', 'head_doctor'],
+    audit: 'update',
+    request: async (kit) => {
+      const e = await kit.exam('completed', { performedBy: 'URG' });
+      return { params: { id: e.id }, body: { version: e.version } };
+    },
+    massAssignment: { extras: 'ignored', table: 'exam_orders', row: paramId },
+  },
+  'POST /api/exams/:id/cancel/': {
+    // The requester (the hospital's doctor), a head doctor, or the performing department while requested.
+    allow: ['nurse', 'doctor', 'head_doctor'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.exam('requested', { performedBy: 'URG' })).id },
+      body: { reason: 'Prescrit en double' },
+    }),
+    massAssignment: { extras: 'ignored', table: 'exam_orders', row: paramId },
+  },
+  'POST /api/exams/:id/acknowledge/': {
+    // The requester acknowledges a validated result: each allowed caller's own order.
+    allow: ['doctor', 'head_doctor'],
+    audit: 'update',
+    request: async (kit, caller) => {
+      const requester = caller.group === 'head_doctor' ? 'head_doctor' : 'doctor';
+      return { params: { id: (await kit.exam('validated', { requester })).id } };
+    },
   },
 
   // Departments, practitioners and their queues -----------------------------------------------------------

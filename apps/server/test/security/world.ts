@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { departments as departmentsTable, examOrders } from '../../src/db/schema/index.js';
 import type { Caller, DepartmentCode, HospitalKit, MatrixCaller } from '../../src/modules/access-matrix.js';
+import { ensureExamCatalogue } from '../../src/modules/exams/exam-catalogue.js';
 import { withNotifications } from '../../src/modules/notifications/notifications.service.js';
 import { ACCOUNT_PASSWORD, loginPair, makeAccount } from '../accounts.js';
 import type { TestContext } from '../app.js';
@@ -68,12 +71,23 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     staff[g] = u.id;
     tokens[g] = await tokenFor(ctx.config.jwtSecret, u);
   }
-  const secrets = new Set<string>([h.id, h.code, ...Object.values(departments), ...Object.values(staff)]);
+  // The laboratory performs the exams; none of the harness's staff works there.
+  const [lab] = await ctx.database.db
+    .insert(departmentsTable)
+    .values({ hospitalId: h.id, code: 'LAB', name: 'Laboratoire', kind: 'laboratory' })
+    .returning({ id: departmentsTable.id });
+  const secrets = new Set<string>([
+    h.id,
+    h.code,
+    lab!.id,
+    ...Object.values(departments),
+    ...Object.values(staff),
+  ]);
   const keep = (...ids: string[]) => {
     for (const id of ids) secrets.add(id);
   };
 
-  const as = (g: DashboardGroup, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+  const as = (g: DashboardGroup, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) =>
     app.inject({
       method,
       url,
@@ -161,6 +175,39 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       keep(created.id);
       return created.id;
     },
+    async exam(status = 'requested', opts = {}) {
+      const patient = await kit.patient();
+      const ordered = await as(opts.requester ?? 'doctor', 'POST', '/api/exams/', {
+        patient: patient.id,
+        exam: 'CRP',
+      });
+      expectStatus(ordered, 201, 'exam order');
+      let order = (ordered.json() as { orders: { id: string; order_number: string; version: number }[] })
+        .orders[0]!;
+      keep(order.id, order.order_number);
+      if (opts.performedBy) {
+        await ctx.database.db
+          .update(examOrders)
+          .set({ departmentId: departments[opts.performedBy] })
+          .where(eq(examOrders.id, order.id));
+      }
+      const steps: [string, 'POST' | 'PUT', string, object][] = [
+        ['in_progress', 'POST', 'start', {}],
+        ['completed', 'PUT', 'results', { results: { crp: 48 } }],
+        ['validated', 'POST', 'validate', {}],
+      ];
+      for (const [reached, method, action, body] of steps) {
+        if (status === 'requested') break;
+        const res = await as('head_doctor', method, `/api/exams/${order.id}/${action}/`, {
+          ...body,
+          version: order.version,
+        });
+        expectStatus(res, 200, `exam ${action}`);
+        order = res.json() as typeof order;
+        if (reached === status) break;
+      }
+      return { id: order.id, patient: patient.id, version: order.version };
+    },
     async account() {
       const a = await makeAccount(app);
       return { id: a.id, email: a.email, password: a.password };
@@ -185,6 +232,8 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
 
 /** Two hospitals with one member per role group each, their rows, and the callers of the matrix. */
 export async function buildWorld(ctx: TestContext): Promise<World> {
+  // The shipped catalogues every hospital orders from (loaded on start by main.ts).
+  await ensureExamCatalogue(ctx.database.db);
   const own = await makeKit(ctx.app, ctx);
   const other = await makeKit(ctx.app, ctx);
   const waiting = await makeUser(ctx.database.db, {});

@@ -194,15 +194,20 @@ export type TExamListFilters = z.output<typeof ZExamListQuery>;
 export const ZExamList = zPage(ZExamOrder);
 export type TExamList = z.infer<typeof ZExamList>;
 
-/** Result entry: values by field key (numbers as JSON numbers), the report, and the version read. */
-export const ZExamResultsBody = z.object({
-  results: z.record(z.string().max(64), z.union([z.number(), z.string().max(5000), z.null()])).default({}),
-  report: z
-    .string()
-    .max(REPORT_MAX + 1000)
-    .nullish(),
-  version: z.number().int().min(1),
-});
+/**
+ * Result entry: values by field key (numbers as JSON numbers), the report, and the version read. Strict: a key
+ * it does not know is refused (400), at the top as inside `results` (unknown fields of the exam).
+ */
+export const ZExamResultsBody = z
+  .object({
+    results: z.record(z.string().max(64), z.union([z.number(), z.string().max(5000), z.null()])).default({}),
+    report: z
+      .string()
+      .max(REPORT_MAX + 1000)
+      .nullish(),
+    version: z.number().int().min(1),
+  })
+  .strict();
 export type TExamResultsBody = z.input<typeof ZExamResultsBody>;
 
 /** Start and validate carry the version read (409 when someone changed the order meanwhile). */
