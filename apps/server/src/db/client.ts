@@ -67,6 +67,43 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   };
 }
 
+type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: (err?: Error) => void) => void;
+
+/**
+ * A checked-out client whose connection breaks goes back to the pool (and is dropped) at once, and releasing it
+ * again is harmless. Without this a transaction whose `BEGIN` fails on a dead connection never releases its
+ * client (drizzle releases only after a successful `BEGIN`): a database restart then leaks pool slots until
+ * every request waits for a connection that never comes (found by the PostgreSQL fault test).
+ */
+function releaseBrokenClients(pool: pg.Pool) {
+  const guard = (client: pg.PoolClient) => {
+    const release = client.release.bind(client);
+    let released = false;
+    const finish = (err?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      client.removeListener('error', finish);
+      release(err);
+    };
+    client.on('error', finish);
+    client.release = finish;
+    return client;
+  };
+  const connect = pool.connect.bind(pool) as unknown as (
+    cb?: ConnectCallback,
+  ) => Promise<pg.PoolClient> | undefined;
+  const guarded = (cb?: ConnectCallback) => {
+    if (typeof cb === 'function') {
+      return connect((err, client, done) => {
+        if (client) guard(client);
+        cb(err, client, client ? client.release : done);
+      });
+    }
+    return (connect() as Promise<pg.PoolClient>).then(guard);
+  };
+  pool.connect = guarded as typeof pool.connect;
+}
+
 async function openPostgres(url: string, max: number): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -78,6 +115,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor a checked-out one: the pool drops its listener on checkout, and a connection lost between two
+  // statements of a transaction would then be an unhandled 'error' event (found by the PostgreSQL fault test).
+  // The next query on that client fails instead, and the request answers 503.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  releaseBrokenClients(pool);
   const db = drizzlePg(pool, { schema });
   let closed = false;
   return {

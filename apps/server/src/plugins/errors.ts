@@ -115,7 +115,9 @@ function isDatabaseUnavailable(err: unknown): boolean {
     const message = (e as { message?: unknown }).message;
     if (
       typeof message === 'string' &&
-      /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(message)
+      /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable/i.test(
+        message,
+      )
     )
       return true;
     e = (e as { cause?: unknown }).cause;
