@@ -76,8 +76,8 @@ function Shell({ lang }: { lang: 'fr' | 'en' }) {
               </Group>
             </UnstyledButton>
             <Group gap="xs" wrap="nowrap" visibleFrom="sm">
-              <HospitalSwitcher w={250} />
-              <DepartmentSelector w={{ base: 180, lg: 230 }} />
+              <HospitalSwitcher w={{ base: 160, md: 210, lg: 250 }} />
+              <DepartmentSelector w={{ base: 140, md: 170, lg: 230 }} />
             </Group>
           </Group>
           <Group gap={6} wrap="nowrap">

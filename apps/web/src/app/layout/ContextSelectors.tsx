@@ -6,7 +6,7 @@ import { switchHospital } from '../../lib/session';
 import { useAuthStore } from '../../stores/auth';
 import { departmentsOfHospital, useUserStore } from '../../stores/user';
 
-export function HospitalSwitcher({ w = 250 }: { w?: number | string }) {
+export function HospitalSwitcher({ w = 250 }: { w?: StyleProp<number | string> }) {
   const { t } = useTranslation('shell');
   const hospitals = useUserStore((state) => state.user?.hospitals ?? []);
   const currentHospitalId = useAuthStore((state) => state.currentHospitalId);
