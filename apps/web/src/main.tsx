@@ -1,3 +1,4 @@
+import './lib/zod-csp';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import 'mantine-datatable/styles.css';
