@@ -45,8 +45,13 @@ export interface HospitalKit {
   triaged(): Promise<{ id: string; admission: string; patient: string }>;
   /** A triaged admission assigned to `doctor` (default: the hospital's doctor). */
   assigned(doctor?: string): Promise<{ admission: string; patient: string; execution: string }>;
-  /** A consultation in progress, started by the hospital's doctor. */
-  consultation(): Promise<{ id: string; admission: string; patient: string }>;
+  /**
+   * A consultation of an emergency visit, started by the hospital's doctor: `in_progress` (default), `ready` to
+   * complete (outcome set, a primary diagnosis), or `completed`.
+   */
+  consultation(
+    stage?: 'in_progress' | 'ready' | 'completed',
+  ): Promise<{ id: string; admission: string; patient: string; version: number; diagnosis: string | null }>;
   /** An unread notification of `userId` in this hospital. */
   notification(userId: string): Promise<string>;
   /**
@@ -92,6 +97,11 @@ export type AuditClass = 'read' | 'search' | 'create' | 'update' | 'cancel' | 'e
 export interface RoutePolicy {
   /** `public`: everybody; `signed-in`: any valid token, no hospital; else the role groups of the hospital. */
   allow: 'public' | 'signed-in' | readonly DashboardGroup[];
+  /**
+   * Groups the route lets through but an object-level rule refuses for the request's row (403, audited). For
+   * another hospital's row they get 404 like everyone: the row is not found before the rule is asked.
+   */
+  objectRule?: readonly DashboardGroup[];
   audit: AuditClass;
   /**
    * A valid request on `kit`'s rows. The matrix calls it with the caller's hospital, and with the other hospital
@@ -440,6 +450,112 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: ALL,
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.triage } }),
+  },
+
+  // Consultations (the consultation-access rule, docs/consultation-access.md; the module rule: no secretary) ---
+  // The harness's consultations are emergency visits of the emergency department, started by the hospital's
+  // doctor (the matrix's doctor): that doctor and any head doctor may edit; nobody else reads them (the midwife
+  // works in maternity, nurses, queue managers and administrators never read consultations): 403, audited.
+  'GET /api/consultations/': {
+    allow: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse', 'admin'],
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+    otherHospital: 'empty',
+  },
+  'POST /api/consultations/': {
+    allow: PRACTITIONERS,
+    audit: 'create',
+    request: async (kit) => ({ body: { patient: (await kit.patient()).id, reason: 'Consultation directe' } }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'ignored', table: 'consultations', row: idOf },
+  },
+  'GET /api/consultations/:id/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife', 'queue_manager', 'nurse', 'admin'],
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.consultation } }),
+  },
+  'PATCH /api/consultations/:id/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => {
+      const c = await kit.consultation();
+      return { params: { id: c.id }, body: { version: c.version, history: 'Fièvre depuis deux jours' } };
+    },
+    massAssignment: { extras: 'ignored', table: 'consultations', row: paramId },
+  },
+  'POST /api/consultations/:id/complete/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.consultation('ready')).id }, body: {} }),
+    massAssignment: { extras: 'ignored', table: 'consultations', row: paramId },
+  },
+  'POST /api/consultations/:id/cancel/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.consultation()).id },
+      body: { reason: 'Ouverte par erreur' },
+    }),
+    massAssignment: { extras: 'ignored', table: 'consultations', row: paramId },
+  },
+  'POST /api/consultations/:id/addenda/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.consultation('completed')).id },
+      body: { text: 'Résultat du TDR reçu : positif.' },
+    }),
+    massAssignment: { extras: 'ignored', table: 'consultation_addenda', row: idOf },
+  },
+  'GET /api/consultations/:id/diagnoses/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife', 'queue_manager', 'nurse', 'admin'],
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.consultation } }),
+  },
+  'POST /api/consultations/:id/diagnoses/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.consultation()).id },
+      body: { free_text: 'Anémie modérée', rank: 'secondary' },
+    }),
+    massAssignment: { extras: 'ignored', table: 'consultation_diagnoses', row: idOf },
+  },
+  'PATCH /api/consultations/:id/diagnoses/:diagnosis_id/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => {
+      const c = await kit.consultation('ready');
+      return { params: { id: c.id, diagnosis_id: c.diagnosis! }, body: { certainty: 'suspected' } };
+    },
+    massAssignment: {
+      extras: 'ignored',
+      table: 'consultation_diagnoses',
+      row: (_, parts) => parts.params!.diagnosis_id!,
+    },
+  },
+  'DELETE /api/consultations/:id/diagnoses/:diagnosis_id/': {
+    allow: ['doctor', 'head_doctor'],
+    objectRule: ['midwife'],
+    audit: 'cancel',
+    request: async (kit) => {
+      const c = await kit.consultation('ready');
+      return { params: { id: c.id, diagnosis_id: c.diagnosis! } };
+    },
+  },
+  'GET /api/patients/:id/diagnoses/': {
+    // The patient's diagnoses from the consultations the caller may read (none for most): never a refusal.
+    allow: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse', 'admin'],
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.patient } }),
   },
 
   // ICD-10 catalogue (global, not patient data: no audit; the consultations module's rule: no secretary) --

@@ -191,7 +191,7 @@ const isStringList = (v: unknown) =>
  * 400 `{field: ["message"], non_field_errors: [...]}`; 401 `{detail, code}`; other 4xx and 503 `{detail}`.
  * Two answers of the specification keep their own documented shape: the verification link (`400 {error}`) and
  * the unlock attempts (`400 {pin|password: [...], attempts_left}`); a 409 of a registration carries the
- * probable `duplicates`.
+ * probable `duplicates`, a stale consultation draft the current `version`.
  */
 export function designBodyProblem(res: LightMyRequestResponse, routeKey = ''): string | null {
   if (res.statusCode < 400) return null;
@@ -209,7 +209,8 @@ export function designBodyProblem(res: LightMyRequestResponse, routeKey = ''): s
     return null;
   }
   if (typeof body.detail !== 'string' || body.detail.length === 0) return `${res.statusCode} without detail`;
-  const allowed = new Set(['detail', 'code', ...(res.statusCode === 409 ? ['duplicates'] : [])]);
+  // 409s may carry what resolves them: a registration's probable `duplicates`, a stale draft's current `version`.
+  const allowed = new Set(['detail', 'code', ...(res.statusCode === 409 ? ['duplicates', 'version'] : [])]);
   const extra = Object.keys(body).filter((k) => !allowed.has(k));
   if (extra.length) return `${res.statusCode} with extra keys ${extra.join(',')}`;
   if (res.statusCode === 401 && typeof body.code !== 'string') return '401 without code';

@@ -97,6 +97,8 @@ function expected(route: MatrixRoute, caller: Member, c: Case): Expected {
   if (caller.group === 'anonymous') return { kind: 'refused', status: 401 };
   if (allow === 'signed-in') return status ? { kind: 'allowed', status } : { kind: 'allowed' };
   if (caller.group === 'waiting') return { kind: 'refused', status: 403 };
+  if (route.policy!.objectRule?.includes(caller.group as DashboardGroup))
+    return c === 'other-object' ? { kind: 'not-found' } : { kind: 'refused', status: 403 };
   if (!(allow as readonly string[]).includes(caller.group)) return { kind: 'refused', status: 403 };
   if (c === 'foreign-header') return { kind: 'refused', status: 403 };
   if (c === 'other-object') return { kind: otherHospital ?? 'not-found' };
@@ -124,7 +126,8 @@ function auditProblems(
     return problems;
   }
   if (res.statusCode === 403) {
-    const denied = rows.filter((r) => r.action === 'access.denied' && r.outcome === 'denied');
+    // The access hook's refusal (`access.denied`), or a module's own refusal row (`consultation.access_denied`).
+    const denied = rows.filter((r) => r.outcome === 'denied');
     if (rows.length !== 1 || denied.length !== 1)
       problems.push(`403 wrote ${rows.length} rows (1 refusal expected)`);
     const row = denied[0];

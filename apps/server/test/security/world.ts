@@ -153,13 +153,38 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       keep(execution);
       return { admission: t.admission, patient: t.patient, execution };
     },
-    async consultation() {
+    async consultation(stage = 'in_progress') {
       const a = await kit.assigned();
       const res = await as('doctor', 'POST', `/api/admissions/${a.admission}/start-consultation/`);
       expectStatus(res, 201, 'consultation');
       const id = (res.json() as { id: string }).id;
       keep(id);
-      return { id, admission: a.admission, patient: a.patient };
+      const read = await as('doctor', 'GET', `/api/consultations/${id}/`);
+      expectStatus(read, 200, 'consultation read');
+      let version = (read.json() as { version: number }).version;
+      let diagnosis: string | null = null;
+      if (stage !== 'in_progress') {
+        const saved = await as('doctor', 'PATCH', `/api/consultations/${id}/`, {
+          version,
+          outcome: 'discharge',
+          conclusion: 'Paludisme simple',
+        });
+        expectStatus(saved, 200, 'consultation draft');
+        version = (saved.json() as { version: number }).version;
+        const dx = await as('doctor', 'POST', `/api/consultations/${id}/diagnoses/`, {
+          free_text: 'Paludisme simple',
+          rank: 'primary',
+        });
+        expectStatus(dx, 201, 'consultation diagnosis');
+        diagnosis = (dx.json() as { id: string }).id;
+        keep(diagnosis);
+      }
+      if (stage === 'completed') {
+        const done = await as('doctor', 'POST', `/api/consultations/${id}/complete/`, {});
+        expectStatus(done, 200, 'consultation completion');
+        version = (done.json() as { version: number }).version;
+      }
+      return { id, admission: a.admission, patient: a.patient, version, diagnosis };
     },
     async notification(userId) {
       const [created] = await withNotifications(app, (_tx, notify) =>
