@@ -42,7 +42,7 @@ export const RECHECK_MS = 60_000;
 /** Memberships are looked up again for an event of a hospital not known for the user at most this often. */
 const MEMBERSHIP_LOOKUP_MS = 5000;
 /** An upgrade request that has not become a socket this long after arriving was answered over HTTP: closed. */
-const UPGRADE_ANSWER_MS = 5000;
+const UPGRADE_ANSWER_MS = 2000;
 /** A user keeps at most this many sockets per instance; the oldest is closed beyond it. */
 export const MAX_SOCKETS_PER_USER = 20;
 

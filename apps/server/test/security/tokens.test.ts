@@ -75,7 +75,7 @@ function socketOutcome(token: string): Promise<{ closed?: number; refused?: numb
       timer = setTimeout(() => {
         resolve({ open: true });
         ws.close();
-      }, 1500);
+      }, 800);
     });
     ws.on('close', (code) => {
       clearTimeout(timer);
