@@ -103,6 +103,25 @@ export const patients = pgTable(
     uniqueIndex('patients_hospital_record_uq').on(t.hospitalId, t.recordNumber),
     index('patients_hospital_created_idx').on(t.hospitalId, t.createdAt.desc(), t.id.desc()),
     index('patients_hospital_national_id_idx').on(t.hospitalId, t.nationalId),
+    // Name search by prefix in index order (docs/performance.md): the unaccented lower-cased "last first" and
+    // "first last" names in the "C" collation, so that the names starting with a term are one ordered range;
+    // the columns the search reads come after the id, for index-only counts.
+    index('patients_name_last_first_idx').on(
+      t.hospitalId,
+      sql`(f_unaccent(lower(last_name || ' ' || first_name)) collate "C")`,
+      t.id,
+      t.archivedAt,
+      t.lastName,
+      t.firstName,
+    ),
+    index('patients_name_first_last_idx').on(
+      t.hospitalId,
+      sql`(f_unaccent(lower(first_name || ' ' || last_name)) collate "C")`,
+      t.id,
+      t.archivedAt,
+      t.firstName,
+      t.lastName,
+    ),
     // Name search (accent, case and typo insensitive): trigram GIN on the unaccented lower-cased name.
     index('patients_name_trgm_idx').using(
       'gin',

@@ -115,10 +115,12 @@ export type SearchKind = 'record_number' | 'phone' | 'national_id' | 'name';
 /** What a search term can be: a record number, a phone number, a national id and/or a name. */
 export function classifySearch(term: string): { kinds: SearchKind[]; digits: string } {
   const digits = term.replace(/[^0-9]/g, '');
-  const kinds: SearchKind[] = ['national_id'];
+  const kinds: SearchKind[] = [];
+  if (digits.length > 0) kinds.push('national_id');
   if (/^[A-Za-z]{2,10}-?\d{1,9}$/.test(term)) kinds.push('record_number');
   if (/^\+?[0-9 .-]+$/.test(term) && digits.length >= 4) kinds.push('phone');
-  if (/\p{L}/u.test(term)) kinds.push('name');
+  // Names have no digits: a term with digits is a number (record, phone, national id), never a name.
+  if (/\p{L}/u.test(term) && digits.length === 0) kinds.push('name');
   return { kinds, digits };
 }
 
@@ -130,10 +132,136 @@ export function normalizeRecordNumber(term: string): string {
 }
 
 /**
- * A page of a hospital's patients, optionally searched. Name matching uses the trigram GIN index on the
- * unaccented name (`%>` = word similarity above the transaction's threshold), ordered by similarity; exact
- * record-number, national-id and phone matches come first. Run it in a transaction: the threshold is set
- * with `set_config(…, true)`.
+ * The name keys of the btree indexes `patients_name_last_first_idx` and `patients_name_first_last_idx`
+ * (hospital, key, id): the unaccented lower-cased "last first" and "first last" names in the "C" collation
+ * (byte order), so that every name starting with a prefix is one contiguous, ordered range of the index.
+ */
+const KEY_LAST_FIRST = sql.raw(`(f_unaccent(lower(p.last_name || ' ' || p.first_name)) collate "C")`);
+const KEY_FIRST_LAST = sql.raw(`(f_unaccent(lower(p.first_name || ' ' || p.last_name)) collate "C")`);
+/** In the "C" collation every string that starts with `t` lies in [t, t + U+10FFFF). */
+const PREFIX_END = '\u{10FFFF}';
+
+/**
+ * Below this many name matches by prefix — less than a page — the names one typo away are added too (and the
+ * trigram fallback when nobody at all matched): a common name's page is full of exact matches anyway.
+ */
+export const FUZZY_GATE = 20;
+/** One-typo variants are tried for terms up to this length (about 12 variants per character). */
+const MAX_VARIANT_TERM = 32;
+/** At most this many one-typo spellings found in the index are used (the closest first). */
+const MAX_VARIANTS = 8;
+
+/**
+ * The term as the name keys hold names (`f_unaccent(lower(…))`), computed here to spell the variants of
+ * tier 3. Should it differ from the database's unaccenting for some letter, the variants just find nothing.
+ */
+export function foldName(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/œ/g, 'oe')
+    .replace(/æ/g, 'ae')
+    .replace(/ß/g, 'ss')
+    .replace(/ø/g, 'o')
+    .replace(/ł/g, 'l')
+    .replace(/đ/g, 'd')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '');
+}
+
+/** The letters a misspelling commonly puts for another (sounds alike in French and Congolese names). */
+const CONFUSABLE: Record<string, string> = {
+  a: 'eo',
+  e: 'aiy',
+  i: 'eyj',
+  o: 'au',
+  u: 'oiw',
+  y: 'ie',
+  b: 'pv',
+  c: 'ksqz',
+  d: 't',
+  f: 'vp',
+  g: 'jk',
+  h: '',
+  j: 'giy',
+  k: 'cq',
+  l: 'r',
+  m: 'n',
+  n: 'm',
+  p: 'b',
+  q: 'kc',
+  r: 'l',
+  s: 'zcx',
+  t: 'd',
+  v: 'fbw',
+  w: 'vu',
+  x: 'sk',
+  z: 's',
+};
+/** Letters a misspelling commonly adds: vowels and a silent h (`Mbouyi`, `Kabongho`). */
+const INSERTABLE = 'aeiouyh';
+
+/**
+ * The likely misspellings one edit away from `t` (already unaccented, lower case): a letter left out, two
+ * letters swapped, a letter doubled, a vowel or an h added, a letter replaced by one that sounds alike
+ * (CONFUSABLE). About 12 per character: cheap to look up in the name indexes (see searchPatients).
+ */
+export function oneEditVariants(t: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i <= t.length; i += 1) {
+    const a = t.slice(0, i);
+    const b = t.slice(i);
+    const c = b[0];
+    if (c !== undefined) {
+      out.add(a + b.slice(1)); // left out
+      out.add(a + c + b); // doubled
+      for (const r of CONFUSABLE[c] ?? '') out.add(a + r + b.slice(1)); // replaced
+    }
+    if (b.length > 1) out.add(a + b[1] + b[0] + b.slice(2)); // swapped
+    for (const r of INSERTABLE) out.add(a + r + b); // added
+  }
+  out.delete(t);
+  return [...out].filter((v) => v.trim().length >= 2 && v === v.trim() && !v.includes('  '));
+}
+
+/** Trigram overlap of two strings (0…1): ranks the one-typo spellings found, closest first. */
+function trigramOverlap(a: string, b: string): number {
+  const grams = (s: string) => {
+    const padded = `  ${s} `;
+    const set = new Set<string>();
+    for (let i = 0; i + 3 <= padded.length; i += 1) set.add(padded.slice(i, i + 3));
+    return set;
+  };
+  const x = grams(a);
+  const y = grams(b);
+  let shared = 0;
+  for (const g of x) if (y.has(g)) shared += 1;
+  return shared / (x.size + y.size - shared);
+}
+
+/**
+ * One tier of a search: its rows are disjoint from the earlier tiers' (`where` excludes them) and ordered
+ * by `order` then id. The runner asks for counts and pages of rows tier by tier.
+ */
+interface Tier {
+  where: SQL;
+  order: SQL;
+  /** Set when only the first `limit` candidates (in index order) take part (trigram fallback). */
+  candidates?: number;
+}
+
+/**
+ * A page of a hospital's patients, optionally searched (run it in a transaction: the trigram threshold is set
+ * with `set_config(…, true)`). Results come in tiers, each ordered, each excluding the rows of the earlier ones:
+ *  1. exact record number or national id; then, for digits, phone numbers containing them (ending with them
+ *     first);
+ *  2. names starting with the term, "last first" (`Mbuyi`, `Mbuyi Grâce`, `Mbu`), then "first last"
+ *     (`Grâce`, `Grâce Mbuyi`) — accents and case ignored; two btree range scans in index order, so a page
+ *     costs the same at 10,000 or 1,000,000 patients;
+ *  3. when those are fewer than FUZZY_GATE: names starting with a spelling one typo away that exists in the
+ *     index (`Mbouyi` → `Mbuyi`, `Mbuyi` → `Mbouyi`, `Tchilombo` → `Tshilombo`);
+ *  4. when none of the above found anyone: word similarity on the trigram index (another word of the name,
+ *     several typos), the closest first, among the first 1,000 candidates.
+ * `count` is exact up to SEARCH_COUNT_CAP (then `capped`); pages go on while they are full.
  */
 export async function searchPatients(
   q: Queryable,
@@ -141,7 +269,7 @@ export async function searchPatients(
   opts: { search?: string | undefined; archived: boolean; limit: number; offset: number },
 ): Promise<{ rows: SummaryRow[]; count: number; capped: boolean }> {
   const archived = opts.archived ? sql`p.archived_at is not null` : sql`p.archived_at is null`;
-  const term = opts.search?.trim() ?? '';
+  const term = (opts.search ?? '').trim().replace(/\s+/g, ' ');
   if (!term) {
     const rows = await q.execute<SummaryRow>(sql`select ${SUMMARY_COLUMNS} from patients p
       where p.hospital_id = ${hospitalId} and ${archived}
@@ -153,40 +281,93 @@ export async function searchPatients(
     const n = Number(counted.rows[0]?.n ?? 0);
     return { rows: rows.rows, count: Math.min(n, LIST_COUNT_CAP), capped: n > LIST_COUNT_CAP };
   }
+
+  const scope = sql`p.hospital_id = ${hospitalId} and ${archived}`;
+  const done: SQL[] = []; // conditions of the earlier tiers that found rows: later tiers exclude those rows
+  const result: SummaryRow[] = [];
+  let total = 0;
+  let skip = opts.offset;
+  let want = opts.limit;
+
+  /** Counts a tier (up to what the count and the page need) and takes its part of the page. */
+  const run = async (tier: Tier) => {
+    // `is not true`: a condition on a null column (no national id, no phone) excludes nothing.
+    const where = sql`${scope} and (${tier.where})${done.length ? sql` and (${sql.join(done, sql` or `)}) is not true` : sql``}`;
+    // The trigram candidates are read once (materialized); the index ranges are read twice, cheaply.
+    const head = tier.candidates
+      ? sql`with c as materialized (select p.* from patients p where ${where} limit ${tier.candidates}) `
+      : sql``;
+    const from = tier.candidates ? sql`c p` : sql`patients p where ${where}`;
+    // The tier's count (as far as the count and the page need) and its part of the page, in one statement:
+    // the page comes as JSON, aggregated from its sorted subquery (no join reorders it).
+    const countLimit = Math.max(SEARCH_COUNT_CAP + 1 - total, skip + want, 1);
+    const res = await q.execute<{ n: number; rows: SummaryRow[] | string | null }>(sql`${head}select
+      (select count(*)::int from (select 1 from ${from} limit ${countLimit}) t) as n,
+      ${want > 0 ? sql`(select json_agg(x) from (select ${SUMMARY_COLUMNS} from ${from} order by ${tier.order}, p.id limit ${want} offset ${skip}) x)` : sql`null`} as rows`);
+    const n = Number(res.rows[0]?.n ?? 0);
+    // Only a tier that found someone has rows to exclude from the next ones (the check costs per row).
+    if (n > 0) done.push(tier.where);
+    const raw = res.rows[0]?.rows ?? null;
+    const page: SummaryRow[] = typeof raw === 'string' ? JSON.parse(raw) : (raw ?? []);
+    result.push(...page);
+    want -= page.length;
+    skip = Math.max(0, skip - n);
+    total += n;
+  };
+  const enough = () => want === 0 && total > SEARCH_COUNT_CAP;
+
   const { kinds, digits } = classifySearch(term);
-  const arms: SQL[] = [];
   const exact: SQL[] = [];
-  if (kinds.includes('national_id')) {
-    arms.push(sql`p.national_id = ${term.toUpperCase()}`);
-    exact.push(sql`p.national_id = ${term.toUpperCase()}`);
+  if (kinds.includes('national_id')) exact.push(sql`p.national_id = ${term.toUpperCase()}`);
+  if (kinds.includes('record_number')) exact.push(sql`p.record_number = ${normalizeRecordNumber(term)}`);
+  if (exact.length) await run({ where: sql.join(exact, sql` or `), order: sql`p.record_number` });
+  if (!enough() && kinds.includes('phone')) {
+    await run({
+      where: sql`p.phone like ${`%${digits}%`}`,
+      order: sql`(p.phone like ${`%${digits}`}) desc, p.last_name, p.first_name`,
+      candidates: SEARCH_COUNT_CAP,
+    });
   }
-  if (kinds.includes('record_number')) {
-    const rn = normalizeRecordNumber(term);
-    arms.push(sql`p.record_number = ${rn}`);
-    exact.push(sql`p.record_number = ${rn}`);
-  }
-  if (kinds.includes('phone')) {
-    arms.push(sql`p.phone like ${`%${digits}%`}`);
-    exact.push(sql`p.phone like ${`%${digits}`}`);
-  }
-  let score: SQL | null = null;
   if (kinds.includes('name')) {
-    await q.execute(
-      sql`select set_config('pg_trgm.word_similarity_threshold', ${String(NAME_SEARCH_THRESHOLD)}, true)`,
-    );
-    arms.push(sql`${NAME} %> f_unaccent(lower(${term}))`);
-    score = sql`word_similarity(f_unaccent(lower(${term})), ${NAME})`;
+    /** The term as the name keys hold names: unaccented, lower case. */
+    const t = sql`f_unaccent(lower(${term}))`;
+    const startsWith = (key: SQL, prefix: string | SQL) =>
+      typeof prefix === 'string'
+        ? sql`(${key} >= ${prefix} and ${key} < ${prefix + PREFIX_END})`
+        : sql`(${key} >= ${prefix} and ${key} < (${prefix} || ${PREFIX_END}))`;
+    if (!enough()) await run({ where: startsWith(KEY_LAST_FIRST, t), order: KEY_LAST_FIRST });
+    if (!enough()) await run({ where: startsWith(KEY_FIRST_LAST, t), order: KEY_FIRST_LAST });
+    if (!enough() && total < FUZZY_GATE && term.length <= MAX_VARIANT_TERM) {
+      const base = foldName(term);
+      const variants = oneEditVariants(base);
+      const found = await q.execute<{
+        v: string;
+      }>(sql`select v from json_array_elements_text(${JSON.stringify(variants)}::json) v
+        where exists (select 1 from patients p where ${scope} and ${startsWith(KEY_LAST_FIRST, sql`v`)})
+           or exists (select 1 from patients p where ${scope} and ${startsWith(KEY_FIRST_LAST, sql`v`)})`);
+      const spellings = found.rows
+        .map((r) => r.v)
+        .sort((a, b) => trigramOverlap(b, base) - trigramOverlap(a, base) || (a < b ? -1 : 1))
+        .slice(0, MAX_VARIANTS);
+      for (const v of spellings) {
+        if (enough()) break;
+        await run({ where: startsWith(KEY_LAST_FIRST, v), order: KEY_LAST_FIRST });
+        if (enough()) break;
+        await run({ where: startsWith(KEY_FIRST_LAST, v), order: KEY_FIRST_LAST });
+      }
+    }
+    if (total === 0) {
+      await q.execute(
+        sql`select set_config('pg_trgm.word_similarity_threshold', ${String(NAME_SEARCH_THRESHOLD)}, true)`,
+      );
+      await run({
+        where: sql`${NAME} %> ${t}`,
+        order: sql`word_similarity(${t}, ${NAME}) desc, p.last_name, p.first_name`,
+        candidates: SEARCH_COUNT_CAP,
+      });
+    }
   }
-  const where = sql`p.hospital_id = ${hospitalId} and ${archived} and (${sql.join(arms, sql` or `)})`;
-  const exactFirst = exact.length ? sql`(${sql.join(exact, sql` or `)}) desc,` : sql``;
-  const rows = await q.execute<SummaryRow>(sql`select ${SUMMARY_COLUMNS} from patients p where ${where}
-    order by ${exactFirst} ${score ? sql`${score} desc,` : sql``} p.last_name, p.first_name, p.id
-    limit ${opts.limit} offset ${opts.offset}`);
-  const counted = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from (select 1 from patients p where ${where} limit ${SEARCH_COUNT_CAP + 1}) t`,
-  );
-  const n = Number(counted.rows[0]?.n ?? 0);
-  return { rows: rows.rows, count: Math.min(n, SEARCH_COUNT_CAP), capped: n > SEARCH_COUNT_CAP };
+  return { rows: result, count: Math.min(total, SEARCH_COUNT_CAP), capped: total > SEARCH_COUNT_CAP };
 }
 
 export interface DuplicateRow extends SummaryRow {

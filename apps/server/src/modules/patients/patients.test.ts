@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
+import { classifySearch, oneEditVariants } from './patients.repository.js';
 
 let ctx: TestContext;
 let secretary: Actor;
@@ -134,6 +135,59 @@ describe('patients', () => {
     expect((await search('CD-778899')).results.map((r) => r.id)).toEqual([eloise.id]);
     expect((await search('Tshisekedi')).count).toBe(0);
     expect(await auditCount('patient.search', doctor.id)).toBe(before + 7);
+  });
+
+  it('lists name prefixes in name order (last name first, then first name first), then one typo away', async () => {
+    const mk = (first_name: string, last_name: string) =>
+      createPatient(ctx.app, secretary, { first_name, last_name });
+    const ruth = await mk('Ruth', 'Wabenzi');
+    const aimee = await mk('Aimée', 'Wabenzi');
+    const benoit = await mk('Benoît', 'Wabenzila');
+    const firstNamed = await mk('Wabenzi', 'Kiala');
+    const typo = await mk('Chloé', 'Wabenzy');
+    const search = async (term: string, query = '') => {
+      const res = await call(
+        ctx.app,
+        doctor,
+        'GET',
+        `/api/patients/?search=${encodeURIComponent(term)}${query}`,
+      );
+      expect(res.statusCode).toBe(200);
+      return res.json() as { count: number; next: string | null; results: { id: string }[] };
+    };
+    const expected = [aimee.id, ruth.id, benoit.id, firstNamed.id, typo.id];
+    const all = await search('wabenzi');
+    expect(all.results.map((r) => r.id)).toEqual(expected);
+    expect(all.count).toBe(5);
+    // Pages follow the same order across the tiers, without repeating anyone.
+    const paged: string[] = [];
+    for (let page = 1; page <= 3; page += 1) {
+      const body = await search('Wabenzi', `&page_size=2&page=${page}`);
+      expect(body.count).toBe(5);
+      expect(body.next === null).toBe(page === 3);
+      paged.push(...body.results.map((r) => r.id));
+    }
+    expect(paged).toEqual(expected);
+    expect((await search('Aimée Wabenzi')).results[0]!.id).toBe(aimee.id);
+    expect((await search('wabenzi aimee')).results[0]!.id).toBe(aimee.id);
+    // The typo of the record is found from the right spelling, and the other way round.
+    const misspelt = await search('WABENZY');
+    expect(misspelt.results[0]!.id).toBe(typo.id);
+    expect(new Set(misspelt.results.map((r) => r.id))).toEqual(new Set(expected));
+    expect((await search('Wabnezi')).results.map((r) => r.id)).toContain(ruth.id);
+  });
+
+  it('tells numbers from names and spells one-typo variants', () => {
+    expect(classifySearch('HGG-000123').kinds).toEqual(['national_id', 'record_number']);
+    expect(classifySearch('0998 765 432').kinds).toEqual(['national_id', 'phone']);
+    expect(classifySearch('Éloïse Kabongo').kinds).toEqual(['name']);
+    const variants = oneEditVariants('mbuyi');
+    expect(variants).toEqual(expect.arrayContaining(['mbouyi', 'mbuy', 'bmuyi', 'mbuyyi', 'mbuii', 'nbuyi']));
+    expect(variants).not.toContain('mbuyi');
+    expect(new Set(variants).size).toBe(variants.length);
+    // Likely misspellings only (a dozen or so per letter), not every letter of the alphabet.
+    expect(variants).not.toContain('mbuzi');
+    expect(variants.length).toBeLessThan(15 * 'mbuyi'.length);
   });
 
   it('paginates with count, next and previous', async () => {

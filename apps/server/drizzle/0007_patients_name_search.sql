@@ -1,0 +1,2 @@
+CREATE INDEX "patients_name_last_first_idx" ON "patients" USING btree ("hospital_id",(f_unaccent(lower(last_name || ' ' || first_name)) collate "C"),"id","archived_at","last_name","first_name");--> statement-breakpoint
+CREATE INDEX "patients_name_first_last_idx" ON "patients" USING btree ("hospital_id",(f_unaccent(lower(first_name || ' ' || last_name)) collate "C"),"id","archived_at","first_name","last_name");
