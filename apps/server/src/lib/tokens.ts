@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
@@ -11,7 +12,25 @@ export interface AccessClaims {
   sessionId?: string | undefined;
 }
 
-const keyOf = (secret: string) => new TextEncoder().encode(secret);
+/**
+ * The HMAC key of a secret, imported once: importing it for every request (what jose does with raw bytes)
+ * cost a third of an authenticated request's time (docs/performance.md).
+ */
+const keys = new Map<string, Promise<webcrypto.CryptoKey>>();
+function keyOf(secret: string): Promise<webcrypto.CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
+    keys.set(secret, key);
+  }
+  return key;
+}
 
 export async function signAccessToken(secret: string, claims: AccessClaims, ttlSeconds = ACCESS_TOKEN_TTL_S) {
   return new SignJWT({
@@ -24,13 +43,16 @@ export async function signAccessToken(secret: string, claims: AccessClaims, ttlS
     .setIssuer(ISSUER)
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-    .sign(keyOf(secret));
+    .sign(await keyOf(secret));
 }
 
 /** Verifies an access token: HS256 only, our issuer, not expired, of type access. Returns null if not valid. */
 export async function verifyAccessToken(secret: string, token: string): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: ['HS256'], issuer: ISSUER });
+    const { payload } = await jwtVerify(token, await keyOf(secret), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+    });
     if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number')
       return null;
     return {
