@@ -14,7 +14,7 @@ export interface AccessClaims {
 
 /**
  * The HMAC key of a secret, imported once: importing it for every request (what jose does with raw bytes)
- * cost a third of an authenticated request's time (docs/performance.md).
+ * took nearly two thirds of an authenticated request's time (docs/performance.md).
  */
 const keys = new Map<string, Promise<webcrypto.CryptoKey>>();
 function keyOf(secret: string): Promise<webcrypto.CryptoKey> {
