@@ -1,0 +1,127 @@
+// The built Greensen server as a child process of the bench (own port, own database), its HTTP API, and
+// the bare Fastify hello-world it is compared with.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ROOT } from '../../scripts/lib.mjs';
+
+export const DEMO_PASSWORD = 'Demo-Greensen-2026';
+/** A fixed secret: tokens stay valid across the restarts of one run. */
+const JWT_SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
+
+/** A free TCP port on the loopback interface. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `node <script>` on a free loopback port and resolves once it listens (the server sends
+ * `{type: 'listening'}` over IPC): `{url, startMs, stop()}`. `startMs` runs from the spawn to that message.
+ */
+export async function startProcess(script, env = {}, { timeoutMs = 180_000, label = script } = {}) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${label} did not start within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+    child.on('message', (m) => {
+      if (m?.type === 'listening') {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited (code ${code}) before listening:\n${stderr}`));
+    });
+  });
+  const startMs = performance.now() - started;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    startMs,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The built API server on a database: `{DATABASE_URL}` (PostgreSQL) or `{DATA_DIR}` (embedded). */
+export function startApp(database, options = {}) {
+  return startProcess(
+    join(ROOT, 'apps/server/dist/main.js'),
+    {
+      ...database,
+      // As `npm start` runs it (request logging at the default level included), on its own database.
+      APP_ENV: 'development',
+      JWT_SECRET,
+      WEB_DIST: join(ROOT, 'apps/web/dist'),
+      REDIS_URL: '',
+      SMTP_URL: '',
+    },
+    { label: 'the Greensen server', ...options },
+  );
+}
+
+/** The bare Fastify hello-world of scenario 1 (bench/hello-server.mjs). */
+export function startHello() {
+  return startProcess(join(ROOT, 'bench/hello-server.mjs'), {}, { label: 'the hello-world server' });
+}
+
+/** Signs in through the API with a demo account: `{headers, hospitalId, user}` for the hospital `code`. */
+export async function signIn(url, email, code = 'HGG') {
+  const res = await fetch(`${url}/api/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`sign-in of ${email} failed: ${res.status} ${await res.text()}`);
+  const body = await res.json();
+  const hospital = body.user.hospitals.find((h) => h.code === code);
+  if (!hospital) throw new Error(`${email} has no hospital ${code}`);
+  return {
+    user: body.user,
+    hospitalId: hospital.id,
+    headers: {
+      authorization: `Bearer ${body.access}`,
+      'hospital-id': hospital.id,
+      'accept-language': 'fr',
+      'content-type': 'application/json',
+    },
+  };
+}
+
+/** One API call with a session; throws on a non-2xx status. */
+export async function api(url, session, method, path, body) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: session.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : null;
+}

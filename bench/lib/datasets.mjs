@@ -1,0 +1,115 @@
+// The bench's own databases: PostgreSQL databases `greensen_bench*` on the server of BENCH_PG_URL, and an
+// embedded (PGlite) data folder in the system's temporary folder. Each is migrated, given the demo seed and
+// `npm run seed:scale` patients once, and reused by later runs when the patient count is already there.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { ROOT } from '../../scripts/lib.mjs';
+
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A database URL on the same server as PG_ADMIN_URL. */
+export function pgUrl(database) {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** The server's version when PostgreSQL answers, else null (the bench then runs the embedded part only). */
+export async function postgresVersion() {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    const res = await client.query('show server_version');
+    return res.rows[0].server_version;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function ensurePgDatabase(name) {
+  if (!/^greensen_bench[a-z0-9_]*$/.test(name)) throw new Error(`not a bench database name: ${name}`);
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function cli(args, env) {
+  const res = spawnSync(process.execPath, [join(ROOT, 'apps/server/dist/cli.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, APP_ENV: 'development', LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (res.status !== 0) throw new Error(`cli.js ${args.join(' ')} failed:\n${res.stderr || res.stdout}`);
+  return res.stdout;
+}
+
+/** Opens a database with the server's own code (dist): `{db, close}`; the SQL side of the search scenario. */
+export async function openDb(database) {
+  const { openDatabase } = await import(pathToFileURL(join(ROOT, 'apps/server/dist/db/client.js')).href);
+  return openDatabase({ url: database.DATABASE_URL, dataDir: database.DATA_DIR ?? join(tmpdir(), 'unused') });
+}
+
+async function hospitalPatients(database) {
+  const handle = await openDb(database);
+  try {
+    const res = await handle.db.execute(`select h.id, h.code,
+        (select count(*)::int from patients p where p.hospital_id = h.id) as patients
+      from hospitals h order by h.created_at, h.id limit 1`);
+    return res.rows[0] ?? null;
+  } catch {
+    return null; // not migrated yet
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A database with at least `patients` patients in its first hospital (HGG): created, migrated and seeded
+ * (demo, then synthetic patients) when needed. Returns the environment the server needs and what was done.
+ */
+export async function ensureDataset({ kind, name, patients, log }) {
+  const database =
+    kind === 'postgres'
+      ? { DATABASE_URL: pgUrl(name) }
+      : { DATA_DIR: join(tmpdir(), `greensen-bench-${name}`) };
+  if (kind === 'postgres') await ensurePgDatabase(name);
+  else mkdirSync(database.DATA_DIR, { recursive: true });
+  let current = await hospitalPatients(database);
+  const seeding = { demoMs: 0, scaleMs: 0, added: 0 };
+  if (!current) {
+    const t0 = performance.now();
+    cli(['seed-demo'], database);
+    seeding.demoMs = performance.now() - t0;
+    current = await hospitalPatients(database);
+  }
+  cli(['migrate'], database); // a database from an earlier run gets the newer migrations
+  const missing = patients - Number(current?.patients ?? 0);
+  if (missing > 0) {
+    log(`  ${name}: seeding ${missing.toLocaleString('en')} synthetic patients (npm run seed:scale)…`);
+    const t0 = performance.now();
+    cli(['seed-scale', '--patients', String(missing)], database);
+    seeding.scaleMs = performance.now() - t0;
+    seeding.added = missing;
+    log(`  ${name}: seeded in ${(seeding.scaleMs / 1000).toFixed(1)} s`);
+  }
+  // Fresh statistics (the seed analyses, but a migration may have added indexes since), as a DBA would.
+  const handle = await openDb(database);
+  try {
+    await handle.db.execute('analyze patients');
+  } finally {
+    await handle.close();
+  }
+  return { kind, name, database, patients: Math.max(patients, Number(current?.patients ?? 0)), seeding };
+}

@@ -1,0 +1,682 @@
+// `npm run bench` (not part of `npm test`): the performance scenarios of issue 9, each figure a ratio of two
+// sides measured in the same run, the sides alternating (A B A B …) and the medians of the rounds quoted.
+// Prints a table and writes bench/results/<YYYY-MM-DD>.json. Loopback only; every load is bounded in
+// requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N.
+// Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
+// greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
+// folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt, ensureInstalled, log, ROOT } from '../scripts/lib.mjs';
+import { api, signIn, startApp, startHello } from './lib/app.mjs';
+import { ensureDataset, openDb, postgresVersion } from './lib/datasets.mjs';
+import { latency, throughput } from './lib/load.mjs';
+import { median, ms, percentile, round, rps, seconds, seeded } from './lib/stats.mjs';
+
+const args = process.argv.slice(2);
+const QUICK = args.includes('--quick');
+const roundsArg = args.indexOf('--rounds');
+const ROUNDS = roundsArg >= 0 ? Number(args[roundsArg + 1]) : QUICK ? 2 : 3;
+const CFG = QUICK
+  ? {
+      big: 100_000,
+      bigName: 'greensen_bench_100k',
+      embedded: 20_000,
+      perBatch: 40,
+      loadSeconds: 2,
+      starts: 3,
+    }
+  : {
+      big: 1_000_000,
+      bigName: 'greensen_bench',
+      embedded: 100_000,
+      perBatch: 120,
+      loadSeconds: 5,
+      starts: 5,
+    };
+const SMALL = { name: 'greensen_bench_10k', patients: 10_000 };
+const MID = { name: 'greensen_bench_100k', patients: 100_000 };
+const QUEUE_SIZE = 500;
+
+/** The queries of the search scenario (the synthetic names of `seed:scale`, with their accents). */
+const QUERIES = {
+  'full names': [
+    'Grâce Mbuyi',
+    'Mbuyi Grâce',
+    'Éloïse Kabongo',
+    'Jean-Pierre Tshilombo',
+    'Kasongo Emmanuel',
+    'Divine Lefèvre',
+  ],
+  'partial names': ['Mbu', 'Kabon', 'Tshilo', 'Grâ', 'Ngal', 'Lefè'],
+  'misspelt names': ['Mbouyi', 'Kabongho', 'Tchilombo', 'Eloise Kabngo', 'Ilounga', 'Mukendy'],
+};
+const NAME_KINDS = Object.keys(QUERIES);
+/** Measured and shown, without a goal: two typos in one word reach the trigram fallback (docs/performance.md). */
+const FALLBACK = { 'two typos (fallback)': ['Tchilonbo', 'Kabonngho', 'Mbouyy'] };
+
+/** Record numbers spread over the hospital's records (the same ones at every run). */
+function recordNumbers(count) {
+  const random = seeded(9);
+  return Array.from({ length: 12 }, () => `HGG-${String(1 + Math.floor(random() * count)).padStart(6, '0')}`);
+}
+
+const rows = []; // the table: { scenario, measure, a, b, ratio, goal, ok, note }
+const results = {
+  date: new Date().toISOString(),
+  quick: QUICK,
+  rounds: ROUNDS,
+  machine: {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: round(os.totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    loadavgStart: os.loadavg().map((v) => round(v, 2)),
+  },
+  datasets: {},
+  scenarios: {},
+  table: rows,
+};
+
+function row(scenario, measure, a, b, ratio, goal, note = '') {
+  const ok = goal ? goal.test(ratio) : null;
+  rows.push({ scenario, measure, a, b, ratio: round(ratio, 2), goal: goal?.label ?? '', ok, note });
+}
+const atLeast = (x) => ({ label: `≥ ${x}×`, test: (r) => r >= x });
+const atMost = (x) => ({ label: `≤ ${x}×`, test: (r) => r <= x });
+
+/** Runs the sides one after the other, `ROUNDS` times (A B A B …): `{side: [result per round]}`. */
+async function alternate(sides) {
+  const out = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  for (let r = 0; r < ROUNDS; r += 1) {
+    for (const [name, fn] of Object.entries(sides)) out[name].push(await fn(r));
+  }
+  return out;
+}
+const med = (list, key) => median(list.map((x) => x[key]));
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function prepare() {
+  ensureInstalled();
+  ensureBuilt({ web: false });
+  const pgVersion = await postgresVersion();
+  results.machine.postgres = pgVersion;
+  if (!pgVersion) log('PostgreSQL is not reachable (BENCH_PG_URL): running the embedded part only.');
+  const datasets = {};
+  const t0 = performance.now();
+  if (pgVersion) {
+    datasets.big = await ensureDataset({ kind: 'postgres', name: CFG.bigName, patients: CFG.big, log });
+    datasets.small = await ensureDataset({
+      kind: 'postgres',
+      name: SMALL.name,
+      patients: SMALL.patients,
+      log,
+    });
+    datasets.mid =
+      CFG.bigName === MID.name
+        ? datasets.big
+        : await ensureDataset({ kind: 'postgres', name: MID.name, patients: MID.patients, log });
+  }
+  datasets.embedded = await ensureDataset({
+    kind: 'embedded',
+    name: `embedded-${CFG.embedded / 1000}k`,
+    patients: CFG.embedded,
+    log,
+  });
+  for (const [key, d] of Object.entries(datasets)) {
+    results.datasets[key] = { kind: d.kind, name: d.name, patients: d.patients, seeding: d.seeding };
+  }
+  log(`Databases ready in ${seconds(performance.now() - t0)}.`);
+  return datasets;
+}
+
+const repository = () =>
+  import(pathToFileURL(join(ROOT, 'apps/server/dist/modules/patients/patients.repository.js')).href);
+
+/** Latency of the search queries of one kind through the search code itself (SQL only, no HTTP). */
+async function sqlLatency(handle, hospitalId, terms, amount) {
+  const { searchPatients } = await repository();
+  const times = [];
+  for (let i = 0; i < amount; i += 1) {
+    const search = terms[i % terms.length];
+    const t0 = performance.now();
+    await handle.db.transaction((tx) =>
+      searchPatients(tx, hospitalId, { search, archived: false, limit: 20, offset: 0 }),
+    );
+    times.push(performance.now() - t0);
+  }
+  return { n: times.length, p50: percentile(times, 50), p95: percentile(times, 95), failed: 0 };
+}
+
+const searchRequests = (terms) =>
+  terms.map((t) => ({ method: 'GET', path: `/api/patients/?search=${encodeURIComponent(t)}&page_size=20` }));
+
+async function hospitalOf(handle) {
+  const res = await handle.db.execute(`select id from hospitals where code = 'HGG'`);
+  return res.rows[0].id;
+}
+
+/** Scenario 2: search at scale, through the API and through its SQL alone. */
+async function searchScenario(datasets, servers) {
+  const kinds = [...NAME_KINDS, ...Object.keys(FALLBACK), 'record numbers'];
+  const out = {};
+  const measure = async (label, dataset, server) => {
+    const terms = { ...QUERIES, ...FALLBACK, 'record numbers': recordNumbers(dataset.patients) };
+    const session = server ? await signIn(server.url, 'secretaire@greensen.test') : null;
+    const handle = dataset.kind === 'postgres' || !server ? await openDb(dataset.database) : null;
+    const hospitalId = handle ? await hospitalOf(handle) : null;
+    return { label, dataset, server, session, handle, hospitalId, terms };
+  };
+  const sides = [];
+  if (datasets.big) {
+    sides.push(await measure('PostgreSQL big', datasets.big, servers.big));
+    sides.push(await measure('PostgreSQL 10k', datasets.small, servers.small));
+  }
+  const apiBatch = (side, kind) =>
+    latency(side.server.url, searchRequests(side.terms[kind]), {
+      headers: side.session.headers,
+      amount: CFG.perBatch,
+    });
+  const sqlBatch = (side, kind) => sqlLatency(side.handle, side.hospitalId, side.terms[kind], CFG.perBatch);
+
+  if (sides.length) {
+    log(
+      `Search on PostgreSQL: ${datasets.big.patients.toLocaleString('en')} vs 10,000 patients, API and SQL…`,
+    );
+    for (const kind of kinds) {
+      const measured = await alternate({
+        apiBig: () => apiBatch(sides[0], kind),
+        apiSmall: () => apiBatch(sides[1], kind),
+        sqlBig: () => sqlBatch(sides[0], kind),
+        sqlSmall: () => sqlBatch(sides[1], kind),
+      });
+      out[`postgres/${kind}`] = Object.fromEntries(
+        Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+      );
+    }
+    for (const s of sides) await s.handle.close();
+  }
+
+  // Embedded: the API while the server runs; the SQL alone needs the database to itself (measured before
+  // the servers start: results.scenarios.searchEmbeddedSql).
+  if (servers.embedded) {
+    log(`Search on the embedded database: ${datasets.embedded.patients.toLocaleString('en')} patients…`);
+    const side = await measure('embedded', datasets.embedded, servers.embedded);
+    for (const kind of kinds) {
+      const measured = await alternate({ api: () => apiBatch(side, kind) });
+      out[`embedded/${kind}`] = { api: { p50: med(measured.api, 'p50'), p95: med(measured.api, 'p95') } };
+    }
+  }
+  return out;
+}
+
+async function embeddedSqlSearch(dataset) {
+  log('Search on the embedded database, SQL alone…');
+  const handle = await openDb(dataset.database);
+  try {
+    const hospitalId = await hospitalOf(handle);
+    const terms = { ...QUERIES, ...FALLBACK, 'record numbers': recordNumbers(dataset.patients) };
+    const out = {};
+    for (const kind of Object.keys(terms)) {
+      const list = [];
+      for (let r = 0; r < ROUNDS; r += 1)
+        list.push(await sqlLatency(handle, hospitalId, terms[kind], CFG.perBatch));
+      out[kind] = { p50: med(list, 'p50'), p95: med(list, 'p95') };
+    }
+    return out;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Patients without an open visit (for the admissions the bench creates), first ones reserved for the queue. */
+async function freePatients(dataset, count) {
+  const handle = await openDb(dataset.database);
+  try {
+    const res = await handle.db.execute(`select p.id from patients p
+      join hospitals h on h.id = p.hospital_id and h.code = 'HGG'
+      where p.archived_at is null and not exists (select 1 from admissions a where a.patient_id = p.id
+        and a.status in ('waiting', 'assigned', 'in_consultation'))
+      order by p.record_number desc limit ${Number(count)}`);
+    return res.rows.map((r) => r.id);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Scenario 5: the doctor's and the department's queues with QUEUE_SIZE open visits, vs a patient's record. */
+async function queueScenario(server, patientIds) {
+  const secretary = await signIn(server.url, 'secretaire@greensen.test');
+  const doctorSession = await signIn(server.url, 'medecin2@greensen.test');
+  const departments = await api(server.url, secretary, 'GET', '/api/departments/?page_size=100');
+  const dept = departments.results.find((d) => d.code === 'CHI');
+  const doctorId = doctorSession.user.id;
+  const queue = await api(
+    server.url,
+    secretary,
+    'GET',
+    `/api/departments/${dept.id}/execution-queue/?page_size=1`,
+  );
+  let created = 0;
+  if (queue.count < QUEUE_SIZE) {
+    log(`Queue scenario: creating ${QUEUE_SIZE - queue.count} visits in ${dept.name}, half assigned…`);
+    for (const id of patientIds.slice(0, QUEUE_SIZE - queue.count)) {
+      const admission = await api(server.url, secretary, 'POST', '/api/admissions/', {
+        patient: id,
+        department: dept.id,
+        admission_type: 'outpatient',
+        reason: 'Bench: file d’attente',
+      });
+      if (created % 2 === 0) {
+        await api(server.url, secretary, 'POST', '/api/assign-patient/', {
+          admission: admission.id,
+          doctor: doctorId,
+        });
+      }
+      created += 1;
+    }
+  }
+  const sample = patientIds.slice(0, 50);
+  const measured = await alternate({
+    doctor: () =>
+      latency(server.url, [{ path: `/api/doctors/${doctorId}/execution-queue/` }], {
+        headers: doctorSession.headers,
+        amount: CFG.perBatch,
+      }),
+    department: () =>
+      latency(server.url, [{ path: `/api/departments/${dept.id}/execution-queue/` }], {
+        headers: secretary.headers,
+        amount: CFG.perBatch,
+      }),
+    detail: () =>
+      latency(
+        server.url,
+        sample.map((id) => ({ path: `/api/patients/${id}/` })),
+        { headers: secretary.headers, amount: CFG.perBatch },
+      ),
+  });
+  const sizes = {
+    department: (
+      await api(server.url, secretary, 'GET', `/api/departments/${dept.id}/execution-queue/?page_size=1`)
+    ).count,
+    doctor: (
+      await api(server.url, doctorSession, 'GET', `/api/doctors/${doctorId}/execution-queue/?page_size=1`)
+    ).count,
+  };
+  return {
+    created,
+    sizes,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** The mixed read/write sequence of scenario 3 (search, read a patient, create a visit) for one server. */
+async function mixedRun(server, session, patientIds, departmentId, cursor) {
+  const search = ['Mbuyi', 'Kabongo Éloïse', 'Tshilo', 'Mbouyi'];
+  let i = 0;
+  const requests = [
+    {
+      method: 'GET',
+      setupRequest: (req) => ({
+        ...req,
+        path: `/api/patients/?search=${encodeURIComponent(search[i++ % search.length])}`,
+      }),
+    },
+    {
+      method: 'GET',
+      setupRequest: (req) => ({ ...req, path: `/api/patients/${patientIds[(i * 7) % patientIds.length]}/` }),
+    },
+    {
+      method: 'POST',
+      path: '/api/admissions/',
+      setupRequest: (req) => {
+        const patient = patientIds[cursor.next++ % patientIds.length];
+        return {
+          ...req,
+          body: JSON.stringify({
+            patient,
+            department: departmentId,
+            admission_type: 'outpatient',
+            reason: 'Bench',
+          }),
+        };
+      },
+    },
+  ];
+  return throughput(server.url, requests, {
+    headers: session.headers,
+    connections: 8,
+    seconds: CFG.loadSeconds,
+  });
+}
+
+async function mixedScenario(sides) {
+  log('Mixed read/write: embedded vs PostgreSQL…');
+  const prepared = {};
+  for (const [name, s] of Object.entries(sides)) {
+    const session = await signIn(s.server.url, 'secretaire@greensen.test');
+    const departments = await api(s.server.url, session, 'GET', '/api/departments/?page_size=100');
+    prepared[name] = {
+      ...s,
+      session,
+      dept: departments.results.find((d) => d.code === 'URG').id,
+      cursor: { next: 0 },
+    };
+  }
+  const measured = await alternate(
+    Object.fromEntries(
+      Object.entries(prepared).map(([name, p]) => [
+        name,
+        () => mixedRun(p.server, p.session, p.patientIds, p.dept, p.cursor),
+      ]),
+    ),
+  );
+  return Object.fromEntries(
+    Object.entries(measured).map(([k, v]) => [
+      k,
+      { rps: med(v, 'rps'), failed: v.reduce((s, x) => s + x.failed, 0), rounds: v },
+    ]),
+  );
+}
+
+async function overheadScenario(server) {
+  log('API overhead: GET /api/profile/ vs a bare Fastify hello-world…');
+  const hello = await startHello();
+  try {
+    const session = await signIn(server.url, 'secretaire@greensen.test');
+    const measured = await alternate({
+      profile: () =>
+        throughput(server.url, [{ path: '/api/profile/' }], {
+          headers: session.headers,
+          seconds: CFG.loadSeconds,
+        }),
+      hello: () => throughput(hello.url, [{ path: '/' }], { seconds: CFG.loadSeconds }),
+    });
+    return Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [
+        k,
+        { rps: med(v, 'rps'), failed: v.reduce((s, x) => s + x.failed, 0), rounds: v },
+      ]),
+    );
+  } finally {
+    await hello.stop();
+  }
+}
+
+/** Scenario 4: from process start to listening (built app, migrated database), several starts. */
+async function startScenario(datasets) {
+  log('Start time…');
+  const out = {};
+  const targets = { embedded: datasets.embedded, ...(datasets.mid ? { postgres: datasets.mid } : {}) };
+  const measured = await alternate(
+    Object.fromEntries(
+      Object.entries(targets).map(([name, d]) => [
+        name,
+        async () => {
+          const s = await startApp(d.database);
+          await s.stop();
+          return { ms: s.startMs };
+        },
+      ]),
+    ),
+  );
+  for (const [name, list] of Object.entries(measured)) {
+    // More starts than rounds: a few extra ones per database.
+    for (let i = list.length; i < CFG.starts; i += 1) {
+      const s = await startApp(targets[name].database);
+      await s.stop();
+      list.push({ ms: s.startMs });
+    }
+    out[name] = {
+      median: med(list, 'ms'),
+      max: Math.max(...list.map((x) => x.ms)),
+      runs: list.map((x) => round(x.ms, 0)),
+    };
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function printTable() {
+  const cols = ['scenario', 'measure', 'a', 'b', 'ratio', 'goal', 'verdict'];
+  const cells = rows.map((r) => ({
+    scenario: r.scenario,
+    measure: r.measure,
+    a: r.a,
+    b: r.b,
+    ratio: Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : '',
+    goal: r.goal,
+    verdict: r.ok === null ? (r.note ? r.note : '') : r.ok ? 'ok' : 'MISSED',
+  }));
+  const width = Object.fromEntries(
+    cols.map((c) => [c, Math.max(c.length, ...cells.map((x) => String(x[c]).length))]),
+  );
+  const line = (x) => cols.map((c) => String(x[c]).padEnd(width[c])).join('  ');
+  console.log(`\n${line(Object.fromEntries(cols.map((c) => [c, c.toUpperCase()])))}`);
+  console.log(cols.map((c) => '-'.repeat(width[c])).join('  '));
+  for (const c of cells) console.log(line(c));
+}
+
+async function main() {
+  const started = performance.now();
+  const datasets = await prepare();
+
+  // Embedded database, before any server holds it: the SQL side of its search, the patients for the visits.
+  results.scenarios.searchEmbeddedSql = await embeddedSqlSearch(datasets.embedded);
+  const reserve = QUICK ? 2000 : 4000;
+  const embeddedPatients = await freePatients(datasets.embedded, reserve);
+  const pgPatients = datasets.mid ? await freePatients(datasets.mid, reserve + QUEUE_SIZE) : null;
+
+  const servers = {};
+  try {
+    log('Starting the servers…');
+    if (datasets.big) {
+      servers.big = await startApp(datasets.big.database);
+      servers.small = await startApp(datasets.small.database);
+      servers.mid = datasets.mid === datasets.big ? servers.big : await startApp(datasets.mid.database);
+    }
+    servers.embedded = await startApp(datasets.embedded.database);
+
+    results.scenarios.search = await searchScenario(datasets, servers);
+    const main = servers.mid ?? servers.embedded;
+    results.scenarios.overhead = await overheadScenario(main);
+    results.scenarios.queues = await queueScenario(main, pgPatients ?? embeddedPatients);
+    const queueUsed = QUEUE_SIZE;
+    results.scenarios.mixed = await mixedScenario({
+      embedded: {
+        server: servers.embedded,
+        patientIds: embeddedPatients.slice(datasets.mid ? 0 : queueUsed),
+      },
+      ...(servers.mid ? { postgres: { server: servers.mid, patientIds: pgPatients.slice(queueUsed) } } : {}),
+    });
+  } finally {
+    for (const s of new Set(Object.values(servers))) await s.stop();
+  }
+  results.scenarios.start = await startScenario(datasets);
+
+  // The table.
+  const o = results.scenarios.overhead;
+  row(
+    '1 API overhead',
+    `req/s GET /api/profile/ (${servers.mid ? 'PostgreSQL' : 'embedded'}) vs hello-world`,
+    rps(o.profile.rps),
+    rps(o.hello.rps),
+    o.profile.rps / o.hello.rps,
+    atLeast(0.6),
+  );
+  const s = results.scenarios.search;
+  const size = (n) => (n >= 1e6 ? `${round(n / 1e6, 1)}M` : `${Math.round(n / 1000)}k`);
+  const bigLabel = datasets.big ? size(datasets.big.patients) : '';
+  if (s['postgres/record numbers']) {
+    const rec = s['postgres/record numbers'];
+    row(
+      `2 search PostgreSQL ${bigLabel}`,
+      'p95 record numbers (API)',
+      ms(rec.apiBig.p95),
+      '',
+      Number.NaN,
+      null,
+      'reference',
+    );
+    for (const kind of NAME_KINDS) {
+      const k = s[`postgres/${kind}`];
+      row(
+        `2 search PostgreSQL ${bigLabel}`,
+        `p95 ${kind} (API) ≤ 50 ms`,
+        ms(k.apiBig.p95),
+        '50 ms',
+        k.apiBig.p95 / 50,
+        atMost(1),
+      );
+      row(
+        `2 search PostgreSQL ${bigLabel}`,
+        `p95 ${kind} vs record numbers`,
+        ms(k.apiBig.p95),
+        ms(rec.apiBig.p95),
+        k.apiBig.p95 / rec.apiBig.p95,
+        atMost(2),
+      );
+      row(
+        `2 search PostgreSQL`,
+        `p50 ${kind}: ${bigLabel} vs 10k`,
+        ms(k.apiBig.p50),
+        ms(k.apiSmall.p50),
+        k.apiBig.p50 / k.apiSmall.p50,
+        atMost(1.5),
+      );
+      row(
+        `2 search PostgreSQL ${bigLabel}`,
+        `p50 ${kind}: SQL vs API (API's share)`,
+        ms(k.sqlBig.p50),
+        ms(k.apiBig.p50),
+        k.sqlBig.p50 / k.apiBig.p50,
+        null,
+        'info',
+      );
+    }
+    for (const kind of Object.keys(FALLBACK)) {
+      const k = s[`postgres/${kind}`];
+      row(
+        `2 search PostgreSQL ${bigLabel}`,
+        `p95 ${kind}: ${bigLabel} vs 10k`,
+        ms(k.apiBig.p95),
+        ms(k.apiSmall.p95),
+        k.apiBig.p95 / k.apiSmall.p95,
+        null,
+        'info',
+      );
+    }
+  }
+  const embRec = s['embedded/record numbers'];
+  const embLabel = size(datasets.embedded.patients);
+  for (const kind of NAME_KINDS) {
+    const k = s[`embedded/${kind}`];
+    row(
+      `2 search embedded ${embLabel}`,
+      `p95 ${kind} (API) ≤ 50 ms`,
+      ms(k.api.p95),
+      '50 ms',
+      k.api.p95 / 50,
+      atMost(1),
+    );
+    row(
+      `2 search embedded ${embLabel}`,
+      `p95 ${kind} vs record numbers`,
+      ms(k.api.p95),
+      ms(embRec.api.p95),
+      k.api.p95 / embRec.api.p95,
+      atMost(2),
+    );
+    const sqlSide = results.scenarios.searchEmbeddedSql[kind];
+    row(
+      `2 search embedded ${embLabel}`,
+      `p50 ${kind}: SQL vs API (API's share)`,
+      ms(sqlSide.p50),
+      ms(k.api.p50),
+      sqlSide.p50 / k.api.p50,
+      null,
+      'info, not alternated',
+    );
+  }
+  for (const kind of Object.keys(FALLBACK)) {
+    const k = s[`embedded/${kind}`];
+    row(`2 search embedded ${embLabel}`, `p95 ${kind}`, ms(k.api.p95), '', Number.NaN, null, 'info');
+  }
+  const m = results.scenarios.mixed;
+  if (m.postgres) {
+    row(
+      '3 embedded vs PostgreSQL',
+      'req/s search + read + create visit',
+      rps(m.embedded.rps),
+      rps(m.postgres.rps),
+      m.embedded.rps / m.postgres.rps,
+      atLeast(0.45),
+    );
+  } else {
+    row(
+      '3 embedded vs PostgreSQL',
+      'req/s search + read + create visit',
+      rps(m.embedded.rps),
+      'no PostgreSQL',
+      Number.NaN,
+      null,
+      'skipped',
+    );
+  }
+  for (const [name, st] of Object.entries(results.scenarios.start)) {
+    row(
+      '4 start time',
+      `${name}: median of ${st.runs.length} starts (max ${seconds(st.max)})`,
+      seconds(st.median),
+      '5.00 s',
+      st.median / 5000,
+      atMost(1),
+    );
+  }
+  const q = results.scenarios.queues;
+  row(
+    '5 queues',
+    `p95 doctor queue (${q.sizes.doctor} open) vs patient record`,
+    ms(q.doctor.p95),
+    ms(q.detail.p95),
+    q.doctor.p95 / q.detail.p95,
+    atMost(2),
+  );
+  row(
+    '5 queues',
+    `p95 department queue (${q.sizes.department}) vs patient record`,
+    ms(q.department.p95),
+    ms(q.detail.p95),
+    q.department.p95 / q.detail.p95,
+    atMost(2),
+  );
+
+  results.machine.loadavgEnd = os.loadavg().map((v) => round(v, 2));
+  results.durationS = round((performance.now() - started) / 1000, 1);
+  printTable();
+  const failures = [o, m].flatMap((x) =>
+    Object.entries(x)
+      .filter(([, v]) => v.failed > 0)
+      .map(([k, v]) => `${k}: ${v.failed}`),
+  );
+  if (failures.length) console.log(`\nNon-2xx responses or errors during the loads: ${failures.join(', ')}`);
+  console.log(
+    `\nLoad average ${results.machine.loadavgStart.join(' ')} → ${results.machine.loadavgEnd.join(' ')} on ${results.machine.cpus} CPUs; ${results.durationS} s in all.`,
+  );
+  const dir = join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${results.date.slice(0, 10)}${QUICK ? '-quick' : ''}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`Written to ${file.replace(`${ROOT}/`, '')}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
