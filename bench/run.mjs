@@ -384,18 +384,20 @@ async function mixedScenario(sides) {
   );
 }
 
-async function overheadScenario(server) {
+async function overheadScenario(server, database) {
   log('API overhead: GET /api/profile/ vs a bare Fastify hello-world…');
   const hello = await startHello();
+  // For the table's explanation only: the same server without request logging (LOG_LEVEL=warn).
+  const quiet = await startApp(database, {}, { LOG_LEVEL: 'warn' });
   try {
     const session = await signIn(server.url, 'secretaire@greensen.test');
+    const quietSession = await signIn(quiet.url, 'secretaire@greensen.test');
+    const load = (url, path, headers) => throughput(url, [{ path }], { headers, seconds: CFG.loadSeconds });
     const measured = await alternate({
-      profile: () =>
-        throughput(server.url, [{ path: '/api/profile/' }], {
-          headers: session.headers,
-          seconds: CFG.loadSeconds,
-        }),
-      hello: () => throughput(hello.url, [{ path: '/' }], { seconds: CFG.loadSeconds }),
+      profile: () => load(server.url, '/api/profile/', session.headers),
+      hello: () => load(hello.url, '/'),
+      health: () => load(server.url, '/api/health/'),
+      profileQuiet: () => load(quiet.url, '/api/profile/', quietSession.headers),
     });
     return Object.fromEntries(
       Object.entries(measured).map(([k, v]) => [
@@ -405,6 +407,7 @@ async function overheadScenario(server) {
     );
   } finally {
     await hello.stop();
+    await quiet.stop();
   }
 }
 
@@ -485,7 +488,7 @@ async function main() {
 
     results.scenarios.search = await searchScenario(datasets, servers);
     const main = servers.mid ?? servers.embedded;
-    results.scenarios.overhead = await overheadScenario(main);
+    results.scenarios.overhead = await overheadScenario(main, (datasets.mid ?? datasets.embedded).database);
     results.scenarios.queues = await queueScenario(main, pgPatients ?? embeddedPatients);
     const queueUsed = QUEUE_SIZE;
     results.scenarios.mixed = await mixedScenario({
@@ -509,6 +512,24 @@ async function main() {
     rps(o.hello.rps),
     o.profile.rps / o.hello.rps,
     atLeast(0.6),
+  );
+  row(
+    '1 API overhead',
+    'req/s GET /api/profile/ without request logs vs with',
+    rps(o.profileQuiet.rps),
+    rps(o.profile.rps),
+    o.profileQuiet.rps / o.profile.rps,
+    null,
+    'info',
+  );
+  row(
+    '1 API overhead',
+    'req/s GET /api/health/ (no sign-in, one DB ping) vs hello-world',
+    rps(o.health.rps),
+    rps(o.hello.rps),
+    o.health.rps / o.hello.rps,
+    null,
+    'info',
   );
   const s = results.scenarios.search;
   const size = (n) => (n >= 1e6 ? `${round(n / 1e6, 1)}M` : `${Math.round(n / 1000)}k`);

@@ -70,11 +70,12 @@ export async function startProcess(script, env = {}, { timeoutMs = 180_000, labe
 }
 
 /** The built API server on a database: `{DATABASE_URL}` (PostgreSQL) or `{DATA_DIR}` (embedded). */
-export function startApp(database, options = {}) {
+export function startApp(database, options = {}, env = {}) {
   return startProcess(
     join(ROOT, 'apps/server/dist/main.js'),
     {
       ...database,
+      ...env,
       // As `npm start` runs it (request logging at the default level included), on its own database.
       APP_ENV: 'development',
       JWT_SECRET,
