@@ -460,7 +460,11 @@ function printTable() {
   const width = Object.fromEntries(
     cols.map((c) => [c, Math.max(c.length, ...cells.map((x) => String(x[c]).length))]),
   );
-  const line = (x) => cols.map((c) => String(x[c]).padEnd(width[c])).join('  ');
+  const line = (x) =>
+    cols
+      .map((c) => String(x[c]).padEnd(width[c]))
+      .join('  ')
+      .trimEnd();
   console.log(`\n${line(Object.fromEntries(cols.map((c) => [c, c.toUpperCase()])))}`);
   console.log(cols.map((c) => '-'.repeat(width[c])).join('  '));
   for (const c of cells) console.log(line(c));
