@@ -6,15 +6,14 @@
 import { ZConsultationCreate } from '@greensen/shared/contracts/consultations';
 import { Alert, Button, Group, Paper, Select, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconStethoscope } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
 import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
-import { usePatients } from '../../../lib/clinical/api/list-patients';
+import { PatientPicker } from '../../../lib/clinical/components/PatientPicker';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
@@ -51,19 +50,6 @@ export default function CreateConsultationPage() {
   const create = useCreateConsultation();
   const departments = useDepartments();
   const [general, setGeneral] = useState<string | null>(null);
-  const [search, setSearch] = useState(params.get('q') ?? '');
-  const [debounced] = useDebouncedValue(search, 300);
-  const patients = usePatients({ search: debounced, page: 1, pageSize: 20 });
-  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
-
-  const patientOptions = useMemo(() => {
-    const options = (patients.data?.results ?? []).map((p) => ({
-      value: p.id,
-      label: `${p.full_name} · ${p.record_number}`,
-    }));
-    if (picked && !options.some((option) => option.value === picked.value)) options.unshift(picked);
-    return options;
-  }, [patients.data, picked]);
   const departmentOptions = (departments.data?.results ?? [])
     .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
     .map((d) => ({ value: d.id, label: d.name }));
@@ -103,22 +89,13 @@ export default function CreateConsultationPage() {
             }}
           >
             <Stack gap="sm">
-              <Select
+              <PatientPicker
                 label={t('create.patient')}
                 placeholder={t('create.patientPlaceholder')}
-                searchable
-                required
-                withAsterisk
-                searchValue={search}
-                onSearchChange={setSearch}
-                filter={({ options }) => options}
-                nothingFoundMessage={patients.isFetching ? t('common:states.loading') : t('create.noPatient')}
-                data={patientOptions}
+                nothingFound={t('create.noPatient')}
+                initialSearch={params.get('q') ?? ''}
                 {...form.getInputProps('patient')}
-                onChange={(value, option) => {
-                  form.setFieldValue('patient', value ?? '');
-                  setPicked(value && option ? { value, label: option.label } : null);
-                }}
+                onChange={(id) => form.setFieldValue('patient', id)}
               />
               <Select
                 label={t('create.department')}

@@ -16,10 +16,10 @@ import { LoadError } from '../../page-states';
 import { usePermissions } from '../../permissions';
 import { useExams } from '../api/list-exams';
 import { ExamAbnormalBadge, ExamStatusBadge, ExamUrgencyBadge } from './ExamBadges';
-import type { FixedPatient } from './ExamOrderForm';
 import { ExamResultLines } from './ExamResultLines';
 import { examName, useExamsAllowed } from './exam-format';
 import { OrderExamsModal } from './OrderExamsModal';
+import type { FixedPatient } from './PatientPicker';
 
 /** An order whose result needs attention first: validated or entered, abnormal and urgent. */
 export function isUrgentAbnormal(order: Pick<TExamOrder, 'urgency' | 'abnormal'>): boolean {

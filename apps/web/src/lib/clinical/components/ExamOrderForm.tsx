@@ -6,17 +6,7 @@
  */
 import { type TExamOrderDetail, ZExamOrderCreate } from '@greensen/shared/contracts/exams';
 import { EXAM_KINDS, type ExamKind, type ExamUrgency } from '@greensen/shared/domain/exams';
-import {
-  Alert,
-  Button,
-  Group,
-  MultiSelect,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Button, Group, MultiSelect, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBolt, IconFlask } from '@tabler/icons-react';
@@ -29,8 +19,8 @@ import { toast } from '../../toast';
 import { validateWith } from '../../zod-form';
 import { useCreateExamOrders } from '../api/create-exam-orders';
 import { useExamCatalogue } from '../api/exam-catalogue';
-import { usePatients } from '../api/list-patients';
 import { examName } from './exam-format';
+import { type FixedPatient, PatientPicker } from './PatientPicker';
 
 interface OrderFormValues {
   patient: string;
@@ -38,12 +28,6 @@ interface OrderFormValues {
   urgency: ExamUrgency;
   clinical_info: string;
   [key: string]: unknown;
-}
-
-export interface FixedPatient {
-  id: string;
-  full_name: string;
-  record_number: string;
 }
 
 export function ExamOrderForm({
@@ -78,11 +62,6 @@ export function ExamOrderForm({
   /** Labels of the exams picked so far (they stay in the list whatever the search). */
   const [picked, setPicked] = useState<Record<string, { label: string; group: string }>>({});
 
-  const [patientSearch, setPatientSearch] = useState('');
-  const [debouncedPatient] = useDebouncedValue(patientSearch, 300);
-  const patients = usePatients({ search: debouncedPatient, page: 1, pageSize: 20 }, !patient);
-  const [pickedPatient, setPickedPatient] = useState<{ value: string; label: string } | null>(null);
-
   const examOptions = useMemo(() => {
     const groups = new Map<string, { value: string; label: string }[]>();
     const add = (value: string, label: string, group: string) => {
@@ -95,16 +74,6 @@ export function ExamOrderForm({
     for (const [value, p] of Object.entries(picked)) add(value, p.label, p.group);
     return [...groups.entries()].map(([group, items]) => ({ group, items }));
   }, [catalogue.data, picked, lang, t]);
-
-  const patientOptions = useMemo(() => {
-    const options = (patients.data?.results ?? []).map((p) => ({
-      value: p.id,
-      label: `${p.full_name} · ${p.record_number}`,
-    }));
-    if (pickedPatient && !options.some((o) => o.value === pickedPatient.value))
-      options.unshift(pickedPatient);
-    return options;
-  }, [patients.data, pickedPatient]);
 
   async function submit() {
     const values = form.getValues();
@@ -147,32 +116,14 @@ export function ExamOrderForm({
       }}
     >
       <Stack gap="sm">
-        {patient ? (
-          <Select
-            label={t('fields.patient')}
-            data={[{ value: patient.id, label: `${patient.full_name} · ${patient.record_number}` }]}
-            value={patient.id}
-            disabled
-          />
-        ) : (
-          <Select
-            label={t('fields.patient')}
-            placeholder={t('order.patientPlaceholder')}
-            searchable
-            required
-            withAsterisk
-            searchValue={patientSearch}
-            onSearchChange={setPatientSearch}
-            filter={({ options }) => options}
-            nothingFoundMessage={patients.isFetching ? t('common:states.loading') : t('order.noPatient')}
-            data={patientOptions}
-            {...form.getInputProps('patient')}
-            onChange={(value, option) => {
-              form.setFieldValue('patient', value ?? '');
-              setPickedPatient(value && option ? { value, label: option.label } : null);
-            }}
-          />
-        )}
+        <PatientPicker
+          fixed={patient}
+          label={t('fields.patient')}
+          placeholder={t('order.patientPlaceholder')}
+          nothingFound={t('order.noPatient')}
+          {...form.getInputProps('patient')}
+          onChange={(id) => form.setFieldValue('patient', id)}
+        />
         <Group justify="space-between" align="flex-end" wrap="wrap" gap="xs">
           <Text size="sm" fw={500}>
             {t('fields.exams')}

@@ -6,9 +6,8 @@ import { ZAdmissionCreate } from '@greensen/shared/contracts/admissions';
 import { ADMISSION_TYPES, type AdmissionType } from '@greensen/shared/domain/admissions';
 import { Select, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconLogin2 } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api-client';
 import { useServerFieldErrors } from '../../field-errors';
@@ -17,7 +16,7 @@ import { toast } from '../../toast';
 import { validateWith } from '../../zod-form';
 import { useCreateAdmission } from '../api/create-admission';
 import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../api/list-departments';
-import { usePatients } from '../api/list-patients';
+import { type FixedPatient, PatientPicker } from './PatientPicker';
 
 interface AdmissionFormValues {
   patient: string;
@@ -44,7 +43,7 @@ export function NewAdmissionModal({
   onClose: () => void;
   onCreated: (admissionId: string) => void;
   /** The patient when opened from their record (no picker). */
-  patient?: { id: string; full_name: string; record_number: string };
+  patient?: FixedPatient;
 }) {
   const { t } = useTranslation('admissions');
   const form = useForm<AdmissionFormValues>({
@@ -54,29 +53,14 @@ export function NewAdmissionModal({
   const create = useCreateAdmission();
   const departments = useDepartments();
   const [general, setGeneral] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
-  const patients = usePatients({ search: debounced, page: 1, pageSize: 20 }, opened && !patient);
-  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
 
   const departmentOptions = (departments.data?.results ?? [])
     .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
     .map((d) => ({ value: d.id, label: d.name }));
 
-  const patientOptions = useMemo(() => {
-    const options = (patients.data?.results ?? []).map((p) => ({
-      value: p.id,
-      label: `${p.full_name} · ${p.record_number}`,
-    }));
-    if (picked && !options.some((option) => option.value === picked.value)) options.unshift(picked);
-    return options;
-  }, [patients.data, picked]);
-
   function close() {
     form.reset();
     setGeneral(null);
-    setPicked(null);
-    setSearch('');
     onClose();
   }
 
@@ -95,7 +79,6 @@ export function NewAdmissionModal({
         }),
       });
       form.reset();
-      setPicked(null);
       onCreated(admission.id);
     } catch (error) {
       const message = applyServerErrors(error);
@@ -112,32 +95,15 @@ export function NewAdmissionModal({
       onSubmit={() => void submit()}
     >
       <Stack gap="sm">
-        {patient ? (
-          <Select
-            label={t('fields.patient')}
-            data={[{ value: patient.id, label: `${patient.full_name} · ${patient.record_number}` }]}
-            value={patient.id}
-            disabled
-          />
-        ) : (
-          <Select
-            label={t('fields.patient')}
-            placeholder={t('create.patientPlaceholder')}
-            searchable
-            required
-            withAsterisk
-            searchValue={search}
-            onSearchChange={setSearch}
-            filter={({ options }) => options}
-            nothingFoundMessage={patients.isFetching ? t('common:states.loading') : t('create.noPatient')}
-            data={patientOptions}
-            {...form.getInputProps('patient')}
-            onChange={(value, option) => {
-              form.setFieldValue('patient', value ?? '');
-              setPicked(value && option ? { value, label: option.label } : null);
-            }}
-          />
-        )}
+        <PatientPicker
+          fixed={patient}
+          enabled={opened}
+          label={t('fields.patient')}
+          placeholder={t('create.patientPlaceholder')}
+          nothingFound={t('create.noPatient')}
+          {...form.getInputProps('patient')}
+          onChange={(id) => form.setFieldValue('patient', id)}
+        />
         <Select
           label={t('fields.department')}
           required

@@ -2,7 +2,8 @@
 import type { TExamOrderDetail } from '@greensen/shared/contracts/exams';
 import { Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ExamOrderForm, type FixedPatient } from './ExamOrderForm';
+import { ExamOrderForm } from './ExamOrderForm';
+import type { FixedPatient } from './PatientPicker';
 
 export function OrderExamsModal({
   opened,
