@@ -13,6 +13,7 @@ import {
   personRef,
   type RefRow,
 } from '../../lib/clinical.js';
+import { sqlList } from '../../lib/queries.js';
 
 export type AdmissionRow = typeof admissions.$inferSelect;
 
@@ -123,13 +124,7 @@ export async function listAdmissions(
   offset: number,
 ): Promise<{ rows: AdmissionView[]; count: number }> {
   const where: SQL[] = [sql`a.hospital_id = ${hospitalId}`];
-  if (f.status?.length)
-    where.push(
-      sql`a.status in (${sql.join(
-        f.status.map((s) => sql`${s}`),
-        sql`, `,
-      )})`,
-    );
+  if (f.status?.length) where.push(sql`a.status in (${sqlList(f.status)})`);
   if (f.department) where.push(sql`a.department_id = ${f.department}`);
   if (f.admission_type) where.push(sql`a.admission_type = ${f.admission_type}`);
   if (f.date) where.push(sql`a.queue_date = ${f.date}::date`);
@@ -156,13 +151,6 @@ export async function listAdmissions(
     sql`select count(*)::int as n from admissions a join patients p on p.id = a.patient_id where ${cond}`,
   );
   return { rows: rows.rows.map(toAdmission), count: Number(counted.rows[0]?.n ?? 0) };
-}
-
-export async function hospitalToday(q: Queryable, hospitalId: string): Promise<string> {
-  const res = await q.execute<{ today: string }>(
-    sql`select (now() at time zone time_zone)::date::text as today from hospitals where id = ${hospitalId}`,
-  );
-  return res.rows[0]!.today;
 }
 
 export async function openAdmissionOf(q: Queryable, hospitalId: string, patientId: string) {

@@ -3,23 +3,20 @@ import {
   canMoveAdmission,
   FINAL_ADMISSION_STATUSES,
 } from '@greensen/shared/domain/admissions';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { admissions, departments, executions, patients } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import {
   type AdmissionFilters,
   closeOpenWork,
   findAdmissionView,
-  hospitalToday,
   listAdmissions,
   lockAdmission,
   openAdmissionOf,
 } from './admissions.repository.js';
-
-/** Same tolerance as the patient search. */
-const sqlThreshold = sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`;
 
 export const queueSequence = (day: string) => `queue:${day}`;
 
@@ -108,18 +105,11 @@ export class AdmissionsService {
   async list(request: FastifyRequest, filters: AdmissionFilters, page: number, pageSize: number) {
     const hospital = request.hospital!;
     return this.app.db.transaction(async (tx) => {
-      if (filters.search) {
-        await tx.execute(sqlThreshold);
-      }
+      if (filters.search) await tx.execute(NAME_SEARCH_TOLERANCE);
       const result = await listAdmissions(tx, hospital.id, filters, pageSize, (page - 1) * pageSize);
       await this.app.audit.record(
         request,
-        {
-          action: 'admission.list',
-          resourceType: 'admission',
-          ...(filters.patient ? { patientId: filters.patient } : {}),
-          details: { filters: { ...filters }, page, results: result.rows.length },
-        },
+        listReadEntry('admission.list', 'admission', filters, page, result.rows.length),
         tx,
       );
       return result;

@@ -22,6 +22,7 @@ import {
   type RefRow,
   textArray,
 } from '../../lib/clinical.js';
+import { sqlList } from '../../lib/queries.js';
 
 /**
  * Consultation queries. Every one is scoped to the hospital; the lists apply the consultation-access rule in
@@ -42,13 +43,7 @@ export function readableBy(user: ConsultationAccessUser): SQL {
   const parts: SQL[] = [];
   if (user.groups.some((g) => PRACTITIONERS.includes(g))) {
     parts.push(sql`c.doctor_id = ${user.id}`);
-    if (user.departmentIds.length > 0)
-      parts.push(
-        sql`c.department_id in (${sql.join(
-          user.departmentIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})`,
-      );
+    if (user.departmentIds.length > 0) parts.push(sql`c.department_id in (${sqlList(user.departmentIds)})`);
   }
   if (user.groups.includes('midwife')) parts.push(sql`a.admission_type = 'maternity'`);
   return parts.length > 0 ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
@@ -60,13 +55,6 @@ const dayStart = (hospitalId: string) =>
 /** Midnight of a `YYYY-MM-DD` day (plus `plusDays`) in the hospital's time zone. */
 const midnightOf = (hospitalId: string, day: string, plusDays = 0) =>
   sql`(select ((${day}::date + ${plusDays}::int)::timestamp at time zone h.time_zone) from hospitals h where h.id = ${hospitalId})`;
-
-export async function hospitalToday(q: Queryable, hospitalId: string): Promise<string> {
-  const res = await q.execute<{ today: string }>(
-    sql`select (now() at time zone time_zone)::date::text as today from hospitals where id = ${hospitalId}`,
-  );
-  return res.rows[0]!.today;
-}
 
 /** The facts the access rule needs, and what writes check; locked for the transaction with `lock`. */
 export interface ConsultationFacts {
@@ -233,25 +221,14 @@ export async function listConsultations(
   if (f.scope === 'mine') where.push(sql`c.doctor_id = ${user.id}`);
   if (f.scope === 'department')
     where.push(
-      user.departmentIds.length > 0
-        ? sql`c.department_id in (${sql.join(
-            user.departmentIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`
-        : sql`false`,
+      user.departmentIds.length > 0 ? sql`c.department_id in (${sqlList(user.departmentIds)})` : sql`false`,
     );
   if (f.today) where.push(sql`c.started_at >= ${dayStart(hospitalId)}`);
   if (f.date)
     where.push(
       sql`c.started_at >= ${midnightOf(hospitalId, f.date)} and c.started_at < ${midnightOf(hospitalId, f.date, 1)}`,
     );
-  if (f.status?.length)
-    where.push(
-      sql`c.status in (${sql.join(
-        f.status.map((s) => sql`${s}`),
-        sql`, `,
-      )})`,
-    );
+  if (f.status?.length) where.push(sql`c.status in (${sqlList(f.status)})`);
   if (f.doctor) where.push(sql`c.doctor_id = ${f.doctor}`);
   if (f.department) where.push(sql`c.department_id = ${f.department}`);
   if (f.patient) where.push(sql`c.patient_id = ${f.patient}`);

@@ -27,22 +27,19 @@ import {
 } from '../../db/schema/index.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { requestLang } from '../../lib/i18n.js';
+import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
 import {
   type ConsultationFacts,
   type ConsultationFilters,
   factsOf,
   findConsultation,
   findDiagnosis,
-  hospitalToday,
   listAddenda,
   listConsultations,
   listDiagnoses,
   listPatientDiagnoses,
   loadFacts,
 } from './consultations.repository.js';
-
-/** Same name tolerance as the admissions and patient searches. */
-const NAME_THRESHOLD = sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`;
 
 /**
  * A refusal by the consultation-access rule. It is audited (outcome `denied`) after the transaction it was
@@ -167,16 +164,11 @@ export class ConsultationsService {
     const hospital = request.hospital!;
     const user = this.user(request);
     return this.app.db.transaction(async (tx) => {
-      if (filters.search) await tx.execute(NAME_THRESHOLD);
+      if (filters.search) await tx.execute(NAME_SEARCH_TOLERANCE);
       const result = await listConsultations(tx, hospital.id, user, filters, pageSize, (page - 1) * pageSize);
       await this.app.audit.record(
         request,
-        {
-          action: 'consultation.list',
-          resourceType: 'consultation',
-          ...(filters.patient ? { patientId: filters.patient } : {}),
-          details: { filters: { ...filters }, page, results: result.rows.length },
-        },
+        listReadEntry('consultation.list', 'consultation', filters, page, result.rows.length),
         tx,
       );
       const rows = result.rows.map((row) => {

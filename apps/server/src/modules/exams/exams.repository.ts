@@ -18,6 +18,7 @@ import {
   personRef,
   type RefRow,
 } from '../../lib/clinical.js';
+import { sqlList } from '../../lib/queries.js';
 
 /** The per-hospital sequence of order numbers. */
 export const EXAM_ORDER_SEQUENCE = 'exam_order';
@@ -104,10 +105,7 @@ export async function findCatalogueExams(q: Queryable, refs: readonly string[]) 
   const res = await q.execute<CatalogueRow>(sql`select c.id, c.code, c.kind, c.category, c.name_fr, c.name_en,
       c.specimen, c.fields
     from exam_catalogue c
-    where c.active and (${byId} or upper(c.code) in (${sql.join(
-      codes.map((c) => sql`${c}`),
-      sql`, `,
-    )}))`);
+    where c.active and (${byId} or upper(c.code) in (${sqlList(codes)}))`);
   return res.rows.map(toCatalogueExam);
 }
 
@@ -300,13 +298,7 @@ export interface OrderFilters {
 
 function orderConditions(hospitalId: string, f: OrderFilters): SQL {
   const where: SQL[] = [sql`o.hospital_id = ${hospitalId}`];
-  if (f.status?.length)
-    where.push(
-      sql`o.status in (${sql.join(
-        f.status.map((s) => sql`${s}`),
-        sql`, `,
-      )})`,
-    );
+  if (f.status?.length) where.push(sql`o.status in (${sqlList(f.status)})`);
   if (f.urgency) where.push(sql`o.urgency = ${f.urgency}`);
   if (f.department) where.push(sql`o.department_id = ${f.department}`);
   if (f.kind) where.push(sql`c.kind = ${f.kind}`);

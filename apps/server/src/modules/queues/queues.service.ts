@@ -68,21 +68,9 @@ export class QueuesService {
     pageSize: number,
   ) {
     await this.doctor(request, id);
-    const result = await doctorQueue(
-      this.app.db,
-      request.hospital!.id,
-      id,
-      status,
-      pageSize,
-      (page - 1) * pageSize,
+    return this.auditedPage(request, 'queue.doctor', { doctor: id, status }, page, pageSize, (offset) =>
+      doctorQueue(this.app.db, request.hospital!.id, id, status, pageSize, offset),
     );
-    // Queues list patients: a read of patient data, audited.
-    await this.app.audit.record(request, {
-      action: 'queue.doctor',
-      resourceType: 'execution',
-      details: { doctor: id, status, page, results: result.rows.length },
-    });
-    return result;
   }
 
   async departmentQueue(
@@ -93,18 +81,30 @@ export class QueuesService {
     pageSize: number,
   ) {
     if (!(await departmentExists(this.app.db, request.hospital!.id, id))) throw notFound();
-    const result = await departmentQueue(
-      this.app.db,
-      request.hospital!.id,
-      id,
-      status,
+    return this.auditedPage(
+      request,
+      'queue.department',
+      { department: id, status },
+      page,
       pageSize,
-      (page - 1) * pageSize,
+      (offset) => departmentQueue(this.app.db, request.hospital!.id, id, status, pageSize, offset),
     );
+  }
+
+  /** One page of a queue. Queues list patients: a read of patient data, audited with the page and its size. */
+  private async auditedPage<R extends { rows: unknown[] }>(
+    request: FastifyRequest,
+    action: string,
+    details: Record<string, unknown>,
+    page: number,
+    pageSize: number,
+    load: (offset: number) => Promise<R>,
+  ): Promise<R> {
+    const result = await load((page - 1) * pageSize);
     await this.app.audit.record(request, {
-      action: 'queue.department',
+      action,
       resourceType: 'execution',
-      details: { department: id, status, page, results: result.rows.length },
+      details: { ...details, page, results: result.rows.length },
     });
     return result;
   }

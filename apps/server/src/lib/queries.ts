@@ -1,0 +1,40 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Queryable } from '../db/client.js';
+
+/** The values of an SQL `in (…)` list, each bound as a parameter: `sql\`x in (${sqlList(values)})\``. */
+export function sqlList(values: readonly unknown[]): SQL {
+  return sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+}
+
+/** Name searches (`%>`) with the patient search's tolerance (0.4), for the rest of the transaction. */
+export const NAME_SEARCH_TOLERANCE = sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`;
+
+/** Today's date (YYYY-MM-DD) in the hospital's time zone. */
+export async function hospitalToday(q: Queryable, hospitalId: string): Promise<string> {
+  const res = await q.execute<{ today: string }>(
+    sql`select (now() at time zone time_zone)::date::text as today from hospitals where id = ${hospitalId}`,
+  );
+  return res.rows[0]!.today;
+}
+
+/**
+ * The audit entry of a filtered list read (patient data): the filters, the page and how many rows were
+ * returned; the patient when the list is filtered by one.
+ */
+export function listReadEntry(
+  action: string,
+  resourceType: string,
+  filters: { patient?: string | null | undefined },
+  page: number,
+  results: number,
+) {
+  return {
+    action,
+    resourceType,
+    ...(filters.patient ? { patientId: filters.patient } : {}),
+    details: { filters: { ...filters }, page, results },
+  };
+}
