@@ -20,16 +20,29 @@ function lazyPage(load: PageLoader): RouteObject['lazy'] {
   return async () => ({ Component: (await guarded()).default });
 }
 
-/**
- * The signed-in shell is not part of the sign-in page: it loads with the first signed-in page, together
- * with the strings beyond the first screens' (lib/i18n).
- */
+/** The signed-in shell is not part of the sign-in page: it loads with the first signed-in page. */
 function lazyShell(): RouteObject['lazy'] {
-  const guarded = withChunkReload(pageLoaders.appLayout);
-  return async () => {
-    const [module] = await Promise.all([guarded(), loadAllNamespaces()]);
-    return { Component: module.default };
-  };
+  return lazyPage(pageLoaders.appLayout);
+}
+
+/**
+ * Signed-in pages beyond the dashboard: each also waits for the strings beyond the first screens' (one chunk
+ * per language, fetched once — lib/i18n), which neither the sign-in page nor the dashboard need.
+ */
+function withStrings(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route) => {
+    const children = route.children ? { children: withStrings(route.children) } : {};
+    const lazy = route.lazy;
+    if (typeof lazy !== 'function') return { ...route, ...children } as RouteObject;
+    return {
+      ...route,
+      ...children,
+      lazy: async (...args: Parameters<typeof lazy>) => {
+        const [loaded] = await Promise.all([lazy(...args), loadAllNamespaces()]);
+        return loaded;
+      },
+    } as RouteObject;
+  });
 }
 
 function page(path: string | undefined, load: PageLoader, handle: RouteHandle): RouteObject {
@@ -200,8 +213,7 @@ export function appRouteChildren(): RouteObject[] {
                   children: [
                     page(undefined, pageLoaders.dashboard, { titleKey: 'dashboard', module: 'dashboard' }),
                     page('dashboard', pageLoaders.dashboard, { titleKey: 'dashboard', module: 'dashboard' }),
-                    ...otherRoutes(),
-                    ...moduleRoutes(),
+                    ...withStrings([...otherRoutes(), ...moduleRoutes()]),
                   ],
                 },
               ],

@@ -4,8 +4,8 @@
  * needs no registration here. The build groups the files in two chunks per language (vite.config.ts): the
  * namespaces of the first screens — the entry, the sign-in pages, the signed-in shell and the dashboards with
  * the clinical pieces they show — listed in i18n-core-namespaces.json and loaded before the app renders
- * (`loadLanguage` in main.tsx), and the others, loaded with the signed-in shell (`loadAllNamespaces` in the
- * route table).
+ * (`loadLanguage` in main.tsx), and the others, loaded with the first signed-in page after the dashboard
+ * (`loadAllNamespaces` in the route table).
  */
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@greensen/shared/domain/constants';
 import i18next, { type BackendModule } from 'i18next';
@@ -65,7 +65,7 @@ export async function loadLanguage(lang: Language): Promise<void> {
   await i18n.loadNamespaces(CORE_NAMESPACES);
 }
 
-/** Loads every namespace of the UI language (with the signed-in shell: the route table). */
+/** Loads every namespace of the UI language (with the signed-in pages beyond the dashboard: the route table). */
 export function loadAllNamespaces(): Promise<void> {
   return i18n.loadNamespaces(NAMESPACES);
 }
