@@ -34,7 +34,10 @@ test('the lab enters an abnormal result, the biologist validates, the doctor is 
   await signIn(doctor, 'medecin@greensen.test');
   await socket;
   // medecin@ works at CDF and HGG: the orders are at HGG.
-  await doctor.getByRole('banner').getByRole('combobox', { name: /^Hôpital/ }).click();
+  await doctor
+    .getByRole('banner')
+    .getByRole('combobox', { name: /^Hôpital/ })
+    .click();
   await doctor.getByRole('option', { name: /HGG/ }).first().click();
   const card = doctor.getByTestId('exam-alerts-card');
   await expect(card).toBeVisible();
