@@ -5,7 +5,7 @@
 import type { TAdmission } from '@greensen/shared/contracts/admissions';
 import { ZCancelBody } from '@greensen/shared/contracts/admissions';
 import { ADMISSION_TRANSITIONS, type AdmissionStatus } from '@greensen/shared/domain/admissions';
-import { Anchor, Button, Group, Menu, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Menu, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
   IconChevronDown,
   IconHeartbeat,
@@ -14,7 +14,7 @@ import {
   IconUserCheck,
   IconX,
 } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
@@ -28,23 +28,12 @@ import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { TriageModal } from '../../../lib/clinical/components/TriageModal';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
-import { LoadError } from '../../../lib/page-states';
+import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
 import { useCancelAdmission } from '../api/cancel-admission';
 import { useChangeAdmissionStatus } from '../api/change-status';
 import { useAdmission } from '../api/get-admission';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <div>{children}</div>
-    </div>
-  );
-}
 
 /** Moves offered from the status menu (assignment, start and cancel have their own buttons). */
 const MENU_MOVES: readonly AdmissionStatus[] = ['waiting', 'completed', 'hospitalized', 'transferred'];
@@ -94,16 +83,8 @@ export default function AdmissionDetailPage() {
   const [cancelling, setCancelling] = useState(false);
   const [triaging, setTriaging] = useState(false);
 
-  if (query.isPending) {
-    return (
-      <Stack gap="md">
-        <Skeleton h={40} w="40%" />
-        <Skeleton h={110} />
-        <Skeleton h={160} />
-      </Stack>
-    );
-  }
-  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isPending || query.isError)
+    return <DetailQueryState query={query} titleWidth="40%" blocks={[110, 160]} />;
   const admission = query.data;
   const moves = ADMISSION_TRANSITIONS[admission.status];
   const open = moves.length > 0;
@@ -233,21 +214,21 @@ export default function AdmissionDetailPage() {
           <Stack gap="sm">
             <Title order={4}>{t('detail.visit')}</Title>
             <SimpleGrid cols={2} spacing="sm">
-              <Field label={t('fields.reason')}>
+              <DetailField label={t('fields.reason')}>
                 <Text size="sm">{admission.reason}</Text>
-              </Field>
-              <Field label={t('columns.queue')}>
+              </DetailField>
+              <DetailField label={t('columns.queue')}>
                 <Text size="sm" fw={700}>
                   #{admission.queue_number}
                 </Text>
-              </Field>
-              <Field label={t('columns.arrival')}>
+              </DetailField>
+              <DetailField label={t('columns.arrival')}>
                 <Text size="sm">{formatDateTime(admission.admitted_at)}</Text>
-              </Field>
-              <Field label={t('detail.waited')}>
+              </DetailField>
+              <DetailField label={t('detail.waited')}>
                 <Text size="sm">{formatMinutes(admission.waited_minutes)}</Text>
-              </Field>
-              <Field label={t('columns.doctor')}>
+              </DetailField>
+              <DetailField label={t('columns.doctor')}>
                 <Text size="sm" data-testid="assigned-doctor">
                   {admission.doctor ? (
                     <Anchor component={Link} to={to(`/doctors/${admission.doctor.id}`)}>
@@ -257,16 +238,16 @@ export default function AdmissionDetailPage() {
                     t('detail.unassigned')
                   )}
                 </Text>
-              </Field>
+              </DetailField>
               {admission.closed_at && (
-                <Field label={t('detail.closedAt')}>
+                <DetailField label={t('detail.closedAt')}>
                   <Text size="sm">{formatDateTime(admission.closed_at)}</Text>
-                </Field>
+                </DetailField>
               )}
               {admission.cancel_reason && (
-                <Field label={t('cancel.reason')}>
+                <DetailField label={t('cancel.reason')}>
                   <Text size="sm">{admission.cancel_reason}</Text>
-                </Field>
+                </DetailField>
               )}
             </SimpleGrid>
           </Stack>

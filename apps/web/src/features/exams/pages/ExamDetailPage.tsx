@@ -13,7 +13,6 @@ import {
   Group,
   Paper,
   SimpleGrid,
-  Skeleton,
   Stack,
   Table,
   Text,
@@ -48,24 +47,13 @@ import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
 import { formatDateTime } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
-import { LoadError } from '../../../lib/page-states';
+import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { toast } from '../../../lib/toast';
 import { useCancelExam } from '../api/cancel-exam';
 import { useExam } from '../api/get-exam';
 import { useStartExam } from '../api/start-exam';
 import { useValidateExam } from '../api/validate-exam';
 import { ExamResultForm } from '../components/ExamResultForm';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <div>{children}</div>
-    </div>
-  );
-}
 
 /** The entered results, read-only: value, unit, flag and reference range per field. */
 function ResultsTable({ order }: { order: TExamOrderDetail }) {
@@ -174,16 +162,8 @@ export default function ExamDetailPage() {
   /** Correcting results already entered (before validation): the form replaces the read-only table. */
   const [correcting, setCorrecting] = useState(false);
 
-  if (query.isPending) {
-    return (
-      <Stack gap="md" data-testid="exam-loading">
-        <Skeleton h={40} w="50%" />
-        <Skeleton h={110} />
-        <Skeleton h={240} />
-      </Stack>
-    );
-  }
-  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isPending || query.isError)
+    return <DetailQueryState query={query} blocks={[110, 240]} testId="exam-loading" />;
   const order = query.data;
   const can = (action: TExamOrderDetail['actions'][number]) => order.actions.includes(action);
   const hasResults = order.status === 'completed' || order.status === 'validated';
@@ -294,23 +274,23 @@ export default function ExamDetailPage() {
             <Stack gap="sm">
               <Title order={4}>{t('detail.order')}</Title>
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                <Field label={t('fields.clinical_info')}>
+                <DetailField label={t('fields.clinical_info')}>
                   <Text size="sm">{order.clinical_info || '—'}</Text>
-                </Field>
-                <Field label={t('columns.requester')}>
+                </DetailField>
+                <DetailField label={t('columns.requester')}>
                   <Text size="sm">
                     {order.requested_by.full_name} · {formatDateTime(order.requested_at)}
                   </Text>
-                </Field>
-                <Field label={t('columns.department')}>
+                </DetailField>
+                <DetailField label={t('columns.department')}>
                   <Text size="sm">{order.department?.name ?? '—'}</Text>
-                </Field>
+                </DetailField>
                 {order.consultation && (
-                  <Field label={t('detail.consultation')}>
+                  <DetailField label={t('detail.consultation')}>
                     <Anchor component={Link} to={to(`/consultations/${order.consultation}`)} size="sm">
                       {t('detail.openConsultation')}
                     </Anchor>
-                  </Field>
+                  </DetailField>
                 )}
               </SimpleGrid>
             </Stack>
@@ -354,11 +334,11 @@ export default function ExamDetailPage() {
             <Stack gap="sm">
               <ResultsTable order={order} />
               {order.report && (
-                <Field label={order.exam.kind === 'imaging' ? t('fields.report') : t('fields.comment')}>
+                <DetailField label={order.exam.kind === 'imaging' ? t('fields.report') : t('fields.comment')}>
                   <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="exam-report">
                     {order.report}
                   </Text>
-                </Field>
+                </DetailField>
               )}
             </Stack>
           ) : (

@@ -10,7 +10,6 @@ import {
   Group,
   Paper,
   SimpleGrid,
-  Skeleton,
   Stack,
   Tabs,
   Text,
@@ -44,7 +43,7 @@ import { PatientExamsHistory } from '../../../lib/clinical/components/PatientExa
 import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDate, formatDateTime } from '../../../lib/format';
-import { LoadError } from '../../../lib/page-states';
+import { DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { usePatient } from '../api/get-patient';
 import { ArchivePatientModal } from '../components/ArchivePatientModal';
@@ -80,16 +79,8 @@ export default function PatientDetailPage() {
   const [admitting, setAdmitting] = useState(false);
   const consultationsAllowed = useConsultationsAllowed();
 
-  if (query.isPending) {
-    return (
-      <Stack gap="md" data-testid="patient-loading">
-        <Skeleton h={40} w="50%" />
-        <Skeleton h={120} />
-        <Skeleton h={240} />
-      </Stack>
-    );
-  }
-  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isPending || query.isError)
+    return <DetailQueryState query={query} blocks={[120, 240]} testId="patient-loading" />;
 
   const patient = query.data;
   const archived = patient.is_archived;
