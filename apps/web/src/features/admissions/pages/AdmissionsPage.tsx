@@ -6,9 +6,9 @@ import {
   type AdmissionStatus,
   type AdmissionType,
 } from '@greensen/shared/domain/admissions';
-import { Button, MultiSelect, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, MultiSelect, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconLogin2, IconSearch } from '@tabler/icons-react';
+import { IconLogin2 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -21,6 +21,7 @@ import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
+import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 
@@ -38,7 +39,7 @@ export default function AdmissionsPage() {
   const [date, setDate] = useState('');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
-  const [page, setPage] = useState(1);
+  const { page, setPage, resetPage } = useListPage();
   const [creating, setCreating] = useState(false);
   const query = useAdmissions({
     status,
@@ -50,12 +51,6 @@ export default function AdmissionsPage() {
     pageSize: PAGE_SIZE,
   });
   const filtered = status.length > 0 || department || type || date || debounced;
-  const resetPage =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setPage(1);
-    };
 
   return (
     <Stack gap="md">
@@ -71,12 +66,11 @@ export default function AdmissionsPage() {
         }
       />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
-        <TextInput
-          leftSection={<IconSearch size={16} />}
+        <SearchFilter
           label={t('filters.search')}
           placeholder={t('filters.searchPlaceholder')}
           value={search}
-          onChange={(event) => resetPage(setSearch)(event.currentTarget.value)}
+          onChange={resetPage(setSearch)}
         />
         <MultiSelect
           label={t('filters.status')}
@@ -103,12 +97,7 @@ export default function AdmissionsPage() {
           onChange={(value) => resetPage(setType)(value as AdmissionType | null)}
           clearable
         />
-        <TextInput
-          type="date"
-          label={t('filters.date')}
-          value={date}
-          onChange={(event) => resetPage(setDate)(event.currentTarget.value)}
-        />
+        <DateFilter label={t('filters.date')} value={date} onChange={resetPage(setDate)} />
       </SimpleGrid>
       {query.isError ? (
         <LoadError error={query.error} onRetry={() => void query.refetch()} />

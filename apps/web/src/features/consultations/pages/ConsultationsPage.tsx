@@ -8,7 +8,7 @@ import { CONSULTATION_STATUSES, type ConsultationStatus } from '@greensen/shared
 import { isPractitioner } from '@greensen/shared/domain/roles';
 import { Alert, Button, MultiSelect, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconInfoCircle, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,6 +16,7 @@ import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useConsultations } from '../../../lib/clinical/api/list-consultations';
 import { useDoctors } from '../../../lib/clinical/api/list-doctors';
 import { ConsultationsTable } from '../../../lib/clinical/components/ConsultationsTable';
+import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 
@@ -42,7 +43,7 @@ export default function ConsultationsPage() {
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, 300);
   const [debouncedDiagnosis] = useDebouncedValue(diagnosis, 300);
-  const [page, setPage] = useState(1);
+  const { page, setPage, resetPage } = useListPage();
   const doctors = useDoctors({ page: 1, pageSize: 100, ordering: 'name' });
   const validDiagnosis = /^[A-Za-z][0-9A-Za-z.]{0,9}$/.test(debouncedDiagnosis.trim());
   const query = useConsultations(
@@ -59,12 +60,6 @@ export default function ConsultationsPage() {
     practitioner,
   );
   const filtered = status.length > 0 || date || doctor || debouncedDiagnosis || debouncedSearch;
-  const resetPage =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setPage(1);
-    };
 
   return (
     <Stack gap="md">
@@ -95,12 +90,11 @@ export default function ConsultationsPage() {
             </Tabs.List>
           </Tabs>
           <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
-            <TextInput
-              leftSection={<IconSearch size={16} />}
+            <SearchFilter
               label={t('filters.search')}
               placeholder={t('filters.searchPlaceholder')}
               value={search}
-              onChange={(event) => resetPage(setSearch)(event.currentTarget.value)}
+              onChange={resetPage(setSearch)}
             />
             <MultiSelect
               label={t('filters.status')}
@@ -110,12 +104,7 @@ export default function ConsultationsPage() {
               onChange={(value) => resetPage(setStatus)(value as ConsultationStatus[])}
               clearable
             />
-            <TextInput
-              type="date"
-              label={t('filters.date')}
-              value={date}
-              onChange={(event) => resetPage(setDate)(event.currentTarget.value)}
-            />
+            <DateFilter label={t('filters.date')} value={date} onChange={resetPage(setDate)} />
             <Select
               label={t('filters.doctor')}
               placeholder={t('filters.all')}

@@ -15,17 +15,9 @@ import {
   Stack,
   Switch,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  IconClipboardCheck,
-  IconFlask,
-  IconPencil,
-  IconPlayerPlay,
-  IconPlus,
-  IconSearch,
-} from '@tabler/icons-react';
+import { IconClipboardCheck, IconFlask, IconPencil, IconPlayerPlay, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -44,6 +36,7 @@ import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
+import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
@@ -129,7 +122,7 @@ export default function ExamsPage() {
   const [date, setDate] = useState('');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
-  const [page, setPage] = useState(1);
+  const { page, setPage, resetPage } = useListPage();
   const query = useExams({
     status: WORKLIST_TABS[tab],
     urgency,
@@ -141,12 +134,6 @@ export default function ExamsPage() {
     pageSize: PAGE_SIZE,
   });
   const filtered = urgency || department || mine || date || debounced;
-  const resetPage =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setPage(1);
-    };
 
   const departmentOptions = (departments.data?.results ?? [])
     .filter((d) => PERFORMING_KINDS.includes(d.kind))
@@ -177,12 +164,11 @@ export default function ExamsPage() {
         data-testid="worklist-tabs"
       />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-        <TextInput
-          leftSection={<IconSearch size={16} />}
+        <SearchFilter
           label={t('filters.search')}
           placeholder={t('filters.searchPlaceholder')}
           value={search}
-          onChange={(event) => resetPage(setSearch)(event.currentTarget.value)}
+          onChange={resetPage(setSearch)}
         />
         <Select
           label={t('filters.urgency')}
@@ -200,12 +186,7 @@ export default function ExamsPage() {
           onChange={resetPage(setDepartment)}
           clearable
         />
-        <TextInput
-          type="date"
-          label={t('filters.date')}
-          value={date}
-          onChange={(event) => resetPage(setDate)(event.currentTarget.value)}
-        />
+        <DateFilter label={t('filters.date')} value={date} onChange={resetPage(setDate)} />
       </SimpleGrid>
       {can('exam.order') && (
         <Switch

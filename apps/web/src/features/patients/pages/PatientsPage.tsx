@@ -1,8 +1,8 @@
 /** /patients: server-paginated search (name, record number, phone, national id) and registration. */
 import type { TPatientSummary } from '@greensen/shared/contracts/patients';
-import { Button, Paper, Stack, TextInput } from '@mantine/core';
+import { Button, Paper, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { usePatients } from '../../../lib/clinical/api/list-patients';
 import { AllergyBadge } from '../../../lib/clinical/components/AllergyBadge';
 import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
+import { SearchFilter } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { RegisterPatientModal } from '../components/RegisterPatientModal';
@@ -42,13 +43,12 @@ export default function PatientsPage() {
           )
         }
       />
-      <TextInput
-        leftSection={<IconSearch size={16} />}
+      <SearchFilter
         placeholder={t('searchPlaceholder')}
         aria-label={t('searchLabel')}
         value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
+        onChange={(value) => {
+          setSearch(value);
           setPage(1);
         }}
         maw={520}
