@@ -4,10 +4,10 @@
  */
 import { DEFAULT_REFUSAL } from '@greensen/shared/domain/access';
 import { dashboardsForUser } from '@greensen/shared/domain/dashboards';
-import { Alert, SegmentedControl, Stack } from '@mantine/core';
+import { Alert, Center, Loader, SegmentedControl, Stack } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { languageFromPath } from '../../../lib/language';
@@ -15,8 +15,15 @@ import { useAuthStore } from '../../../stores/auth';
 import { useRefreshFlagsStore } from '../../../stores/refresh-flags';
 import { rolesInHospital, useUserStore } from '../../../stores/user';
 import { DashboardFrame } from '../components/DashboardFrame';
-import { DoctorDashboard } from '../components/DoctorDashboard';
-import { SecretaryDashboard } from '../components/SecretaryDashboard';
+
+// Each role's dashboard is its own chunk: a doctor never downloads the assignment tables, a secretary never
+// the consultation queue (scripts/check-bundle.mjs counts the heaviest one in the signed-in screen).
+const DoctorDashboard = lazy(() =>
+  import('../components/DoctorDashboard').then((m) => ({ default: m.DoctorDashboard })),
+);
+const SecretaryDashboard = lazy(() =>
+  import('../components/SecretaryDashboard').then((m) => ({ default: m.SecretaryDashboard })),
+);
 
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
@@ -72,12 +79,20 @@ export default function DashboardPage() {
           style={{ alignSelf: 'flex-start' }}
         />
       )}
-      {current?.kind === 'doctor' && (
-        <DoctorDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
-      )}
-      {current?.kind === 'secretary' && (
-        <SecretaryDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
-      )}
+      <Suspense
+        fallback={
+          <Center py="xl">
+            <Loader size="sm" />
+          </Center>
+        }
+      >
+        {current?.kind === 'doctor' && (
+          <DoctorDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
+        )}
+        {current?.kind === 'secretary' && (
+          <SecretaryDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
+        )}
+      </Suspense>
       {current && current.kind !== 'doctor' && current.kind !== 'secretary' && (
         <DashboardFrame key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
       )}
