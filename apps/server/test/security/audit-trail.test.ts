@@ -178,10 +178,15 @@ describe(`audit trail (${TEST_DB_KIND})`, () => {
     await explain('user', sql`a.hospital_id = ${hospitalId} and a.user_id = ${user}`);
     await explain('patient', sql`a.hospital_id = ${hospitalId} and a.patient_id = ${user}`);
     await explain('action', sql`a.hospital_id = ${hospitalId} and a.action = 'patient.read'`);
+    await explain(
+      'resource',
+      sql`a.hospital_id = ${hospitalId} and a.resource_type = 'patient' and a.resource_id = ${user}`,
+    );
     expect(plans.hospital).toMatch(/audit_hospital_time_idx/);
     expect(plans.user).toMatch(/audit_(user|hospital)_time_idx/);
     expect(plans.patient).toMatch(/audit_(patient|hospital)_time_idx/);
-    // No index leads with the action: such a filter walks the hospital's time index (reported in docs/security.md).
-    expect(plans.action).toMatch(/audit_hospital_time_idx/);
+    // Migration 0008: the action and resource filters have their own indexes.
+    expect(plans.action).toMatch(/audit_hospital_action_time_idx/);
+    expect(plans.resource).toMatch(/audit_hospital_resource_idx/);
   });
 });

@@ -26,5 +26,8 @@ export const auditEvents = pgTable(
     index('audit_hospital_time_idx').on(t.hospitalId, t.occurredAt),
     index('audit_user_time_idx').on(t.userId, t.occurredAt),
     index('audit_patient_time_idx').on(t.patientId, t.occurredAt),
+    // The administrators' audit API filters (GET /api/admin/audit/): by action, by resource.
+    index('audit_hospital_action_time_idx').on(t.hospitalId, t.action, t.occurredAt),
+    index('audit_hospital_resource_idx').on(t.hospitalId, t.resourceType, t.resourceId, t.occurredAt),
   ],
 );

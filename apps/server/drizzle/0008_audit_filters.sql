@@ -1,0 +1,2 @@
+CREATE INDEX "audit_hospital_action_time_idx" ON "audit_events" USING btree ("hospital_id","action","occurred_at");--> statement-breakpoint
+CREATE INDEX "audit_hospital_resource_idx" ON "audit_events" USING btree ("hospital_id","resource_type","resource_id","occurred_at");
