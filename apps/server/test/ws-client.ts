@@ -71,7 +71,7 @@ export async function openSocket(
 }
 
 /** Polls `condition` until it is true (or fails after `timeoutMs`). */
-export async function waitUntil(condition: () => boolean, timeoutMs = 2000) {
+export async function waitUntil(condition: () => boolean, timeoutMs = 5000) {
   const start = Date.now();
   while (!condition()) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');

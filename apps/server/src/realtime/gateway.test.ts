@@ -289,6 +289,8 @@ describe('notification socket', () => {
     const me = await member();
     const { ticket } = await ticketFor(me.token);
     const silent = await openSocket(base, ticket, { autoPong: false });
+    // Registered before the second one opens: `connect` counts from the sockets already there.
+    await waitUntil(() => ctx.app.realtime.socketCount(me.id) === 1);
     const lively = await connect(me);
     await waitUntil(() => ctx.app.realtime.socketCount(me.id) === 2);
     ctx.app.realtime.heartbeat();

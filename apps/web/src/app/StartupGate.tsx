@@ -25,23 +25,32 @@ export function StartupGate({ lang, children }: { lang: Language; children: Reac
   const config = useQuery(configQueryOptions());
   const isAuthenticated = useAuthStore((state) => state.isAuthenticated);
   const [userReady, setUserReady] = useState(userRefreshed || !isAuthenticated);
+  // The user could not be fetched because no answer came (offline): the session is kept, a retry is offered.
+  const [userUnreachable, setUserUnreachable] = useState(false);
+  const [attempt, setAttempt] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` re-runs the refresh on retry.
   useEffect(() => {
     if (userRefreshed || !isAuthenticated) {
       setUserReady(true);
       return;
     }
     let active = true;
-    void refreshUser().finally(() => {
-      userRefreshed = true;
-      if (active) setUserReady(true);
-    });
+    refreshUser().then(
+      () => {
+        userRefreshed = true;
+        if (active) setUserReady(true);
+      },
+      () => {
+        if (active) setUserUnreachable(true);
+      },
+    );
     return () => {
       active = false;
     };
-  }, [isAuthenticated]);
+  }, [isAuthenticated, attempt]);
 
-  if (config.isError && !config.data) {
+  if ((config.isError && !config.data) || userUnreachable) {
     return (
       <Center mih="100vh" p="md">
         <Stack align="center" maw={420}>
@@ -51,7 +60,13 @@ export function StartupGate({ lang, children }: { lang: Language; children: Reac
           <Button
             leftSection={<IconRefresh size={18} />}
             loading={config.isFetching}
-            onClick={() => void config.refetch()}
+            onClick={() => {
+              if (config.isError) void config.refetch();
+              if (userUnreachable) {
+                setUserUnreachable(false);
+                setAttempt((n) => n + 1);
+              }
+            }}
           >
             {t('actions.retry')}
           </Button>

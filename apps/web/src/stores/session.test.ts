@@ -197,6 +197,19 @@ describe('session', () => {
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
   });
 
+  it('refreshing the user keeps the session when no answer comes (offline, or the page being reloaded)', async () => {
+    completeLogin({ access: 'a1', refresh: 'r1' }, makeUser());
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    await expect(refreshUser()).rejects.toMatchObject({ status: 0 });
+    expect(useAuthStore.getState().isAuthenticated).toBe(true);
+    expect(useAuthStore.getState().refresh).toBe('r1');
+  });
+
   it('refreshing the user logs out when no user comes back', async () => {
     completeLogin({ access: 'a1', refresh: 'r1' }, makeUser());
     vi.stubGlobal(

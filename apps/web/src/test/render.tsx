@@ -52,7 +52,7 @@ export interface AppOptions {
   maintenance?: boolean;
   user?: User | null;
   /** Extra fetch answers by path (after /api/config/ and /api/profile/). */
-  routes?: Record<string, () => Response>;
+  routes?: Record<string, () => Response | Promise<Response>>;
 }
 
 /** Renders the real route table in a memory router with a fake server. */
@@ -84,9 +84,9 @@ export function renderApp(path: string, options: AppOptions = {}) {
         languages: ['fr', 'en'],
       });
     }
-    if (url.pathname === '/api/profile/' && user) return Response.json(user);
     const custom = options.routes?.[url.pathname];
     if (custom) return custom();
+    if (url.pathname === '/api/profile/' && user) return Response.json(user);
     return Response.json({ detail: 'Not found' }, { status: 404 });
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -1,5 +1,5 @@
 /** GET/PUT /api/profile/: the signed-in user. */
-import { api } from '../../../lib/api-client';
+import { ApiError, api } from '../../../lib/api-client';
 import { logout } from '../../../lib/session';
 import { type User, useUserStore } from '../../../stores/user';
 
@@ -10,8 +10,10 @@ export function fetchProfile(): Promise<User> {
 }
 
 /**
- * Refreshes the user from the server. If no user comes back or the call fails, the user is logged out
- * (specification §4). Resolves to the user or null.
+ * Refreshes the user from the server. If no user comes back or the server answers with an error, the user is
+ * logged out (specification §4). Resolves to the user or null. When no answer came at all (offline, or the
+ * call aborted because the page is being left or reloaded) the session is kept and the error is thrown: the
+ * caller offers a retry (decision 0011).
  */
 export async function refreshUser(): Promise<User | null> {
   try {
@@ -22,7 +24,8 @@ export async function refreshUser(): Promise<User | null> {
     }
     useUserStore.getState().setUser(user);
     return user;
-  } catch {
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 0) throw error;
     logout();
     return null;
   }
