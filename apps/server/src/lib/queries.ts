@@ -12,6 +12,15 @@ export function sqlList(values: readonly unknown[]): SQL {
 /** Name searches (`%>`) with the patient search's tolerance (0.4), for the rest of the transaction. */
 export const NAME_SEARCH_TOLERANCE = sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`;
 
+/**
+ * Midnight, as an instant, of a day in the hospital's time zone: today, or the `YYYY-MM-DD` `day`, plus
+ * `plusDays` (`[midnightOf(h, d), midnightOf(h, d, 1))` is that day).
+ */
+export function hospitalMidnight(hospitalId: string, day?: string, plusDays = 0): SQL {
+  const date = day === undefined ? sql`(now() at time zone h.time_zone)::date` : sql`${day}::date`;
+  return sql`(select ((${date} + ${plusDays}::int)::timestamp at time zone h.time_zone) from hospitals h where h.id = ${hospitalId})`;
+}
+
 /** Today's date (YYYY-MM-DD) in the hospital's time zone. */
 export async function hospitalToday(q: Queryable, hospitalId: string): Promise<string> {
   const res = await q.execute<{ today: string }>(

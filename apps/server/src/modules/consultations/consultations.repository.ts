@@ -22,7 +22,7 @@ import {
   type RefRow,
   textArray,
 } from '../../lib/clinical.js';
-import { sqlList } from '../../lib/queries.js';
+import { hospitalMidnight, sqlList } from '../../lib/queries.js';
 
 /**
  * Consultation queries. Every one is scoped to the hospital; the lists apply the consultation-access rule in
@@ -48,13 +48,6 @@ export function readableBy(user: ConsultationAccessUser): SQL {
   if (user.groups.includes('midwife')) parts.push(sql`a.admission_type = 'maternity'`);
   return parts.length > 0 ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
 }
-
-/** Midnight of today in the hospital's time zone, as an instant. */
-const dayStart = (hospitalId: string) =>
-  sql`(select (date_trunc('day', now() at time zone h.time_zone) at time zone h.time_zone) from hospitals h where h.id = ${hospitalId})`;
-/** Midnight of a `YYYY-MM-DD` day (plus `plusDays`) in the hospital's time zone. */
-const midnightOf = (hospitalId: string, day: string, plusDays = 0) =>
-  sql`(select ((${day}::date + ${plusDays}::int)::timestamp at time zone h.time_zone) from hospitals h where h.id = ${hospitalId})`;
 
 /** The facts the access rule needs, and what writes check; locked for the transaction with `lock`. */
 export interface ConsultationFacts {
@@ -223,10 +216,10 @@ export async function listConsultations(
     where.push(
       user.departmentIds.length > 0 ? sql`c.department_id in (${sqlList(user.departmentIds)})` : sql`false`,
     );
-  if (f.today) where.push(sql`c.started_at >= ${dayStart(hospitalId)}`);
+  if (f.today) where.push(sql`c.started_at >= ${hospitalMidnight(hospitalId)}`);
   if (f.date)
     where.push(
-      sql`c.started_at >= ${midnightOf(hospitalId, f.date)} and c.started_at < ${midnightOf(hospitalId, f.date, 1)}`,
+      sql`c.started_at >= ${hospitalMidnight(hospitalId, f.date)} and c.started_at < ${hospitalMidnight(hospitalId, f.date, 1)}`,
     );
   if (f.status?.length) where.push(sql`c.status in (${sqlList(f.status)})`);
   if (f.doctor) where.push(sql`c.doctor_id = ${f.doctor}`);

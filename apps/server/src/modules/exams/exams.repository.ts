@@ -18,7 +18,7 @@ import {
   personRef,
   type RefRow,
 } from '../../lib/clinical.js';
-import { sqlList } from '../../lib/queries.js';
+import { hospitalMidnight, sqlList } from '../../lib/queries.js';
 
 /** The per-hospital sequence of order numbers. */
 export const EXAM_ORDER_SEQUENCE = 'exam_order';
@@ -308,9 +308,9 @@ function orderConditions(hospitalId: string, f: OrderFilters): SQL {
   if (f.abnormal !== undefined) where.push(sql`o.abnormal = ${f.abnormal}`);
   if (f.unacknowledged) where.push(sql`o.acknowledged_at is null`);
   if (f.date) {
-    const tz = sql`(select time_zone from hospitals where id = ${hospitalId})`;
-    where.push(sql`o.requested_at >= (${f.date}::date::timestamp at time zone ${tz})
-      and o.requested_at < ((${f.date}::date + 1)::timestamp at time zone ${tz})`);
+    where.push(
+      sql`o.requested_at >= ${hospitalMidnight(hospitalId, f.date)} and o.requested_at < ${hospitalMidnight(hospitalId, f.date, 1)}`,
+    );
   }
   if (f.search) {
     const term = f.search.trim();

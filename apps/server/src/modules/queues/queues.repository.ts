@@ -13,6 +13,7 @@ import {
   personRef,
   type RefRow,
 } from '../../lib/clinical.js';
+import { hospitalMidnight, sqlList } from '../../lib/queries.js';
 
 const KNOWN_CODES = Object.keys(ROLE_GROUPS);
 const PRACTITIONER_CODES = Object.entries(ROLE_GROUPS)
@@ -20,17 +21,7 @@ const PRACTITIONER_CODES = Object.entries(ROLE_GROUPS)
   .map(([c]) => c);
 
 /** Practitioner memberships: doctor, head doctor, midwife — and unknown codes, which are doctors (§6). */
-const PRACTITIONER_MEMBERSHIP = sql`(upper(m.role_code) in (${sql.join(
-  PRACTITIONER_CODES.map((c) => sql`${c}`),
-  sql`, `,
-)}) or upper(m.role_code) not in (${sql.join(
-  KNOWN_CODES.map((c) => sql`${c}`),
-  sql`, `,
-)}))`;
-
-/** Midnight of today in the hospital's time zone, as an instant. */
-const dayStart = (hospitalId: string) =>
-  sql`(select (date_trunc('day', now() at time zone h.time_zone) at time zone h.time_zone) from hospitals h where h.id = ${hospitalId})`;
+const PRACTITIONER_MEMBERSHIP = sql`(upper(m.role_code) in (${sqlList(PRACTITIONER_CODES)}) or upper(m.role_code) not in (${sqlList(KNOWN_CODES)}))`;
 
 export async function listDepartments(
   q: Queryable,
@@ -134,7 +125,7 @@ export async function listDoctors(
       left join departments d on d.id = m.department_id
       where ${cond}
       group by u.id
-    ), day as (select ${dayStart(hospitalId)} as start),
+    ), day as (select ${hospitalMidnight(hospitalId)} as start),
     l as (
       select e.doctor_id,
         count(*) filter (where e.status = 'assigned')::int as waiting,
@@ -226,8 +217,8 @@ export async function doctorQueue(
     status === 'open'
       ? sql`e.status in ('assigned', 'in_progress')`
       : status === 'completed'
-        ? sql`e.status = 'completed' and e.completed_at >= ${dayStart(hospitalId)}`
-        : sql`(e.status in ('assigned', 'in_progress') or e.completed_at >= ${dayStart(hospitalId)})`;
+        ? sql`e.status = 'completed' and e.completed_at >= ${hospitalMidnight(hospitalId)}`
+        : sql`(e.status in ('assigned', 'in_progress') or e.completed_at >= ${hospitalMidnight(hospitalId)})`;
   const cond = sql`e.hospital_id = ${hospitalId} and e.doctor_id = ${doctorId} and ${statusCond}`;
   const order =
     status === 'completed'
