@@ -40,3 +40,12 @@ export const theme = createTheme({
   cursorType: 'pointer',
   headings: { fontWeight: '650' },
 });
+
+/**
+ * `styles` of a chip (Badge) that must never be cut: by default Mantine ellipsises the label when a narrow
+ * table column shrinks the chip ("EN CONSULTA…" at 768 px); with these the chip keeps the width of its text.
+ */
+export const NEVER_CUT = {
+  root: { overflow: 'visible', flexShrink: 0 },
+  label: { overflow: 'visible', textOverflow: 'clip' },
+} as const;

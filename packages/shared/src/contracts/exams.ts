@@ -103,6 +103,7 @@ export const ZExamResultLine = z.object({
   value_label_fr: z.string().nullable(),
   value_label_en: z.string().nullable(),
   flag: ZExamFlag,
+  /** The patient's reference range: `12 – 16`, `≤ 5`, `≥ 60`, or `absent` (normally none: at most 0). */
   reference: z.string().nullable(),
 });
 export type TExamResultLine = z.infer<typeof ZExamResultLine>;

@@ -15,6 +15,7 @@ import {
   examResultLines,
   flagOf,
   parseNumberInput,
+  REFERENCE_ABSENT,
   referenceRange,
   referenceText,
   validateExamValues,
@@ -178,6 +179,13 @@ describe('flags against the reference range for sex and age', () => {
     expect(referenceText({ high: 5 })).toBe('≤ 5');
     expect(referenceText({ low: 60 })).toBe('≥ 60');
     expect(referenceText(null)).toBeNull();
+  });
+  it('writes a range of at most 0 (a parasite density) as absence, not `≤ 0`', () => {
+    expect(referenceText({ high: 0 })).toBe(REFERENCE_ABSENT);
+    expect(referenceText({ low: 0, high: 0 })).toBe(REFERENCE_ABSENT);
+    expect(referenceText({ low: 0, high: 5 })).toBe('0 – 5');
+    expect(referenceText({ high: 0.5 })).toBe('≤ 0.5');
+    expect(referenceText({ low: 0 })).toBe('≥ 0');
   });
 });
 

@@ -211,11 +211,19 @@ export function referenceRange(field: ExamField, patient: ExamPatientFacts): Exa
   return null;
 }
 
-/** The reference range as shown beside a value: `12 – 16`, `< 5`, `> 60`, or null. */
+/**
+ * The reference of a quantity that is normally absent (a parasite density, Hb S): at most 0, with no lower bound
+ * or 0. Language-neutral like the rest of `referenceText`; the clients show it as a word ("absente", "absent")
+ * rather than `≤ 0`.
+ */
+export const REFERENCE_ABSENT = 'absent';
+
+/** The reference range as shown beside a value: `12 – 16`, `≤ 5`, `≥ 60`, `REFERENCE_ABSENT`, or null. */
 export function referenceText(range: ExamReferenceRange | null): string | null {
   if (!range) return null;
   const hasLow = typeof range.low === 'number';
   const hasHigh = typeof range.high === 'number';
+  if (range.high === 0 && (!hasLow || range.low === 0)) return REFERENCE_ABSENT;
   if (hasLow && hasHigh) return `${range.low} – ${range.high}`;
   if (hasHigh) return `≤ ${range.high}`;
   if (hasLow) return `≥ ${range.low}`;
@@ -379,7 +387,7 @@ export interface ExamResultLine {
   value_label_fr: string | null;
   value_label_en: string | null;
   flag: ExamFlag;
-  /** The patient's reference range (`12 – 16`), when there is one. */
+  /** The patient's reference range (`12 – 16`, or `REFERENCE_ABSENT`), when there is one. */
   reference: string | null;
 }
 

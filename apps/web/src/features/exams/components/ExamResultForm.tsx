@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { ExamFlagBadge } from '../../../lib/clinical/components/ExamBadges';
-import { localized } from '../../../lib/clinical/components/exam-format';
+import { localized, referenceLabel } from '../../../lib/clinical/components/exam-format';
 import { serverErrorsFromBody } from '../../../lib/field-errors';
 import { uiLanguage } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
@@ -148,7 +148,7 @@ export function ExamResultForm({
     const raw = draft[field.key] ?? '';
     const parsed = raw.trim() === '' ? null : parseNumberInput(raw);
     const flag = parsed === null ? null : flagOf(field, parsed, patient);
-    const reference = referenceText(referenceRange(field, patient));
+    const reference = referenceLabel(referenceText(referenceRange(field, patient)), t);
     return (
       <TextInput
         key={field.key}

@@ -42,7 +42,7 @@ import {
   ExamStatusBadge,
   ExamUrgencyBadge,
 } from '../../../lib/clinical/components/ExamBadges';
-import { examName, lineValue, localized } from '../../../lib/clinical/components/exam-format';
+import { examName, lineValue, localized, referenceLabel } from '../../../lib/clinical/components/exam-format';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
 import { formatDateTime } from '../../../lib/format';
@@ -81,7 +81,7 @@ function ResultsTable({ order }: { order: TExamOrderDetail }) {
               <Table.Td>
                 <ExamFlagBadge flag={line.flag} size="sm" />
               </Table.Td>
-              <Table.Td c="dimmed">{line.reference ?? '—'}</Table.Td>
+              <Table.Td c="dimmed">{referenceLabel(line.reference, t) ?? '—'}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -2,6 +2,7 @@
 import type { AdmissionStatus } from '@greensen/shared/domain/admissions';
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { NEVER_CUT } from '../../theme';
 
 export const STATUS_COLORS: Record<AdmissionStatus, string> = {
   waiting: 'yellow',
@@ -26,7 +27,8 @@ export function AdmissionStatusBadge({
       color={STATUS_COLORS[status as AdmissionStatus] ?? 'gray'}
       variant="light"
       size={size}
-      style={{ minWidth: 'fit-content', flexShrink: 0 }}
+      styles={NEVER_CUT}
+      data-testid="admission-status"
     >
       {t(`status.${status}`)}
     </Badge>

@@ -2,6 +2,7 @@
 import type { ConsultationStatus, DiagnosisCertainty } from '@greensen/shared/domain/consultations';
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { NEVER_CUT } from '../../theme';
 
 export const CONSULTATION_STATUS_COLORS: Record<ConsultationStatus, string> = {
   in_progress: 'violet',
@@ -22,7 +23,8 @@ export function ConsultationStatusBadge({
       color={CONSULTATION_STATUS_COLORS[status] ?? 'gray'}
       variant="light"
       size={size}
-      style={{ minWidth: 'fit-content', flexShrink: 0 }}
+      styles={NEVER_CUT}
+      data-testid="consultation-status"
     >
       {t(`status.${status}`)}
     </Badge>

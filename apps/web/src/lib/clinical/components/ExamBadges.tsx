@@ -3,12 +3,7 @@ import type { ExamFlag, ExamStatus, ExamUrgency } from '@greensen/shared/domain/
 import { Badge, type MantineSize } from '@mantine/core';
 import { IconAlertTriangle, IconArrowDown, IconArrowUp, IconBolt } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-
-/** Chips are never cut in narrow table columns. */
-const NEVER_CUT = {
-  root: { overflow: 'visible', flexShrink: 0 },
-  label: { overflow: 'visible', textOverflow: 'clip' },
-} as const;
+import { NEVER_CUT } from '../../theme';
 
 export const EXAM_STATUS_COLORS: Record<ExamStatus, string> = {
   requested: 'blue',

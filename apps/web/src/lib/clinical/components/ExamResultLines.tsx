@@ -4,7 +4,7 @@ import { Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { uiLanguage } from '../../i18n';
 import { ExamFlagBadge } from './ExamBadges';
-import { lineValue, localized } from './exam-format';
+import { lineValue, localized, referenceLabel } from './exam-format';
 
 export function ExamResultLines({
   lines,
@@ -46,7 +46,7 @@ export function ExamResultLines({
           <ExamFlagBadge flag={line.flag} />
           {line.reference && (
             <Text size="xs" c="dimmed">
-              ({line.reference})
+              ({referenceLabel(line.reference, t)})
             </Text>
           )}
         </Group>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { formatMinutes, formatTime } from '../../format';
+import { NEVER_CUT } from '../../theme';
 import { PagedTable } from './PagedTable';
 import { PatientCell } from './PatientBanner';
 import { TriageLevelBadge } from './TriageLevelBadge';
@@ -98,7 +99,7 @@ export function ExecutionQueueTable({
           accessor: 'status',
           title: t('queue.status'),
           render: (e) => (
-            <Badge color={STATUS_COLORS[e.status] ?? 'gray'} variant="light" size="sm">
+            <Badge color={STATUS_COLORS[e.status] ?? 'gray'} variant="light" size="sm" styles={NEVER_CUT}>
               {t(`executionStatus.${e.status}`)}
             </Badge>
           ),

@@ -1,6 +1,7 @@
 /** A triage level chip in its colour (FRENCH 1…5 or SATS colours). */
 import { Badge, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { NEVER_CUT } from '../../theme';
 
 export const LEVEL_COLORS: Record<string, string> = {
   '1': 'red',
@@ -15,11 +16,6 @@ export const LEVEL_COLORS: Record<string, string> = {
   green: 'green',
   blue: 'blue',
 };
-
-const NEVER_CUT = {
-  root: { overflow: 'visible', flexShrink: 0 },
-  label: { overflow: 'visible', textOverflow: 'clip' },
-} as const;
 
 /** Dark text on the light chips. */
 const DARK_TEXT = new Set(['3A', '3B', 'yellow']);

@@ -2,6 +2,7 @@
 import type { TExamResultLine } from '@greensen/shared/contracts/exams';
 import { canAccessModule } from '@greensen/shared/domain/access';
 import type { Language } from '@greensen/shared/domain/constants';
+import { REFERENCE_ABSENT } from '@greensen/shared/domain/exams';
 import { DEFAULT_ENVIRONMENT } from '@greensen/shared/domain/modules';
 import { useAuthStore } from '../../../stores/auth';
 import { rolesInHospital, useUserStore } from '../../../stores/user';
@@ -30,6 +31,11 @@ export function lineValue(line: TExamResultLine, lang: Language): string {
     return line.unit ? `${n} ${line.unit}` : n;
   }
   return String(line.value ?? '');
+}
+
+/** A reference range as shown (`12 – 16`, `≤ 5`), a normally absent quantity as a word ("absente"), or null. */
+export function referenceLabel(reference: string | null, t: (key: string) => string): string | null {
+  return reference === REFERENCE_ABSENT ? t('exams:results.referenceAbsent') : reference;
 }
 
 /**

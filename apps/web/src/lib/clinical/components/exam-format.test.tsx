@@ -1,0 +1,59 @@
+import type { TExamResultLine } from '@greensen/shared/contracts/exams';
+import { REFERENCE_ABSENT, referenceText } from '@greensen/shared/domain/exams';
+import { render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestProviders } from '../../../test/render';
+import { i18n } from '../../i18n';
+import { ExamResultLines } from './ExamResultLines';
+import { referenceLabel } from './exam-format';
+
+const fr = i18n.getFixedT('fr');
+const en = i18n.getFixedT('en');
+
+/** A parasite density of a thick smear (goutte épaisse), whose catalogue reference is `{ high: 0 }`. */
+const DENSITY: TExamResultLine = {
+  key: 'density',
+  label_fr: 'Parasitémie',
+  label_en: 'Parasite density',
+  unit: 'parasites/µL',
+  value: 1200,
+  value_label_fr: null,
+  value_label_en: null,
+  flag: 'high',
+  reference: referenceText({ high: 0 }),
+};
+
+describe('reference ranges as shown', () => {
+  afterEach(async () => {
+    await i18n.changeLanguage('fr');
+  });
+
+  it('shows a quantity that is normally none as absent, in the UI language, not "≤ 0"', () => {
+    expect(referenceLabel(REFERENCE_ABSENT, fr)).toBe('absente');
+    expect(referenceLabel(REFERENCE_ABSENT, en)).toBe('absent');
+  });
+
+  it('keeps the other ranges, and no range, as they are', () => {
+    expect(referenceLabel('12 – 16', fr)).toBe('12 – 16');
+    expect(referenceLabel('≤ 5', en)).toBe('≤ 5');
+    expect(referenceLabel(null, fr)).toBeNull();
+  });
+
+  it('writes "absente" beside a parasite density in the result lines, "absent" in English', async () => {
+    const { unmount } = render(
+      <TestProviders>
+        <ExamResultLines lines={[DENSITY]} />
+      </TestProviders>,
+    );
+    expect(screen.getByTestId('result-line-density')).toHaveTextContent('(absente)');
+    expect(screen.getByTestId('result-line-density')).not.toHaveTextContent('≤');
+    unmount();
+    await i18n.changeLanguage('en');
+    render(
+      <TestProviders>
+        <ExamResultLines lines={[DENSITY]} />
+      </TestProviders>,
+    );
+    expect(screen.getByTestId('result-line-density')).toHaveTextContent('(absent)');
+  });
+});
