@@ -231,4 +231,40 @@ describe('api client', () => {
     await expect(client.get('stats/')).rejects.toMatchObject({ status: 0 });
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
+
+  it('an answer whose body is cut off on the way is an ApiError with status 0, not a raw TypeError', async () => {
+    const { client } = setup(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"id":'));
+              controller.error(new TypeError('network error'));
+            },
+          }),
+          { status: 200, headers: { 'Content-Type': 'application/json' } },
+        ),
+    );
+    const error = await client.get('profile/').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 0 });
+  });
+
+  it("the browser cancelling a call (page left or reloaded) is status 0; the caller's own abort stays an AbortError", async () => {
+    const browserAbort = setup(() => {
+      throw new DOMException('BodyStreamBuffer was aborted', 'AbortError');
+    });
+    await expect(browserAbort.client.get('profile/')).rejects.toMatchObject({ status: 0 });
+
+    const controller = new AbortController();
+    const ownAbort = setup(() => {
+      controller.abort();
+      throw new DOMException('The operation was aborted', 'AbortError');
+    });
+    const error = await ownAbort.client
+      .get('patients/', { signal: controller.signal })
+      .catch((caught: unknown) => caught);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ name: 'AbortError' });
+  });
 });

@@ -122,9 +122,29 @@ export function apiUrl(path: string, query?: RequestOptions['query']): string {
   return url;
 }
 
-async function readBody(response: Response): Promise<unknown> {
+/**
+ * The error for a call that got no (complete) answer: the caller's own abort stays an AbortError; anything else
+ * — a failed fetch, or the browser cancelling the call because the page is being left or reloaded (which Chromium
+ * reports as an AbortError too) — is an ApiError with status 0.
+ */
+function noAnswer(error: unknown, signal?: AbortSignal | null): unknown {
+  if (signal?.aborted) return error;
+  return new ApiError(0, null, error instanceof Error ? error.message : 'Network error');
+}
+
+/**
+ * Reads the answer's body. A body cut off on the way (the connection dropped, or the page is being left or
+ * reloaded while it arrives) means no answer came: an ApiError with status 0, like a failed fetch — never a
+ * raw TypeError that callers would take for a server error (decision 0011).
+ */
+async function readBody(response: Response, signal?: AbortSignal | null): Promise<unknown> {
   if (response.status === 204 || response.status === 205) return undefined;
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw noAnswer(error, signal);
+  }
   if (!text) return undefined;
   const type = response.headers.get('content-type') ?? '';
   if (type.includes('json') || /^[[{]/.test(text.trim())) {
@@ -184,11 +204,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       try {
         response = await send(method, url, options, token);
       } catch (error) {
-        if (error instanceof DOMException && error.name === 'AbortError') throw error;
-        throw new ApiError(0, null, error instanceof Error ? error.message : 'Network error');
+        throw noAnswer(error, options.signal);
       }
 
-      if (response.ok) return (await readBody(response)) as T;
+      if (response.ok) return (await readBody(response, options.signal)) as T;
 
       const status = response.status;
 
@@ -202,12 +221,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         }
         if (!deps.getRefreshToken()) {
           deps.onSessionExpired();
-          throw new ApiError(401, (await readBody(response)) as ApiErrorBody);
+          throw new ApiError(401, (await readBody(response, options.signal)) as ApiErrorBody);
         }
         const fresh = await refreshOnce();
         if (!fresh) {
           deps.onSessionExpired();
-          throw new ApiError(401, (await readBody(response)) as ApiErrorBody);
+          throw new ApiError(401, (await readBody(response, options.signal)) as ApiErrorBody);
         }
         token = fresh;
         continue;
@@ -219,7 +238,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         continue;
       }
 
-      const body = (await readBody(response)) as ApiErrorBody;
+      const body = (await readBody(response, options.signal)) as ApiErrorBody;
       const error = new ApiError(status, body ?? null);
 
       if (!options.public) {

@@ -210,6 +210,27 @@ describe('session', () => {
     expect(useAuthStore.getState().refresh).toBe('r1');
   });
 
+  it('refreshing the user keeps the session when the answer is cut off by a reload just after signing in', async () => {
+    completeLogin({ access: 'a1', refresh: 'r1' }, makeUser());
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(
+            new ReadableStream({
+              start(controller) {
+                controller.error(new DOMException('BodyStreamBuffer was aborted', 'AbortError'));
+              },
+            }),
+            { status: 200, headers: { 'Content-Type': 'application/json' } },
+          ),
+      ),
+    );
+    await expect(refreshUser()).rejects.toMatchObject({ status: 0 });
+    expect(useAuthStore.getState().isAuthenticated).toBe(true);
+    expect(useAuthStore.getState().refresh).toBe('r1');
+  });
+
   it('refreshing the user logs out when no user comes back', async () => {
     completeLogin({ access: 'a1', refresh: 'r1' }, makeUser());
     vi.stubGlobal(
