@@ -1,8 +1,12 @@
-import helmet from '@fastify/helmet';
+import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { v7 as uuidv7 } from 'uuid';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
@@ -18,12 +22,14 @@ import { systemRoutes } from './modules/system/system.routes.js';
 import { triageRoutes } from './modules/triage/triage.routes.js';
 import accessPlugin from './plugins/access.js';
 import auditPlugin from './plugins/audit.js';
+import authCachePlugin from './plugins/auth-cache.js';
 import dbPlugin from './plugins/db.js';
-import errorsPlugin, { frameworkErrors, validatorCompiler } from './plugins/errors.js';
+import errorsPlugin, { frameworkErrors, serializerCompiler, validatorCompiler } from './plugins/errors.js';
 import mailPlugin from './plugins/mail.js';
 import openapiPlugin from './plugins/openapi.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import redisPlugin from './plugins/redis.js';
+import securityHeaders from './plugins/security-headers.js';
 import spaPlugin from './plugins/spa.js';
 import realtimeGateway from './realtime/gateway.js';
 
@@ -36,6 +42,23 @@ declare module 'fastify' {
 export interface AppDeps {
   /** An already open (and migrated) database; the app then leaves closing it to the caller. */
   database?: Database;
+  /** Where the log lines go (standard output when absent). */
+  logStream?: NodeJS.WritableStream;
+}
+
+/**
+ * One log line per request, when it is answered, with its method and URL (Fastify writes two: one on arrival
+ * without the status, one at the end without the URL); the arrival only at debug level.
+ */
+class RequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest) {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
 }
 
 /** Paths whose segments carry secrets (tokens in links and socket URLs): never logged in clear. */
@@ -59,6 +82,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         ? false
         : {
             level: config.logLevel,
+            ...(deps.logStream ? { stream: deps.logStream } : {}),
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["set-cookie"]'],
             serializers: {
               req: (req: { method: string; url: string; id: string; ip?: string }) => ({
@@ -71,9 +95,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
           },
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : uuidv7();
+      return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
+    logController: new RequestLog(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
@@ -83,8 +108,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('config', config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
 
   const database =
@@ -96,7 +122,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(dbPlugin, { database, owned: !deps.database });
   await app.register(errorsPlugin);
   // Security headers first, so that every answer carries them, refusals included.
-  await app.register(helmet, {
+  await app.register(securityHeaders, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -120,6 +146,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     hsts: config.publicUrl.startsWith('https://') ? { maxAge: 15552000, includeSubDomains: true } : false,
   });
   await app.register(auditPlugin);
+  await app.register(authCachePlugin);
   await app.register(accessPlugin);
   await app.register(redisPlugin);
   await app.register(rateLimitPlugin);

@@ -35,6 +35,7 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool,
+  AUTH_CACHE: z.enum(['on', 'off']).default('on'),
   BUILD_ID: z.string().optional(),
 });
 
@@ -55,6 +56,8 @@ export interface Config {
   webDist: string | undefined;
   logLevel: string;
   trustProxy: boolean;
+  /** Keep signed-in users' checks per instance, dropped on the database's change notices (decision 0012). */
+  authCache: boolean;
   buildId: string;
   version: string;
   /** Key prefix for Redis (rate limits, pub/sub channels): lets tests share one server. */
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    authCache: e.AUTH_CACHE === 'on',
     buildId: e.BUILD_ID ?? 'dev',
     version: '0.1.0',
     redisPrefix: 'greensen:',

@@ -25,7 +25,45 @@ export interface Database {
   migrate(): Promise<void>;
   /** Resolves true when the database answers within the time limit. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /**
+   * Listens to a notification channel (PostgreSQL `LISTEN`). Resolves once the first attempt to listen is
+   * over, whether it succeeded or not (`handlers.state` says which, then and at every change).
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  /** One notice's payload (`pg_notify(channel, payload)`), when the transaction that sent it commits. */
+  notice(payload: string): void;
+  /**
+   * The listening connection is up (true) or lost (false). Notices sent while it is down are lost: whatever
+   * they would have invalidated must be dropped. A lost connection is re-opened (every 0.25 s to 5 s).
+   */
+  state(listening: boolean): void;
+}
+
+export interface Listener {
+  /**
+   * Resolves true once every notice committed before the call has reached `handlers.notice` (a round trip
+   * on the listening connection: the server sends pending notices before the answer), false when that cannot
+   * be confirmed (not listening, or no answer within `timeoutMs`).
+   */
+  sync(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** A promise that resolves `fallback` after `ms` unless `work` settles first; a rejection becomes `fallback`. */
+async function within<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((res) => {
+    timer = setTimeout(() => res(fallback), ms);
+  });
+  try {
+    return await Promise.race([work.catch(() => fallback), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const MIGRATION_LOCK_ID = 7_261_337;
@@ -59,6 +97,17 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
     kind: 'embedded',
     migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }),
     ping: async () => !closed && (await client.query('select 1')).rows.length === 1,
+    // One connection: a notice reaches the listeners before the statement that committed it resolves.
+    listen: async (channel, handlers) => {
+      const unlisten = await client.listen(channel, handlers.notice);
+      handlers.state(true);
+      return {
+        sync: async () => !closed,
+        close: async () => {
+          if (!closed) await unlisten().catch(() => {});
+        },
+      };
+    },
     close: async () => {
       if (closed) return;
       closed = true;
@@ -136,25 +185,120 @@ async function openPostgres(url: string, max: number): Promise<Database> {
         client.release();
       }
     },
-    ping: async (timeoutMs = 2000) => {
-      if (closed) return false;
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const timeout = new Promise<boolean>((res) => {
-          timer = setTimeout(() => res(false), timeoutMs);
-        });
-        const query = db.execute(sql`select 1`).then(() => true);
-        return await Promise.race([query, timeout]);
-      } catch {
-        return false;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    ping: async (timeoutMs = 2000) =>
+      !closed &&
+      within(
+        db.execute(sql`select 1`).then(() => true),
+        timeoutMs,
+        false,
+      ),
+    listen: (channel, handlers) => listenPostgres(url, channel, handlers),
     close: async () => {
       if (closed) return;
       closed = true;
       await pool.end();
+    },
+  };
+}
+
+/**
+ * A dedicated connection (not one of the pool's) that listens to `channel` and comes back after a loss:
+ * every 0.25 s, doubling up to 5 s, until it listens again or is closed.
+ */
+async function listenPostgres(url: string, channel: string, handlers: ListenHandlers): Promise<Listener> {
+  let current: pg.Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = 250;
+
+  const schedule = () => {
+    if (closed) return;
+    retry = setTimeout(() => void open(), delay);
+    retry.unref();
+    delay = Math.min(delay * 2, 5000);
+  };
+  const open = async () => {
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 3000,
+      query_timeout: 5000,
+      keepAlive: true,
+      application_name: `greensen-listen-${channel}`,
+    });
+    let gone = false;
+    const lost = () => {
+      if (gone) return;
+      gone = true;
+      client.end().catch(() => {});
+      if (current === client) {
+        current = null;
+        handlers.state(false);
+      }
+      schedule();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (n) => {
+      if (n.channel === channel) handlers.notice(n.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    } catch {
+      lost();
+      return;
+    }
+    if (closed || gone) {
+      if (!gone) {
+        gone = true;
+        await client.end().catch(() => {});
+      }
+      return;
+    }
+    current = client;
+    delay = 250;
+    handlers.state(true);
+  };
+
+  // One round trip at a time on the connection; callers that come while one is on its way share the next one
+  // (the one on its way may have been sent before their own changes committed).
+  let inFlight: Promise<boolean> | null = null;
+  let queued: Promise<boolean> | null = null;
+  const roundTrip = (timeoutMs: number): Promise<boolean> => {
+    const client = current;
+    if (!client) return Promise.resolve(false);
+    const trip = within(
+      client.query('select 1').then(() => true),
+      timeoutMs,
+      false,
+    ).then((answered) => {
+      // No answer in time: the connection is treated as lost (and opened again).
+      if (!answered && current === client) client.end().catch(() => {});
+      return answered;
+    });
+    inFlight = trip.finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  };
+
+  await open();
+  if (!current) handlers.state(false);
+  return {
+    sync: (timeoutMs = 2000) => {
+      if (!inFlight) return roundTrip(timeoutMs);
+      queued ??= inFlight.then(() => {
+        queued = null;
+        return roundTrip(timeoutMs);
+      });
+      return queued;
+    },
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      const client = current;
+      current = null;
+      if (client) await client.end().catch(() => {});
     },
   };
 }

@@ -77,8 +77,21 @@ export function translate(lang: Lang, key: string, params: Record<string, string
 }
 
 /** The language of a request: the first of fr/en in Accept-Language by quality, else French. */
+/** Accept-Language values seen, with their language: browsers send a handful of distinct ones. */
+const languages = new Map<string, Lang>();
+
 export function languageOf(header: string | undefined): Lang {
   if (!header) return 'fr';
+  let lang = languages.get(header);
+  if (lang === undefined) {
+    lang = rankedLanguage(header);
+    if (languages.size >= 256) languages.clear();
+    languages.set(header, lang);
+  }
+  return lang;
+}
+
+function rankedLanguage(header: string): Lang {
   const ranked = header
     .split(',')
     .map((part) => {

@@ -46,19 +46,70 @@ export async function signAccessToken(secret: string, claims: AccessClaims, ttlS
     .sign(await keyOf(secret));
 }
 
+/**
+ * Access tokens already verified, per secret, with their expiry: a client sends the same token with every
+ * request for up to 15 minutes, and verifying its signature again (a WebCrypto job) was the largest share of a
+ * signed-in request once the user check stopped reading the database (docs/performance.md). Only tokens whose
+ * signature verified are kept (at most MAX_VERIFIED per secret, the oldest go first); the expiry is checked
+ * again on every use. What a token grants — user active, version, session, memberships — is not decided here
+ * but by the caller, on every request.
+ */
+const MAX_VERIFIED = 10_000;
+const verified = new Map<string, Map<string, { claims: AccessClaims; exp: number }>>();
+
+function verifiedOf(secret: string) {
+  let map = verified.get(secret);
+  if (!map) {
+    map = new Map();
+    verified.set(secret, map);
+  }
+  return map;
+}
+
 /** Verifies an access token: HS256 only, our issuer, not expired, of type access. Returns null if not valid. */
 export async function verifyAccessToken(secret: string, token: string): Promise<AccessClaims | null> {
+  const known = verifiedOf(secret);
+  const hit = known.get(token);
+  if (hit) {
+    if (hit.exp > Date.now() / 1000) return hit.claims;
+    known.delete(token);
+    return null;
+  }
+  const claims = await verifySignedAccessToken(secret, token);
+  if (claims) {
+    if (known.size >= MAX_VERIFIED) {
+      const oldest = known.keys().next().value;
+      if (oldest !== undefined) known.delete(oldest);
+    }
+    known.set(token, claims);
+    return claims.claims;
+  }
+  return null;
+}
+
+async function verifySignedAccessToken(
+  secret: string,
+  token: string,
+): Promise<{ claims: AccessClaims; exp: number } | null> {
   try {
     const { payload } = await jwtVerify(token, await keyOf(secret), {
       algorithms: ['HS256'],
       issuer: ISSUER,
     });
-    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number')
+    if (
+      payload.typ !== 'access' ||
+      typeof payload.sub !== 'string' ||
+      typeof payload.tv !== 'number' ||
+      typeof payload.exp !== 'number'
+    )
       return null;
     return {
-      userId: payload.sub,
-      tokenVersion: payload.tv,
-      sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
+      claims: {
+        userId: payload.sub,
+        tokenVersion: payload.tv,
+        sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
+      },
+      exp: payload.exp,
     };
   } catch (err) {
     if (err instanceof errors.JOSEError || err instanceof TypeError) return null;

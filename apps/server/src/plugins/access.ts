@@ -71,18 +71,23 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /**
  * Verifies an access token and loads its user; null when the token, the user or the token's session (`sid`:
- * logout, refresh-token reuse, PIN lockout, password reset) is not valid any more. One query.
+ * logout, refresh-token reuse, PIN lockout, password reset) is not valid any more. One query, or none when the
+ * instance's cache of signed-in users has them (plugins/auth-cache.ts).
  */
 export async function authenticateToken(app: FastifyInstance, token: string) {
   const claims = await verifyAccessToken(app.config.jwtSecret, token);
   if (!claims || !UUID_RE.test(claims.userId)) return null;
   const sessionId = claims.sessionId ?? null;
   if (sessionId !== null && !UUID_RE.test(sessionId)) return null;
-  const found = await loadAuthUserInSession(app.db, claims.userId, sessionId);
-  if (!found) return null;
-  const { user, sessionActive } = found;
-  if (!user.isActive || user.tokenVersion !== claims.tokenVersion) return null;
-  if (sessionId !== null && !sessionActive) return null;
+  let user = app.authCache.get(claims.userId, sessionId);
+  if (!user) {
+    const ticket = app.authCache.ticket();
+    const found = await loadAuthUserInSession(app.db, claims.userId, sessionId);
+    if (!found?.user.isActive || (sessionId !== null && !found.sessionActive)) return null;
+    user = found.user;
+    app.authCache.store(ticket, sessionId, user);
+  }
+  if (user.tokenVersion !== claims.tokenVersion) return null;
   return { user, sessionId };
 }
 
@@ -177,5 +182,5 @@ export default fp(
       }
     });
   },
-  { name: 'access', dependencies: ['db', 'audit'] },
+  { name: 'access', dependencies: ['db', 'audit', 'auth-cache'] },
 );

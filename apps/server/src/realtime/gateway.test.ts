@@ -100,6 +100,7 @@ describe('notification socket', () => {
     const disabled = await member();
     const { ticket } = await ticketFor(disabled.token);
     await ctx.app.db.update(users).set({ isActive: false }).where(eq(users.id, disabled.id));
+    await ctx.app.authCache.sync(); // a change behind the app's back arrives as a database notice
     const viaTicket = await openSocket(base, ticket);
     expect((await viaTicket.closed).code).toBe(4401);
     const viaToken = await openSocket(base, disabled.token);
@@ -280,6 +281,7 @@ describe('notification socket', () => {
     // Neither a token of the ended session nor a ticket issued before it ended opens a socket any more.
     const early = await ticketFor(await tokenIn(kept!.id));
     await ctx.app.db.update(authSessions).set({ revokedAt: new Date() }).where(eq(authSessions.id, kept!.id));
+    await ctx.app.authCache.sync();
     expect((await (await openSocket(base, early.ticket)).closed).code).toBe(4401);
     expect((await (await openSocket(base, await tokenIn(ended!.id))).closed).code).toBe(4401);
     b.close();

@@ -189,6 +189,7 @@ describe('token table', () => {
   it('refuses the token of a disabled user, on HTTP and on the socket', async () => {
     const me = await signedIn();
     await ctx.app.db.update(users).set({ isActive: false }).where(eq(users.id, me.id));
+    await ctx.app.authCache.sync(); // a change behind the app's back arrives as a database notice
     const { profile, patients } = await http(`Bearer ${me.access}`);
     expect401(profile, 'token_not_valid');
     expect401(patients, 'token_not_valid');
@@ -229,6 +230,7 @@ describe('token table', () => {
       .update(memberships)
       .set({ isActive: false })
       .where(and(eq(memberships.userId, me.id), eq(memberships.hospitalId, hospital.id)));
+    await ctx.app.authCache.sync();
     const { profile, patients } = await http(`Bearer ${me.access}`);
     expect(profile.statusCode).toBe(200);
     expect(profile.json().hospitals).toEqual([]);

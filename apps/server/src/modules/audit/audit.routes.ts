@@ -33,7 +33,7 @@ export async function auditRoutes(app: FastifyInstance) {
         response: { 200: ZAuditList },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { page, page_size, ...filters } = request.query;
       const hospitalId = request.hospital!.id;
       const result = await app.db.transaction(async (tx) => {
@@ -50,7 +50,6 @@ export async function auditRoutes(app: FastifyInstance) {
         );
         return found;
       });
-      reply.header('cache-control', 'no-store');
       return pageOf(request, request.query, result.count, result.rows, { countCapped: result.capped });
     },
   );

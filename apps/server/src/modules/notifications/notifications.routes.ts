@@ -69,14 +69,13 @@ export const notificationsRoutes = fp(
           response: { 200: ZNotificationList },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const { page, page_size: size, status } = request.query;
         const owner = { userId: request.user!.id, hospitalId: request.hospital!.id };
         const [{ rows, total }, unread] = await Promise.all([
           listNotifications(app.db, { ...owner, status, limit: size, offset: (page - 1) * size }),
           unreadCount(app.db, owner),
         ]);
-        reply.header('cache-control', 'no-store');
         return {
           count: total,
           next: page * size < total ? pageUrl(request, page + 1) : null,
@@ -154,7 +153,7 @@ export const notificationsRoutes = fp(
           response: { 200: ZWsTicket },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         let ticket: string;
         try {
           ticket = await app.realtime.issueTicket({
@@ -166,7 +165,6 @@ export const notificationsRoutes = fp(
           request.log.warn({ err: { message: (err as Error).message } }, 'cannot store a socket ticket');
           throw new ApiError(503, 'notifications.realtime_unavailable');
         }
-        reply.header('cache-control', 'no-store');
         return { ticket, expires_in: WS_TICKET_TTL_S };
       },
     );

@@ -35,7 +35,6 @@ export async function systemRoutes(app: FastifyInstance) {
     },
     async (_req, reply) => {
       const ok = await app.database.ping(2000).catch(() => false);
-      reply.header('cache-control', 'no-store');
       if (ok) return { status: 'ok' as const, database: 'ok' as const };
       return reply.status(503).send({ status: 'degraded' as const, database: 'unavailable' as const });
     },
@@ -51,8 +50,7 @@ export async function systemRoutes(app: FastifyInstance) {
         response: { 200: ZPublicConfig },
       },
     },
-    async (_req, reply) => {
-      reply.header('cache-control', 'no-store');
+    async () => {
       return {
         environment: app.config.appEnv,
         maintenance: await app.maintenance.isOn(),
