@@ -387,17 +387,21 @@ async function mixedScenario(sides) {
 async function overheadScenario(server, database) {
   log('API overhead: GET /api/profile/ vs a bare Fastify hello-world…');
   const hello = await startHello();
-  // For the table's explanation only: the same server without request logging (LOG_LEVEL=warn).
+  // For the table's explanation only: the same server without request logging (LOG_LEVEL=warn), and without
+  // the cache of signed-in users (AUTH_CACHE=off: every request reads the user in the database, decision 0012).
   const quiet = await startApp(database, {}, { LOG_LEVEL: 'warn' });
+  const uncached = await startApp(database, {}, { AUTH_CACHE: 'off' });
   try {
     const session = await signIn(server.url, 'secretaire@greensen.test');
     const quietSession = await signIn(quiet.url, 'secretaire@greensen.test');
+    const uncachedSession = await signIn(uncached.url, 'secretaire@greensen.test');
     const load = (url, path, headers) => throughput(url, [{ path }], { headers, seconds: CFG.loadSeconds });
     const measured = await alternate({
       profile: () => load(server.url, '/api/profile/', session.headers),
       hello: () => load(hello.url, '/'),
       health: () => load(server.url, '/api/health/'),
       profileQuiet: () => load(quiet.url, '/api/profile/', quietSession.headers),
+      profileUncached: () => load(uncached.url, '/api/profile/', uncachedSession.headers),
     });
     return Object.fromEntries(
       Object.entries(measured).map(([k, v]) => [
@@ -408,6 +412,7 @@ async function overheadScenario(server, database) {
   } finally {
     await hello.stop();
     await quiet.stop();
+    await uncached.stop();
   }
 }
 
@@ -523,6 +528,15 @@ async function main() {
     rps(o.profileQuiet.rps),
     rps(o.profile.rps),
     o.profileQuiet.rps / o.profile.rps,
+    null,
+    'info',
+  );
+  row(
+    '1 API overhead',
+    'req/s GET /api/profile/ with the auth cache vs without (AUTH_CACHE=off)',
+    rps(o.profile.rps),
+    rps(o.profileUncached.rps),
+    o.profile.rps / o.profileUncached.rps,
     null,
     'info',
   );

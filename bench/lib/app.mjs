@@ -57,6 +57,7 @@ export async function startProcess(script, env = {}, { timeoutMs = 180_000, labe
   });
   const startMs = performance.now() - started;
   return {
+    child,
     url: `http://127.0.0.1:${port}`,
     startMs,
     async stop() {
