@@ -346,20 +346,22 @@ export async function searchPatients(
     if (!enough() && total < FUZZY_GATE && term.length <= MAX_VARIANT_TERM) {
       const base = foldName(term);
       const variants = oneEditVariants(base);
+      // Which spellings exist, as a last-first and as a first-last name: only those tiers run (an empty one
+      // still costs a statement, most of a search on the embedded engine).
       const found = await q.execute<{
         v: string;
-      }>(sql`select v from json_array_elements_text(${JSON.stringify(variants)}::json) v
-        where exists (select 1 from patients p where ${scope} and ${startsWith(KEY_LAST_FIRST, sql`v`)})
-           or exists (select 1 from patients p where ${scope} and ${startsWith(KEY_FIRST_LAST, sql`v`)})`);
+        lf: boolean;
+        fl: boolean;
+      }>(sql`select v, lf, fl from (select v,
+          exists (select 1 from patients p where ${scope} and ${startsWith(KEY_LAST_FIRST, sql`v`)}) as lf,
+          exists (select 1 from patients p where ${scope} and ${startsWith(KEY_FIRST_LAST, sql`v`)}) as fl
+        from json_array_elements_text(${JSON.stringify(variants)}::json) v) z where lf or fl`);
       const spellings = found.rows
-        .map((r) => r.v)
-        .sort((a, b) => trigramOverlap(b, base) - trigramOverlap(a, base) || (a < b ? -1 : 1))
+        .sort((a, b) => trigramOverlap(b.v, base) - trigramOverlap(a.v, base) || (a.v < b.v ? -1 : 1))
         .slice(0, MAX_VARIANTS);
-      for (const v of spellings) {
-        if (enough()) break;
-        await run({ where: startsWith(KEY_LAST_FIRST, v), order: KEY_LAST_FIRST });
-        if (enough()) break;
-        await run({ where: startsWith(KEY_FIRST_LAST, v), order: KEY_FIRST_LAST });
+      for (const { v, lf, fl } of spellings) {
+        if (lf && !enough()) await run({ where: startsWith(KEY_LAST_FIRST, v), order: KEY_LAST_FIRST });
+        if (fl && !enough()) await run({ where: startsWith(KEY_FIRST_LAST, v), order: KEY_FIRST_LAST });
       }
     }
     if (total === 0) {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
-import { classifySearch, oneEditVariants } from './patients.repository.js';
+import { classifySearch, oneEditVariants, SEARCH_COUNT_CAP, searchPatients } from './patients.repository.js';
 
 let ctx: TestContext;
 let secretary: Actor;
@@ -175,6 +175,46 @@ describe('patients', () => {
     expect(misspelt.results[0]!.id).toBe(typo.id);
     expect(new Set(misspelt.results.map((r) => r.id))).toEqual(new Set(expected));
     expect((await search('Wabnezi')).results.map((r) => r.id)).toContain(ruth.id);
+  });
+
+  it('caps the count across tiers and pages across their boundary (one statement runs several tiers)', async () => {
+    const { hospital } = await journeyHospital(ctx, { code: 'CAP' });
+    // More "last first" matches than the count cap, and ten "first last" ones after them.
+    await ctx.database.db.execute(sql`insert into patients (id, hospital_id, record_number, first_name, last_name, sex)
+      select gen_random_uuid(), ${hospital.id}, 'CAP-' || lpad(i::text, 6, '0'), 'P' || lpad(i::text, 4, '0'), 'Capcap', 'F'
+      from generate_series(0, ${SEARCH_COUNT_CAP - 1}) i`);
+    await ctx.database.db.execute(sql`insert into patients (id, hospital_id, record_number, first_name, last_name, sex)
+      select gen_random_uuid(), ${hospital.id}, 'CAP-9' || lpad(i::text, 5, '0'), 'Capcap', 'Zulu' || chr(65 + i), 'M'
+      from generate_series(0, 9) i`);
+    const search = (term: string, offset: number, limit = 20) =>
+      ctx.database.db.transaction((tx) =>
+        searchPatients(tx, hospital.id, { search: term, archived: false, limit, offset }),
+      );
+    const names = (rows: { first_name: string; last_name: string }[]) =>
+      rows.map((r) => `${r.last_name} ${r.first_name}`);
+
+    const first = await search('capcap', 0);
+    expect(names(first.rows)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `Capcap P${String(i).padStart(4, '0')}`),
+    );
+    expect(first).toMatchObject({ count: SEARCH_COUNT_CAP, capped: true });
+    // The page that straddles the two tiers: the last ten "last first" names, then the first "first last" ones.
+    const straddling = await search('Capcap', SEARCH_COUNT_CAP - 10);
+    expect(names(straddling.rows)).toEqual([
+      ...Array.from(
+        { length: 10 },
+        (_, i) => `Capcap P${String(SEARCH_COUNT_CAP - 10 + i).padStart(4, '0')}`,
+      ),
+      ...Array.from({ length: 10 }, (_, i) => `Zulu${String.fromCharCode(65 + i)} Capcap`),
+    ]);
+    expect(straddling).toMatchObject({ count: SEARCH_COUNT_CAP, capped: true });
+    // Only the "first last" tier: an exact count.
+    const zulu = await search('capcap zulu', 0, 4);
+    expect(names(zulu.rows)).toEqual(['ZuluA Capcap', 'ZuluB Capcap', 'ZuluC Capcap', 'ZuluD Capcap']);
+    expect(zulu).toMatchObject({ count: 10, capped: false });
+    // One typo away (letters swapped), in either order of the names: the spelling that exists is used.
+    expect(names((await search('Capcpa zuluh', 0)).rows)).toEqual(['ZuluH Capcap']);
+    expect(names((await search('Zluuh Capcap', 0)).rows)).toEqual(['ZuluH Capcap']);
   });
 
   it('tells numbers from names and spells one-typo variants', () => {
