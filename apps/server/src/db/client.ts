@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { type ParserOptions, PGlite, type QueryOptions, type Transaction, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql } from 'drizzle-orm';
@@ -83,14 +83,46 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openEmbedded(options.dataDir);
 }
 
+/**
+ * The types drizzle's PGlite driver keeps as text (timestamps, dates, intervals and their arrays, numeric arrays):
+ * the same parsers it passes with every query.
+ */
+const KEPT_AS_TEXT: ParserOptions = Object.fromEntries(
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
+    (oid) => [oid, (value: string) => value],
+  ),
+);
+
+/**
+ * The client as drizzle sees it: queries without their per-query parsers, which the client already has. PGlite
+ * merges per-query parsers into its whole table (one entry per array type of the catalogue, several hundred) on
+ * every query: a third of the cost of a simple statement (docs/performance.md). Transactions get the same view.
+ */
+function withParsersOnce<T extends Pick<Transaction, 'query'>>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'query')
+        return (text: string, params?: unknown[], options?: QueryOptions) =>
+          target.query(text, params, options && { ...options, parsers: undefined });
+      if (prop === 'transaction' && target instanceof PGlite)
+        return <R>(fn: (tx: Transaction) => Promise<R>) =>
+          target.transaction((tx) => fn(withParsersOnce(tx)));
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   let path: string | undefined;
   if (dataDir) {
     path = join(dataDir, 'pgdata');
     mkdirSync(path, { recursive: true });
   }
-  const client = await PGlite.create(path, { extensions: { pg_trgm, unaccent } });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const client = await PGlite.create(path, { extensions: { pg_trgm, unaccent }, parsers: KEPT_AS_TEXT });
+  // The array types the client reads from the catalogue when it starts replaced the option's array entries.
+  Object.assign(client.parsers, KEPT_AS_TEXT);
+  const db = drizzlePglite(withParsersOnce(client), { schema }) as unknown as Db;
   let closed = false;
   return {
     db,
