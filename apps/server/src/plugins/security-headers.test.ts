@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
-import securityHeaders, { helmetHeaders } from './security-headers.js';
+import securityHeaders, { helmetHeaders, jsonApiHeaders } from './security-headers.js';
 
 const OPTIONS = {
   contentSecurityPolicy: {
@@ -47,15 +47,27 @@ describe('security headers', () => {
       throw new Error('boom');
     });
     app.get('/page', async () => 'page');
-    const [api, broken, missing, page] = await Promise.all(
-      ['/api/thing/', '/api/broken/', '/api/missing/', '/page'].map((url) => app.inject(url)),
+    app.get('/api/docs', async () => 'docs page');
+    const [api, broken, missing, page, docs] = await Promise.all(
+      ['/api/thing/', '/api/broken/', '/api/missing/', '/page', '/api/docs'].map((url) => app.inject(url)),
     );
-    expect([api, broken, missing, page].map((r) => r!.statusCode)).toEqual([200, 500, 404, 200]);
-    for (const res of [api, broken, missing, page]) {
+    expect([api, broken, missing, page, docs].map((r) => r!.statusCode)).toEqual([200, 500, 404, 200, 200]);
+    // Pages (the API's documentation page included) carry helmet's whole set.
+    for (const res of [page, docs]) {
       expect(res!.headers['content-security-policy']).toContain("default-src 'self'");
       expect(res!.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res!.headers['cross-origin-opener-policy']).toBe('same-origin');
     }
-    for (const res of [api, broken, missing]) expect(res!.headers['cache-control']).toBe('no-store');
+    // JSON answers the set that protects a JSON answer, no more.
+    const expected = jsonApiHeaders(helmetHeaders(OPTIONS));
+    expect(expected['strict-transport-security']).toBe('max-age=15552000; includeSubDomains');
+    for (const res of [api, broken, missing]) {
+      for (const [name, value] of Object.entries(expected)) expect(res!.headers[name]).toBe(value);
+      expect(res!.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res!.headers['cross-origin-opener-policy']).toBeUndefined();
+      expect(res!.headers['x-dns-prefetch-control']).toBeUndefined();
+    }
+    for (const res of [api, broken, missing, docs]) expect(res!.headers['cache-control']).toBe('no-store');
     expect(page!.headers['cache-control']).toBeUndefined();
     await app.close();
   });

@@ -26,6 +26,29 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+const DOCS_PREFIX = '/api/docs';
+
+/**
+ * The headers of the API's JSON answers (OWASP REST Security Cheat Sheet): they carry patient data, so no
+ * browser or proxy keeps a copy (`no-store`); nothing may load, run or frame them (`default-src 'none'`,
+ * `frame-ancestors 'none'`, `DENY`), even when opened as a page; no sniffing, no referrer, same-origin
+ * reads only; HSTS as the pages have it. The page headers that only mean something for a document (the app's
+ * policy, DNS prefetch, COOP, Origin-Agent-Cluster, download options, Flash policies) are left out: half the
+ * bytes of a small answer (docs/performance.md).
+ */
+export function jsonApiHeaders(pageHeaders: Record<string, string>): Record<string, string> {
+  const hsts = pageHeaders['strict-transport-security'];
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+    ...(hsts ? { 'strict-transport-security': hsts } : {}),
+  };
+}
+
 /**
  * Security headers on every answer, refusals and errors included (registered before the plugins that refuse
  * requests), and `Cache-Control: no-store` on the API's. @fastify/helmet rebuilt helmet's middleware — parsing the CSP directives again — on every request:
@@ -34,10 +57,14 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
 export default fp(
   async (app: FastifyInstance, options: HelmetOptions) => {
     const headers = helmetHeaders(options);
-    // API answers carry patient data: no browser or proxy keeps a copy.
-    const apiHeaders = { ...headers, 'cache-control': 'no-store' };
+    const apiHeaders = jsonApiHeaders(headers);
+    // The API's interactive documentation is a page (its own scripts and styles): the page headers.
+    const docsHeaders = { ...headers, 'cache-control': 'no-store' };
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers);
+      const url = request.url;
+      reply.headers(
+        !url.startsWith('/api/') ? headers : url.startsWith(DOCS_PREFIX) ? docsHeaders : apiHeaders,
+      );
       done();
     });
   },

@@ -48,12 +48,21 @@ describe('content security policy', () => {
       }),
     ]);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 401, 404, 415]);
-    for (const res of answers) {
+    for (const [i, res] of answers.entries()) {
       const csp = directives(res.headers['content-security-policy']);
       const scripts = csp.get('script-src') ?? csp.get('default-src');
-      expect(scripts, res.body).toEqual(["'self'"]);
-      expect(csp.get('object-src')).toEqual(["'none'"]);
-      expect(csp.get('base-uri')).toEqual(["'self'"]);
+      if (i < 2) {
+        // The app's pages: their own scripts only, no plugins, no foreign base.
+        expect(scripts, res.body).toEqual(["'self'"]);
+        expect(csp.get('object-src')).toEqual(["'none'"]);
+        expect(csp.get('base-uri')).toEqual(["'self'"]);
+      } else {
+        // API answers (JSON, refusals and errors included): nothing may load or run, even opened as a page.
+        expect(csp.get('default-src'), res.body).toEqual(["'none'"]);
+        expect(csp.has('script-src')).toBe(false);
+        expect(res.headers['x-frame-options']).toBe('DENY');
+        expect(res.headers['cache-control']).toBe('no-store');
+      }
       expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
       expect(String(res.headers['content-security-policy'])).not.toMatch(
         /unsafe-eval|script-src[^;]*unsafe-inline/,
