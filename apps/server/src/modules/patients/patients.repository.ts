@@ -347,16 +347,18 @@ export async function searchPatients(
       const base = foldName(term);
       const variants = oneEditVariants(base);
       // Which spellings exist, as a last-first and as a first-last name: only those tiers run (an empty one
-      // still costs a statement, most of a search on the embedded engine).
+      // still costs a statement, most of a search on the embedded engine). Kept in JS: filtered in SQL, the
+      // planner would pull the subquery up and run each look-up twice (in the filter and in the output).
       const found = await q.execute<{
         v: string;
         lf: boolean;
         fl: boolean;
-      }>(sql`select v, lf, fl from (select v,
+      }>(sql`select v,
           exists (select 1 from patients p where ${scope} and ${startsWith(KEY_LAST_FIRST, sql`v`)}) as lf,
           exists (select 1 from patients p where ${scope} and ${startsWith(KEY_FIRST_LAST, sql`v`)}) as fl
-        from json_array_elements_text(${JSON.stringify(variants)}::json) v) z where lf or fl`);
+        from json_array_elements_text(${JSON.stringify(variants)}::json) v`);
       const spellings = found.rows
+        .filter((r) => r.lf || r.fl)
         .sort((a, b) => trigramOverlap(b.v, base) - trigramOverlap(a.v, base) || (a.v < b.v ? -1 : 1))
         .slice(0, MAX_VARIANTS);
       for (const { v, lf, fl } of spellings) {
