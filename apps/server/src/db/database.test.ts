@@ -28,6 +28,29 @@ describe(`database on ${TEST_DB_KIND} PostgreSQL`, () => {
     await ctx.database.migrate();
   });
 
+  it('returns dates, timestamps, intervals and their arrays as the text PostgreSQL sends, in and out of transactions', async () => {
+    // Both engines must give the modules the same values: drizzle keeps these types as text on node-postgres
+    // and PGlite alike (on PGlite the parsers are set once on the client, db/client.ts).
+    const query = sql`select '2026-11-23'::date as d, '2026-11-23 10:00:00'::timestamp as ts,
+      '2026-11-23 10:00:00+00'::timestamptz as tstz, '1 day'::interval as iv,
+      array['2026-11-23'::date] as ds, array['2026-11-23 10:00:00'::timestamp] as tss, 42::int as n,
+      array['a', 'b'] as texts, '{"a": 1}'::json as j`;
+    const outside = (await ctx.app.db.execute(query)).rows[0]!;
+    const inside = (await ctx.app.db.transaction((tx) => tx.execute(query))).rows[0]!;
+    for (const row of [outside, inside]) {
+      expect(row.d).toBe('2026-11-23');
+      expect(row.ts).toBe('2026-11-23 10:00:00');
+      expect(typeof row.tstz).toBe('string');
+      expect(new Date(String(row.tstz)).toISOString()).toBe('2026-11-23T10:00:00.000Z');
+      expect(row.iv).toBe('1 day');
+      expect(row.ds).toBe('{2026-11-23}');
+      expect(row.tss).toBe('{"2026-11-23 10:00:00"}');
+      expect(row.n).toBe(42);
+      expect(row.texts).toEqual(['a', 'b']);
+      expect(row.j).toEqual({ a: 1 });
+    }
+  });
+
   it('keeps the audit trail append-only: UPDATE and DELETE are refused by the database', async () => {
     await ctx.app.db.insert(auditEvents).values({ action: 'test.event' });
     await expect(ctx.app.db.execute(sql`update audit_events set action = 'tampered'`)).rejects.toThrow();
