@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { ApiError, forbidden, unauthorized } from '../lib/errors.js';
 import { verifyAccessToken } from '../lib/tokens.js';
 import { type AuthUser, loadAuthUserInSession } from '../modules/users/users.repository.js';
+import { isApiDocsPath } from './openapi.js';
 
 /**
  * The access policy every API route declares in its `config.access`, in one place beside its schemas:
@@ -54,7 +55,6 @@ declare module 'fastify' {
 }
 
 /** The OpenAPI document and its interactive page are public (registered by @fastify/swagger-ui). */
-const PUBLIC_DOCS_PREFIX = '/api/docs';
 const MODULE_NAMES = new Set<string>(MODULES.map((m) => m.name));
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -121,7 +121,7 @@ export default fp(
     app.addHook('onRoute', (route) => {
       const url = route.url ?? route.path;
       if (!url.startsWith('/api/')) return;
-      if (url === PUBLIC_DOCS_PREFIX || url.startsWith(`${PUBLIC_DOCS_PREFIX}/`)) {
+      if (isApiDocsPath(url)) {
         route.config = { ...(route.config ?? {}), access: routeAccess(route) ?? { public: true } };
         remember(route, url, routeAccess(route)!);
         return;

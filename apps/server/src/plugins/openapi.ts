@@ -4,6 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
+/** Where the API's documentation lives (a page, its assets and the OpenAPI document). */
+export const API_DOCS_PREFIX = '/api/docs';
+
+/** Whether a path (a route's or a request's, query string included) is under the API's documentation. */
+export function isApiDocsPath(path: string): boolean {
+  return (
+    path === API_DOCS_PREFIX ||
+    path.startsWith(`${API_DOCS_PREFIX}/`) ||
+    path.startsWith(`${API_DOCS_PREFIX}?`)
+  );
+}
+
 /** OpenAPI 3 generated from the routes' zod schemas: /api/docs (interactive) and /api/docs/openapi.json. */
 export default fp(
   async (app: FastifyInstance, opts: { version: string }) => {
@@ -26,13 +38,13 @@ export default fp(
       transform: jsonSchemaTransform,
     });
     await app.register(swaggerUi, {
-      routePrefix: '/api/docs',
+      routePrefix: API_DOCS_PREFIX,
       staticCSP: true,
       uiConfig: { docExpansion: 'list', deepLinking: true },
       uiHooks: {},
     });
     app.get(
-      '/api/docs/openapi.json',
+      `${API_DOCS_PREFIX}/openapi.json`,
       { config: { access: { public: true } }, schema: { hide: true } },
       async () => app.swagger(),
     );

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import { isApiDocsPath } from './openapi.js';
 
 /**
  * The headers helmet sets for `options`, worked out once. Ours depend on no request (no nonces, no functions
@@ -26,8 +27,6 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
-const DOCS_PREFIX = '/api/docs';
-
 /**
  * The headers of the API's JSON answers (OWASP REST Security Cheat Sheet): they carry patient data, so no
  * browser or proxy keeps a copy (`no-store`); nothing may load, run or frame them (`default-src 'none'`,
@@ -51,8 +50,9 @@ export function jsonApiHeaders(pageHeaders: Record<string, string>): Record<stri
 
 /**
  * Security headers on every answer, refusals and errors included (registered before the plugins that refuse
- * requests), and `Cache-Control: no-store` on the API's. @fastify/helmet rebuilt helmet's middleware — parsing the CSP directives again — on every request:
- * a third of the CPU of a signed-in API call (decision 0013).
+ * requests): helmet's set on pages, `jsonApiHeaders` on the API's answers (its documentation page aside), all
+ * worked out once — @fastify/helmet rebuilt helmet's middleware, parsing the CSP again, on every request: a
+ * third of the CPU of a signed-in API call (decision 0013).
  */
 export default fp(
   async (app: FastifyInstance, options: HelmetOptions) => {
@@ -62,9 +62,7 @@ export default fp(
     const docsHeaders = { ...headers, 'cache-control': 'no-store' };
     app.addHook('onRequest', (request, reply, done) => {
       const url = request.url;
-      reply.headers(
-        !url.startsWith('/api/') ? headers : url.startsWith(DOCS_PREFIX) ? docsHeaders : apiHeaders,
-      );
+      reply.headers(!url.startsWith('/api/') ? headers : isApiDocsPath(url) ? docsHeaders : apiHeaders);
       done();
     });
   },
