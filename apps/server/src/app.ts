@@ -9,12 +9,14 @@ import Fastify, {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
+import type { MailTransport } from './lib/mail.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
 import { icd10Routes } from './modules/icd10/icd10.routes.js';
+import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
@@ -25,6 +27,7 @@ import auditPlugin from './plugins/audit.js';
 import authCachePlugin from './plugins/auth-cache.js';
 import dbPlugin from './plugins/db.js';
 import errorsPlugin, { frameworkErrors, serializerCompiler, validatorCompiler } from './plugins/errors.js';
+import jobsPlugin from './plugins/jobs.js';
 import mailPlugin from './plugins/mail.js';
 import openapiPlugin from './plugins/openapi.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -44,6 +47,14 @@ export interface AppDeps {
   database?: Database;
   /** Where the log lines go (standard output when absent). */
   logStream?: NodeJS.WritableStream;
+  /** The background jobs' clock (tests move it); the system clock when absent. */
+  clock?: () => Date;
+  /** How long closing waits for running jobs before leaving them to another instance (default 5 s). */
+  jobsStopTimeoutMs?: number;
+  /** A running job's lease (default 60 s), renewed every third of it. */
+  jobsLeaseMs?: number;
+  /** Replaces the SMTP transport built from SMTP_URL (tests). */
+  mailTransport?: MailTransport;
 }
 
 /**
@@ -150,7 +161,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(accessPlugin);
   await app.register(redisPlugin);
   await app.register(rateLimitPlugin);
-  await app.register(mailPlugin);
+  await app.register(jobsPlugin, {
+    now: deps.clock,
+    stopTimeoutMs: deps.jobsStopTimeoutMs,
+    leaseMs: deps.jobsLeaseMs,
+  });
+  await app.register(mailPlugin, { transport: deps.mailTransport });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(openapiPlugin, { version: config.version });
 
@@ -166,6 +182,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(realtimeGateway);
   await app.register(notificationsRoutes);
   await app.register(auditRoutes);
+  await app.register(jobsRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { type AppDeps, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -15,11 +15,12 @@ export interface TestContext {
  * An app on a fresh database with a fixed secret and silent logs; `overrides` adjust the config.
  * `options.database` shares an existing test database instead (a second instance of a multi-instance test):
  * that app then leaves the database to its owner. Each app gets its own Redis prefix unless `redisPrefix` is
- * overridden (instances of one test pass the same one).
+ * overridden (instances of one test pass the same one). `options.deps` passes the app's other dependencies
+ * (the jobs' clock, a fake mail transport).
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  options: { database?: TestDatabase } = {},
+  options: { database?: TestDatabase; deps?: Omit<AppDeps, 'database'> } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   const config = loadConfig(
@@ -30,7 +31,7 @@ export async function createTestApp(
       ...overrides,
     },
   );
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { ...options.deps, database });
   await app.ready();
   return {
     app,

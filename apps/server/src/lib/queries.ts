@@ -47,3 +47,18 @@ export function listReadEntry(
     details: { filters: { ...filters }, page, results },
   };
 }
+
+/** Rows one purge statement deletes at most, so that none holds many locks for long. */
+export const PURGE_BATCH = 5000;
+
+/**
+ * Runs a `delete … where id in (select … limit PURGE_BATCH) returning id` until a batch is short; the total.
+ */
+export async function deleteInBatches(q: Queryable, statement: SQL): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = (await q.execute(statement)).rows.length;
+    total += n;
+    if (n < PURGE_BATCH) return total;
+  }
+}

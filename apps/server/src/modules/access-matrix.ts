@@ -63,6 +63,8 @@ export interface HospitalKit {
     status?: 'requested' | 'in_progress' | 'completed' | 'validated',
     opts?: { performedBy?: DepartmentCode; requester?: 'doctor' | 'head_doctor' },
   ): Promise<{ id: string; patient: string; version: number }>;
+  /** A background job of this hospital in the `failed` state (what an administrator may retry). */
+  failedJob(): Promise<string>;
   /** A verified account that can sign in, with no hospital. */
   account(): Promise<{ id: string; email: string; password: string }>;
   /** A fresh signed-in session (login) of a new account. */
@@ -193,6 +195,13 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: ['admin'],
     audit: 'search',
     request: (kit) => ({ query: { action: 'patient.read', resource: 'patient', user: kit.staff.admin } }),
+  },
+  // Background jobs (decision 0015): the hospital's and the system-wide ones; no patient data in the list.
+  'GET /api/admin/jobs/': { allow: ['admin'], audit: 'none' },
+  'POST /api/admin/jobs/:id/retry/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.failedJob() } }),
   },
   'PUT /api/admin/maintenance/': {
     allow: ['admin'],

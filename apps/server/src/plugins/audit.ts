@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Queryable } from '../db/client.js';
 import { auditEvents } from '../db/schema/index.js';
+import { contextOf, type ServiceContext } from '../lib/context.js';
 import { ApiError } from '../lib/errors.js';
 
 export interface AuditEntry {
@@ -17,8 +18,11 @@ export interface AuditEntry {
 }
 
 export interface Audit {
-  /** Writes one audit row with the request's user, role, hospital, IP and request id, on `tx` when given. */
-  record(request: FastifyRequest, entry: AuditEntry, tx?: Queryable): Promise<void>;
+  /**
+   * Writes one audit row with the context's user, role, hospital, IP and request id, on `tx` when given.
+   * (A FastifyRequest is still accepted while the services move to ServiceContext — issue 14.)
+   */
+  record(ctx: ServiceContext | FastifyRequest, entry: AuditEntry, tx?: Queryable): Promise<void>;
   /** Records a refused request (authorization). */
   refusal(request: FastifyRequest, reason: string, details?: Record<string, unknown>): Promise<void>;
 }
@@ -27,34 +31,43 @@ declare module 'fastify' {
   interface FastifyInstance {
     audit: Audit;
   }
-  interface FastifyRequest {
-    /** Set once the request's refusal is in the audit trail, so that it is written once. */
-    refusalAudited: boolean;
-  }
+}
+
+/**
+ * Who the system acted for, in the details of the audit rows of a job (or the CLI): what ran, on behalf of
+ * which user, by which rule (issue 14). Requests without a signed-in user (sign-in, reset links) are not the
+ * system acting and keep their details as they are.
+ */
+function systemActor(ctx: ServiceContext) {
+  const a = ctx.actor;
+  if (a.kind !== 'system' || a.source === 'anonymous-request') return null;
+  return { source: a.source, on_behalf_of: a.onBehalfOf, rule: a.rule };
 }
 
 export default fp(
   async (app: FastifyInstance) => {
-    const record: Audit['record'] = async (request, entry, tx) => {
+    const record: Audit['record'] = async (from, entry, tx) => {
+      const ctx = 'raw' in from ? contextOf(from) : from;
       // A failure or refusal the route audited itself is not audited again by the 403 hook below.
-      if (entry.outcome && entry.outcome !== 'success') request.refusalAudited = true;
-      const hospitalId = entry.hospitalId !== undefined ? entry.hospitalId : (request.hospital?.id ?? null);
+      if (entry.outcome && entry.outcome !== 'success') ctx.refusalAudited = true;
+      const hospitalId = entry.hospitalId !== undefined ? entry.hospitalId : (ctx.hospital?.id ?? null);
       await (tx ?? app.db).insert(auditEvents).values({
-        userId: entry.userId !== undefined ? entry.userId : (request.user?.id ?? null),
-        roleCode: request.hospital?.roleCodes.join(',') ?? null,
+        userId: entry.userId !== undefined ? entry.userId : (ctx.user?.id ?? null),
+        // A job working for a hospital holds no role there: null, like a request without a hospital.
+        roleCode: ctx.hospital?.roleCodes.join(',') || null,
         hospitalId,
         patientId: entry.patientId ?? null,
         action: entry.action,
         resourceType: entry.resourceType ?? null,
         resourceId: entry.resourceId ?? null,
         outcome: entry.outcome ?? 'success',
-        ip: request.ip,
-        requestId: String(request.id),
-        details: entry.details ?? null,
+        ip: ctx.ip,
+        requestId: ctx.requestId,
+        details: systemActor(ctx) ? { ...entry.details, system: systemActor(ctx) } : (entry.details ?? null),
       });
     };
     const refusal: Audit['refusal'] = async (request, reason, details = {}) => {
-      request.refusalAudited = true;
+      contextOf(request).refusalAudited = true;
       await record(request, {
         action: 'access.denied',
         outcome: 'denied',
@@ -66,12 +79,12 @@ export default fp(
         details: { reason, ...details },
       });
     };
-    app.decorateRequest('refusalAudited', false);
     app.decorate('audit', { record, refusal });
 
     // A 403 decided inside a route (object-level rules: "not your patient") is a refusal too: one row.
     app.addHook('onError', async (request, _reply, error) => {
-      if (!(error instanceof ApiError) || error.statusCode !== 403 || request.refusalAudited) return;
+      if (!(error instanceof ApiError) || error.statusCode !== 403 || contextOf(request).refusalAudited)
+        return;
       try {
         await refusal(request, 'object', { key: error.key });
       } catch (err) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { departments as departmentsTable, examOrders } from '../../src/db/schema/index.js';
+import { departments as departmentsTable, examOrders, jobs } from '../../src/db/schema/index.js';
 import type { Caller, DepartmentCode, HospitalKit, MatrixCaller } from '../../src/modules/access-matrix.js';
 import { ensureExamCatalogue } from '../../src/modules/exams/exam-catalogue.js';
 import { withNotifications } from '../../src/modules/notifications/notifications.service.js';
@@ -232,6 +232,21 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
         if (reached === status) break;
       }
       return { id: order.id, patient: patient.id, version: order.version };
+    },
+    async failedJob() {
+      const [job] = await ctx.database.db
+        .insert(jobs)
+        .values({
+          name: 'fixture.failing',
+          hospitalId: h.id,
+          state: 'failed',
+          attempts: 5,
+          finishedAt: new Date(),
+          lastError: 'fixture: it always fails',
+        })
+        .returning({ id: jobs.id });
+      keep(job!.id);
+      return job!.id;
     },
     async account() {
       const a = await makeAccount(app);

@@ -39,6 +39,7 @@ export const pageLoaders = {
   exams: () => import('../features/exams/pages/ExamsPage'),
   examCreate: () => import('../features/exams/pages/ExamCreatePage'),
   examDetail: () => import('../features/exams/pages/ExamDetailPage'),
+  adminJobs: () => import('../features/admin/pages/AdminJobsPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { i18n, loadAllNamespaces, loadLanguage } from '../lib/i18n';
+import { fakeMediaQueryList } from './media-query';
 
 // The app loads its strings on demand (lib/i18n); tests have every namespace of both languages from the start.
 await loadLanguage('fr');
@@ -21,16 +22,7 @@ afterEach(() => {
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
-    value: vi.fn().mockImplementation((query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: vi.fn(),
-      removeListener: vi.fn(),
-      addEventListener: vi.fn(),
-      removeEventListener: vi.fn(),
-      dispatchEvent: vi.fn(),
-    })),
+    value: vi.fn().mockImplementation((query: string) => fakeMediaQueryList(query, false)),
   });
 }
 

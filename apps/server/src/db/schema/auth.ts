@@ -24,7 +24,11 @@ export const authSessions = pgTable(
     userAgent: text('user_agent'),
     ip: text('ip'),
   },
-  (t) => [index('auth_sessions_user_active_idx').on(t.userId).where(sql`${t.revokedAt} is null`)],
+  (t) => [
+    index('auth_sessions_user_active_idx').on(t.userId).where(sql`${t.revokedAt} is null`),
+    // The purge of sessions left without refresh tokens (jobs/purge.ts).
+    index('auth_sessions_last_used_idx').on(t.lastUsedAt),
+  ],
 );
 
 /** Refresh tokens, stored as SHA-256 of the random value; single use (rotation). */
@@ -44,6 +48,7 @@ export const refreshTokens = pgTable(
   (t) => [
     uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash),
     index('refresh_tokens_session_idx').on(t.sessionId),
+    index('refresh_tokens_expires_idx').on(t.expiresAt),
   ],
 );
 
@@ -66,12 +71,14 @@ export const emailTokens = pgTable(
   (t) => [
     uniqueIndex('email_tokens_hash_uq').on(t.tokenHash),
     index('email_tokens_user_purpose_idx').on(t.userId, t.purpose).where(sql`${t.usedAt} is null`),
+    index('email_tokens_expires_idx').on(t.expiresAt),
   ],
 );
 
 /**
- * Mail that was not handed to an SMTP server: every mail when SMTP_URL is unset (local use: the log carries the
- * link), and mail whose SMTP delivery failed (`error` set) so that it can be inspected or sent again.
+ * Outgoing mail. Without SMTP_URL every mail stays here (local use: the log carries the link). With SMTP_URL a
+ * mail waits here for its `mail.deliver` job, which sets `sent_at` (and empties the bodies, which carry links)
+ * or, after its last try, leaves `error` set. The hourly purge drops rows older than a week.
  */
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -88,5 +95,6 @@ export const mailOutbox = pgTable(
   (t) => [
     index('mail_outbox_to_idx').on(t.toAddress, t.createdAt),
     index('mail_outbox_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null`),
+    index('mail_outbox_created_idx').on(t.createdAt),
   ],
 );

@@ -12,7 +12,7 @@ import {
 } from '../../../test/accounts.js';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { makeHospital, makeUser } from '../../../test/factories.js';
-import { auditEvents, emailTokens, notifications, users } from '../../db/schema/index.js';
+import { auditEvents, emailTokens, jobs, notifications, users } from '../../db/schema/index.js';
 
 const NEW_PASSWORD = 'quiet-orchard-copper-88';
 
@@ -350,12 +350,12 @@ describe('registration, verification, password reset', () => {
 describe('mail through an SMTP server that is down', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    // Nothing listens on port 9: the connection is refused at once.
-    ctx = await createTestApp({ smtpUrl: 'smtp://127.0.0.1:9' });
+    // Nothing listens on port 9: the connection is refused at once. The test runs the delivery job itself.
+    ctx = await createTestApp({ smtpUrl: 'smtp://127.0.0.1:9', jobsWorker: false });
   });
   afterAll(() => ctx.close());
 
-  it('still answers the request, and keeps the mail in the outbox with the error', async () => {
+  it('still answers the request, keeps the mail in the outbox with the error and retries it later', async () => {
     const acct = await makeAccount(ctx.app);
     const res = await ctx.app.inject({
       method: 'POST',
@@ -363,10 +363,16 @@ describe('mail through an SMTP server that is down', () => {
       payload: { email: acct.email },
     });
     expect(res.statusCode).toBe(200);
+    expect((await outboxFor(ctx.app, acct.email))[0]).toMatchObject({ sentAt: null, error: null });
+    // The delivery job's first try fails: the error is on the mail, and the job waits for its next try.
+    expect(await ctx.app.jobs.runDue()).toBe(1);
     const [mail] = await outboxFor(ctx.app, acct.email);
     expect(mail).toBeDefined();
     expect(mail!.error).toBeTruthy();
     expect(mail!.sentAt).toBeNull();
     expect(mail!.textBody).toContain(`/reset-password/${acct.id}.`);
+    const [delivery] = await ctx.app.db.select().from(jobs).where(eq(jobs.key, mail!.id));
+    expect(delivery).toMatchObject({ name: 'mail.deliver', state: 'queued', attempts: 1 });
+    expect(delivery!.runAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
   });
 });

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { authSessions, emailTokens, refreshTokens, users } from '../../db/schema/index.js';
+import { deleteInBatches, PURGE_BATCH } from '../../lib/queries.js';
 
 export type EmailTokenPurpose = 'verify' | 'reset';
 
@@ -280,4 +281,32 @@ export async function consumeEmailToken(
     .where(usableToken(userId, purpose, tokenHash))
     .returning({ id: emailTokens.id });
   return rows.length > 0;
+}
+
+/**
+ * Deletes what can no longer be used (the hourly `maintenance.purge` job): mail links and refresh tokens past
+ * their expiry (refused anyway), then sessions left without any refresh token that nobody used for a refresh
+ * token's lifetime (their access tokens expired long ago).
+ */
+export async function purgeExpiredAuth(q: Queryable, now: Date, sessionIdleBefore: Date) {
+  const at = now.toISOString();
+  const email_tokens = await deleteInBatches(
+    q,
+    sql`delete from email_tokens where id in (
+      select id from email_tokens where expires_at < ${at}::timestamptz limit ${PURGE_BATCH}) returning id`,
+  );
+  const refresh_tokens = await deleteInBatches(
+    q,
+    sql`delete from refresh_tokens where id in (
+      select id from refresh_tokens where expires_at < ${at}::timestamptz limit ${PURGE_BATCH}) returning id`,
+  );
+  const sessions = await deleteInBatches(
+    q,
+    sql`delete from auth_sessions where id in (
+      select s.id from auth_sessions s
+      where s.last_used_at < ${sessionIdleBefore.toISOString()}::timestamptz
+        and not exists (select 1 from refresh_tokens t where t.session_id = s.id)
+      limit ${PURGE_BATCH}) returning id`,
+  );
+  return { email_tokens, refresh_tokens, sessions };
 }

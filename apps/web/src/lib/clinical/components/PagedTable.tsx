@@ -2,9 +2,10 @@
  * A server-paginated DataTable with the app's common setup: hover highlight, spacing, the page's
  * records and count, the translated pagination and loading texts.
  */
+import { Paper } from '@mantine/core';
 import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
-import { usePaginationText } from '../../page-states';
+import { LoadError, usePaginationText } from '../../page-states';
 
 export interface PagedTableProps<T> {
   /** The current page as returned by the API (undefined while loading). */
@@ -55,5 +56,29 @@ export function PagedTable<T>({
       rowStyle={rowStyle}
       columns={columns}
     />
+  );
+}
+
+/**
+ * A list page's table from its query: the load error with "Retry" after a failure, else the bordered table of
+ * the query's page (loading and empty states are the table's).
+ */
+export function PagedQueryTable<T>({
+  query,
+  ...props
+}: Omit<PagedTableProps<T>, 'data' | 'fetching'> & {
+  query: {
+    data: { results: T[]; count: number } | undefined;
+    isFetching: boolean;
+    isError: boolean;
+    error: unknown;
+    refetch: () => unknown;
+  };
+}) {
+  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  return (
+    <Paper withBorder radius="md">
+      <PagedTable<T> {...props} data={query.data} fetching={query.isFetching} />
+    </Paper>
   );
 }
