@@ -35,6 +35,10 @@ export interface ServiceContext {
   requestId: string;
   lang: Lang;
   ip: string | null;
+  /** The client's User-Agent (cut to 300 characters), when there is one. */
+  userAgent: string | null;
+  /** The session the user acts through (a request with a bearer token), else null. */
+  sessionId: string | null;
   log: FastifyBaseLogger;
   /** Set once a refusal or failure of this unit of work is in the audit trail, so that it is written once. */
   refusalAudited: boolean;
@@ -59,6 +63,8 @@ export function contextOf(request: FastifyRequest): ServiceContext {
       requestId: String(request.id),
       lang: requestLang(request),
       ip: request.ip ?? null,
+      userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+      sessionId: request.sessionId ?? null,
       log: request.log,
       refusalAudited: false,
     };
@@ -68,6 +74,7 @@ export function contextOf(request: FastifyRequest): ServiceContext {
     ctx.user = request.user;
     ctx.actor = { kind: 'user', user: request.user, sessionId: request.sessionId ?? null };
     ctx.hospital = request.hospital ?? null;
+    ctx.sessionId = request.sessionId ?? null;
   }
   return ctx;
 }
@@ -92,6 +99,8 @@ export function systemContext(o: SystemContextOptions): ServiceContext {
     requestId: o.requestId ?? randomUUID(),
     lang: o.lang ?? 'fr',
     ip: null,
+    userAgent: null,
+    sessionId: null,
     log: o.log,
     refusalAudited: false,
   };

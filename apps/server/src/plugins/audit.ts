@@ -20,9 +20,9 @@ export interface AuditEntry {
 export interface Audit {
   /**
    * Writes one audit row with the context's user, role, hospital, IP and request id, on `tx` when given.
-   * (A FastifyRequest is still accepted while the services move to ServiceContext — issue 14.)
+   * Routes pass `contextOf(request)`; jobs and the CLI a `systemContext(…)`.
    */
-  record(ctx: ServiceContext | FastifyRequest, entry: AuditEntry, tx?: Queryable): Promise<void>;
+  record(ctx: ServiceContext, entry: AuditEntry, tx?: Queryable): Promise<void>;
   /** Records a refused request (authorization). */
   refusal(request: FastifyRequest, reason: string, details?: Record<string, unknown>): Promise<void>;
 }
@@ -46,8 +46,7 @@ function systemActor(ctx: ServiceContext) {
 
 export default fp(
   async (app: FastifyInstance) => {
-    const record: Audit['record'] = async (from, entry, tx) => {
-      const ctx = 'raw' in from ? contextOf(from) : from;
+    const record: Audit['record'] = async (ctx, entry, tx) => {
       // A failure or refusal the route audited itself is not audited again by the 403 hook below.
       if (entry.outcome && entry.outcome !== 'success') ctx.refusalAudited = true;
       const hospitalId = entry.hospitalId !== undefined ? entry.hospitalId : (ctx.hospital?.id ?? null);
@@ -67,8 +66,9 @@ export default fp(
       });
     };
     const refusal: Audit['refusal'] = async (request, reason, details = {}) => {
-      contextOf(request).refusalAudited = true;
-      await record(request, {
+      const ctx = contextOf(request);
+      ctx.refusalAudited = true;
+      await record(ctx, {
         action: 'access.denied',
         outcome: 'denied',
         resourceType: 'route',

@@ -40,9 +40,26 @@ export const ZAuditQuery = ZPageQuery.extend({
 });
 export type TAuditQuery = z.input<typeof ZAuditQuery>;
 
+/**
+ * Who acted: a signed-in user; the system (a background job, the CLI, start-up) with what ran, the user it
+ * acted for and the rule that caused it; or nobody known (a failed sign-in, a reset link).
+ */
+export const ZAuditActor = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), id: z.uuid(), full_name: z.string() }),
+  z.object({
+    kind: z.literal('system'),
+    source: z.string(),
+    on_behalf_of: z.object({ id: z.uuid(), full_name: z.string() }).nullable(),
+    rule: z.string().nullable(),
+  }),
+  z.object({ kind: z.literal('anonymous') }),
+]);
+export type TAuditActor = z.infer<typeof ZAuditActor>;
+
 export const ZAuditEvent = z.object({
   id: z.uuid(),
   occurred_at: zDateTime,
+  actor: ZAuditActor,
   user: z.object({ id: z.uuid(), full_name: z.string(), email: z.string() }).nullable(),
   /** The role codes the user held in the hospital at the time (comma separated). */
   role_code: z.string().nullable(),

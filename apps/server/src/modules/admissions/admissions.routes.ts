@@ -12,6 +12,7 @@ import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { AdmissionsService } from './admissions.service.js';
@@ -53,7 +54,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, page_size, ...filters } = request.query;
-      const result = await service.list(request, filters, page, page_size);
+      const result = await service.list(contextOf(request), filters, page, page_size);
       return pageOf(request, request.query, result.count, result.rows);
     },
   );
@@ -69,7 +70,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
         response: { 201: ZAdmission },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(request, request.body)),
+    async (request, reply) => reply.status(201).send(await service.create(contextOf(request), request.body)),
   );
 
   r.get(
@@ -78,7 +79,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
       config: access('any'),
       schema: { tags, summary: 'An admission', params: ZIdParams, response: { 200: ZAdmission } },
     },
-    async (request) => service.get(request, request.params.id),
+    async (request) => service.get(contextOf(request), request.params.id),
   );
 
   r.patch(
@@ -93,7 +94,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
         response: { 200: ZAdmission },
       },
     },
-    async (request) => service.update(request, request.params.id, request.body),
+    async (request) => service.update(contextOf(request), request.params.id, request.body),
   );
 
   r.post(
@@ -109,7 +110,12 @@ export async function admissionsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      service.changeStatus(request, request.params.id, request.body.status, request.body.reason ?? null),
+      service.changeStatus(
+        contextOf(request),
+        request.params.id,
+        request.body.status,
+        request.body.reason ?? null,
+      ),
   );
 
   r.post(
@@ -124,6 +130,7 @@ export async function admissionsRoutes(app: FastifyInstance) {
         response: { 200: ZAdmission },
       },
     },
-    async (request) => service.changeStatus(request, request.params.id, 'cancelled', request.body.reason),
+    async (request) =>
+      service.changeStatus(contextOf(request), request.params.id, 'cancelled', request.body.reason),
   );
 }

@@ -4,8 +4,9 @@ import {
   FINAL_ADMISSION_STATUSES,
 } from '@greensen/shared/domain/admissions';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { admissions, departments, executions, patients } from '../../db/schema/index.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
@@ -24,7 +25,7 @@ export class AdmissionsService {
   constructor(private readonly app: FastifyInstance) {}
 
   async create(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     input: {
       patient: string;
       department: string;
@@ -32,7 +33,7 @@ export class AdmissionsService {
       reason: string;
     },
   ) {
-    const hospital = request.hospital!;
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const [patient] = await tx
         .select({ id: patients.id, archivedAt: patients.archivedAt })
@@ -66,11 +67,11 @@ export class AdmissionsService {
           reason: input.reason,
           queueDate: day,
           queueNumber,
-          createdBy: request.user!.id,
+          createdBy: actingUser(ctx).id,
         })
         .returning({ id: admissions.id });
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'admission.create',
           resourceType: 'admission',
@@ -88,13 +89,13 @@ export class AdmissionsService {
     });
   }
 
-  async get(request: FastifyRequest, id: string) {
-    const hospital = request.hospital!;
+  async get(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const view = await findAdmissionView(tx, hospital.id, id);
       if (!view) throw notFound();
       await this.app.audit.record(
-        request,
+        ctx,
         { action: 'admission.read', resourceType: 'admission', resourceId: id, patientId: view.patient.id },
         tx,
       );
@@ -102,13 +103,13 @@ export class AdmissionsService {
     });
   }
 
-  async list(request: FastifyRequest, filters: AdmissionFilters, page: number, pageSize: number) {
-    const hospital = request.hospital!;
+  async list(ctx: ServiceContext, filters: AdmissionFilters, page: number, pageSize: number) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       if (filters.search) await tx.execute(NAME_SEARCH_TOLERANCE);
       const result = await listAdmissions(tx, hospital.id, filters, pageSize, (page - 1) * pageSize);
       await this.app.audit.record(
-        request,
+        ctx,
         listReadEntry('admission.list', 'admission', filters, page, result.rows.length),
         tx,
       );
@@ -117,7 +118,7 @@ export class AdmissionsService {
   }
 
   async update(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     id: string,
     input: {
       department?: string | undefined;
@@ -125,7 +126,7 @@ export class AdmissionsService {
       reason?: string | undefined;
     },
   ) {
-    const hospital = request.hospital!;
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const current = await lockAdmission(tx, hospital.id, id);
       if (!current) throw notFound();
@@ -143,7 +144,7 @@ export class AdmissionsService {
       if (input.reason) values.reason = input.reason;
       await tx.update(admissions).set(values).where(eq(admissions.id, id));
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'admission.update',
           resourceType: 'admission',
@@ -162,8 +163,8 @@ export class AdmissionsService {
    * transferred), cancel it (with a reason), or withdraw an assignment (assigned → waiting). `assigned` and
    * `in_consultation` are reached through assign-patient and start-consultation only. Illegal move → 409.
    */
-  async changeStatus(request: FastifyRequest, id: string, to: AdmissionStatus, reason: string | null) {
-    const hospital = request.hospital!;
+  async changeStatus(ctx: ServiceContext, id: string, to: AdmissionStatus, reason: string | null) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const current = await lockAdmission(tx, hospital.id, id);
       if (!current) throw notFound();
@@ -187,7 +188,7 @@ export class AdmissionsService {
       }
       await tx.update(admissions).set(values).where(eq(admissions.id, id));
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: to === 'cancelled' ? 'admission.cancel' : 'admission.status',
           resourceType: 'admission',

@@ -1,4 +1,4 @@
-import { AUDIT_COUNT_CAP } from '@greensen/shared/contracts/audit';
+import { AUDIT_COUNT_CAP, type TAuditActor } from '@greensen/shared/contracts/audit';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName, isoRequired } from '../../lib/clinical.js';
@@ -22,6 +22,9 @@ interface AuditRow {
   u_first_name: string | null;
   u_last_name: string | null;
   u_email: string | null;
+  ob_id: string | null;
+  ob_first_name: string | null;
+  ob_last_name: string | null;
   role_code: string | null;
   hospital_id: string | null;
   p_id: string | null;
@@ -36,6 +39,9 @@ interface AuditRow {
   request_id: string | null;
   details: Record<string, unknown> | string | null;
 }
+
+/** `details.system.on_behalf_of` is cast to uuid only when it is one (the join must never fail a listing). */
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 /** `LIKE` prefix of an action family (`patient.*` → `patient.%`), its wildcards escaped. */
 const likePrefix = (action: string) => `${action.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -72,11 +78,14 @@ export async function listAudit(
   const where = conditions(hospitalId, f);
   const rows = await q.execute<AuditRow>(sql`
     select a.id, a.occurred_at, a.user_id, u.first_name as u_first_name, u.last_name as u_last_name,
-           u.email as u_email, a.role_code, a.hospital_id, p.id as p_id, p.record_number as p_record_number,
+           u.email as u_email, ob.id as ob_id, ob.first_name as ob_first_name, ob.last_name as ob_last_name,
+           a.role_code, a.hospital_id, p.id as p_id, p.record_number as p_record_number,
            p.first_name as p_first_name, p.last_name as p_last_name, a.action, a.resource_type, a.resource_id,
            a.outcome, a.ip, a.request_id, a.details
       from audit_events a
       left join users u on u.id = a.user_id
+      left join users ob on ob.id = (case when a.details->'system'->>'on_behalf_of' ~* ${UUID_PATTERN}
+                                          then (a.details->'system'->>'on_behalf_of')::uuid end)
       left join patients p on p.id = a.patient_id and p.hospital_id = ${hospitalId}
      where ${where}
      order by a.occurred_at desc, a.id desc
@@ -92,10 +101,33 @@ export async function listAudit(
   };
 }
 
+interface SystemDetails {
+  source?: unknown;
+  on_behalf_of?: unknown;
+  rule?: unknown;
+}
+
+/** Who acted (issue 14): the user; the system, from `details.system` written by the audit plugin; or nobody. */
+function actorOf(r: AuditRow, details: Record<string, unknown> | null): TAuditActor {
+  const system = details?.system as SystemDetails | undefined;
+  if (system && typeof system.source === 'string')
+    return {
+      kind: 'system',
+      source: system.source,
+      on_behalf_of: r.ob_id ? { id: r.ob_id, full_name: fullName(r.ob_first_name, r.ob_last_name) } : null,
+      rule: typeof system.rule === 'string' ? system.rule : null,
+    };
+  if (r.user_id) return { kind: 'user', id: r.user_id, full_name: fullName(r.u_first_name, r.u_last_name) };
+  return { kind: 'anonymous' };
+}
+
 function toAuditEvent(r: AuditRow) {
+  const details =
+    typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details;
   return {
     id: r.id,
     occurred_at: isoRequired(r.occurred_at),
+    actor: actorOf(r, details),
     user: r.user_id
       ? { id: r.user_id, full_name: fullName(r.u_first_name, r.u_last_name), email: r.u_email ?? '' }
       : null,
@@ -110,6 +142,6 @@ function toAuditEvent(r: AuditRow) {
     outcome: r.outcome,
     ip: r.ip,
     request_id: r.request_id,
-    details: typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details,
+    details,
   };
 }

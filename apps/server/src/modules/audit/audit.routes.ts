@@ -1,6 +1,7 @@
 import { ZAuditList, ZAuditQuery } from '@greensen/shared/contracts/audit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { listAudit } from './audit.repository.js';
@@ -39,7 +40,7 @@ export async function auditRoutes(app: FastifyInstance) {
       const result = await app.db.transaction(async (tx) => {
         const found = await listAudit(tx, hospitalId, filters, page_size, (page - 1) * page_size);
         await app.audit.record(
-          request,
+          contextOf(request),
           {
             action: 'audit.search',
             resourceType: 'audit',

@@ -1,7 +1,9 @@
 import type { TAuditEvent, TAuditList } from '@greensen/shared/contracts/audit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
+import { PatientsService } from '../patients/patients.service.js';
 
 let ctx: TestContext;
 let admin: Actor;
@@ -140,5 +142,45 @@ describe('audit trail API', () => {
     );
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json()).sort()).toEqual(['action', 'from', 'outcome', 'page_size', 'user']);
+  });
+
+  it('names who acted: the user, or the system with the job, the user it acted for and the rule', async () => {
+    const [read] = (await list(admin, `?action=patient.read&patient=${patient.id}`)).results;
+    expect(read?.actor).toEqual({ kind: 'user', id: nurse.id, full_name: expect.any(String) });
+
+    // A service called outside any request, from a job's system context (issue 14): same rules, same audit.
+    ctx.app.jobs.define({
+      name: 'test.patient_phone_fix',
+      payload: z.object({ patient: z.uuid() }),
+      rule: 'patients.phone_normalization',
+      run: async ({ patient: id }, job) => {
+        await new PatientsService(ctx.app).update(job.ctx, id, { phone: '+221770000000' });
+      },
+    });
+    await ctx.app.jobs.enqueue(
+      'test.patient_phone_fix',
+      { patient: patient.id },
+      { hospitalId, onBehalfOf: secretary.id },
+    );
+    await ctx.app.jobs.runDue();
+    const update = await vi.waitFor(async () => {
+      const [row] = (await list(admin, `?action=patient.update&patient=${patient.id}`)).results;
+      expect(row).toBeDefined();
+      return row as TAuditEvent;
+    });
+    expect(update).toMatchObject({
+      user: null,
+      role_code: null,
+      hospital: hospitalId,
+      patient: { id: patient.id },
+      actor: {
+        kind: 'system',
+        source: 'test.patient_phone_fix',
+        on_behalf_of: { id: secretary.id, full_name: expect.any(String) },
+        rule: 'patients.phone_normalization',
+      },
+    });
+    const shown = await call(ctx.app, secretary, 'GET', `/api/patients/${patient.id}/`);
+    expect(shown.json().phone).toBe('+221770000000');
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { contextOf } from '../../lib/context.js';
 import { unauthorized } from '../../lib/errors.js';
 import { requestLang, translate } from '../../lib/i18n.js';
 import { authenticateToken, bearerToken } from '../../plugins/access.js';
@@ -80,7 +81,11 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { user, ...pair } = await service.login(request, request.body.email, request.body.password);
+      const { user, ...pair } = await service.login(
+        contextOf(request),
+        request.body.email,
+        request.body.password,
+      );
       return { ...pair, user: userBody(user, requestLang(request)) };
     },
   );
@@ -98,7 +103,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
         response: { 200: ZTokenPair, 400: ZFieldErrors, 401: ZDetailCode, 429: ZDetail },
       },
     },
-    async (request) => service.refresh(request, request.body.refresh),
+    async (request) => service.refresh(contextOf(request), request.body.refresh),
   );
 
   r.post(
@@ -122,7 +127,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
         request.sessionId = auth.sessionId;
       }
       if (!auth && !request.body?.refresh) throw unauthorized('auth.not_authenticated', 'not_authenticated');
-      await service.logout(request, request.body?.refresh);
+      await service.logout(contextOf(request), request.body?.refresh);
       return { detail: translate(requestLang(request), authMessage('logout.done')) };
     },
   );
@@ -148,7 +153,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const user = await service.updateProfile(request.user!.id, request.body.profile);
+      const user = await service.updateProfile(contextOf(request).user!.id, request.body.profile);
       return userBody(user, requestLang(request));
     },
   );
@@ -167,7 +172,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
     async (request, reply) => {
       const lang = requestLang(request);
       const { username, ...rest } = request.body;
-      const created = await service.register(request, {
+      const created = await service.register(contextOf(request), {
         ...rest,
         username,
         language: request.body.language_preference ?? lang,
@@ -189,7 +194,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
     },
     async (request, reply) => {
       const lang = requestLang(request);
-      const ok = await service.verifyEmail(request, request.params.uid, request.params.token);
+      const ok = await service.verifyEmail(contextOf(request), request.params.uid, request.params.token);
       if (!ok) return reply.status(400).send({ error: translate(lang, authMessage('verify.invalid')) });
       return { detail: translate(lang, authMessage('verify.done')) };
     },
@@ -207,7 +212,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.resendVerification(request, request.body.email);
+      await service.resendVerification(contextOf(request), request.body.email);
       return { detail: translate(requestLang(request), authMessage('resend.sent')) };
     },
   );
@@ -224,7 +229,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.forgotPassword(request, request.body.email);
+      await service.forgotPassword(contextOf(request), request.body.email);
       return { detail: translate(requestLang(request), authMessage('forgot.sent')) };
     },
   );
@@ -241,7 +246,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.resetPassword(request, request.body);
+      await service.resetPassword(contextOf(request), request.body);
       return { detail: translate(requestLang(request), authMessage('reset.done')) };
     },
   );
@@ -264,7 +269,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
     },
     async (request) => {
       const pair = await service.changePassword(
-        request,
+        contextOf(request),
         request.body.current_password,
         request.body.new_password,
       );
@@ -286,7 +291,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.setPin(request, request.body.pin, request.body.password);
+      await service.setPin(contextOf(request), request.body.pin, request.body.password);
       return { has_pin: true };
     },
   );
@@ -298,7 +303,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       schema: { tags, summary: 'Remove the PIN', response: { 200: ZPinState, 401: ZDetailCode } },
     },
     async (request) => {
-      await service.removePin(request);
+      await service.removePin(contextOf(request));
       return { has_pin: false };
     },
   );
@@ -321,7 +326,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await service.unlock(request, 'pin', request.body.pin);
+      const result = await service.unlock(contextOf(request), 'pin', request.body.pin);
       if (result.ok) return { ok: true as const };
       return reply.status(400).send({
         pin: [translate(requestLang(request), authMessage('pin.wrong'))],
@@ -343,7 +348,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await service.unlock(request, 'password', request.body.password);
+      const result = await service.unlock(contextOf(request), 'password', request.body.password);
       if (result.ok) return { ok: true as const };
       return reply.status(400).send({
         password: [translate(requestLang(request), authMessage('password.wrong'))],

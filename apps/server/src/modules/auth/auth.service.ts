@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { roleLabel } from '@greensen/shared/domain/roles';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
+import { actingUser, type ServiceContext } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import type { Lang } from '../../lib/i18n.js';
 import { dummyHash, hashSecret, verifySecret } from '../../lib/passwords.js';
@@ -96,7 +97,7 @@ export class AuthService {
 
   // Sessions ------------------------------------------------------------------------------------------
 
-  async login(request: FastifyRequest, email: string, password: string) {
+  async login(ctx: ServiceContext, email: string, password: string) {
     const accountKey = `acct:login:${email}`;
     await this.app.limits.check(accountKey, ACCOUNT_LIMIT.max, ACCOUNT_LIMIT.windowMs);
     const account = await repo.findAccountByEmail(this.db, email);
@@ -105,7 +106,7 @@ export class AuthService {
     if (!account || !passwordOk || !account.isActive) {
       await this.app.limits.counters.incr(accountKey, ACCOUNT_LIMIT.windowMs);
       const reason = !account ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'inactive';
-      await this.app.audit.record(request, {
+      await this.app.audit.record(ctx, {
         action: 'auth.login',
         outcome: 'failure',
         userId: account?.id ?? null,
@@ -115,7 +116,7 @@ export class AuthService {
       throw unauthorized('login.invalid', 'invalid_credentials');
     }
     if (!account.emailVerifiedAt) {
-      await this.app.audit.record(request, {
+      await this.app.audit.record(ctx, {
         action: 'auth.login',
         outcome: 'failure',
         userId: account.id,
@@ -125,10 +126,10 @@ export class AuthService {
       throw new ApiError(403, 'login.email_not_verified', { code: 'email_not_verified' });
     }
     const opened = await this.db.transaction(async (tx) => {
-      const session = await this.openSession(tx, request, account.id, account.tokenVersion);
+      const session = await this.openSession(tx, ctx, account.id, account.tokenVersion);
       await repo.recordLogin(tx, account.id);
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'auth.login',
           userId: account.id,
@@ -146,7 +147,7 @@ export class AuthService {
     return { ...pair, user: user! };
   }
 
-  async refresh(request: FastifyRequest, refresh: string): Promise<TokenPair> {
+  async refresh(ctx: ServiceContext, refresh: string): Promise<TokenPair> {
     const hash = sha256(refresh);
     const outcome = await this.db.transaction(async (tx) => {
       const consumed = await repo.consumeRefreshToken(tx, hash);
@@ -156,7 +157,7 @@ export class AuthService {
           // A rotated token came back: someone holds a copy. End the whole family, the newest token too.
           await repo.revokeSession(tx, known.sessionId, 'reuse');
           await this.app.audit.record(
-            request,
+            ctx,
             {
               action: 'auth.refresh_reuse',
               outcome: 'denied',
@@ -196,8 +197,8 @@ export class AuthService {
   }
 
   /** Revokes the session of `refresh` (when it is the caller's) and the session of the access token. */
-  async logout(request: FastifyRequest, refresh: string | undefined) {
-    const user = request.user;
+  async logout(ctx: ServiceContext, refresh: string | undefined) {
+    const user = ctx.user;
     const result = await this.db.transaction(async (tx) => {
       const ended: string[] = [];
       let userId = user?.id ?? null;
@@ -209,10 +210,9 @@ export class AuthService {
           userId ??= known.userId;
         }
       }
-      if (request.sessionId && (await repo.revokeSession(tx, request.sessionId, 'logout')))
-        ended.push(request.sessionId);
+      if (ctx.sessionId && (await repo.revokeSession(tx, ctx.sessionId, 'logout'))) ended.push(ctx.sessionId);
       await this.app.audit.record(
-        request,
+        ctx,
         { action: 'auth.logout', userId, hospitalId: null, details: { sessions: ended } },
         tx,
       );
@@ -228,7 +228,7 @@ export class AuthService {
   // Registration and verification ---------------------------------------------------------------------
 
   async register(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     body: {
       email: string;
       first_name: string;
@@ -264,7 +264,7 @@ export class AuthService {
           expiresAt: new Date(Date.now() + VERIFY_TOKEN_TTL_MS),
         });
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'auth.register',
             userId: created.id,
@@ -296,7 +296,7 @@ export class AuthService {
   }
 
   /** Uses a verification link once. False when the link is unknown, used, expired or of another user. */
-  async verifyEmail(request: FastifyRequest, uid: string, token: string): Promise<boolean> {
+  async verifyEmail(ctx: ServiceContext, uid: string, token: string): Promise<boolean> {
     const valid = UUID_RE.test(uid) && token.length > 0 && token.length <= 256;
     const ok =
       valid &&
@@ -304,14 +304,14 @@ export class AuthService {
         const userId = uid.toLowerCase();
         if (!(await repo.consumeEmailToken(tx, userId, 'verify', sha256(token)))) return false;
         await repo.markEmailVerified(tx, userId);
-        await this.app.audit.record(request, { action: 'auth.email_verified', userId, hospitalId: null }, tx);
+        await this.app.audit.record(ctx, { action: 'auth.email_verified', userId, hospitalId: null }, tx);
         // A verified account with no hospital now waits for an administrator to assign it.
         const account = await loadAuthUser(tx, userId);
         if (account && account.memberships.length === 0) await notifyAccountWaiting(this.app, tx, account);
         return true;
       }));
     if (!ok) {
-      await this.app.audit.record(request, {
+      await this.app.audit.record(ctx, {
         action: 'auth.email_verified',
         outcome: 'failure',
         userId: valid ? uid.toLowerCase() : null,
@@ -322,7 +322,7 @@ export class AuthService {
   }
 
   /** Same answer for any address; the work happens after the answer, so that timing tells nothing. */
-  async resendVerification(request: FastifyRequest, email: string) {
+  async resendVerification(ctx: ServiceContext, email: string) {
     await this.app.limits.hit(`acct:resend:${email}`, ACCOUNT_LIMIT.max, ACCOUNT_LIMIT.windowMs);
     this.inBackground('resend verification', async () => {
       const account = await repo.findAccountByEmail(this.db, email);
@@ -336,7 +336,7 @@ export class AuthService {
           expiresAt: new Date(Date.now() + VERIFY_TOKEN_TTL_MS),
         });
         await this.app.audit.record(
-          request,
+          ctx,
           { action: 'auth.verification_resent', userId: account.id, hospitalId: null, details: { email } },
           tx,
         );
@@ -348,12 +348,12 @@ export class AuthService {
   // Passwords -----------------------------------------------------------------------------------------
 
   /** Same answer for known and unknown addresses; the work happens after the answer. */
-  async forgotPassword(request: FastifyRequest, email: string) {
+  async forgotPassword(ctx: ServiceContext, email: string) {
     await this.app.limits.hit(`acct:forgot:${email}`, ACCOUNT_LIMIT.max, ACCOUNT_LIMIT.windowMs);
     this.inBackground('password reset request', async () => {
       const account = await repo.findAccountByEmail(this.db, email);
       if (!account?.isActive) {
-        await this.app.audit.record(request, {
+        await this.app.audit.record(ctx, {
           action: 'auth.password_reset_requested',
           outcome: 'failure',
           userId: account?.id ?? null,
@@ -373,7 +373,7 @@ export class AuthService {
           expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
         });
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'auth.password_reset_requested',
             userId: account.id,
@@ -389,7 +389,7 @@ export class AuthService {
 
   /** Sets the new password from a reset link and ends every session of the user. */
   async resetPassword(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     body: { token: string; uid?: string | undefined; new_password: string },
   ) {
     let { token, uid } = body;
@@ -400,7 +400,7 @@ export class AuthService {
       token = token.slice(dot + 1);
     }
     const invalid = async () => {
-      await this.app.audit.record(request, {
+      await this.app.audit.record(ctx, {
         action: 'auth.password_reset',
         outcome: 'failure',
         userId: uid && UUID_RE.test(uid) ? uid.toLowerCase() : null,
@@ -419,7 +419,7 @@ export class AuthService {
       await repo.invalidateEmailTokens(tx, userId, 'reset');
       const revoked = await repo.revokeUserSessions(tx, userId, 'password_reset');
       await this.app.audit.record(
-        request,
+        ctx,
         { action: 'auth.password_reset', userId, hospitalId: null, details: { sessions_revoked: revoked } },
         tx,
       );
@@ -434,9 +434,9 @@ export class AuthService {
    * working) and a fresh pair of it comes back. The token version moves, so every older access token, this
    * session's included, stops working: a client that ignores the answer recovers through its refresh token.
    */
-  async changePassword(request: FastifyRequest, current: string, next: string): Promise<TokenPair> {
-    const userId = request.user!.id;
-    const currentSession = request.sessionId;
+  async changePassword(ctx: ServiceContext, current: string, next: string): Promise<TokenPair> {
+    const userId = actingUser(ctx).id;
+    const currentSession = ctx.sessionId;
     await this.app.limits.hit(`acct:change-password:${userId}`, ACCOUNT_LIMIT.max, ACCOUNT_LIMIT.windowMs);
     const account = await repo.findAccountById(this.db, userId);
     if (!account || !(await verifySecret(account.passwordHash, current)))
@@ -456,10 +456,10 @@ export class AuthService {
         });
         session = { sessionId: currentSession, refresh };
       } else {
-        session = await this.openSession(tx, request, userId, tokenVersion);
+        session = await this.openSession(tx, ctx, userId, tokenVersion);
       }
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'auth.password_changed',
           hospitalId: null,
@@ -494,22 +494,22 @@ export class AuthService {
 
   // Locked session: PIN or password -------------------------------------------------------------------
 
-  async setPin(request: FastifyRequest, pin: string, password: string) {
-    const userId = request.user!.id;
+  async setPin(ctx: ServiceContext, pin: string, password: string) {
+    const userId = actingUser(ctx).id;
     const account = await repo.findAccountById(this.db, userId);
     if (!account || !(await verifySecret(account.passwordHash, password)))
       throw badRequest({ password: ['password.wrong'] });
     const pinHash = await hashSecret(pin);
     await this.db.transaction(async (tx) => {
       await repo.setPinHash(tx, userId, pinHash);
-      await this.app.audit.record(request, { action: 'auth.pin_set', hospitalId: null }, tx);
+      await this.app.audit.record(ctx, { action: 'auth.pin_set', hospitalId: null }, tx);
     });
   }
 
-  async removePin(request: FastifyRequest) {
+  async removePin(ctx: ServiceContext) {
     await this.db.transaction(async (tx) => {
-      await repo.setPinHash(tx, request.user!.id, null);
-      await this.app.audit.record(request, { action: 'auth.pin_removed', hospitalId: null }, tx);
+      await repo.setPinHash(tx, actingUser(ctx).id, null);
+      await this.app.audit.record(ctx, { action: 'auth.pin_removed', hospitalId: null }, tx);
     });
   }
 
@@ -517,8 +517,8 @@ export class AuthService {
    * Unlocks a locked session with the PIN or the password. Success resets the failure count; the fifth
    * failure in a row closes this session (401 pin_locked) and nothing else.
    */
-  async unlock(request: FastifyRequest, method: 'pin' | 'password', secret: string): Promise<UnlockResult> {
-    const userId = request.user!.id;
+  async unlock(ctx: ServiceContext, method: 'pin' | 'password', secret: string): Promise<UnlockResult> {
+    const userId = actingUser(ctx).id;
     const account = await repo.findAccountById(this.db, userId);
     if (!account) throw unauthorized();
     const hash = method === 'pin' ? account.pinHash : account.passwordHash;
@@ -531,15 +531,15 @@ export class AuthService {
     if (failures < MAX_UNLOCK_FAILURES) return { ok: false, attemptsLeft: MAX_UNLOCK_FAILURES - failures };
     await this.db.transaction(async (tx) => {
       await repo.resetUnlockFailures(tx, userId);
-      if (request.sessionId) await repo.revokeSession(tx, request.sessionId, 'pin_locked');
+      if (ctx.sessionId) await repo.revokeSession(tx, ctx.sessionId, 'pin_locked');
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'auth.pin_lockout',
           outcome: 'denied',
           hospitalId: null,
           resourceType: 'session',
-          resourceId: request.sessionId,
+          resourceId: ctx.sessionId,
           details: { method, failures },
         },
         tx,
@@ -562,12 +562,12 @@ export class AuthService {
     void job.finally(() => this.background.delete(job));
   }
 
-  private async openSession(tx: Queryable, request: FastifyRequest, userId: string, tokenVersion: number) {
+  private async openSession(tx: Queryable, ctx: ServiceContext, userId: string, tokenVersion: number) {
     const sessionId = await repo.insertSession(tx, {
       userId,
       tokenVersion,
-      userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
-      ip: request.ip ?? null,
+      userAgent: ctx.userAgent,
+      ip: ctx.ip ?? null,
     });
     const refresh = newSecretToken();
     await repo.insertRefreshToken(tx, {

@@ -24,6 +24,7 @@ import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { contextOf } from '../../lib/context.js';
 import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { ConsultationsService, type StaleVersion } from './consultations.service.js';
@@ -134,7 +135,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, page_size, ...filters } = request.query;
-      const result = await service.list(request, filters, page, page_size);
+      const result = await service.list(contextOf(request), filters, page, page_size);
       return pageOf(request, request.query, result.count, result.rows);
     },
   );
@@ -150,7 +151,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
         response: { 201: ZConsultationDetail },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(request, request.body)),
+    async (request, reply) => reply.status(201).send(await service.create(contextOf(request), request.body)),
   );
 
   r.get(
@@ -164,7 +165,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
         response: { 200: ZConsultationDetail },
       },
     },
-    async (request) => service.get(request, request.params.id),
+    async (request) => service.get(contextOf(request), request.params.id),
   );
 
   r.patch(
@@ -180,7 +181,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await service.update(request, request.params.id, request.body);
+      const result = await service.update(contextOf(request), request.params.id, request.body);
       if ('stale' in result) return staleReply(request, reply, result);
       return result;
     },
@@ -200,7 +201,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await service.complete(request, request.params.id, request.body?.version);
+      const result = await service.complete(contextOf(request), request.params.id, request.body?.version);
       if ('stale' in result) return staleReply(request, reply, result);
       return result;
     },
@@ -219,7 +220,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
         response: { 200: ZConsultationDetail, ...conflictResponse },
       },
     },
-    async (request) => service.cancel(request, request.params.id, request.body.reason),
+    async (request) => service.cancel(contextOf(request), request.params.id, request.body.reason),
   );
 
   r.post(
@@ -235,7 +236,9 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.addAddendum(request, request.params.id, request.body.text)),
+      reply
+        .status(201)
+        .send(await service.addAddendum(contextOf(request), request.params.id, request.body.text)),
   );
 
   r.get(
@@ -252,7 +255,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const result = await service.diagnoses(request, request.params.id, q.page, q.page_size);
+      const result = await service.diagnoses(contextOf(request), request.params.id, q.page, q.page_size);
       return pageOf(request, q, result.count, result.rows);
     },
   );
@@ -271,7 +274,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.addDiagnosis(request, request.params.id, request.body)),
+      reply.status(201).send(await service.addDiagnosis(contextOf(request), request.params.id, request.body)),
   );
 
   r.patch(
@@ -287,7 +290,12 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      service.updateDiagnosis(request, request.params.id, request.params.diagnosis_id, request.body),
+      service.updateDiagnosis(
+        contextOf(request),
+        request.params.id,
+        request.params.diagnosis_id,
+        request.body,
+      ),
   );
 
   r.delete(
@@ -302,7 +310,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await service.removeDiagnosis(request, request.params.id, request.params.diagnosis_id);
+      await service.removeDiagnosis(contextOf(request), request.params.id, request.params.diagnosis_id);
       return reply.status(204).send(null);
     },
   );
@@ -322,7 +330,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
     async (request) => {
       const q = request.query;
       const result = await service.patientDiagnoses(
-        request,
+        contextOf(request),
         request.params.id,
         q.exclude_consultation,
         q.page,

@@ -13,7 +13,7 @@ import {
   OUTCOME_ADMISSION_STATUS,
 } from '@greensen/shared/domain/consultations';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import {
   admissions,
@@ -25,8 +25,8 @@ import {
   icd10Codes,
   patients,
 } from '../../db/schema/index.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
-import { requestLang } from '../../lib/i18n.js';
 import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
 import {
   type ConsultationFacts,
@@ -73,13 +73,13 @@ const compactVitals = (v: Record<string, unknown> | null | undefined) => {
 export class ConsultationsService {
   constructor(private readonly app: FastifyInstance) {}
 
-  private user(request: FastifyRequest): ConsultationAccessUser {
-    const hospital = request.hospital!;
-    return { id: request.user!.id, groups: hospital.groups, departmentIds: hospital.departmentIds };
+  private user(ctx: ServiceContext): ConsultationAccessUser {
+    const hospital = scopedHospital(ctx);
+    return { id: actingUser(ctx).id, groups: hospital.groups, departmentIds: hospital.departmentIds };
   }
 
-  private accessOf(request: FastifyRequest, f: ConsultationFacts) {
-    return consultationAccess(this.user(request), {
+  private accessOf(ctx: ServiceContext, f: ConsultationFacts) {
+    return consultationAccess(this.user(ctx), {
       doctorId: f.doctorId,
       departmentId: f.departmentId,
       status: f.status,
@@ -88,12 +88,12 @@ export class ConsultationsService {
   }
 
   /** Runs `work`, auditing a consultation-access refusal it raised (after its transaction rolled back). */
-  private async audited<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  private async audited<T>(ctx: ServiceContext, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
       if (error instanceof ConsultationRefusal) {
-        await this.app.audit.record(request, {
+        await this.app.audit.record(ctx, {
           action: 'consultation.access_denied',
           outcome: 'denied',
           resourceType: 'consultation',
@@ -113,21 +113,21 @@ export class ConsultationsService {
    */
   private async lockForChange(
     tx: Tx,
-    request: FastifyRequest,
+    ctx: ServiceContext,
     id: string,
     attempted: string,
     expect: 'in_progress' | 'completed' = 'in_progress',
   ): Promise<ConsultationFacts> {
-    const facts = await loadFacts(tx, request.hospital!.id, id, true);
+    const facts = await loadFacts(tx, scopedHospital(ctx).id, id, true);
     if (!facts) throw notFound();
-    const access = this.accessOf(request, facts);
+    const access = this.accessOf(ctx, facts);
     const ruleFacts = {
       doctorId: facts.doctorId,
       departmentId: facts.departmentId,
       status: facts.status,
       admissionType: facts.admissionType,
     };
-    if (access === 'none' || !isConsultationResponsible(this.user(request), ruleFacts))
+    if (access === 'none' || !isConsultationResponsible(this.user(ctx), ruleFacts))
       throw new ConsultationRefusal(facts.id, facts.patientId, attempted, access);
     if (facts.status !== expect) {
       if (expect === 'completed') throw conflict('consultations.addendum_not_completed');
@@ -137,11 +137,11 @@ export class ConsultationsService {
   }
 
   /** The full record for the caller (access, addenda, active diagnoses); null when unknown. */
-  private async detail(q: Queryable, request: FastifyRequest, id: string) {
-    const hospitalId = request.hospital!.id;
+  private async detail(q: Queryable, ctx: ServiceContext, id: string) {
+    const hospitalId = scopedHospital(ctx).id;
     const view = await findConsultation(q, hospitalId, id);
     if (!view) return null;
-    const user = this.user(request);
+    const user = this.user(ctx);
     const facts = factsOf(view);
     const access = consultationAccess(user, facts);
     const [addenda, diagnoses] = await Promise.all([
@@ -160,14 +160,14 @@ export class ConsultationsService {
     };
   }
 
-  async list(request: FastifyRequest, filters: ConsultationFilters, page: number, pageSize: number) {
-    const hospital = request.hospital!;
-    const user = this.user(request);
+  async list(ctx: ServiceContext, filters: ConsultationFilters, page: number, pageSize: number) {
+    const hospital = scopedHospital(ctx);
+    const user = this.user(ctx);
     return this.app.db.transaction(async (tx) => {
       if (filters.search) await tx.execute(NAME_SEARCH_TOLERANCE);
       const result = await listConsultations(tx, hospital.id, user, filters, pageSize, (page - 1) * pageSize);
       await this.app.audit.record(
-        request,
+        ctx,
         listReadEntry('consultation.list', 'consultation', filters, page, result.rows.length),
         tx,
       );
@@ -180,16 +180,16 @@ export class ConsultationsService {
   }
 
   /** GET one: 404 unknown (or another hospital's), 403 audited when the rule gives no access. */
-  async get(request: FastifyRequest, id: string) {
-    const found = await this.detail(this.app.db, request, id);
+  async get(ctx: ServiceContext, id: string) {
+    const found = await this.detail(this.app.db, ctx, id);
     if (!found) throw notFound();
     const { view, access } = found;
     if (access === 'none') {
-      return this.audited(request, async () => {
+      return this.audited(ctx, async () => {
         throw new ConsultationRefusal(id, view.patient.id, 'read', access);
       });
     }
-    await this.app.audit.record(request, {
+    await this.app.audit.record(ctx, {
       action: 'consultation.read',
       resourceType: 'consultation',
       resourceId: id,
@@ -203,11 +203,11 @@ export class ConsultationsService {
    * given one or the author's department in the hospital (400 when they have none).
    */
   async create(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     input: { patient: string; department?: string | null | undefined; reason: string },
   ) {
-    const hospital = request.hospital!;
-    const me = request.user!.id;
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
     return this.app.db.transaction(async (tx) => {
       const [patient] = await tx
         .select({ id: patients.id, archivedAt: patients.archivedAt })
@@ -245,7 +245,7 @@ export class ConsultationsService {
         })
         .returning({ id: consultations.id });
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'consultation.create',
           resourceType: 'consultation',
@@ -255,7 +255,7 @@ export class ConsultationsService {
         },
         tx,
       );
-      return (await this.detail(tx, request, row!.id))!.view;
+      return (await this.detail(tx, ctx, row!.id))!.view;
     });
   }
 
@@ -263,11 +263,11 @@ export class ConsultationsService {
    * A draft save of any subset of the sections, based on `version`: an older version is not applied (the
    * caller answers 409 with the current version); otherwise the version goes up by one.
    */
-  async update(request: FastifyRequest, id: string, input: TConsultationUpdate) {
+  async update(ctx: ServiceContext, id: string, input: TConsultationUpdate) {
     const { version, ...sections } = input;
-    return this.audited(request, () =>
+    return this.audited(ctx, () =>
       this.app.db.transaction(async (tx) => {
-        const facts = await this.lockForChange(tx, request, id, 'update');
+        const facts = await this.lockForChange(tx, ctx, id, 'update');
         if (version !== facts.version) return { stale: true, version: facts.version } as StaleVersion;
         const values = this.sectionValues(sections);
         await tx
@@ -275,7 +275,7 @@ export class ConsultationsService {
           .set({ ...values, version: facts.version + 1, updatedAt: new Date() })
           .where(eq(consultations.id, id));
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'consultation.update',
             resourceType: 'consultation',
@@ -285,7 +285,7 @@ export class ConsultationsService {
           },
           tx,
         );
-        return (await this.detail(tx, request, id))!.view;
+        return (await this.detail(tx, ctx, id))!.view;
       }),
     );
   }
@@ -312,12 +312,12 @@ export class ConsultationsService {
    * date for a follow-up) — 400 with field errors otherwise. The visit moves by outcome, the execution
    * completes, and confirmed allergies replace the patient's list; one transaction with its audit row.
    */
-  async complete(request: FastifyRequest, id: string, expectedVersion: number | undefined) {
-    const hospital = request.hospital!;
-    const me = request.user!.id;
-    return this.audited(request, () =>
+  async complete(ctx: ServiceContext, id: string, expectedVersion: number | undefined) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    return this.audited(ctx, () =>
       this.app.db.transaction(async (tx) => {
-        const facts = await this.lockForChange(tx, request, id, 'complete');
+        const facts = await this.lockForChange(tx, ctx, id, 'complete');
         if (expectedVersion !== undefined && expectedVersion !== facts.version)
           return { stale: true, version: facts.version } as StaleVersion;
         const [primary] = await tx
@@ -387,7 +387,7 @@ export class ConsultationsService {
             .where(and(eq(patients.id, facts.patientId), eq(patients.hospitalId, hospital.id)));
         }
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'consultation.complete',
             resourceType: 'consultation',
@@ -403,7 +403,7 @@ export class ConsultationsService {
           },
           tx,
         );
-        return (await this.detail(tx, request, id))!.view;
+        return (await this.detail(tx, ctx, id))!.view;
       }),
     );
   }
@@ -412,10 +412,10 @@ export class ConsultationsService {
    * Cancels a consultation started by mistake, with a reason: it is kept (never deleted) as cancelled; its visit
    * goes back to `assigned` and its execution back to `assigned` to the same doctor, who can start it again.
    */
-  async cancel(request: FastifyRequest, id: string, reason: string) {
-    return this.audited(request, () =>
+  async cancel(ctx: ServiceContext, id: string, reason: string) {
+    return this.audited(ctx, () =>
       this.app.db.transaction(async (tx) => {
-        const facts = await this.lockForChange(tx, request, id, 'cancel');
+        const facts = await this.lockForChange(tx, ctx, id, 'cancel');
         const now = new Date();
         await tx
           .update(consultations)
@@ -440,7 +440,7 @@ export class ConsultationsService {
             .where(and(eq(executions.id, facts.executionId), eq(executions.status, 'in_progress')));
         }
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'consultation.cancel',
             resourceType: 'consultation',
@@ -450,22 +450,27 @@ export class ConsultationsService {
           },
           tx,
         );
-        return (await this.detail(tx, request, id))!.view;
+        return (await this.detail(tx, ctx, id))!.view;
       }),
     );
   }
 
   /** A dated addendum on a completed consultation, by someone responsible for it. */
-  async addAddendum(request: FastifyRequest, id: string, text: string) {
-    return this.audited(request, () =>
+  async addAddendum(ctx: ServiceContext, id: string, text: string) {
+    return this.audited(ctx, () =>
       this.app.db.transaction(async (tx) => {
-        const facts = await this.lockForChange(tx, request, id, 'addendum', 'completed');
+        const facts = await this.lockForChange(tx, ctx, id, 'addendum', 'completed');
         const [row] = await tx
           .insert(consultationAddenda)
-          .values({ hospitalId: request.hospital!.id, consultationId: id, authorId: request.user!.id, text })
+          .values({
+            hospitalId: scopedHospital(ctx).id,
+            consultationId: id,
+            authorId: actingUser(ctx).id,
+            text,
+          })
           .returning({ id: consultationAddenda.id });
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'consultation.addendum',
             resourceType: 'consultation',
@@ -475,24 +480,24 @@ export class ConsultationsService {
           },
           tx,
         );
-        const addenda = await listAddenda(tx, request.hospital!.id, id);
+        const addenda = await listAddenda(tx, scopedHospital(ctx).id, id);
         return addenda.find((a) => a.id === row!.id)!;
       }),
     );
   }
 
   /** The active diagnoses of a consultation the caller may read. */
-  async diagnoses(request: FastifyRequest, id: string, page: number, pageSize: number) {
-    const hospitalId = request.hospital!.id;
+  async diagnoses(ctx: ServiceContext, id: string, page: number, pageSize: number) {
+    const hospitalId = scopedHospital(ctx).id;
     const facts = await loadFacts(this.app.db, hospitalId, id);
     if (!facts) throw notFound();
-    const access = this.accessOf(request, facts);
+    const access = this.accessOf(ctx, facts);
     if (access === 'none')
-      return this.audited(request, async () => {
+      return this.audited(ctx, async () => {
         throw new ConsultationRefusal(id, facts.patientId, 'read_diagnoses', access);
       });
     const result = await listDiagnoses(this.app.db, hospitalId, id, pageSize, (page - 1) * pageSize);
-    await this.app.audit.record(request, {
+    await this.app.audit.record(ctx, {
       action: 'consultation.diagnoses.read',
       resourceType: 'consultation',
       resourceId: id,
@@ -523,7 +528,7 @@ export class ConsultationsService {
    * diagnosis. A new primary demotes the previous primary to secondary. The same code twice is a 409.
    */
   async addDiagnosis(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     id: string,
     input: {
       icd_code?: string | null | undefined;
@@ -533,10 +538,10 @@ export class ConsultationsService {
       notes?: string | null | undefined;
     },
   ) {
-    const hospitalId = request.hospital!.id;
-    return this.audited(request, () =>
+    const hospitalId = scopedHospital(ctx).id;
+    return this.audited(ctx, () =>
       this.app.db.transaction(async (tx) => {
-        const facts = await this.lockForChange(tx, request, id, 'add_diagnosis');
+        const facts = await this.lockForChange(tx, ctx, id, 'add_diagnosis');
         let label = input.free_text ?? '';
         let code: string | null = null;
         if (input.icd_code) {
@@ -557,7 +562,7 @@ export class ConsultationsService {
             );
           if (same) throw conflict('consultations.diagnosis_duplicate', { code: entry.code });
           code = entry.code;
-          label = requestLang(request) === 'en' ? entry.en : entry.fr;
+          label = ctx.lang === 'en' ? entry.en : entry.fr;
         }
         const demoted = input.rank === 'primary' ? await this.demotePrimary(tx, id) : null;
         const [row] = await tx
@@ -572,11 +577,11 @@ export class ConsultationsService {
             rank: input.rank,
             certainty: input.certainty,
             notes: input.notes ?? null,
-            createdBy: request.user!.id,
+            createdBy: actingUser(ctx).id,
           })
           .returning({ id: consultationDiagnoses.id });
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'consultation.diagnosis.add',
             resourceType: 'consultation',
@@ -591,11 +596,11 @@ export class ConsultationsService {
     );
   }
 
-  async updateDiagnosis(request: FastifyRequest, id: string, diagnosisId: string, input: TDiagnosisUpdate) {
-    const hospitalId = request.hospital!.id;
-    return this.audited(request, () =>
+  async updateDiagnosis(ctx: ServiceContext, id: string, diagnosisId: string, input: TDiagnosisUpdate) {
+    const hospitalId = scopedHospital(ctx).id;
+    return this.audited(ctx, () =>
       this.app.db.transaction(async (tx) => {
-        const facts = await this.lockForChange(tx, request, id, 'update_diagnosis');
+        const facts = await this.lockForChange(tx, ctx, id, 'update_diagnosis');
         const current = await findDiagnosis(tx, hospitalId, id, diagnosisId);
         if (!current) throw notFound();
         const demoted =
@@ -608,7 +613,7 @@ export class ConsultationsService {
         if (input.notes !== undefined) values.notes = input.notes;
         await tx.update(consultationDiagnoses).set(values).where(eq(consultationDiagnoses.id, diagnosisId));
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'consultation.diagnosis.update',
             resourceType: 'consultation',
@@ -624,20 +629,20 @@ export class ConsultationsService {
   }
 
   /** Removes a diagnosis: kept with `removed_at` (clinical records are never deleted). */
-  async removeDiagnosis(request: FastifyRequest, id: string, diagnosisId: string) {
-    const hospitalId = request.hospital!.id;
-    return this.audited(request, () =>
+  async removeDiagnosis(ctx: ServiceContext, id: string, diagnosisId: string) {
+    const hospitalId = scopedHospital(ctx).id;
+    return this.audited(ctx, () =>
       this.app.db.transaction(async (tx) => {
-        const facts = await this.lockForChange(tx, request, id, 'remove_diagnosis');
+        const facts = await this.lockForChange(tx, ctx, id, 'remove_diagnosis');
         const current = await findDiagnosis(tx, hospitalId, id, diagnosisId);
         if (!current) throw notFound();
         const now = new Date();
         await tx
           .update(consultationDiagnoses)
-          .set({ removedAt: now, removedBy: request.user!.id, updatedAt: now })
+          .set({ removedAt: now, removedBy: actingUser(ctx).id, updatedAt: now })
           .where(eq(consultationDiagnoses.id, diagnosisId));
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'consultation.diagnosis.remove',
             resourceType: 'consultation',
@@ -653,13 +658,13 @@ export class ConsultationsService {
 
   /** The patient's previous diagnoses, from the consultations the caller may read. 404 unknown patient. */
   async patientDiagnoses(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     patientId: string,
     exclude: string | undefined,
     page: number,
     pageSize: number,
   ) {
-    const hospital = request.hospital!;
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const [patient] = await tx
         .select({ id: patients.id })
@@ -669,14 +674,14 @@ export class ConsultationsService {
       const result = await listPatientDiagnoses(
         tx,
         hospital.id,
-        this.user(request),
+        this.user(ctx),
         patientId,
         exclude,
         pageSize,
         (page - 1) * pageSize,
       );
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'patient.diagnoses.read',
           resourceType: 'patient',

@@ -16,6 +16,7 @@ import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { ExamsService } from './exams.service.js';
@@ -173,7 +174,7 @@ export async function examsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const res = await service.alerts(request, q.page, q.page_size);
+      const res = await service.alerts(contextOf(request), q.page, q.page_size);
       return { ...pageOf(request, q, res.count, res.rows), urgent_count: res.urgent };
     },
   );
@@ -192,7 +193,7 @@ export async function examsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, page_size, ...f } = request.query;
-      const res = await service.list(request, f, page, page_size);
+      const res = await service.list(contextOf(request), f, page, page_size);
       return pageOf(request, request.query, res.count, res.rows);
     },
   );
@@ -209,7 +210,7 @@ export async function examsRoutes(app: FastifyInstance) {
         response: { 201: ZExamOrderCreated },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.order(request, request.body)),
+    async (request, reply) => reply.status(201).send(await service.order(contextOf(request), request.body)),
   );
 
   r.get(
@@ -223,7 +224,7 @@ export async function examsRoutes(app: FastifyInstance) {
         response: { 200: ZExamOrderDetail },
       },
     },
-    async (request) => service.get(request, request.params.id),
+    async (request) => service.get(contextOf(request), request.params.id),
   );
 
   r.post(
@@ -238,7 +239,7 @@ export async function examsRoutes(app: FastifyInstance) {
         response: { 200: ZExamOrderDetail },
       },
     },
-    async (request) => service.start(request, request.params.id, request.body?.version),
+    async (request) => service.start(contextOf(request), request.params.id, request.body?.version),
   );
 
   r.put(
@@ -253,7 +254,7 @@ export async function examsRoutes(app: FastifyInstance) {
         response: { 200: ZExamOrderDetail },
       },
     },
-    async (request) => service.results(request, request.params.id, request.body),
+    async (request) => service.results(contextOf(request), request.params.id, request.body),
   );
 
   r.post(
@@ -268,7 +269,7 @@ export async function examsRoutes(app: FastifyInstance) {
         response: { 200: ZExamOrderDetail },
       },
     },
-    async (request) => service.validate(request, request.params.id, request.body?.version),
+    async (request) => service.validate(contextOf(request), request.params.id, request.body?.version),
   );
 
   r.post(
@@ -283,7 +284,7 @@ export async function examsRoutes(app: FastifyInstance) {
         response: { 200: ZExamOrderDetail },
       },
     },
-    async (request) => service.cancel(request, request.params.id, request.body.reason),
+    async (request) => service.cancel(contextOf(request), request.params.id, request.body.reason),
   );
 
   r.post(
@@ -297,6 +298,6 @@ export async function examsRoutes(app: FastifyInstance) {
         response: { 200: ZExamOrderDetail },
       },
     },
-    async (request) => service.acknowledge(request, request.params.id),
+    async (request) => service.acknowledge(contextOf(request), request.params.id),
   );
 }

@@ -14,12 +14,13 @@ import {
 } from '@greensen/shared/domain/exams';
 import { roleGroup } from '@greensen/shared/domain/roles';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { examOrders } from '../../db/schema/index.js';
 import { fullName } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { requestLang, translate } from '../../lib/i18n.js';
+import { translate } from '../../lib/i18n.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import {
@@ -51,12 +52,12 @@ export interface ExamOrderInput {
 type Locked = NonNullable<Awaited<ReturnType<typeof lockOrder>>>;
 
 /** The user's memberships in the current hospital, as the exam rules read them. */
-export function examActorOf(request: FastifyRequest): ExamActor {
-  const hospitalId = request.hospital!.id;
+export function examActorOf(ctx: ServiceContext): ExamActor {
+  const hospitalId = scopedHospital(ctx).id;
   return {
-    id: request.user!.id,
-    memberships: request
-      .user!.memberships.filter((m) => m.hospitalId === hospitalId)
+    id: actingUser(ctx).id,
+    memberships: actingUser(ctx)
+      .memberships.filter((m) => m.hospitalId === hospitalId)
       .map((m) => ({ departmentId: m.departmentId, group: roleGroup(m.roleCode) })),
   };
 }
@@ -89,10 +90,10 @@ export class ExamsService {
    * (consultation-access). Each order goes to the hospital's laboratory or imaging department and gets its
    * number (`HGG-EX-000042`). All or nothing, in one transaction with one audit row per order.
    */
-  async order(request: FastifyRequest, input: ExamOrderInput) {
-    const hospital = request.hospital!;
-    const me = request.user!.id;
-    const actor = examActorOf(request);
+  async order(ctx: ServiceContext, input: ExamOrderInput) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const actor = examActorOf(ctx);
     return this.app.db.transaction(async (tx) => {
       const patient = await patientFacts(tx, hospital.id, input.patient);
       if (!patient) throw badRequest({ patient: ['exams.patient_unknown'] });
@@ -120,7 +121,7 @@ export class ExamsService {
 
       const refs = input.exams ?? (input.exam ? [input.exam] : []);
       const found = await findCatalogueExams(tx, refs);
-      const lang = requestLang(request);
+      const lang = ctx.lang;
       const chosen = refs.map((ref) => {
         const exam = found.find((e) => e.id === ref.toLowerCase() || e.code === ref.toUpperCase());
         if (!exam) throw badRequest({ exams: [translate(lang, 'exams.exam_unknown', { exam: ref })] });
@@ -160,7 +161,7 @@ export class ExamsService {
           .returning({ id: examOrders.id });
         ids.push(row!.id);
         await this.app.audit.record(
-          request,
+          ctx,
           {
             action: 'exam.order',
             resourceType: 'exam',
@@ -177,13 +178,13 @@ export class ExamsService {
   }
 
   async list(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     query: Omit<TExamListFilters, 'page' | 'page_size'>,
     page: number,
     pageSize: number,
   ) {
-    const hospital = request.hospital!;
-    const actor = examActorOf(request);
+    const hospital = scopedHospital(ctx);
+    const actor = examActorOf(ctx);
     const f: OrderFilters = {
       status: query.status,
       urgency: query.urgency,
@@ -191,7 +192,7 @@ export class ExamsService {
       kind: query.kind,
       patient: query.patient,
       consultation: query.consultation,
-      requestedBy: query.requested_by === 'me' ? request.user!.id : query.requested_by,
+      requestedBy: query.requested_by === 'me' ? actingUser(ctx).id : query.requested_by,
       abnormal: query.abnormal,
       date: query.date,
       search: query.search,
@@ -200,7 +201,7 @@ export class ExamsService {
     return this.app.db.transaction(async (tx) => {
       const result = await listOrders(tx, hospital.id, f, pageSize, (page - 1) * pageSize);
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'exam.list',
           resourceType: 'exam',
@@ -214,12 +215,12 @@ export class ExamsService {
   }
 
   /** The requesting doctor's validated abnormal results not acknowledged yet, urgent first. */
-  async alerts(request: FastifyRequest, page: number, pageSize: number) {
-    const hospital = request.hospital!;
-    const actor = examActorOf(request);
+  async alerts(ctx: ServiceContext, page: number, pageSize: number) {
+    const hospital = scopedHospital(ctx);
+    const actor = examActorOf(ctx);
     const f: OrderFilters = {
       status: ['validated'],
-      requestedBy: request.user!.id,
+      requestedBy: actingUser(ctx).id,
       abnormal: true,
       unacknowledged: true,
       ordering: 'alerts',
@@ -228,7 +229,7 @@ export class ExamsService {
       const result = await listOrders(tx, hospital.id, f, pageSize, (page - 1) * pageSize);
       const urgent = await countUrgent(tx, hospital.id, f);
       await this.app.audit.record(
-        request,
+        ctx,
         { action: 'exam.alerts', resourceType: 'exam', details: { page, count: result.rows.length } },
         tx,
       );
@@ -240,17 +241,17 @@ export class ExamsService {
     });
   }
 
-  async get(request: FastifyRequest, id: string) {
-    const hospital = request.hospital!;
+  async get(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const order = await findOrder(tx, hospital.id, id);
       if (!order) throw notFound();
       await this.app.audit.record(
-        request,
+        ctx,
         { action: 'exam.read', resourceType: 'exam', resourceId: id, patientId: order.patient.id },
         tx,
       );
-      return this.present(examActorOf(request), order);
+      return this.present(examActorOf(ctx), order);
     });
   }
 
@@ -260,20 +261,20 @@ export class ExamsService {
    * stale; then the change, its audit row and its notifications in one transaction.
    */
   private act(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     id: string,
     action: ExamAction,
     version: number | undefined,
     change: (tx: Tx, order: Locked, notify: Notify) => Promise<Record<string, unknown> | undefined>,
   ) {
-    const hospital = request.hospital!;
-    const actor = examActorOf(request);
+    const hospital = scopedHospital(ctx);
+    const actor = examActorOf(ctx);
     return withNotifications(this.app, async (tx, notify) => {
       const order = await lockOrder(tx, hospital.id, id);
       if (!order) throw notFound();
       if (!examActionLegal(order.status, action))
         throw conflict('exams.illegal_move', {
-          status: translate(requestLang(request), `exams.status.${order.status}`),
+          status: translate(ctx.lang, `exams.status.${order.status}`),
         });
       const facts = {
         status: order.status,
@@ -284,7 +285,7 @@ export class ExamsService {
       if (version !== undefined && version !== order.version) throw conflict('exams.stale');
       const details = await change(tx, order, notify);
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: `exam.${action}`,
           resourceType: 'exam',
@@ -306,9 +307,9 @@ export class ExamsService {
       .where(eq(examOrders.id, order.id));
   }
 
-  start(request: FastifyRequest, id: string, version: number | undefined) {
-    const me = request.user!.id;
-    return this.act(request, id, 'start', version, async (tx, order) => {
+  start(ctx: ServiceContext, id: string, version: number | undefined) {
+    const me = actingUser(ctx).id;
+    return this.act(ctx, id, 'start', version, async (tx, order) => {
       await this.update(tx, order, { status: 'in_progress', startedBy: me, startedAt: new Date() });
       return undefined;
     });
@@ -320,7 +321,7 @@ export class ExamsService {
    * client. The order becomes `completed`.
    */
   results(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     id: string,
     body: {
       results: Record<string, number | string | null>;
@@ -328,10 +329,10 @@ export class ExamsService {
       version: number;
     },
   ) {
-    const me = request.user!.id;
-    const lang = requestLang(request);
-    return this.act(request, id, 'results', body.version, async (tx, order) => {
-      const view = (await findOrder(tx, request.hospital!.id, order.id))!;
+    const me = actingUser(ctx).id;
+    const lang = ctx.lang;
+    return this.act(ctx, id, 'results', body.version, async (tx, order) => {
+      const view = (await findOrder(tx, scopedHospital(ctx).id, order.id))!;
       const { values, issues } = validateExamValues(view.exam.kind, view.fields, body.results, body.report);
       if (issues.length > 0) {
         const fields: Record<string, string[]> = {};
@@ -361,14 +362,14 @@ export class ExamsService {
    * Validates the results; the requesting doctor is notified in the same transaction (type `consultation`,
    * `data.action = 'exam_validated'`), in their language.
    */
-  validate(request: FastifyRequest, id: string, version: number | undefined) {
-    const me = request.user!.id;
-    const hospital = request.hospital!;
-    return this.act(request, id, 'validate', version, async (tx, order, notify) => {
+  validate(ctx: ServiceContext, id: string, version: number | undefined) {
+    const me = actingUser(ctx).id;
+    const hospital = scopedHospital(ctx);
+    return this.act(ctx, id, 'validate', version, async (tx, order, notify) => {
       await this.update(tx, order, { status: 'validated', validatedBy: me, validatedAt: new Date() });
       if (order.requested_by !== me) {
         const view = (await findOrder(tx, hospital.id, order.id))!;
-        const u = request.user!;
+        const u = actingUser(ctx);
         const urgent = order.urgency === 'urgent';
         const kind = urgent && order.abnormal ? 'urgent_abnormal' : order.abnormal ? 'abnormal' : 'normal';
         const text = (lang: 'fr' | 'en', part: 'title' | 'message') =>
@@ -401,9 +402,9 @@ export class ExamsService {
     });
   }
 
-  cancel(request: FastifyRequest, id: string, reason: string) {
-    const me = request.user!.id;
-    return this.act(request, id, 'cancel', undefined, async (tx, order) => {
+  cancel(ctx: ServiceContext, id: string, reason: string) {
+    const me = actingUser(ctx).id;
+    return this.act(ctx, id, 'cancel', undefined, async (tx, order) => {
       await this.update(tx, order, {
         status: 'cancelled',
         cancelReason: reason,
@@ -415,8 +416,8 @@ export class ExamsService {
   }
 
   /** The requester has seen the validated result (idempotent; the order's version does not change). */
-  acknowledge(request: FastifyRequest, id: string) {
-    return this.act(request, id, 'acknowledge', undefined, async (tx, order) => {
+  acknowledge(ctx: ServiceContext, id: string) {
+    return this.act(ctx, id, 'acknowledge', undefined, async (tx, order) => {
       if (order.acknowledged_at) return { already: true };
       await tx
         .update(examOrders)

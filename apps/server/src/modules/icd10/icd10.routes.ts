@@ -1,6 +1,7 @@
 import { ZIcd10Detail, ZIcd10List, ZIcd10ListQuery, ZIcd10Params } from '@greensen/shared/contracts/icd10';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { Icd10Service } from './icd10.service.js';
@@ -39,7 +40,7 @@ export async function icd10Routes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const result = await service.list(request, request.query);
+      const result = await service.list(contextOf(request), request.query);
       return pageOf(request, request.query, result.count, result.rows);
     },
   );
@@ -55,6 +56,6 @@ export async function icd10Routes(app: FastifyInstance) {
         response: { 200: ZIcd10Detail },
       },
     },
-    async (request) => service.get(request, request.params.code),
+    async (request) => service.get(contextOf(request), request.params.code),
   );
 }

@@ -1,8 +1,9 @@
 import type { Icd10Kind, TIcd10Detail, TIcd10Entry } from '@greensen/shared/contracts/icd10';
 import { normalizeIcd10Code } from '@greensen/shared/contracts/icd10';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../../lib/context.js';
 import { notFound } from '../../lib/errors.js';
-import { type Lang, requestLang } from '../../lib/i18n.js';
+import type { Lang } from '../../lib/i18n.js';
 import { browseIcd10, findIcd10, type Icd10DbRow, searchIcd10 } from './icd10.repository.js';
 
 export function toEntry(row: Icd10DbRow, lang: Lang): TIcd10Entry {
@@ -31,8 +32,8 @@ export interface Icd10ListInput {
 export class Icd10Service {
   constructor(private readonly app: FastifyInstance) {}
 
-  async list(request: FastifyRequest, q: Icd10ListInput) {
-    const lang = requestLang(request);
+  async list(ctx: ServiceContext, q: Icd10ListInput) {
+    const lang = ctx.lang;
     const offset = (q.page - 1) * q.page_size;
     const filters = { kind: q.kind, common: q.common };
     const result = q.search
@@ -47,8 +48,8 @@ export class Icd10Service {
     return { count: result.count, rows: result.rows.map((r) => toEntry(r, lang)) };
   }
 
-  async get(request: FastifyRequest, code: string): Promise<TIcd10Detail> {
-    const lang = requestLang(request);
+  async get(ctx: ServiceContext, code: string): Promise<TIcd10Detail> {
+    const lang = ctx.lang;
     const found = await findIcd10(this.app.db, codeParam(code));
     if (!found) throw notFound('icd10.not_found');
     return {

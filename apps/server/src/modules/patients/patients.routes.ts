@@ -15,6 +15,7 @@ import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contextOf } from '../../lib/context.js';
 import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { toSummary } from './patients.repository.js';
@@ -58,7 +59,7 @@ export async function patientsRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const result = await service.list(request, request.query);
+      const result = await service.list(contextOf(request), request.query);
       return pageOf(request, request.query, result.count, result.rows.map(toSummary), {
         countCapped: result.capped,
       });
@@ -76,7 +77,7 @@ export async function patientsRoutes(app: FastifyInstance) {
         response: { 200: ZDuplicateResult },
       },
     },
-    async (request) => ({ duplicates: await service.checkDuplicates(request, request.body) }),
+    async (request) => ({ duplicates: await service.checkDuplicates(contextOf(request), request.body) }),
   );
 
   r.post(
@@ -91,7 +92,7 @@ export async function patientsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await service.create(request, request.body);
+      const result = await service.create(contextOf(request), request.body);
       if ('duplicates' in result) {
         return reply.status(409).send({
           detail: translate(requestLang(request), 'patients.duplicates_found'),
@@ -113,7 +114,7 @@ export async function patientsRoutes(app: FastifyInstance) {
         response: { 200: ZPatientDetail },
       },
     },
-    async (request) => service.get(request, request.params.id),
+    async (request) => service.get(contextOf(request), request.params.id),
   );
 
   r.patch(
@@ -128,7 +129,7 @@ export async function patientsRoutes(app: FastifyInstance) {
         response: { 200: ZPatient },
       },
     },
-    async (request) => service.update(request, request.params.id, request.body),
+    async (request) => service.update(contextOf(request), request.params.id, request.body),
   );
 
   r.post(
@@ -143,6 +144,6 @@ export async function patientsRoutes(app: FastifyInstance) {
         response: { 200: ZPatient },
       },
     },
-    async (request) => service.archive(request, request.params.id, request.body.reason),
+    async (request) => service.archive(contextOf(request), request.params.id, request.body.reason),
   );
 }

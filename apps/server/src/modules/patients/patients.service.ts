@@ -1,7 +1,8 @@
 import type { TDuplicateCandidate } from '@greensen/shared/contracts/patients';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { birthDateFromAge } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import {
@@ -93,12 +94,12 @@ export class PatientsService {
     return rows.map(toCandidate);
   }
 
-  async checkDuplicates(request: FastifyRequest, input: Parameters<PatientsService['duplicates']>[2]) {
-    const hospital = request.hospital!;
+  async checkDuplicates(ctx: ServiceContext, input: Parameters<PatientsService['duplicates']>[2]) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const duplicates = await this.duplicates(tx, hospital.id, input);
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'patient.duplicate_check',
           resourceType: 'patient',
@@ -112,10 +113,10 @@ export class PatientsService {
 
   /** Registers a patient, or returns the probable duplicates when there are some and they were not confirmed. */
   async create(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     input: PatientInput & { confirm_duplicate: boolean },
   ): Promise<{ patient: ReturnType<typeof toPatient> } | { duplicates: TDuplicateCandidate[] }> {
-    const hospital = request.hospital!;
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const duplicates = await this.duplicates(tx, hospital.id, input);
       if (duplicates.length > 0 && !input.confirm_duplicate) return { duplicates };
@@ -138,10 +139,10 @@ export class PatientsService {
         allergies: dedupeAllergies(input.allergies ?? []),
         insuranceProvider: input.insurance_provider ?? null,
         insuranceNumber: input.insurance_number ?? null,
-        createdBy: request.user!.id,
+        createdBy: actingUser(ctx).id,
       });
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'patient.create',
           resourceType: 'patient',
@@ -159,10 +160,10 @@ export class PatientsService {
   }
 
   async list(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     query: { search?: string | undefined; archived?: boolean | undefined; page: number; page_size: number },
   ) {
-    const hospital = request.hospital!;
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const result = await searchPatients(tx, hospital.id, {
         search: query.search,
@@ -171,7 +172,7 @@ export class PatientsService {
         offset: (query.page - 1) * query.page_size,
       });
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'patient.search',
           resourceType: 'patient',
@@ -188,14 +189,14 @@ export class PatientsService {
     });
   }
 
-  async get(request: FastifyRequest, id: string) {
-    const hospital = request.hospital!;
+  async get(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const row = await findPatient(tx, hospital.id, id);
       if (!row) throw notFound();
       const admissions = await recentAdmissions(tx, hospital.id, id);
       await this.app.audit.record(
-        request,
+        ctx,
         { action: 'patient.read', resourceType: 'patient', resourceId: id, patientId: id },
         tx,
       );
@@ -203,8 +204,8 @@ export class PatientsService {
     });
   }
 
-  async update(request: FastifyRequest, id: string, input: Partial<PatientInput>) {
-    const hospital = request.hospital!;
+  async update(ctx: ServiceContext, id: string, input: Partial<PatientInput>) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const current = await findPatient(tx, hospital.id, id);
       if (!current) throw notFound();
@@ -232,7 +233,7 @@ export class PatientsService {
       if (input.insurance_number !== undefined) values.insuranceNumber = input.insurance_number;
       const row = await updatePatient(tx, hospital.id, id, values);
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'patient.update',
           resourceType: 'patient',
@@ -246,8 +247,8 @@ export class PatientsService {
     });
   }
 
-  async archive(request: FastifyRequest, id: string, reason: string) {
-    const hospital = request.hospital!;
+  async archive(ctx: ServiceContext, id: string, reason: string) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const current = await findPatient(tx, hospital.id, id);
       if (!current) throw notFound();
@@ -255,10 +256,10 @@ export class PatientsService {
       const row = await updatePatient(tx, hospital.id, id, {
         archivedAt: new Date(),
         archivedReason: reason,
-        archivedBy: request.user!.id,
+        archivedBy: actingUser(ctx).id,
       });
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'patient.archive',
           resourceType: 'patient',

@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { departmentKind } from '../../db/schema/index.js';
+import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { QueuesService } from './queues.service.js';
@@ -89,7 +90,7 @@ export async function queuesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const res = await service.departments(request, q.kind, q.page, q.page_size);
+      const res = await service.departments(contextOf(request), q.kind, q.page, q.page_size);
       return pageOf(request, q, res.count, res.rows);
     },
   );
@@ -108,7 +109,13 @@ export async function queuesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const res = await service.departmentQueue(request, request.params.id, q.status, q.page, q.page_size);
+      const res = await service.departmentQueue(
+        contextOf(request),
+        request.params.id,
+        q.status,
+        q.page,
+        q.page_size,
+      );
       return pageOf(request, q, res.count, res.rows);
     },
   );
@@ -126,7 +133,7 @@ export async function queuesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, page_size, ...f } = request.query;
-      const res = await service.doctors(request, f, page, page_size);
+      const res = await service.doctors(contextOf(request), f, page, page_size);
       return pageOf(request, request.query, res.count, res.rows);
     },
   );
@@ -137,7 +144,7 @@ export async function queuesRoutes(app: FastifyInstance) {
       config: ANY,
       schema: { tags: ['doctors'], summary: 'A practitioner', params: ZIdParams, response: { 200: ZDoctor } },
     },
-    async (request) => service.doctor(request, request.params.id),
+    async (request) => service.doctor(contextOf(request), request.params.id),
   );
 
   r.get(
@@ -154,7 +161,13 @@ export async function queuesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const res = await service.doctorQueue(request, request.params.id, q.status, q.page, q.page_size);
+      const res = await service.doctorQueue(
+        contextOf(request),
+        request.params.id,
+        q.status,
+        q.page,
+        q.page_size,
+      );
       return pageOf(request, q, res.count, res.rows as never[]);
     },
   );
@@ -170,7 +183,7 @@ export async function queuesRoutes(app: FastifyInstance) {
         response: { 200: ZWorkload },
       },
     },
-    async (request) => service.workload(request, request.params.id),
+    async (request) => service.workload(contextOf(request), request.params.id),
   );
 
   r.post(
@@ -190,7 +203,8 @@ export async function queuesRoutes(app: FastifyInstance) {
         response: { 200: ZAssignResult },
       },
     },
-    async (request) => service.assign(request, request.body.admission, request.body.doctor) as never,
+    async (request) =>
+      service.assign(contextOf(request), request.body.admission, request.body.doctor) as never,
   );
 
   r.post(
@@ -207,6 +221,6 @@ export async function queuesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.startConsultation(request, request.params.id)),
+      reply.status(201).send(await service.startConsultation(contextOf(request), request.params.id)),
   );
 }

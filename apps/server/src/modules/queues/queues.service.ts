@@ -1,9 +1,10 @@
 import { titlePrefix } from '@greensen/shared/domain/roles';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { admissions, consultations, executions, patients, users } from '../../db/schema/index.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { lockAdmission } from '../admissions/admissions.repository.js';
 import { withNotifications } from '../notifications/notifications.service.js';
@@ -34,66 +35,61 @@ async function openExecution(tx: Tx, admissionId: string) {
 export class QueuesService {
   constructor(private readonly app: FastifyInstance) {}
 
-  departments(request: FastifyRequest, kind: string | undefined, page: number, pageSize: number) {
-    return listDepartments(this.app.db, request.hospital!.id, kind, pageSize, (page - 1) * pageSize);
+  departments(ctx: ServiceContext, kind: string | undefined, page: number, pageSize: number) {
+    return listDepartments(this.app.db, scopedHospital(ctx).id, kind, pageSize, (page - 1) * pageSize);
   }
 
   async doctors(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     f: { department?: string | undefined; search?: string | undefined; ordering: 'load' | 'name' },
     page: number,
     pageSize: number,
   ) {
-    const res = await listDoctors(this.app.db, request.hospital!.id, f, pageSize, (page - 1) * pageSize);
+    const res = await listDoctors(this.app.db, scopedHospital(ctx).id, f, pageSize, (page - 1) * pageSize);
     return { count: res.count, rows: res.rows.map(withTitle) };
   }
 
   /** A practitioner of the current hospital, or 404 (other hospitals' doctors included). */
-  async doctor(request: FastifyRequest, id: string) {
-    const d = await findDoctor(this.app.db, request.hospital!.id, id);
+  async doctor(ctx: ServiceContext, id: string) {
+    const d = await findDoctor(this.app.db, scopedHospital(ctx).id, id);
     if (!d) throw notFound();
     return withTitle(d);
   }
 
-  async workload(request: FastifyRequest, id: string) {
-    const d = await this.doctor(request, id);
+  async workload(ctx: ServiceContext, id: string) {
+    const d = await this.doctor(ctx, id);
     return { doctor: { id: d.id, full_name: d.full_name }, ...d.workload };
   }
 
   async doctorQueue(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     id: string,
     status: 'open' | 'completed' | 'all',
     page: number,
     pageSize: number,
   ) {
-    await this.doctor(request, id);
-    return this.auditedPage(request, 'queue.doctor', { doctor: id, status }, page, pageSize, (offset) =>
-      doctorQueue(this.app.db, request.hospital!.id, id, status, pageSize, offset),
+    await this.doctor(ctx, id);
+    return this.auditedPage(ctx, 'queue.doctor', { doctor: id, status }, page, pageSize, (offset) =>
+      doctorQueue(this.app.db, scopedHospital(ctx).id, id, status, pageSize, offset),
     );
   }
 
   async departmentQueue(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     id: string,
     status: 'all' | 'unassigned' | 'assigned',
     page: number,
     pageSize: number,
   ) {
-    if (!(await departmentExists(this.app.db, request.hospital!.id, id))) throw notFound();
-    return this.auditedPage(
-      request,
-      'queue.department',
-      { department: id, status },
-      page,
-      pageSize,
-      (offset) => departmentQueue(this.app.db, request.hospital!.id, id, status, pageSize, offset),
+    if (!(await departmentExists(this.app.db, scopedHospital(ctx).id, id))) throw notFound();
+    return this.auditedPage(ctx, 'queue.department', { department: id, status }, page, pageSize, (offset) =>
+      departmentQueue(this.app.db, scopedHospital(ctx).id, id, status, pageSize, offset),
     );
   }
 
   /** One page of a queue. Queues list patients: a read of patient data, audited with the page and its size. */
   private async auditedPage<R extends { rows: unknown[] }>(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     action: string,
     details: Record<string, unknown>,
     page: number,
@@ -101,7 +97,7 @@ export class QueuesService {
     load: (offset: number) => Promise<R>,
   ): Promise<R> {
     const result = await load((page - 1) * pageSize);
-    await this.app.audit.record(request, {
+    await this.app.audit.record(ctx, {
       action,
       resourceType: 'execution',
       details: { ...details, page, results: result.rows.length },
@@ -115,9 +111,9 @@ export class QueuesService {
    * doctors) and sends a `consultation` notification with `data.action = 'patient_assigned'`; everything in
    * one transaction, pushed after the commit.
    */
-  async assign(request: FastifyRequest, admissionId: string, doctorId: string) {
-    const hospital = request.hospital!;
-    const actor = request.user!.id;
+  async assign(ctx: ServiceContext, admissionId: string, doctorId: string) {
+    const hospital = scopedHospital(ctx);
+    const actor = actingUser(ctx).id;
     return withNotifications(this.app, async (tx, notify) => {
       const admission = await lockAdmission(tx, hospital.id, admissionId);
       if (!admission) throw notFound();
@@ -219,7 +215,7 @@ export class QueuesService {
         });
       }
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'admission.assign',
           resourceType: 'admission',
@@ -246,9 +242,9 @@ export class QueuesService {
    * Starts the consultation of a visit: the assigned doctor, or a head doctor (who then takes the execution).
    * 409 when a consultation is already in progress or the visit cannot be seen any more.
    */
-  async startConsultation(request: FastifyRequest, admissionId: string) {
-    const hospital = request.hospital!;
-    const me = request.user!.id;
+  async startConsultation(ctx: ServiceContext, admissionId: string) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
     const isHead = hospital.groups.includes('head_doctor');
     return this.app.db.transaction(async (tx) => {
       const admission = await lockAdmission(tx, hospital.id, admissionId);
@@ -304,7 +300,7 @@ export class QueuesService {
         .set({ status: 'in_consultation', updatedAt: now })
         .where(eq(admissions.id, admission.id));
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'consultation.start',
           resourceType: 'consultation',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { contextOf } from '../../lib/context.js';
 import { MaintenanceService } from './maintenance.service.js';
 
 declare module 'fastify' {
@@ -88,7 +89,7 @@ export async function systemRoutes(app: FastifyInstance) {
       await app.db.transaction(async (tx) => {
         await app.maintenance.set(request.body.enabled, request.user!.id, tx);
         await app.audit.record(
-          request,
+          contextOf(request),
           { action: 'maintenance.set', details: { enabled: request.body.enabled } },
           tx,
         );

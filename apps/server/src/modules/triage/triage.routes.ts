@@ -13,6 +13,7 @@ import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { TriageService } from './triage.service.js';
@@ -55,7 +56,7 @@ export async function triageRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const result = await service.waitingRoom(request, q.department, q.page, q.page_size);
+      const result = await service.waitingRoom(contextOf(request), q.department, q.page, q.page_size);
       return { ...pageOf(request, q, result.count, result.rows), scale: result.scale };
     },
   );
@@ -71,7 +72,7 @@ export async function triageRoutes(app: FastifyInstance) {
         response: { 201: ZTriage },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(request, request.body)),
+    async (request, reply) => reply.status(201).send(await service.create(contextOf(request), request.body)),
   );
 
   r.post(
@@ -85,7 +86,7 @@ export async function triageRoutes(app: FastifyInstance) {
         response: { 200: ZTriageSuggestion },
       },
     },
-    async (request) => service.suggest(request, request.body.vitals, request.body.discriminators),
+    async (request) => service.suggest(contextOf(request), request.body.vitals, request.body.discriminators),
   );
 
   r.get(
@@ -101,7 +102,7 @@ export async function triageRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, page_size, ...f } = request.query;
-      const result = await service.list(request, f, page, page_size);
+      const result = await service.list(contextOf(request), f, page, page_size);
       return pageOf(request, request.query, result.count, result.rows);
     },
   );
@@ -112,6 +113,6 @@ export async function triageRoutes(app: FastifyInstance) {
       config: access('any'),
       schema: { tags, summary: 'A triage record', params: ZIdParams, response: { 200: ZTriage } },
     },
-    async (request) => service.get(request, request.params.id),
+    async (request) => service.get(contextOf(request), request.params.id),
   );
 }

@@ -7,9 +7,10 @@ import {
   type Vitals,
 } from '@greensen/shared/domain/triage';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { admissions, hospitals } from '../../db/schema/index.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { findTriage, insertTriage, listTriage, waitingRoom } from './triage.repository.js';
 
@@ -34,8 +35,8 @@ export interface TriageInput {
 export class TriageService {
   constructor(private readonly app: FastifyInstance) {}
 
-  async suggest(request: FastifyRequest, vitals: Vitals, discriminators: string[]) {
-    const scale = await hospitalScale(this.app.db, request.hospital!.id);
+  async suggest(ctx: ServiceContext, vitals: Vitals, discriminators: string[]) {
+    const scale = await hospitalScale(this.app.db, scopedHospital(ctx).id);
     const s = suggestTriageLevel(scale, vitals, discriminators);
     return {
       scale,
@@ -51,8 +52,8 @@ export class TriageService {
    * level (absent = the suggestion) is kept beside it, with the reason when it differs. The visit then takes
    * the level, which orders every queue.
    */
-  async create(request: FastifyRequest, input: TriageInput) {
-    const hospital = request.hospital!;
+  async create(ctx: ServiceContext, input: TriageInput) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const [admission] = await tx
         .select({ id: admissions.id, status: admissions.status, patientId: admissions.patientId })
@@ -101,7 +102,7 @@ export class TriageService {
         overrideReason: level !== suggestion.level ? (input.override_reason ?? null) : null,
         targetMinutes: target,
         notes: input.notes ?? null,
-        recordedBy: request.user!.id,
+        recordedBy: actingUser(ctx).id,
       });
       await tx
         .update(admissions)
@@ -114,7 +115,7 @@ export class TriageService {
         })
         .where(eq(admissions.id, admission.id));
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'triage.create',
           resourceType: 'triage',
@@ -128,13 +129,13 @@ export class TriageService {
     });
   }
 
-  async get(request: FastifyRequest, id: string) {
-    const hospital = request.hospital!;
+  async get(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const view = await findTriage(tx, hospital.id, id);
       if (!view) throw notFound();
       await this.app.audit.record(
-        request,
+        ctx,
         { action: 'triage.read', resourceType: 'triage', resourceId: id, patientId: view.patient.id },
         tx,
       );
@@ -143,16 +144,16 @@ export class TriageService {
   }
 
   async list(
-    request: FastifyRequest,
+    ctx: ServiceContext,
     f: { admission?: string | undefined; patient?: string | undefined },
     page: number,
     pageSize: number,
   ) {
-    const hospital = request.hospital!;
+    const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const result = await listTriage(tx, hospital.id, f, pageSize, (page - 1) * pageSize);
       await this.app.audit.record(
-        request,
+        ctx,
         {
           action: 'triage.list',
           resourceType: 'triage',
@@ -165,12 +166,12 @@ export class TriageService {
     });
   }
 
-  async waitingRoom(request: FastifyRequest, department: string | undefined, page: number, pageSize: number) {
-    const hospital = request.hospital!;
+  async waitingRoom(ctx: ServiceContext, department: string | undefined, page: number, pageSize: number) {
+    const hospital = scopedHospital(ctx);
     const scale = await hospitalScale(this.app.db, hospital.id);
     const result = await waitingRoom(this.app.db, hospital.id, department, pageSize, (page - 1) * pageSize);
     // The waiting room lists patients (names, complaints): a read of patient data, audited.
-    await this.app.audit.record(request, {
+    await this.app.audit.record(ctx, {
       action: 'triage.waiting_room',
       resourceType: 'admission',
       details: { department: department ?? null, page, results: result.rows.length },
