@@ -1,22 +1,34 @@
-// `npm run bench` (not part of `npm test`): the performance scenarios of issue 9, each figure a ratio of two
-// sides measured in the same run, the sides alternating (A B A B …) and the medians of the rounds quoted.
+// `npm run bench` (not part of `npm test`): the performance scenarios of issues 9 and 16, each figure a ratio of
+// two sides measured in the same run, the sides alternating (A B A B …) and the medians of the rounds quoted.
 // Prints a table and writes bench/results/<YYYY-MM-DD>.json. Loopback only; every load is bounded in
-// requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N.
+// requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N, --only web
+// (the first screens on a slow link alone, in headless Chromium: scenario 6).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureInstalled, log, ROOT } from '../scripts/lib.mjs';
-import { api, signIn, startApp, startHello } from './lib/app.mjs';
+import { api, DEMO_PASSWORD, signIn, startApp, startHello } from './lib/app.mjs';
+import {
+  doctorDashboard,
+  launchBrowser,
+  loadPage,
+  SLOW_LINK,
+  signedInState,
+  signInForm,
+} from './lib/browser.mjs';
 import { ensureDataset, openDb, postgresVersion } from './lib/datasets.mjs';
 import { latency, throughput } from './lib/load.mjs';
 import { median, ms, percentile, round, rps, seconds, seeded } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
+/** `--only web`: the first-screen scenario alone (a demo database, no large datasets). */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
 const roundsArg = args.indexOf('--rounds');
 const ROUNDS = roundsArg >= 0 ? Number(args[roundsArg + 1]) : QUICK ? 2 : 3;
 const CFG = QUICK
@@ -101,7 +113,7 @@ const med = (list, key) => median(list.map((x) => x[key]));
 
 async function prepare() {
   ensureInstalled();
-  ensureBuilt({ web: false });
+  ensureBuilt();
   const pgVersion = await postgresVersion();
   results.machine.postgres = pgVersion;
   if (!pgVersion) log('PostgreSQL is not reachable (BENCH_PG_URL): running the embedded part only.');
@@ -466,6 +478,181 @@ async function startScenario(datasets) {
   return out;
 }
 
+/** The size on the wire of one GET answer (headers excluded) for an Accept-Encoding, and its Content-Encoding. */
+function answerBytes(url, path, headers, encoding) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${url}${path}`,
+      { headers: { ...headers, 'accept-encoding': encoding } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (chunk) => {
+          bytes += chunk.length;
+        });
+        res.on('end', () => resolve({ bytes, encoding: res.headers['content-encoding'] ?? 'identity' }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Scenario 6 (issue 16): the first screens on our users' link — the sign-in form, and a doctor's dashboard
+ * when signed in — in headless Chromium, compressed and uncompressed in turn; then what compressing API reads
+ * costs the server (req/s) and saves on the wire (bytes).
+ */
+async function webScenario(database) {
+  const browser = await launchBrowser();
+  if (!browser) {
+    log('No Chromium (CHROMIUM_PATH, /usr/bin/chromium): the first-screen scenario is skipped.');
+    return null;
+  }
+  log(
+    `First screens on a ${SLOW_LINK.downloadKbps / 1000} Mbps / ${SLOW_LINK.latencyMs} ms link, CPU ${SLOW_LINK.cpuSlowdown}× slower…`,
+  );
+  const server = await startApp(database);
+  try {
+    const state = await signedInState(browser, server.url, 'medecin@greensen.test', DEMO_PASSWORD);
+    const page = (path, ready, options) => () => loadPage(browser, `${server.url}${path}`, ready, options);
+    const measured = await alternate({
+      signIn: page('/login', signInForm),
+      signInPlain: page('/login', signInForm, { compressed: false }),
+      dashboard: page('/', doctorDashboard, { storageState: state }),
+      dashboardPlain: page('/', doctorDashboard, { storageState: state, compressed: false }),
+    });
+    const out = Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [
+        k,
+        { ms: med(v, 'ms'), requests: med(v, 'requests'), bytes: med(v, 'bytes'), rounds: v },
+      ]),
+    );
+    // API reads: the patient list of a secretary (50 rows), brotli against plain.
+    const session = await signIn(server.url, 'secretaire@greensen.test');
+    const path = '/api/patients/?page_size=50';
+    const api = {
+      br: await answerBytes(server.url, path, session.headers, 'br, gzip'),
+      plain: await answerBytes(server.url, path, session.headers, 'identity'),
+    };
+    const load = (encoding) => () =>
+      throughput(server.url, [{ path }], {
+        headers: { ...session.headers, 'accept-encoding': encoding },
+        seconds: CFG.loadSeconds,
+      });
+    const rates = await alternate({ br: load('br, gzip'), plain: load('identity') });
+    out.api = {
+      path,
+      bytes: { br: api.br.bytes, plain: api.plain.bytes, encoding: api.br.encoding },
+      rps: { br: med(rates.br, 'rps'), plain: med(rates.plain, 'rps') },
+      failed: [...rates.br, ...rates.plain].reduce((sum, x) => sum + x.failed, 0),
+    };
+    return out;
+  } finally {
+    await server.stop();
+    await browser.close();
+  }
+}
+
+/** The table's lines of scenario 6. */
+function webRows(w) {
+  if (!w) {
+    row('6 first screen', 'sign-in form on a slow link', 'no Chromium', '', Number.NaN, null, 'skipped');
+    return;
+  }
+  const link = `${SLOW_LINK.downloadKbps / 1000} Mbps, ${SLOW_LINK.latencyMs} ms, CPU ${SLOW_LINK.cpuSlowdown}×`;
+  const scenario = `6 first screen (${link})`;
+  const kb = (n) => `${Math.round(n / 1024)} KB`;
+  row(
+    scenario,
+    'sign-in form visible ≤ 2.5 s',
+    seconds(w.signIn.ms),
+    '2.50 s',
+    w.signIn.ms / 2500,
+    atMost(1),
+  );
+  row(
+    scenario,
+    'sign-in form: compressed vs uncompressed',
+    seconds(w.signIn.ms),
+    seconds(w.signInPlain.ms),
+    w.signIn.ms / w.signInPlain.ms,
+    atMost(0.4),
+  );
+  row(
+    scenario,
+    'requests before the sign-in form ≤ 10',
+    String(w.signIn.requests),
+    '10',
+    w.signIn.requests / 10,
+    atMost(1),
+  );
+  row(
+    scenario,
+    'bytes before the sign-in form: compressed vs uncompressed',
+    kb(w.signIn.bytes),
+    kb(w.signInPlain.bytes),
+    w.signIn.bytes / w.signInPlain.bytes,
+    null,
+    'info',
+  );
+  row(
+    scenario,
+    "doctor's dashboard (signed in) ≤ 4 s",
+    seconds(w.dashboard.ms),
+    '4.00 s',
+    w.dashboard.ms / 4000,
+    atMost(1),
+  );
+  row(
+    scenario,
+    `doctor's dashboard: compressed vs uncompressed (${w.dashboard.requests} requests, ${kb(w.dashboard.bytes)})`,
+    seconds(w.dashboard.ms),
+    seconds(w.dashboardPlain.ms),
+    w.dashboard.ms / w.dashboardPlain.ms,
+    null,
+    'info',
+  );
+  const a = w.api;
+  row(
+    scenario,
+    `API read ${a.path}: bytes ${a.bytes.encoding} vs plain`,
+    kb(a.bytes.br),
+    kb(a.bytes.plain),
+    a.bytes.br / a.bytes.plain,
+    null,
+    'info',
+  );
+  row(
+    scenario,
+    `API read ${a.path}: req/s ${a.bytes.encoding} vs plain (CPU cost)`,
+    rps(a.rps.br),
+    rps(a.rps.plain),
+    a.rps.br / a.rps.plain,
+    null,
+    'info',
+  );
+}
+
+/** Writes the run's figures to bench/results/<date>[-quick|-web].json. */
+function writeResults(suffix) {
+  const dir = join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${results.date.slice(0, 10)}${suffix}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`Written to ${file.replace(`${ROOT}/`, '')}`);
+}
+
+/** `--only web`: the web app built, a demo database (embedded), scenario 6 alone. */
+async function webOnly() {
+  ensureInstalled();
+  ensureBuilt();
+  const dataset = await ensureDataset({ kind: 'embedded', name: 'web-demo', patients: 0, log });
+  results.scenarios.web = await webScenario(dataset.database);
+  webRows(results.scenarios.web);
+  printTable();
+  writeResults('-web');
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 function printTable() {
@@ -528,6 +715,8 @@ async function main() {
     for (const s of new Set(Object.values(servers))) await s.stop();
   }
   results.scenarios.start = await startScenario(datasets);
+  const webDemo = await ensureDataset({ kind: 'embedded', name: 'web-demo', patients: 0, log });
+  results.scenarios.web = await webScenario(webDemo.database);
 
   // The table.
   const o = results.scenarios.overhead;
@@ -713,6 +902,8 @@ async function main() {
     atMost(2),
   );
 
+  webRows(results.scenarios.web);
+
   results.machine.loadavgEnd = os.loadavg().map((v) => round(v, 2));
   results.durationS = round((performance.now() - started) / 1000, 1);
   printTable();
@@ -725,14 +916,10 @@ async function main() {
   console.log(
     `\nLoad average ${results.machine.loadavgStart.join(' ')} → ${results.machine.loadavgEnd.join(' ')} on ${results.machine.cpus} CPUs; ${results.durationS} s in all.`,
   );
-  const dir = join(ROOT, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${results.date.slice(0, 10)}${QUICK ? '-quick' : ''}.json`);
-  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`Written to ${file.replace(`${ROOT}/`, '')}`);
+  writeResults(QUICK ? '-quick' : '');
 }
 
-main().catch((err) => {
+(ONLY === 'web' ? webOnly() : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });

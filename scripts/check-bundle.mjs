@@ -1,33 +1,34 @@
-// Bundle budgets (part of `npm test`; docs/performance.md, docs/decisions/0008-first-screen-budget.md).
+// Bundle budgets (part of `npm test`; docs/performance.md, docs/decisions/0009-first-screen-budget.md).
 // Reads Vite's manifest of the production build (apps/web/dist/.vite/manifest.json; another dist folder may be
-// given as the first argument) and prints, with raw and gzip sizes:
+// given as the first argument) and prints, with raw sizes and the bytes sent — as they travel: the brotli file
+// the server sends (the build writes `.br` and `.gz` beside each file, decision 0017), gzip where no brotli file
+// was written, the file itself where neither was:
 //   1. the sign-in page: the entry with everything it imports statically (providers, router, guards, the
-//      sign-in layout), the login page and the first screens' strings of one language — at most 200 KB gzip;
+//      sign-in layout), the login page and the first screens' strings of one language — at most 200 KB sent;
 //   2. the signed-in screen: the same plus the signed-in shell and the dashboard with everything they import
-//      statically — at most 320 KB gzip (a ceiling against regressions: see the decision);
-//   3. every lazily loaded chunk (route pages, dialogs, the shell, strings, …) on its own — at most 60 KB gzip
-//      each; chunks shared by several of them are listed once, with the same budget.
+//      statically — at most 320 KB sent (a ceiling against regressions: see the decision);
+//   3. every other lazily loaded chunk (route pages, dialogs, strings, …) on its own — at most 60 KB sent each;
+//      chunks shared by several of them are listed once, with the same budget.
 // Exits 1 when anything is over budget.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { ROOT } from './lib.mjs';
 
 const KB = 1024;
 export const BUDGETS = { signIn: 200 * KB, signedIn: 320 * KB, lazyChunk: 60 * KB };
 
-/** What the sign-in page and the signed-in screen load (manifest keys, with their static imports). */
-const SIGN_IN = ['index.html', 'src/features/auth/pages/LoginPage.tsx'];
-const SIGNED_IN = [
-  ...SIGN_IN,
-  'src/app/layout/AppLayout.tsx',
-  'src/features/dashboard/pages/DashboardPage.tsx',
-];
-/** The role dashboards, each a lazy chunk of the dashboard page: the signed-in screen counts the heaviest. */
-const ROLE_DASHBOARDS = [
-  'src/features/dashboard/components/DoctorDashboard.tsx',
-  'src/features/dashboard/components/SecretaryDashboard.tsx',
-];
+/**
+ * What the sign-in page and the signed-in screen load (manifest keys, with their static imports): the entry, and
+ * the chunk groups of apps/web/build/first-screen-chunks.ts — `sign-in` (the entry's imports and the login page)
+ * and `shell` (the signed-in shell, the dashboard page and the role dashboards).
+ */
+const groupKey = (name) => {
+  const key = Object.keys(manifest).find(
+    (k) => manifest[k].name === name && manifest[k].file.endsWith('.js'),
+  );
+  if (!key) throw new Error(`no '${name}' chunk in the manifest (see apps/web/build/first-screen-chunks.ts)`);
+  return key;
+};
 /** Chunks of strings (vite.config.ts): `locale-<lang>` (first screens), `locale-<lang>-more` (the others). */
 const CORE_LOCALE = /^locale-[a-z]+$/;
 const MORE_LOCALE = /^locale-[a-z]+-more$/;
@@ -43,10 +44,13 @@ if (!existsSync(manifestPath)) {
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 
 const sizes = new Map();
+/** `{raw, gzip}` of a file of the build; `gzip` holds the bytes sent (brotli, else gzip, else raw). */
 function size(file) {
   if (!sizes.has(file)) {
-    const bytes = readFileSync(join(dist, file));
-    sizes.set(file, { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+    const path = join(dist, file);
+    const raw = readFileSync(path).length;
+    const variant = [`${path}.br`, `${path}.gz`].find((p) => existsSync(p));
+    sizes.set(file, { raw, gzip: variant ? readFileSync(variant).length : raw });
   }
   return sizes.get(file);
 }
@@ -93,36 +97,30 @@ function screen(section, keys, locales, budget, exclude = new Set()) {
 }
 
 try {
+  const SIGN_IN = ['index.html', groupKey('sign-in')];
   const signIn = screen(
     'sign-in page (entry + login page + first-screen strings of one language)',
     SIGN_IN,
     [largestLocale(CORE_LOCALE)],
     BUDGETS.signIn,
   );
-  // The heaviest role dashboard (with its static imports) over the shell and the dashboard page.
-  const heaviest = ROLE_DASHBOARDS.map((key) => {
-    const files = new Set();
-    for (const k of [...SIGNED_IN, key, largestLocale(CORE_LOCALE)]) closure(k, files);
-    const js = [...files].filter((f) => f.endsWith('.js'));
-    return { key, gzip: js.reduce((sum, f) => sum + size(f).gzip, 0) };
-  }).sort((a, b) => b.gzip - a.gzip)[0].key;
   const signedIn = screen(
-    `signed-in screen (the above + shell + dashboard + the heaviest role dashboard, ${heaviest.split('/').pop()}; only the chunks it adds are listed)`,
-    [...SIGNED_IN, heaviest],
+    'signed-in screen (the above + shell, dashboard and role dashboards; only the chunks it adds are listed)',
+    [...SIGN_IN, groupKey('shell')],
     [largestLocale(CORE_LOCALE)],
     BUDGETS.signedIn,
     signIn,
   );
 
-  // Lazily loaded chunks: dynamic entries (pages, dialogs, the shell), the string chunks, and the chunks they
-  // share (counted once). The sign-in page's chunks are accounted above.
+  // Lazily loaded chunks: dynamic entries (pages, dialogs), the string chunks, and the chunks they share (counted
+  // once). The sign-in page's and the signed-in screen's chunks (the `shell` group) are accounted above.
   const lazy = new Map(); // file → label
   const shared = new Set();
   for (const [key, entry] of Object.entries(manifest)) {
     const isLocale = CORE_LOCALE.test(entry.name ?? '') || MORE_LOCALE.test(entry.name ?? '');
-    if ((!entry.isDynamicEntry && !isLocale) || signIn.has(entry.file)) continue;
+    if ((!entry.isDynamicEntry && !isLocale) || signIn.has(entry.file) || signedIn.has(entry.file)) continue;
     lazy.set(entry.file, entry.src ?? `${entry.name} (strings)`);
-    for (const file of closure(key)) if (!signIn.has(file)) shared.add(file);
+    for (const file of closure(key)) if (!signIn.has(file) && !signedIn.has(file)) shared.add(file);
   }
   for (const file of lazy.keys()) shared.delete(file);
   for (const [file, label] of [...lazy].sort((a, b) => size(b[0]).gzip - size(a[0]).gzip))
@@ -149,7 +147,7 @@ for (const r of rows) {
     section = r.section;
     console.log(`\n${section}`);
     console.log(
-      `  ${'chunk'.padEnd(width)}  ${'raw'.padStart(10)}  ${'gzip'.padStart(10)}  ${'budget'.padStart(10)}  verdict`,
+      `  ${'chunk'.padEnd(width)}  ${'raw'.padStart(10)}  ${'sent'.padStart(10)}  ${'budget'.padStart(10)}  verdict`,
     );
   }
   const verdict = r.budget === undefined ? '' : r.ok ? 'ok' : 'OVER BUDGET';

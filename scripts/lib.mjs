@@ -117,6 +117,7 @@ const WEB_INPUTS = [
   'apps/web/public',
   'apps/web/index.html',
   'apps/web/vite.config.ts',
+  'apps/web/build',
   'apps/web/postcss.config.cjs',
   'apps/web/package.json',
   'apps/web/tsconfig.json',

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { firstScreenGroups } from './build/first-screen-chunks.ts';
 import CORE_NAMESPACES from './src/lib/i18n-core-namespaces.json' with { type: 'json' };
 
 const sharedSrc = fileURLToPath(new URL('../../packages/shared/src', import.meta.url));
@@ -24,6 +29,94 @@ function buildManifest(buildId: string): Plugin {
   };
 }
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+/** Text files worth compressing; fonts (woff2) and images are compressed already. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|webmanifest|map)$/;
+/** Below this, the headers of a compressed answer cost more than the bytes saved. */
+const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip -9) next to every text file of the build, so
+ * that the server sends them as they are (`@fastify/static` `preCompressed`, plugins/spa.ts) without spending
+ * CPU per request (docs/decisions/0017-compressed-delivery.md). A variant no smaller than the file is not written.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'greensen-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir.startsWith('/')
+        ? config.build.outDir
+        : join(config.root, config.build.outDir);
+    },
+    async writeBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((name) => COMPRESSIBLE.test(name));
+      await Promise.all(
+        files.map(async (name) => {
+          const path = join(outDir, name);
+          const raw = await readFile(path);
+          if (raw.length < COMPRESS_MIN_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotli(raw, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+              },
+            }),
+            gzipAsync(raw, { level: 9 }),
+          ]);
+          if (br.length < raw.length) await writeFile(`${path}.br`, br);
+          if (gz.length < raw.length) await writeFile(`${path}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * Lists the chunks public/boot.js preloads beside the app's own — the strings of each language (`locale-fr`,
+ * `locale-fr-more`, …) and, for a signed-in user, the `shell` — in a `greensen-preload` meta tag of index.html
+ * (`locale-fr=/assets/locale-fr-….js,…`).
+ */
+function preloadMeta(): Plugin {
+  return {
+    name: 'greensen-preload-meta',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const files = Object.values(ctx.bundle ?? {})
+          .filter((file) => file.type === 'chunk' && /^(locale-[a-z]+(-more)?|shell)$/.test(file.name))
+          .map((file) => `${file.name}=/${file.fileName}`);
+        return [
+          {
+            tag: 'meta',
+            attrs: { name: 'greensen-preload', content: files.sort().join(',') },
+            injectTo: 'head-prepend',
+          },
+        ];
+      },
+    },
+  };
+}
+
+/** Every module of the build, for the first screens' chunk groups (build/first-screen-chunks.ts). */
+function collectModuleIds(into: Set<string>): Plugin {
+  return {
+    name: 'greensen-module-ids',
+    apply: 'build',
+    buildStart() {
+      into.clear();
+    },
+    moduleParsed(info) {
+      into.add(info.id);
+    },
+  };
+}
+const moduleIds = new Set<string>();
+
 const CORE = new Set<string>(CORE_NAMESPACES);
 
 /**
@@ -39,7 +132,7 @@ function localeChunk(id: string): string | null {
 const buildId = process.env.GREENSEN_BUILD_ID ?? `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
 
 export default defineConfig({
-  plugins: [react(), buildManifest(buildId)],
+  plugins: [react(), buildManifest(buildId), preloadMeta(), precompress(), collectModuleIds(moduleIds)],
   define: { __BUILD_ID__: JSON.stringify(buildId) },
   resolve: { alias: { '@greensen/shared': sharedSrc } },
   server: {
@@ -56,7 +149,12 @@ export default defineConfig({
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
       output: {
-        codeSplitting: { groups: [{ name: localeChunk, debugName: 'locales' }] },
+        codeSplitting: {
+          groups: [
+            { name: localeChunk, debugName: 'locales', priority: 30 },
+            ...firstScreenGroups(() => moduleIds),
+          ],
+        },
       },
     },
   },

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
 import Fastify, {
   type FastifyInstance,
@@ -169,6 +171,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(mailPlugin, { transport: deps.mailTransport });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(openapiPlugin, { version: config.version });
+  // API answers of GET requests from 1 KB compressed on the fly (brotli 4, else gzip: decision 0017); the web
+  // app's files are compressed at build time (plugins/spa.ts). Writes and their answers (tokens) are not.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!(route.url.startsWith('/api/') && methods.every((m) => m === 'GET' || m === 'HEAD')))
+      route.compress = false;
+  });
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: /^application\/json/,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
 
   await app.register(systemRoutes);
   await app.register(patientsRoutes);

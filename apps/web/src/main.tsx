@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { Providers } from './app/Providers';
 import { createAppRouter } from './app/router';
+import { beginStartup } from './app/StartupGate';
 import { initErrorReporting } from './lib/error-reporting';
 import { loadLanguage } from './lib/i18n';
 import { applyLandingLanguage, languageFromPath } from './lib/language';
@@ -28,5 +29,7 @@ function render() {
   );
 }
 
-// The strings of the page's language first (one small chunk); should it fail, the app still renders.
+// The configuration and the signed-in user are fetched while the strings of the page's language load (one small
+// chunk, preloaded by boot.js); should the strings fail, the app still renders.
+beginStartup(queryClient);
 void loadLanguage(languageFromPath(window.location.pathname)).finally(render);

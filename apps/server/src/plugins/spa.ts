@@ -13,7 +13,8 @@ declare module 'fastify' {
 }
 
 /**
- * Serves the built web app: hashed assets with long caching, everything else with revalidation, and
+ * Serves the built web app, compressed at build time (brotli, else gzip: decision 0017): hashed assets cached for
+ * a year as immutable, everything else (index.html, build.json) revalidated on every use, and
  * `index.html` for every non-API GET that matches no file (client-side routes). Unknown /api/ and /ws/ paths
  * stay JSON 404s.
  */
@@ -33,6 +34,9 @@ export default fp(
         root,
         wildcard: false,
         index: false,
+        // The build writes `.br` and `.gz` beside every text file (apps/web/vite.config.ts): sent as they are,
+        // with Content-Encoding and Vary: Accept-Encoding, the plain file when the client takes neither.
+        preCompressed: true,
         setHeaders(res, path) {
           if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
           else res.header('cache-control', 'no-cache');

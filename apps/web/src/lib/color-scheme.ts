@@ -1,6 +1,6 @@
 /**
  * Colour mode: the preference is system, light or dark (persisted by Mantine's local-storage manager,
- * read before paint by public/color-scheme.js). A page may force light or dark; forcing system is refused.
+ * read before paint by public/boot.js). A page may force light or dark; forcing system is refused.
  */
 import {
   localStorageColorSchemeManager,

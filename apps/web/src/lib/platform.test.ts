@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseResetToken } from '../features/auth/api/password';
 import { isChunkLoadError, RELOAD_GUARD_KEY, reloadOnceForChunkError } from './chunk-reload';
 import { serverErrorsFromBody } from './field-errors';
-import { runWithLimit } from './preload';
+import { BUSY_RECHECK_MS, runWithLimit } from './preload';
 import { activeTimerNames, clearAllTimers, clearTimersWithPrefix, registerInterval } from './timers';
 
 describe('reset link parsing', () => {
@@ -59,6 +59,22 @@ describe('idle preloading', () => {
     });
     await runWithLimit(loaders);
     expect(peak).toBe(4);
+  });
+  it('starts nothing while the app is busy, then everything once it is not', async () => {
+    vi.useFakeTimers();
+    let busy = true;
+    const started: number[] = [];
+    const loaders = Array.from({ length: 3 }, (_, i) => async () => {
+      started.push(i);
+    });
+    const run = runWithLimit(loaders, 4, () => busy);
+    await vi.advanceTimersByTimeAsync(BUSY_RECHECK_MS * 4);
+    expect(started).toEqual([]);
+    busy = false;
+    await vi.advanceTimersByTimeAsync(BUSY_RECHECK_MS);
+    await run;
+    expect(started.sort()).toEqual([0, 1, 2]);
+    vi.useRealTimers();
   });
 });
 

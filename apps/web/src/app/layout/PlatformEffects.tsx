@@ -6,6 +6,7 @@ import { SPEECH_INDICATOR_DELAY_MS } from '@greensen/shared/domain/constants';
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { watchForNewBuild } from '../../lib/build-check';
@@ -51,13 +52,15 @@ export function useNewBuildNotice(): void {
 
 function useIdlePreload(): void {
   const modules = useAllowedModules();
+  const queryClient = useQueryClient();
   const key = modules.map((module) => module.name).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the allowed set changes
   useEffect(() => {
     const loaders = [
       ...new Set([...modules.flatMap((module) => loadersForModule(module.name)), ...commonLoaders]),
     ];
-    return preloadWhenIdle(loaders);
+    // Not while the screen's own data is on its way (a slow link would queue it behind the chunks).
+    return preloadWhenIdle(loaders, () => queryClient.isFetching() > 0);
   }, [key]);
 }
 
