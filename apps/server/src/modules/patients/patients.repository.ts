@@ -119,9 +119,18 @@ export function classifySearch(term: string): { kinds: SearchKind[]; digits: str
   if (digits.length > 0) kinds.push('national_id');
   if (/^[A-Za-z]{2,10}-?\d{1,9}$/.test(term)) kinds.push('record_number');
   if (/^\+?[0-9 .-]+$/.test(term) && digits.length >= 4) kinds.push('phone');
-  // Names have no digits: a term with digits is a number (record, phone, national id), never a name.
-  if (/\p{L}/u.test(term) && digits.length === 0) kinds.push('name');
+  // Any term with a letter may be a name: unidentified patients are registered as "Homme Inconnu 2".
+  if (/\p{L}/u.test(term)) kinds.push('name');
   return { kinds, digits };
+}
+
+/**
+ * The prefixes a name search looks for: the term, and — when letters and digits touch (`inconnu2`) — the same
+ * with a space between them, as names with a number are registered ("Inconnu 2").
+ */
+export function namePrefixes(term: string): string[] {
+  const spaced = term.replace(/(\p{L})(\d)/gu, '$1 $2').replace(/(\d)(\p{L})/gu, '$1 $2');
+  return spaced === term ? [term] : [term, spaced];
 }
 
 /** `HGG123`, `hgg-123` and `HGG-000123` all mean `HGG-000123`. */
@@ -334,16 +343,27 @@ export async function searchPatients(
       candidates: SEARCH_COUNT_CAP,
     });
   }
-  if (kinds.includes('name')) {
+  // A term with digits is a name too ("Inconnu 2"), unless it found its record by number; its digits are never
+  // misspelt letters, so the one-typo and trigram tiers are for terms of letters only.
+  const numbered = digits.length > 0;
+  if (kinds.includes('name') && !(numbered && total > 0)) {
     /** The term as the name keys hold names: unaccented, lower case. */
     const t = sql`f_unaccent(lower(${term}))`;
+    /** The prefixes as the name keys hold names. */
+    const prefixes = namePrefixes(term).map((prefix) => sql`f_unaccent(lower(${prefix}))`);
     const startsWith = (key: SQL, prefix: string | SQL) =>
       typeof prefix === 'string'
         ? sql`(${key} >= ${prefix} and ${key} < ${prefix + PREFIX_END})`
         : sql`(${key} >= ${prefix} and ${key} < (${prefix} || ${PREFIX_END}))`;
-    if (!enough()) await run({ where: startsWith(KEY_LAST_FIRST, t), order: KEY_LAST_FIRST });
-    if (!enough()) await run({ where: startsWith(KEY_FIRST_LAST, t), order: KEY_FIRST_LAST });
-    if (!enough() && total < FUZZY_GATE && term.length <= MAX_VARIANT_TERM) {
+    /** Names starting with any of the prefixes: one index range each. */
+    const startsWithAny = (key: SQL) =>
+      sql.join(
+        prefixes.map((prefix) => startsWith(key, prefix)),
+        sql` or `,
+      );
+    if (!enough()) await run({ where: startsWithAny(KEY_LAST_FIRST), order: KEY_LAST_FIRST });
+    if (!enough()) await run({ where: startsWithAny(KEY_FIRST_LAST), order: KEY_FIRST_LAST });
+    if (!enough() && !numbered && total < FUZZY_GATE && term.length <= MAX_VARIANT_TERM) {
       const base = foldName(term);
       const variants = oneEditVariants(base);
       // Which spellings exist, as a last-first and as a first-last name: only those tiers run (an empty one
@@ -366,7 +386,7 @@ export async function searchPatients(
         if (fl && !enough()) await run({ where: startsWith(KEY_FIRST_LAST, v), order: KEY_FIRST_LAST });
       }
     }
-    if (total === 0) {
+    if (total === 0 && !numbered) {
       await q.execute(
         sql`select set_config('pg_trgm.word_similarity_threshold', ${String(NAME_SEARCH_THRESHOLD)}, true)`,
       );

@@ -2,7 +2,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
-import { classifySearch, oneEditVariants, SEARCH_COUNT_CAP, searchPatients } from './patients.repository.js';
+import {
+  classifySearch,
+  namePrefixes,
+  oneEditVariants,
+  SEARCH_COUNT_CAP,
+  searchPatients,
+} from './patients.repository.js';
 
 let ctx: TestContext;
 let secretary: Actor;
@@ -217,10 +223,33 @@ describe('patients', () => {
     expect(names((await search('Zluuh Capcap', 0)).rows)).toEqual(['ZuluH Capcap']);
   });
 
+  it('finds a name with a number by its whole text: unidentified patients ("Homme Inconnu 2")', async () => {
+    const second = await createPatient(ctx.app, secretary, { first_name: 'Homme', last_name: 'Inconnu 2' });
+    const twelfth = await createPatient(ctx.app, secretary, { first_name: 'Femme', last_name: 'Inconnu 12' });
+    const ids = async (term: string) => {
+      const res = await call(ctx.app, doctor, 'GET', `/api/patients/?search=${encodeURIComponent(term)}`);
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { results: { id: string }[] }).results.map((r) => r.id);
+    };
+    for (const term of ['inconnu 2', 'Homme Inconnu 2', 'homme inconnu 2', 'inconnu2', 'INCONNU 2 homme']) {
+      expect(await ids(term), term).toEqual([second.id]);
+    }
+    expect(new Set(await ids('Inconnu'))).toEqual(new Set([second.id, twelfth.id]));
+    expect(await ids('inconnu 12')).toEqual([twelfth.id]);
+    expect(await ids('inconnu 3')).toEqual([]);
+    // A record number still finds its record alone, not the names that look like it.
+    const byNumber = await call(ctx.app, doctor, 'GET', `/api/patients/?search=${second.record_number}`);
+    expect(byNumber.json().results.map((r: { id: string }) => r.id)).toEqual([second.id]);
+  });
+
   it('tells numbers from names and spells one-typo variants', () => {
-    expect(classifySearch('HGG-000123').kinds).toEqual(['national_id', 'record_number']);
+    expect(classifySearch('HGG-000123').kinds).toEqual(['national_id', 'record_number', 'name']);
     expect(classifySearch('0998 765 432').kinds).toEqual(['national_id', 'phone']);
     expect(classifySearch('Éloïse Kabongo').kinds).toEqual(['name']);
+    // Letters with digits are looked for as a name too (unidentified patients: "Inconnu 2").
+    expect(classifySearch('inconnu 2').kinds).toEqual(['national_id', 'name']);
+    expect(namePrefixes('inconnu2')).toEqual(['inconnu2', 'inconnu 2']);
+    expect(namePrefixes('Homme Inconnu 2')).toEqual(['Homme Inconnu 2']);
     const variants = oneEditVariants('mbuyi');
     expect(variants).toEqual(expect.arrayContaining(['mbouyi', 'mbuy', 'bmuyi', 'mbuyyi', 'mbuii', 'nbuyi']));
     expect(variants).not.toContain('mbuyi');
