@@ -28,6 +28,8 @@ export const authSessions = pgTable(
     index('auth_sessions_user_active_idx').on(t.userId).where(sql`${t.revokedAt} is null`),
     // The purge of sessions left without refresh tokens (jobs/purge.ts).
     index('auth_sessions_last_used_idx').on(t.lastUsedAt),
+    // Sign-in throttling: has this account signed in from this address before (auth.service.ts, login)?
+    index('auth_sessions_user_ip_idx').on(t.userId, t.ip, t.createdAt),
   ],
 );
 

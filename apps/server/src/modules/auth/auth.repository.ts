@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { authSessions, emailTokens, refreshTokens, users } from '../../db/schema/index.js';
 import { deleteInBatches, PURGE_BATCH } from '../../lib/queries.js';
@@ -139,6 +139,30 @@ export async function insertRefreshToken(
 ): Promise<string> {
   const [row] = await db.insert(refreshTokens).values(values).returning({ id: refreshTokens.id });
   return row!.id;
+}
+
+/** Whether the account of `email` opened a session from `ip` in the last `days` days (sign-in throttling). */
+export async function signedInFrom(db: Queryable, email: string, ip: string | null, days: number) {
+  if (!ip) return false;
+  const since = new Date(Date.now() - days * 24 * 3600 * 1000);
+  const rows = await db
+    .select({ id: authSessions.id })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(and(eq(users.email, email), eq(authSessions.ip, ip), gte(authSessions.createdAt, since)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Retires the session's refresh tokens not used yet (they expire now): presented later, they are refused like an
+ * expired token, without the reuse alarm that would end the session.
+ */
+export async function retireRefreshTokens(db: Queryable, sessionId: string): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ expiresAt: new Date() })
+    .where(and(eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.usedAt)));
 }
 
 /**

@@ -3,7 +3,7 @@ import { roleLabel } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { actingUser, type ServiceContext } from '../../lib/context.js';
-import { ApiError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { ApiError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import type { Lang } from '../../lib/i18n.js';
 import { dummyHash, hashSecret, verifySecret } from '../../lib/passwords.js';
 import { REFRESH_TOKEN_TTL_S, signAccessToken } from '../../lib/tokens.js';
@@ -17,6 +17,19 @@ export const VERIFY_TOKEN_TTL_MS = 48 * 60 * 60 * 1000;
 export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
 /** Per-account limit of login failures, registrations, resends and reset requests. */
 export const ACCOUNT_LIMIT = { max: 10, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Sign-in throttling (docs/security.md): failures of one account from one address are limited tightly
+ * (`perSource`), so that an attacker there is stopped at once while the owner signs in from elsewhere; failures of
+ * one account from all addresses have a higher ceiling (`perAccount`), past which only addresses that opened a
+ * session of this account in the last `knownSourceDays` days get through — the owner's workstation keeps working
+ * while an attack spread over many addresses is refused.
+ */
+export const LOGIN_LIMITS = {
+  perSource: 10,
+  perAccount: 50,
+  windowMs: 15 * 60 * 1000,
+  knownSourceDays: 30,
+} as const;
 /** Wrong PINs or passwords in a row before a locked session is closed. */
 export const MAX_UNLOCK_FAILURES = 5;
 
@@ -98,13 +111,29 @@ export class AuthService {
   // Sessions ------------------------------------------------------------------------------------------
 
   async login(ctx: ServiceContext, email: string, password: string) {
+    const { perSource, perAccount, windowMs, knownSourceDays } = LOGIN_LIMITS;
     const accountKey = `acct:login:${email}`;
-    await this.app.limits.check(accountKey, ACCOUNT_LIMIT.max, ACCOUNT_LIMIT.windowMs);
+    const sourceKey = `acct:login:${email}:${ctx.ip ?? 'unknown'}`;
+    await this.app.limits.check(sourceKey, perSource, windowMs);
+    const accountFailures = (await this.app.limits.counters.read(accountKey, windowMs)).current;
+    if (
+      accountFailures >= perAccount &&
+      !(await repo.signedInFrom(this.db, email, ctx.ip, knownSourceDays))
+    ) {
+      await this.app.audit.record(ctx, {
+        action: 'auth.login_throttled',
+        outcome: 'denied',
+        hospitalId: null,
+        details: { email, failures: accountFailures },
+      });
+      throw tooManyRequests();
+    }
     const account = await repo.findAccountByEmail(this.db, email);
     // Unknown email: verify against a dummy hash so that both answers take the same time.
     const passwordOk = await verifySecret(account?.passwordHash ?? (await dummyHash()), password);
     if (!account || !passwordOk || !account.isActive) {
-      await this.app.limits.counters.incr(accountKey, ACCOUNT_LIMIT.windowMs);
+      await this.app.limits.counters.incr(sourceKey, windowMs);
+      await this.app.limits.counters.incr(accountKey, windowMs);
       const reason = !account ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'inactive';
       await this.app.audit.record(ctx, {
         action: 'auth.login',
@@ -430,9 +459,10 @@ export class AuthService {
   }
 
   /**
-   * New password for the signed-in user. Every other session ends; this one goes on (its refresh token keeps
-   * working) and a fresh pair of it comes back. The token version moves, so every older access token, this
-   * session's included, stops working: a client that ignores the answer recovers through its refresh token.
+   * New password for the signed-in user. Every other session ends; this one goes on with the fresh pair that
+   * comes back, and nothing issued before the change works any more: the token version moves (every older
+   * access token, this session's included, stops working) and this session's older refresh tokens are retired.
+   * Changing one's password is how one shuts out whoever holds a copy of them (issue 25).
    */
   async changePassword(ctx: ServiceContext, current: string, next: string): Promise<TokenPair> {
     const userId = actingUser(ctx).id;
@@ -448,6 +478,7 @@ export class AuthService {
       let session: { sessionId: string; refresh: string };
       if (currentSession) {
         await repo.setSessionTokenVersion(tx, currentSession, tokenVersion);
+        await repo.retireRefreshTokens(tx, currentSession);
         const refresh = newSecretToken();
         await repo.insertRefreshToken(tx, {
           sessionId: currentSession,

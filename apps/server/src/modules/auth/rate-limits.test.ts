@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientIp, login, makeAccount, outboxFor, uniqueEmail } from '../../../test/accounts.js';
 import { createTestApp, type TestContext } from '../../../test/app.js';
+import { LOGIN_LIMITS } from './auth.service.js';
 
 describe('rate limits on the account endpoints', () => {
   let ctx: TestContext;
@@ -9,18 +11,38 @@ describe('rate limits on the account endpoints', () => {
   });
   afterAll(() => ctx.close());
 
-  it('refuses logins with 429 after 10 failures on one account in 15 minutes, from any address', async () => {
+  it('stops failures from one address after 10, while the owner still signs in from elsewhere', async () => {
     const acct = await makeAccount(ctx.app);
-    for (let i = 0; i < 10; i++) {
-      // Each attempt from another address: the per-IP limit does not apply, the per-account one does.
-      expect((await login(ctx.app, acct.email, `wrong-password-${i}`, clientIp())).statusCode).toBe(401);
+    const attacker = clientIp();
+    for (let i = 0; i < LOGIN_LIMITS.perSource; i++) {
+      expect((await login(ctx.app, acct.email, `wrong-password-${i}`, attacker)).statusCode).toBe(401);
     }
-    const limited = await login(ctx.app, acct.email, acct.password, clientIp());
+    // From the attacker's address even the right password is refused now…
+    const limited = await login(ctx.app, acct.email, acct.password, attacker);
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({ detail: 'Trop de tentatives. Veuillez réessayer plus tard.' });
-    // Another account is not affected.
+    // …but the owner, at her own workstation, is not locked out of her account.
+    expect((await login(ctx.app, acct.email, acct.password, clientIp())).statusCode).toBe(200);
+    // Another account is not affected either.
     const other = await makeAccount(ctx.app);
-    expect((await login(ctx.app, other.email)).statusCode).toBe(200);
+    expect((await login(ctx.app, other.email, other.password, attacker)).statusCode).toBe(200);
+  });
+
+  it('past 50 failures from many addresses, lets in only the addresses the account signed in from', async () => {
+    const acct = await makeAccount(ctx.app);
+    const workstation = clientIp();
+    expect((await login(ctx.app, acct.email, acct.password, workstation)).statusCode).toBe(200);
+    for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+      expect((await login(ctx.app, acct.email, `wrong-password-${i}`, clientIp())).statusCode).toBe(401);
+    }
+    // A new address is refused, even with the right password, and the refusal is audited.
+    expect((await login(ctx.app, acct.email, acct.password, clientIp())).statusCode).toBe(429);
+    const throttled = await ctx.app.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from audit_events where action = 'auth.login_throttled' and details->>'email' = ${acct.email}`,
+    );
+    expect(Number(throttled.rows[0]?.n)).toBe(1);
+    // The owner's workstation still gets in.
+    expect((await login(ctx.app, acct.email, acct.password, workstation)).statusCode).toBe(200);
   });
 
   it('limits forgot-password per account (same answer otherwise), case-insensitively', async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "auth_sessions_user_ip_idx" ON "auth_sessions" USING btree ("user_id","ip","created_at");
