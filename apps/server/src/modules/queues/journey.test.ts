@@ -184,7 +184,7 @@ describe('triage', () => {
     expect(wrong.statusCode).toBe(400);
   });
 
-  it('orders the waiting room by level then arrival and flags exceeded targets', async () => {
+  it('orders the waiting room: not yet triaged first, then by level, then arrival; flags exceeded targets', async () => {
     const first = await newVisit('MAT');
     const second = await newVisit('MAT');
     const third = await newVisit('MAT');
@@ -203,7 +203,9 @@ describe('triage', () => {
     const order = rows
       .map((r) => r.admission_id)
       .filter((id) => [first.id, second.id, third.id].includes(id));
-    expect(order).toEqual([third.id, first.id, second.id]);
+    // The second arrival, not triaged yet, comes first: nobody knows yet how urgent she is.
+    expect(order).toEqual([second.id, third.id, first.id]);
+    expect(rows.find((r) => r.admission_id === second.id)!.waited_minutes).toBeGreaterThanOrEqual(0);
     expect(rows.find((r) => r.admission_id === third.id)!.target_exceeded).toBe(true);
     expect(rows.find((r) => r.admission_id === first.id)!.target_exceeded).toBe(false);
     expect(rows.find((r) => r.admission_id === first.id)!.waited_minutes).toBeGreaterThanOrEqual(30);

@@ -148,7 +148,10 @@ interface WaitingRow extends RefRow {
   doc_last_name: string | null;
 }
 
-/** The live waiting room: open visits not yet in consultation, by triage level (untriaged last), then arrival. */
+/**
+ * The live waiting room: open visits not yet in consultation — those nobody has triaged yet first (nobody knows
+ * how urgent they are: issue 25), then by triage level — and by arrival within each.
+ */
 export async function waitingRoom(
   q: Queryable,
   hospitalId: string,
@@ -170,7 +173,7 @@ export async function waitingRoom(
     left join executions e on e.admission_id = a.id and e.status = 'assigned'
     left join users doc on doc.id = e.doctor_id
     where ${cond}
-    order by a.triage_rank asc nulls last, a.admitted_at asc, a.id
+    order by a.triage_rank asc nulls first, a.admitted_at asc, a.id
     limit ${limit} offset ${offset}`);
   const counted = await q.execute<{ n: number }>(
     sql`select count(*)::int as n from admissions a where ${cond}`,

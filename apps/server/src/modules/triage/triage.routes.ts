@@ -49,7 +49,7 @@ export async function triageRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'The live waiting room: by triage level then arrival, with the wait against the target delay',
+          'The live waiting room: visits not yet triaged first, then by triage level, then arrival; the wait against the target delay',
         querystring: ZWaitingRoomQuery,
         response: { 200: ZWaitingRoom },
       },

@@ -10,11 +10,13 @@ import {
 import type { ConsultationOutcome } from '@greensen/shared/domain/consultations';
 import type { z } from 'zod';
 import {
+  unreadableVitals,
   VITALS_FIELD_NAMES,
   type VitalsFormValues,
   vitalsFormValues,
   vitalsOf,
 } from '../../../lib/clinical/components/VitalsFields';
+import { uiLanguage } from '../../../lib/i18n';
 import { zodFieldErrors } from '../../../lib/zod-form';
 
 export const TEXT_FIELDS = [
@@ -48,7 +50,7 @@ export type DraftPatch = Omit<TConsultationUpdate, 'version'> & Record<string, u
 /** The form's values for a record; allergies start from the patient's list until the doctor records them. */
 export function formValuesOf(record: TConsultationDetail): ConsultationFormValues {
   return {
-    ...vitalsFormValues(record.vitals),
+    ...vitalsFormValues(record.vitals, uiLanguage()),
     reason: record.reason ?? '',
     history: record.history ?? '',
     current_treatment: record.current_treatment ?? '',
@@ -80,7 +82,10 @@ export function patchBetween(values: ConsultationFormValues, previous: Consultat
     patch.allergies_confirmed = values.allergies_confirmed;
     patch.allergies = values.allergies;
   }
-  if ([...VITAL_FIELDS].some((key) => values[key] !== previous[key])) patch.vitals = vitalsOf(values);
+  // Vitals the form cannot read yet (`39,4,` while typing, `abc`) are not saved: the field says so, and the
+  // draft keeps the last readable values rather than a number the doctor did not type.
+  if ([...VITAL_FIELDS].some((key) => values[key] !== previous[key]) && unreadableVitals(values).length === 0)
+    patch.vitals = vitalsOf(values);
   if (values.outcome !== previous.outcome) patch.outcome = values.outcome;
   if (values.follow_up_date !== previous.follow_up_date) patch.follow_up_date = values.follow_up_date || null;
   return patch;
@@ -94,7 +99,7 @@ export function valuesFromPatch(patch: DraftPatch): Partial<ConsultationFormValu
   }
   if (patch.allergies !== undefined) values.allergies = patch.allergies ?? [];
   if (patch.allergies_confirmed !== undefined) values.allergies_confirmed = patch.allergies_confirmed;
-  if (patch.vitals !== undefined) Object.assign(values, vitalsFormValues(patch.vitals));
+  if (patch.vitals !== undefined) Object.assign(values, vitalsFormValues(patch.vitals, uiLanguage()));
   if (patch.outcome !== undefined) values.outcome = patch.outcome ?? null;
   if (patch.follow_up_date !== undefined) values.follow_up_date = patch.follow_up_date ?? '';
   return values;

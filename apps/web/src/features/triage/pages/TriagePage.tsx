@@ -1,6 +1,7 @@
 /**
- * /triage: the live waiting room, by triage level then arrival, refreshed every 30 s; the time waited
- * against the level's target delay is highlighted in red when exceeded. "Trier" opens the triage form.
+ * /triage: the live waiting room — not yet triaged first, then by triage level and arrival — refreshed every
+ * 30 s; the time waited against the level's target delay is highlighted in red when exceeded. "Trier" opens the
+ * triage form.
  */
 import { Badge, Button, Group, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconClockHour4, IconHeartbeat } from '@tabler/icons-react';

@@ -44,7 +44,10 @@ describe('triage form', () => {
         <TriageForm admissionId={ADMISSION} scale="FRENCH" onDone={onDone} />
       </TestProviders>,
     );
-    expect(suggestion()).toHaveTextContent('5');
+    // Nothing to suggest from yet: no level is suggested (a level 5 would anchor the nurse on the least urgent).
+    expect(screen.getByTestId('no-suggestion')).toHaveTextContent(
+      "aucune tant qu'aucun signe vital n'est saisi",
+    );
     await user.type(screen.getByLabelText('Fréquence cardiaque'), '135');
     await waitFor(() => expect(suggestion()).toHaveTextContent('2'));
     await user.type(screen.getByLabelText('SpO₂'), '84');
@@ -83,7 +86,7 @@ describe('triage form', () => {
         <TriageForm admissionId={ADMISSION} scale="SATS" onDone={() => {}} />
       </TestProviders>,
     );
-    expect(suggestion()).toHaveTextContent('Vert');
+    expect(screen.getByTestId('no-suggestion')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Fréquence respiratoire'), '32'); // 3 points
     await user.type(screen.getByLabelText('Fréquence cardiaque'), '135'); // 3 points
     await waitFor(() => expect(screen.getByTestId('tews')).toHaveTextContent('TEWS : 6'));
@@ -92,6 +95,36 @@ describe('triage form', () => {
     await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
     await waitFor(() => expect(posts).toHaveLength(1));
     expect(posts[0]).toMatchObject({ level: 'orange', override_reason: null });
+  });
+
+  it('reads a decimal comma like a point, and suggests nothing from a value it cannot read', async () => {
+    const posts = mockServer();
+    const user = userEvent.setup();
+    render(
+      <TestProviders>
+        <TriageForm admissionId={ADMISSION} scale="FRENCH" onDone={() => {}} />
+      </TestProviders>,
+    );
+    const temperature = screen.getByLabelText('Température');
+    await user.type(temperature, '39,4,1');
+    await user.tab();
+    expect(await screen.findByText('Nombre non compris : saisissez par exemple 39,4.')).toBeInTheDocument();
+    expect(screen.getByTestId('no-suggestion')).toHaveTextContent('corrigez les valeurs non comprises');
+    await user.type(screen.getByLabelText(/Motif de recours/), 'Fièvre');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
+    expect(await screen.findByText('Choisissez un niveau de tri.')).toBeInTheDocument();
+    expect(posts).toHaveLength(0);
+
+    await user.clear(temperature);
+    await user.type(temperature, '39,4');
+    await waitFor(() => expect(screen.queryByTestId('no-suggestion')).not.toBeInTheDocument());
+    const withComma = suggestion().textContent;
+    await user.clear(temperature);
+    await user.type(temperature, '39.4');
+    await waitFor(() => expect(suggestion().textContent).toBe(withComma));
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toMatchObject({ vitals: { temperature: 39.4 } });
   });
 
   it('refuses a vital sign outside the physiological bounds under its field', async () => {

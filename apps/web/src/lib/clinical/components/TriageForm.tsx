@@ -10,6 +10,7 @@ import {
   TARGET_MINUTES,
   TRIAGE_LEVELS,
   type TriageScale,
+  VITAL_BOUNDS,
 } from '@greensen/shared/domain/triage';
 import {
   Alert,
@@ -33,7 +34,14 @@ import { toast } from '../../toast';
 import { issueMessage } from '../../zod-form';
 import { useCreateTriage } from '../api/create-triage';
 import { LEVEL_COLORS, levelLabel, TriageLevelBadge } from './TriageLevelBadge';
-import { EMPTY_VITALS, VitalsFields, type VitalsFormValues, vitalsOf } from './VitalsFields';
+import {
+  EMPTY_VITALS,
+  hasAnyVital,
+  unreadableVitals,
+  VitalsFields,
+  type VitalsFormValues,
+  vitalsOf,
+} from './VitalsFields';
 
 export interface TriageFormValues extends VitalsFormValues {
   discriminators: string[];
@@ -72,9 +80,16 @@ export function TriageForm({
 
   const values = form.getValues();
   const vitals = vitalsOf(values);
-  const suggestion = suggestTriageLevel(scale, vitals, scale === 'SATS' ? values.discriminators : []);
-  const chosen = values.level ?? suggestion.level;
-  const overridden = chosen !== suggestion.level;
+  const discriminators = scale === 'SATS' ? values.discriminators : [];
+  // No suggestion before there is something to suggest from (a level 5 shown on an empty form anchors the
+  // nurse on the least urgent level), nor from a value the form could not read (issue 25).
+  const unreadable = unreadableVitals(values);
+  const suggestion =
+    unreadable.length === 0 && (hasAnyVital(values) || discriminators.length > 0)
+      ? suggestTriageLevel(scale, vitals, discriminators)
+      : null;
+  const chosen = values.level ?? suggestion?.level ?? null;
+  const overridden = suggestion !== null && chosen !== null && chosen !== suggestion.level;
   const levels = TRIAGE_LEVELS[scale];
 
   async function submit() {
@@ -83,17 +98,20 @@ export function TriageForm({
       admission: admissionId,
       vitals,
       chief_complaint: values.chief_complaint,
-      discriminators: scale === 'SATS' ? values.discriminators : [],
+      discriminators,
       level: chosen,
       override_reason: overridden ? values.override_reason.trim() || null : null,
       notes: values.notes.trim() || null,
     };
     const errors: Record<string, string> = {};
+    for (const key of unreadable)
+      errors[key] = t(VITAL_BOUNDS[key].integer ? 'validation.wholeNumber' : 'validation.number');
+    if (chosen === null) errors.level = t('validation.level_required');
     const parsed = ZTriageCreate.safeParse(body);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] === 'vitals' ? String(issue.path[1]) : String(issue.path[0]);
-        if (!errors[field]) errors[field] = issueMessage(issue);
+        if (!errors[field] && !(field === 'level' && chosen === null)) errors[field] = issueMessage(issue);
       }
     }
     if (overridden && !body.override_reason)
@@ -145,16 +163,24 @@ export function TriageForm({
             <Group gap="xs">
               <IconBulb size={18} />
               <Text fw={600}>{t('form.suggested')}</Text>
-              <TriageLevelBadge level={suggestion.level} size="lg" />
-              <Text size="sm" c="dimmed">
-                {TARGET_MINUTES[suggestion.level] === null
-                  ? t('target.none')
-                  : TARGET_MINUTES[suggestion.level] === 0
-                    ? t('target.immediate')
-                    : t('target.minutes', { minutes: TARGET_MINUTES[suggestion.level] })}
-              </Text>
+              {suggestion ? (
+                <>
+                  <TriageLevelBadge level={suggestion.level} size="lg" />
+                  <Text size="sm" c="dimmed">
+                    {TARGET_MINUTES[suggestion.level] === null
+                      ? t('target.none')
+                      : TARGET_MINUTES[suggestion.level] === 0
+                        ? t('target.immediate')
+                        : t('target.minutes', { minutes: TARGET_MINUTES[suggestion.level] })}
+                  </Text>
+                </>
+              ) : (
+                <Text size="sm" c={unreadable.length > 0 ? 'orange.8' : 'dimmed'} data-testid="no-suggestion">
+                  {t(unreadable.length > 0 ? 'form.suggestionBlocked' : 'form.noSuggestion')}
+                </Text>
+              )}
             </Group>
-            {suggestion.scale === 'SATS' && (
+            {suggestion?.scale === 'SATS' && (
               <Text size="sm" data-testid="tews">
                 {t('form.tews', { score: suggestion.tews })}
                 {!suggestion.tews_complete && ` (${t('form.tewsPartial')})`}
@@ -203,7 +229,7 @@ export function TriageForm({
                   role="radio"
                   aria-checked={active}
                   aria-label={`${t('level')} ${levelLabel(level, t)}`}
-                  onClick={() => form.setFieldValue('level', level === suggestion.level ? null : level)}
+                  onClick={() => form.setFieldValue('level', level === suggestion?.level ? null : level)}
                   style={{
                     borderRadius: 8,
                     outline: active ? `3px solid var(--mantine-color-${LEVEL_COLORS[level]}-6)` : undefined,
@@ -219,6 +245,11 @@ export function TriageForm({
           {overridden && (
             <Text size="sm" c="orange.7">
               {t('form.overrideNotice', { suggested: levelLabel(suggestion.level, t) })}
+            </Text>
+          )}
+          {form.errors.level && (
+            <Text size="sm" c="red.7" role="alert">
+              {form.errors.level}
             </Text>
           )}
         </Stack>
