@@ -219,9 +219,11 @@ export function appRouteChildren(): RouteObject[] {
                 },
               ],
             },
+            // An unknown path: the not-found page when signed in; to /login otherwise, like every path but
+            // the sign-in pages (spec §5).
+            { path: '*', element: <NotFoundRoute /> },
           ],
         },
-        { path: '*', element: <NotFoundRoute /> },
       ],
     },
   ];

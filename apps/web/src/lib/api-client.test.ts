@@ -179,6 +179,25 @@ describe('api client', () => {
     expect(deps.onForbidden).toHaveBeenCalledTimes(1);
   });
 
+  it('a silent call handles its own refusals: no notice, no redirect, the error is thrown', async () => {
+    for (const [status, method] of [
+      [403, 'get'],
+      [404, 'get'],
+      [403, 'post'],
+      [404, 'post'],
+    ] as const) {
+      const { client, deps } = setup(() => json(status, { detail: 'x' }));
+      const call =
+        method === 'get'
+          ? client.get('notifications/', { silent: true })
+          : client.post('notifications/mark-read/', {}, { silent: true });
+      await expect(call).rejects.toMatchObject({ status });
+      expect(deps.onForbidden).not.toHaveBeenCalled();
+      expect(deps.onNotFound).not.toHaveBeenCalled();
+      expect(deps.onMissingOnWrite).not.toHaveBeenCalled();
+    }
+  });
+
   it('404 on a GET of a known resource goes to the error page', async () => {
     const { client, deps } = setup(() => json(404, { detail: 'Not found' }));
     await expect(client.get('patients/42/')).rejects.toMatchObject({ status: 404 });

@@ -75,6 +75,12 @@ export interface RequestOptions {
   skipRefresh?: boolean;
   /** Opt out of the /error-404 redirect on a 404 of a known resource GET. */
   notFoundRedirect?: boolean;
+  /**
+   * Opt out of the global handling of refusals (403 notice and redirect, 404 notice or error page): the caller
+   * handles the failure itself — the notification list and mark-read ignore theirs silently (spec §8). A 401
+   * still refreshes the session.
+   */
+  silent?: boolean;
   signal?: AbortSignal;
 }
 
@@ -241,7 +247,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       const body = (await readBody(response, options.signal)) as ApiErrorBody;
       const error = new ApiError(status, body ?? null);
 
-      if (!options.public) {
+      if (!options.public && !options.silent) {
         if (status === 403) {
           deps.onForbidden();
         } else if (status === 404) {

@@ -77,6 +77,9 @@ export interface LogoutOptions {
  */
 export function logout(options: LogoutOptions = {}): void {
   const { access, refresh } = useAuthStore.getState();
+  // Several requests refused at once when a session is revoked each end it: the first one does, the others find
+  // no session left — one logout, one notice (issue 25).
+  if (options.expired && !access && !refresh) return;
   clearAllTimers();
   useAuthStore.getState().clear();
   useUserStore.getState().clear();

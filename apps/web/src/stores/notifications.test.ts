@@ -47,7 +47,7 @@ describe('notifications store', () => {
     expect(store().loading).toBe(true);
     resolve(page(items, '/api/notifications/?page=2', 7));
     await loading;
-    expect(get).toHaveBeenCalledWith('/notifications/', { query: { page: 1, status: 'all' } });
+    expect(get).toHaveBeenCalledWith('/notifications/', { query: { page: 1, status: 'all' }, silent: true });
     expect(store()).toMatchObject({
       notifications: items,
       unreadCount: 7,
@@ -60,7 +60,10 @@ describe('notifications store', () => {
   it('passes the status filter', async () => {
     get.mockResolvedValueOnce(page([], null));
     await store().fetchNotifications('unread');
-    expect(get).toHaveBeenCalledWith('/notifications/', { query: { page: 1, status: 'unread' } });
+    expect(get).toHaveBeenCalledWith('/notifications/', {
+      query: { page: 1, status: 'unread' },
+      silent: true,
+    });
     expect(store().status).toBe('unread');
     expect(store().hasNext).toBe(false);
   });
@@ -78,7 +81,10 @@ describe('notifications store', () => {
     const first = store().loadMore();
     await store().loadMore();
     expect(get).toHaveBeenCalledTimes(3);
-    expect(get).toHaveBeenLastCalledWith('/notifications/', { query: { page: 2, status: 'all' } });
+    expect(get).toHaveBeenLastCalledWith('/notifications/', {
+      query: { page: 2, status: 'all' },
+      silent: true,
+    });
     resolve(page([notification()], null, 1));
     await first;
     expect(store()).toMatchObject({ page: 2, hasNext: false, loading: false, unreadCount: 1 });
@@ -128,7 +134,7 @@ describe('notifications store', () => {
     await store().fetchNotifications();
     post.mockResolvedValueOnce({ updated: 12, unread_count: 0 });
     await store().markAsRead();
-    expect(post).toHaveBeenCalledWith('/notifications/mark-read/', {});
+    expect(post).toHaveBeenCalledWith('/notifications/mark-read/', {}, { silent: true });
     expect(store().unreadCount).toBe(0);
     expect(store().notifications.every((n) => n.is_read && n.read_at)).toBe(true);
   });
@@ -144,7 +150,11 @@ describe('notifications store', () => {
     expect(store().notifications.map((n) => n.is_read)).toEqual([true, true, false]);
     resolve({ updated: 2, unread_count: 5 });
     await marking;
-    expect(post).toHaveBeenCalledWith('/notifications/mark-read/', { notification_ids: [a!.id, b!.id] });
+    expect(post).toHaveBeenCalledWith(
+      '/notifications/mark-read/',
+      { notification_ids: [a!.id, b!.id] },
+      { silent: true },
+    );
     expect(store().unreadCount).toBe(5);
   });
 
@@ -161,6 +171,19 @@ describe('notifications store', () => {
     get.mockRejectedValueOnce(new Error('offline'));
     await expect(store().loadMore()).resolves.toBeUndefined();
     expect(store()).toMatchObject({ loading: false, page: 1, hasNext: true });
+  });
+
+  it('asks the HTTP client to leave its refusals alone (no access-denied notice, no error page: §8)', async () => {
+    get.mockResolvedValue(page([notification()], 'next'));
+    post.mockResolvedValue({ unread_count: 0 });
+    await store().fetchNotifications();
+    await store().loadMore();
+    await store().markAsRead();
+    expect(get.mock.calls.map((call) => call[1])).toEqual([
+      expect.objectContaining({ silent: true }),
+      expect.objectContaining({ silent: true }),
+    ]);
+    expect(post.mock.calls[0]?.[2]).toEqual({ silent: true });
   });
 
   it('applies pushed mark_read and delete_notification from other devices', () => {

@@ -72,7 +72,10 @@ export const useNotificationsStore = create<NotificationsState>()((set, get) => 
     const mine = ++generation;
     set({ loading: true, status });
     try {
-      const data = await api.get<TNotificationList>('/notifications/', { query: { page: 1, status } });
+      const data = await api.get<TNotificationList>('/notifications/', {
+        query: { page: 1, status },
+        silent: true,
+      });
       if (mine !== generation) return;
       const list = data.results.slice(0, NOTIFICATION_LIST_CAP);
       set({
@@ -96,6 +99,7 @@ export const useNotificationsStore = create<NotificationsState>()((set, get) => 
     try {
       const data = await api.get<TNotificationList>('/notifications/', {
         query: { page: page + 1, status },
+        silent: true,
       });
       if (mine !== generation) return;
       const current = get().notifications;
@@ -125,6 +129,7 @@ export const useNotificationsStore = create<NotificationsState>()((set, get) => 
       const result = await api.post<TMarkReadResult>(
         '/notifications/mark-read/',
         all ? {} : { notification_ids: [...ids] },
+        { silent: true },
       );
       if (mine === generation && typeof result?.unread_count === 'number') {
         set({ unreadCount: result.unread_count });

@@ -1,5 +1,7 @@
+import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { refreshUser } from '../features/auth/api/profile';
+import { api } from '../lib/api-client';
 import { setNavigator } from '../lib/navigation';
 import { completeLogin, logout, refreshTokens, switchHospital } from '../lib/session';
 import { activeTimerNames, registerInterval } from '../lib/timers';
@@ -157,6 +159,30 @@ describe('session', () => {
     expect(tick).not.toHaveBeenCalled();
   });
 
+  it('several requests refused at once after a revocation: one refresh, one logout, one notice', async () => {
+    const show = vi.spyOn(notifications, 'show');
+    completeLogin({ access: 'a1', refresh: 'r1' }, makeUser());
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) =>
+      String(input).includes('/api/logout/')
+        ? new Response(null, { status: 205 })
+        : Response.json({ detail: 'Session révoquée' }, { status: 401 }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const results = await Promise.allSettled([
+      api.get('patients/'),
+      api.get('admissions/'),
+      api.get('exams/alerts/'),
+    ]);
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    const urls = fetchMock.mock.calls.map((call) => String(call[0]));
+    expect(urls.filter((u) => u.includes('/api/token/refresh/'))).toHaveLength(1);
+    expect(urls.filter((u) => u.includes('/api/logout/'))).toHaveLength(1);
+    expect(show).toHaveBeenCalledTimes(1);
+    expect(show.mock.calls[0]?.[0]).toMatchObject({ color: 'yellow' });
+    expect(navigate).toHaveBeenCalledTimes(1);
+    show.mockRestore();
+  });
+
   it('logout keeps the English prefix', () => {
     vi.stubGlobal(
       'fetch',
@@ -185,13 +211,21 @@ describe('session', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('refreshing the user logs out when the call fails', async () => {
+  it('refreshing the user logs out when the call fails, with the message of §8', async () => {
+    const show = vi.spyOn(notifications, 'show');
     completeLogin({ access: 'a1', refresh: 'r1' }, makeUser());
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => Response.json({ detail: 'boom' }, { status: 400 })),
     );
     await expect(refreshUser()).resolves.toBeNull();
+    expect(show).toHaveBeenCalledWith(
+      expect.objectContaining({
+        title: 'Une erreur est survenue. Veuillez réessayer plus tard.',
+        color: 'red',
+      }),
+    );
+    show.mockRestore();
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
     expect(useUserStore.getState().user).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });

@@ -127,6 +127,19 @@ describe('route guards in the router', () => {
     expect(locationOf(router)).toBe('/login');
   });
 
+  it.each([
+    ['/nowhere/here', '/login'],
+    ['/en/no-such-page', '/en/login'],
+  ])(
+    'an unauthenticated user on an unknown path (%s) goes to %s, not to the not-found page',
+    async (path, login) => {
+      const { router } = renderApp(path);
+      // The English strings load first under /en.
+      await waitFor(() => expect(locationOf(router)).toBe(login), { timeout: 5000 });
+      expect(screen.queryByText(/Page introuvable|Page Not Found/)).not.toBeInTheDocument();
+    },
+  );
+
   it.each(['/register', '/forgot-password', '/reset-password/abc.def', '/verify-email/u1/t1'])(
     '%s is open to unauthenticated users',
     async (path) => {

@@ -1,6 +1,8 @@
 /** GET/PUT /api/profile/: the signed-in user. */
 import { ApiError, api } from '../../../lib/api-client';
+import { translate } from '../../../lib/i18n';
 import { logout } from '../../../lib/session';
+import { toast } from '../../../lib/toast';
 import { type User, useUserStore } from '../../../stores/user';
 
 export const PROFILE_QUERY_KEY = ['profile'] as const;
@@ -26,6 +28,10 @@ export async function refreshUser(): Promise<User | null> {
     return user;
   } catch (error) {
     if (error instanceof ApiError && error.status === 0) throw error;
+    // A refused session (401) was already ended, with its own notice, by the API client; any other failure is
+    // said as the specification words it (§8) before the user is signed out.
+    if (!(error instanceof ApiError && error.status === 401))
+      toast({ kind: 'error', title: translate('errors:profileFetchFailed') });
     logout();
     return null;
   }

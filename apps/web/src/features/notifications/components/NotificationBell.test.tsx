@@ -84,7 +84,11 @@ describe('NotificationBell', () => {
     expect(await screen.findByRole('button', { name: 'Charger plus', hidden: true })).toBeInTheDocument();
 
     await userEvent.click(within(items[0]!).getByText('Titre n2'));
-    expect(api.post).toHaveBeenCalledWith('/notifications/mark-read/', { notification_ids: ['n2'] });
+    expect(api.post).toHaveBeenCalledWith(
+      '/notifications/mark-read/',
+      { notification_ids: ['n2'] },
+      { silent: true },
+    );
     expect(navigateTo).toHaveBeenCalledWith('/admissions/adm-7');
     await waitFor(() => expect(useNotificationsStore.getState().unreadCount).toBe(2));
   });
@@ -99,7 +103,7 @@ describe('NotificationBell', () => {
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Notifications (2 non lues)' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Tout marquer comme lu', hidden: true }));
-    expect(api.post).toHaveBeenCalledWith('/notifications/mark-read/', {});
+    expect(api.post).toHaveBeenCalledWith('/notifications/mark-read/', {}, { silent: true });
     expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
     expect(useNotificationsStore.getState().notifications.every((n) => n.is_read)).toBe(true);
   });
