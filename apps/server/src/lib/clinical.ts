@@ -30,7 +30,8 @@ export const fullName = (first: string | null | undefined, last: string | null |
 /** Columns to select for a patient reference (alias `p`). */
 export const PATIENT_REF_COLUMNS = sql.raw(
   `p.id as p_id, p.record_number as p_record_number, p.first_name as p_first_name, p.last_name as p_last_name,
-   p.sex as p_sex, p.birth_date::text as p_birth_date, array_to_json(p.allergies) as p_allergies`,
+   p.sex as p_sex, p.birth_date::text as p_birth_date, array_to_json(p.allergies) as p_allergies,
+   p.allergies_recorded as p_allergies_recorded`,
 );
 /** Columns to select for a department reference (alias `d`). */
 export const DEPARTMENT_REF_COLUMNS = sql.raw(
@@ -68,7 +69,16 @@ export function patientRef(r: RefRow) {
     sex: r.p_sex,
     age: ageOf(r.p_birth_date),
     allergies: textArray(r.p_allergies),
+    allergies_recorded: allergiesRecorded(r.p_allergies_recorded, r.p_allergies as string[] | string | null),
   };
+}
+
+/** Whether the patient's allergies were asked: recorded as such, or implied by a list (issue 25). */
+export function allergiesRecorded(
+  recorded: unknown,
+  allergies: string | string[] | null | undefined,
+): boolean {
+  return recorded === true || textArray(allergies).length > 0;
 }
 
 export function departmentRef(r: RefRow) {

@@ -47,7 +47,10 @@ export const ZPatientRef = z.object({
   age: z.number().int().nullable(),
   /** Shown prominently wherever the patient appears. */
   allergies: z.array(z.string()),
+  /** Whether someone asked: no allergies and false is "not asked", never "no known allergy" (issue 25). */
+  allergies_recorded: z.boolean(),
 });
+export type TPatientRef = z.infer<typeof ZPatientRef>;
 
 export const ZTriageRef = z.object({
   id: z.uuid(),

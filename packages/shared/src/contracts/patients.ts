@@ -50,6 +50,8 @@ const patientFields = {
   emergency_contact_phone: phone,
   blood_group: z.enum(BLOOD_GROUPS).nullish(),
   allergies: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+  /** Someone asked about allergies: with an empty list, "no known allergy"; left false, "not asked". */
+  allergies_recorded: z.boolean().optional(),
   insurance_provider: optionalText(150),
   insurance_number: optionalText(100),
 };
@@ -80,6 +82,7 @@ export const ZPatientUpdate = z.object({
   emergency_contact_phone: phone.optional(),
   blood_group: z.enum(BLOOD_GROUPS).nullable().optional(),
   allergies: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
+  allergies_recorded: z.boolean().optional(),
   insurance_provider: optionalText(150).optional(),
   insurance_number: optionalText(100).optional(),
 });
@@ -109,6 +112,8 @@ export const ZPatientSummary = z.object({
   phone: z.string().nullable(),
   national_id: z.string().nullable(),
   allergies: z.array(z.string()),
+  /** Whether someone asked: no allergies and false is "not asked", never "no known allergy" (issue 25). */
+  allergies_recorded: z.boolean(),
   is_archived: z.boolean(),
 });
 export type TPatientSummary = z.infer<typeof ZPatientSummary>;

@@ -90,6 +90,11 @@ export const patients = pgTable(
     emergencyContactPhone: text('emergency_contact_phone'),
     bloodGroup: text('blood_group'),
     allergies: text('allergies').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Whether someone asked: false with no allergies is "not asked" (shown as such, never as "none known"), true
+     * with none is "no known allergy" (issue 25). A list of allergies implies it (the server sets it).
+     */
+    allergiesRecorded: boolean('allergies_recorded').notNull().default(false),
     insuranceProvider: text('insurance_provider'),
     insuranceNumber: text('insurance_number'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),

@@ -29,6 +29,7 @@ interface DemoVisit {
   sex: 'F' | 'M';
   birth: string | { age: number };
   phone?: string;
+  /** Absent: nobody asked yet; `[]`: no known allergy (issue 25). */
   allergies?: string[];
   department: string;
   type: 'outpatient' | 'emergency' | 'maternity' | 'inpatient';
@@ -67,6 +68,7 @@ const VISITS: DemoVisit[] = [
     sex: 'M',
     birth: { age: 62 },
     phone: '+243810000002',
+    allergies: [],
     department: 'URG',
     type: 'emergency',
     reason: 'Dyspnée',
@@ -81,6 +83,7 @@ const VISITS: DemoVisit[] = [
     last: 'Tshilombo',
     sex: 'F',
     birth: '2001-07-02',
+    allergies: [],
     department: 'MED',
     type: 'outpatient',
     reason: 'Céphalées',
@@ -444,6 +447,7 @@ export async function seedJourney(tx: Queryable): Promise<{ patients: number; ad
         birthDateEstimated: birth.estimated,
         phone: v.phone ?? null,
         allergies: v.allergies ?? [],
+        allergiesRecorded: v.allergies !== undefined,
         createdAt: ago(v.arrived + 5),
       })
       .returning({ id: patients.id });

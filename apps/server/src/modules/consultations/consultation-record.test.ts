@@ -196,6 +196,17 @@ describe('completion', () => {
     await completedConsultation(ctx.app, doctor, unconfirmed.id, 'discharge', { allergies: [] });
     const p2 = await call(ctx.app, secretary, 'GET', `/api/patients/${unconfirmed.patient}/`);
     expect(p2.json().allergies).toEqual(['Aspirine']);
+
+    // "No known allergy" confirmed with a patient nobody had asked: the record now says it was asked.
+    const asked = await start();
+    const before = await call(ctx.app, secretary, 'GET', `/api/patients/${asked.patient}/`);
+    expect(before.json()).toMatchObject({ allergies: [], allergies_recorded: false });
+    await completedConsultation(ctx.app, doctor, asked.id, 'discharge', {
+      allergies: [],
+      allergies_confirmed: true,
+    });
+    const p3 = await call(ctx.app, secretary, 'GET', `/api/patients/${asked.patient}/`);
+    expect(p3.json()).toMatchObject({ allergies: [], allergies_recorded: true });
   });
 
   it('refuses every change once completed, except addenda by those responsible', async () => {

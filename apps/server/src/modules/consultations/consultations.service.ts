@@ -383,7 +383,7 @@ export class ConsultationsService {
           allergies = facts.allergies;
           await tx
             .update(patients)
-            .set({ allergies, updatedAt: now })
+            .set({ allergies, allergiesRecorded: true, updatedAt: now })
             .where(and(eq(patients.id, facts.patientId), eq(patients.hospitalId, hospital.id)));
         }
         await this.app.audit.record(

@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { patients } from '../../db/schema/index.js';
-import { ageOf, iso, isoRequired, textArray } from '../../lib/clinical.js';
+import { ageOf, allergiesRecorded, iso, isoRequired, textArray } from '../../lib/clinical.js';
 
 export type PatientRow = typeof patients.$inferSelect;
 export type PatientInsert = typeof patients.$inferInsert;
@@ -20,7 +20,7 @@ export const DUPLICATE_NAME_THRESHOLD = 0.5;
 
 const SUMMARY_COLUMNS = sql.raw(`p.id, p.record_number, p.first_name, p.last_name, p.sex,
   p.birth_date::text as birth_date, p.birth_date_estimated, p.phone, p.national_id,
-  array_to_json(p.allergies) as allergies, p.archived_at`);
+  array_to_json(p.allergies) as allergies, p.allergies_recorded, p.archived_at`);
 
 export interface SummaryRow {
   [column: string]: unknown;
@@ -34,6 +34,7 @@ export interface SummaryRow {
   phone: string | null;
   national_id: string | null;
   allergies: string[] | string;
+  allergies_recorded: boolean;
   archived_at: Date | string | null;
 }
 
@@ -51,6 +52,7 @@ export function toSummary(r: SummaryRow) {
     phone: r.phone,
     national_id: r.national_id,
     allergies: textArray(r.allergies),
+    allergies_recorded: allergiesRecorded(r.allergies_recorded, r.allergies),
     is_archived: r.archived_at !== null,
   };
 }
@@ -68,6 +70,7 @@ export function toPatient(r: PatientRow) {
       phone: r.phone,
       national_id: r.nationalId,
       allergies: r.allergies,
+      allergies_recorded: r.allergiesRecorded,
       archived_at: r.archivedAt,
     }),
     address: r.address,

@@ -37,6 +37,8 @@ export interface PatientInput {
   emergency_contact_phone?: string | null | undefined;
   blood_group?: string | null | undefined;
   allergies?: string[] | undefined;
+  /** Someone asked (true with no allergies: "no known allergy"); a list implies it. */
+  allergies_recorded?: boolean | undefined;
   insurance_provider?: string | null | undefined;
   insurance_number?: string | null | undefined;
 }
@@ -137,6 +139,7 @@ export class PatientsService {
         emergencyContactPhone: input.emergency_contact_phone ?? null,
         bloodGroup: input.blood_group ?? null,
         allergies: dedupeAllergies(input.allergies ?? []),
+        allergiesRecorded: input.allergies_recorded === true || (input.allergies?.length ?? 0) > 0,
         insuranceProvider: input.insurance_provider ?? null,
         insuranceNumber: input.insurance_number ?? null,
         createdBy: actingUser(ctx).id,
@@ -229,6 +232,9 @@ export class PatientsService {
         values.emergencyContactPhone = input.emergency_contact_phone;
       if (input.blood_group !== undefined) values.bloodGroup = input.blood_group;
       if (input.allergies !== undefined) values.allergies = dedupeAllergies(input.allergies);
+      // Asked or not: as sent, and always asked once there is a list (a list cannot be "not asked").
+      if (input.allergies_recorded !== undefined) values.allergiesRecorded = input.allergies_recorded;
+      if (input.allergies !== undefined && input.allergies.length > 0) values.allergiesRecorded = true;
       if (input.insurance_provider !== undefined) values.insuranceProvider = input.insurance_provider;
       if (input.insurance_number !== undefined) values.insuranceNumber = input.insurance_number;
       const row = await updatePatient(tx, hospital.id, id, values);

@@ -287,6 +287,31 @@ describe('patients', () => {
     expect(foreign.json()).toEqual(missing.json());
   });
 
+  it('tells "allergies not asked" from "no known allergy", and a list implies they were asked', async () => {
+    const notAsked = await createPatient(ctx.app, secretary);
+    expect(notAsked).toMatchObject({ allergies: [], allergies_recorded: false });
+    const noneKnown = await createPatient(ctx.app, secretary, { allergies_recorded: true });
+    expect(noneKnown).toMatchObject({ allergies: [], allergies_recorded: true });
+    const listed = await createPatient(ctx.app, secretary, {
+      allergies: ['Latex'],
+      allergies_recorded: false,
+    });
+    expect(listed).toMatchObject({ allergies: ['Latex'], allergies_recorded: true });
+    // Asked later: the record says so; a list can never be "not asked".
+    const asked = await call(ctx.app, secretary, 'PATCH', `/api/patients/${notAsked.id}/`, {
+      allergies_recorded: true,
+    });
+    expect(asked.json()).toMatchObject({ allergies: [], allergies_recorded: true });
+    const edited = await call(ctx.app, secretary, 'PATCH', `/api/patients/${noneKnown.id}/`, {
+      allergies: ['Iode'],
+      allergies_recorded: false,
+    });
+    expect(edited.json()).toMatchObject({ allergies: ['Iode'], allergies_recorded: true });
+    // Lists and searches carry the flag too.
+    const found = await call(ctx.app, doctor, 'GET', `/api/patients/?search=${notAsked.record_number}`);
+    expect(found.json().results[0]).toMatchObject({ id: notAsked.id, allergies_recorded: true });
+  });
+
   it('edits and archives with a reason, never deletes; archived records leave the default list', async () => {
     const p = await createPatient(ctx.app, secretary, { last_name: 'Archivable' });
     const edited = await call(ctx.app, secretary, 'PATCH', `/api/patients/${p.id}/`, {

@@ -14,6 +14,7 @@ export function consultationRecord(over: Partial<TConsultationDetail> = {}): TCo
       sex: 'F',
       age: 46,
       allergies: ['Aspirine'],
+      allergies_recorded: true,
     },
     department: {
       id: '0190f0f0-bbbb-7222-8333-444455556666',

@@ -20,6 +20,7 @@ function order(over: Partial<TExamOrderDetail> = {}): TExamOrderDetail {
       sex: 'M',
       age: 40,
       allergies: [],
+      allergies_recorded: false,
     },
     exam: {
       id: '01a20084-3df8-723b-b4f0-7b5799e2dfc4',

@@ -10,6 +10,7 @@ import {
   ZPatientUpdate,
 } from '@greensen/shared/contracts/patients';
 import {
+  Checkbox,
   Fieldset,
   Group,
   NumberInput,
@@ -40,6 +41,8 @@ export interface PatientFormValues {
   emergency_contact_phone: string;
   blood_group: string;
   allergies: string[];
+  /** "No known allergy": the patient was asked and has none (with an empty list). */
+  no_known_allergy: boolean;
   insurance_provider: string;
   insurance_number: string;
   [key: string]: unknown;
@@ -59,6 +62,7 @@ export const EMPTY_PATIENT: PatientFormValues = {
   emergency_contact_phone: '',
   blood_group: '',
   allergies: [],
+  no_known_allergy: false,
   insurance_provider: '',
   insurance_number: '',
 };
@@ -78,6 +82,7 @@ export function valuesFromPatient(patient: TPatient): PatientFormValues {
     emergency_contact_phone: patient.emergency_contact_phone ?? '',
     blood_group: patient.blood_group ?? '',
     allergies: [...patient.allergies],
+    no_known_allergy: patient.allergies_recorded && patient.allergies.length === 0,
     insurance_provider: patient.insurance_provider ?? '',
     insurance_number: patient.insurance_number ?? '',
   };
@@ -101,6 +106,8 @@ export function toPatientBody(values: PatientFormValues): TPatientCreate {
     emergency_contact_phone: orNull(values.emergency_contact_phone),
     blood_group: (orNull(values.blood_group) as TPatientCreate['blood_group']) ?? null,
     allergies: values.allergies,
+    // Asked: a list, or "no known allergy" ticked; neither is "not asked" (issue 25).
+    allergies_recorded: values.allergies.length > 0 || values.no_known_allergy,
     insurance_provider: orNull(values.insurance_provider),
     insurance_number: orNull(values.insurance_number),
   };
@@ -146,7 +153,8 @@ function validateWithMessage(issue: Parameters<typeof issueMessage>[0] | undefin
 
 export function PatientFields({ form }: { form: UseFormReturnType<PatientFormValues> }) {
   const { t } = useTranslation('patients');
-  const birthMode = form.getValues().birth_mode;
+  const values = form.getValues();
+  const birthMode = values.birth_mode;
   const today = new Date().toISOString().slice(0, 10);
   return (
     <Stack gap="md">
@@ -227,12 +235,21 @@ export function PatientFields({ form }: { form: UseFormReturnType<PatientFormVal
             clearable
             {...form.getInputProps('blood_group')}
           />
-          <TagsInput
-            label={t('form.allergies')}
-            description={t('form.allergies_hint')}
-            clearable
-            {...form.getInputProps('allergies')}
-          />
+          <Stack gap={6}>
+            <TagsInput
+              label={t('form.allergies')}
+              description={t('form.allergies_hint')}
+              clearable
+              {...form.getInputProps('allergies')}
+            />
+            <Checkbox
+              label={t('form.allergies_none_known')}
+              description={t('form.allergies_not_asked_hint')}
+              disabled={values.allergies.length > 0}
+              {...form.getInputProps('no_known_allergy', { type: 'checkbox' })}
+              checked={values.allergies.length === 0 && values.no_known_allergy}
+            />
+          </Stack>
           <TextInput label={t('form.insurance_provider')} {...form.getInputProps('insurance_provider')} />
           <TextInput label={t('form.insurance_number')} {...form.getInputProps('insurance_number')} />
         </SimpleGrid>

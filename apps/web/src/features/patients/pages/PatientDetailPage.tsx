@@ -144,7 +144,7 @@ export default function PatientDetailPage() {
           {patient.archived_reason ? ` — ${patient.archived_reason}` : ''}
         </Alert>
       )}
-      <AllergyAlert allergies={patient.allergies} />
+      <AllergyAlert allergies={patient.allergies} recorded={patient.allergies_recorded} />
 
       <Paper withBorder radius="md" p="md">
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="md">

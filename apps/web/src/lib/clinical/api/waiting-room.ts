@@ -1,4 +1,5 @@
-/** GET /api/triage/: the live waiting room (triage level, then arrival) and the hospital's scale. */
+/** GET /api/triage/: the live waiting room (not yet triaged, then level and arrival) and the hospital's scale. */
+import type { TPatientRef } from '@greensen/shared/contracts/admissions';
 import type { TriageScale } from '@greensen/shared/domain/triage';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useAuthStore } from '../../../stores/auth';
@@ -8,14 +9,7 @@ import type { Page } from './list-admissions';
 
 export interface WaitingRoomEntry {
   admission_id: string;
-  patient: {
-    id: string;
-    record_number: string;
-    full_name: string;
-    sex: 'F' | 'M';
-    age: number | null;
-    allergies: string[];
-  };
+  patient: TPatientRef;
   department: { id: string; code: string; name: string; kind: string };
   status: 'waiting' | 'assigned';
   queue_number: number;

@@ -1,9 +1,10 @@
 /**
  * Allergies, shown prominently wherever a patient appears (issue 6): a red badge in lists and queues,
- * a red alert on the record and the visit pages.
+ * a red alert on the record and the visit pages. A patient nobody asked is never shown as having no known
+ * allergy: "Allergies non renseignées" until someone records the answer (issue 25).
  */
 import { Alert, Badge, Group, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconHelpCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
 export function AllergyBadge({
@@ -33,11 +34,28 @@ export function AllergyBadge({
   );
 }
 
-export function AllergyAlert({ allergies }: { allergies: readonly string[] }) {
+export function AllergyAlert({
+  allergies,
+  recorded,
+}: {
+  allergies: readonly string[];
+  /** Whether someone asked (a list implies it): false shows "not asked", never "no known allergy". */
+  recorded: boolean;
+}) {
   const { t } = useTranslation('patients');
+  if (allergies.length === 0 && !recorded) {
+    return (
+      <Group gap={6} data-testid="allergies-not-asked">
+        <IconHelpCircle size={18} color="var(--mantine-color-orange-7)" aria-hidden />
+        <Text size="sm" fw={600} c="orange.8">
+          {t('allergies.notAsked')}
+        </Text>
+      </Group>
+    );
+  }
   if (allergies.length === 0) {
     return (
-      <Group gap={6}>
+      <Group gap={6} data-testid="allergies-none">
         <Text size="sm" c="dimmed">
           {t('allergies.none')}
         </Text>

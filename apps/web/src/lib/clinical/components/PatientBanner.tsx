@@ -13,6 +13,7 @@ export interface PatientRefLike {
   sex: string;
   age: number | null;
   allergies: readonly string[];
+  allergies_recorded: boolean;
 }
 
 export function PatientBanner({ patient, estimated }: { patient: PatientRefLike; estimated?: boolean }) {
@@ -33,7 +34,7 @@ export function PatientBanner({ patient, estimated }: { patient: PatientRefLike;
             </Text>
           </div>
         </Group>
-        <AllergyAlert allergies={patient.allergies} />
+        <AllergyAlert allergies={patient.allergies} recorded={patient.allergies_recorded} />
       </Stack>
     </Paper>
   );
@@ -43,7 +44,7 @@ export function PatientBanner({ patient, estimated }: { patient: PatientRefLike;
 export function PatientCell({
   patient,
 }: {
-  patient: Omit<PatientRefLike, 'sex' | 'age'> & { age?: number | null };
+  patient: Omit<PatientRefLike, 'sex' | 'age' | 'allergies_recorded'> & { age?: number | null };
 }) {
   return (
     <Group gap={6} wrap="wrap">
