@@ -28,12 +28,56 @@ const greensen: MantineColorsTuple = [
   '#0b8133',
 ];
 
+/**
+ * The notification colours the specification names (§9) that Mantine lacks: purple (transfer), emerald (bed
+ * assignment) and amber (execution reassigned); indigo is Mantine's own.
+ */
+const purple: MantineColorsTuple = [
+  '#faf5ff',
+  '#f3e8ff',
+  '#e9d5ff',
+  '#d8b4fe',
+  '#c084fc',
+  '#a855f7',
+  '#9333ea',
+  '#7e22ce',
+  '#6b21a8',
+  '#581c87',
+];
+const emerald: MantineColorsTuple = [
+  '#ecfdf5',
+  '#d1fae5',
+  '#a7f3d0',
+  '#6ee7b7',
+  '#34d399',
+  '#10b981',
+  '#059669',
+  '#047857',
+  '#065f46',
+  '#064e3b',
+];
+const amber: MantineColorsTuple = [
+  '#fffbeb',
+  '#fef3c7',
+  '#fde68a',
+  '#fcd34d',
+  '#fbbf24',
+  '#f59e0b',
+  '#d97706',
+  '#b45309',
+  '#92400e',
+  '#78350f',
+];
+
+/** The colours the theme adds to Mantine's (the notification styles of the shared package name them). */
+export const THEME_COLORS = { greensen, gray: coolGray, purple, emerald, amber };
+
 export const THEME_NAME = 'greensen';
 
 export const theme = createTheme({
   primaryColor: 'greensen',
   primaryShade: { light: 7, dark: 6 },
-  colors: { greensen, gray: coolGray },
+  colors: THEME_COLORS,
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   defaultRadius: 'md',

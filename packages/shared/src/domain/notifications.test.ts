@@ -59,9 +59,9 @@ describe('shouldPlaySound', () => {
 
 describe('notificationStyle', () => {
   it('uses the specified colours (Mantine names)', () => {
-    expect(notificationStyle('transfer').color).toBe('grape');
-    expect(notificationStyle('bed_assignment').color).toBe('teal');
-    expect(notificationStyle('execution_reassigned').color).toBe('yellow');
+    expect(notificationStyle('transfer').color).toBe('purple');
+    expect(notificationStyle('bed_assignment').color).toBe('emerald');
+    expect(notificationStyle('execution_reassigned').color).toBe('amber');
     expect(notificationStyle('execution_scheduled').color).toBe('indigo');
   });
 

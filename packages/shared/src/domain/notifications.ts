@@ -78,16 +78,16 @@ export const DEFAULT_NOTIFICATION_STYLE: NotificationStyle = { icon: 'IconBell',
 
 /**
  * Icon and colour per type. The specification names transfer purple, bed_assignment emerald,
- * execution_reassigned amber and execution_scheduled indigo; Mantine has no purple, emerald or amber,
- * so they are its nearest colours: grape, teal and yellow.
+ * execution_reassigned amber and execution_scheduled indigo: Mantine has no purple, emerald or amber, so the
+ * web theme adds them as colours of their own (apps/web/src/lib/theme.ts).
  */
 export const NOTIFICATION_STYLE: Readonly<Record<NotificationType, NotificationStyle>> = {
   consultation: { icon: 'IconStethoscope', color: 'blue' },
   hospitalization: { icon: 'IconBed', color: 'cyan' },
-  transfer: { icon: 'IconTransfer', color: 'grape' },
-  bed_assignment: { icon: 'IconBedFlat', color: 'teal' },
+  transfer: { icon: 'IconTransfer', color: 'purple' },
+  bed_assignment: { icon: 'IconBedFlat', color: 'emerald' },
   execution_assigned: { icon: 'IconUserCheck', color: 'green' },
-  execution_reassigned: { icon: 'IconUserShare', color: 'yellow' },
+  execution_reassigned: { icon: 'IconUserShare', color: 'amber' },
   execution_scheduled: { icon: 'IconCalendarTime', color: 'indigo' },
   appointment: { icon: 'IconCalendarEvent', color: 'pink' },
   schedule: { icon: 'IconClock', color: 'lime' },

@@ -83,7 +83,7 @@ describe('notification stream', () => {
       expect.objectContaining({
         title: 'Transfert demandé',
         description: 'Lit 12',
-        color: 'grape',
+        color: 'purple',
         duration: 5000,
       }),
     );

@@ -95,7 +95,11 @@ describe('patient registration', () => {
       birth_date: '1990-04-12',
     });
 
+    // Opening the existing record is the main action; creating a new one asks for a confirmation first.
     await user.click(screen.getByRole('button', { name: 'Créer un nouveau dossier' }));
+    expect(await screen.findByTestId('confirm-new-record')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/patients/')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: "Oui, c'est un autre patient" }));
     await waitFor(() => expect(onCreated).toHaveBeenCalled());
     const create = calls.find((c) => c.method === 'POST' && c.path === '/api/patients/');
     expect(create?.body).toMatchObject({ last_name: 'Mbuyi', sex: 'F', confirm_duplicate: true });

@@ -41,9 +41,13 @@ export function RegisterPatientModal({
     null,
   );
 
+  // Creating a second record for someone who has one splits their history: it asks for a confirmation.
+  const [confirmingNew, setConfirmingNew] = useState(false);
+
   function close() {
     form.reset();
     setPending(null);
+    setConfirmingNew(false);
     setGeneral(null);
     onClose();
   }
@@ -64,6 +68,7 @@ export function RegisterPatientModal({
       if (isApiError(error) && error.status === 409 && error.body && typeof error.body === 'object') {
         const duplicates = (error.body as { duplicates?: TDuplicateCandidate[] }).duplicates;
         if (Array.isArray(duplicates) && duplicates.length > 0) {
+          setConfirmingNew(false);
           setPending({ body, duplicates });
           return;
         }
@@ -89,6 +94,7 @@ export function RegisterPatientModal({
         national_id: body.national_id,
       });
       if (duplicates.length > 0) {
+        setConfirmingNew(false);
         setPending({ body, duplicates });
         return;
       }
@@ -137,9 +143,8 @@ export function RegisterPatientModal({
                     </Group>
                   </div>
                   <Button
-                    variant="light"
-                    size="xs"
-                    leftSection={<IconExternalLink size={14} />}
+                    size="sm"
+                    leftSection={<IconExternalLink size={16} />}
                     onClick={() => {
                       close();
                       onOpenExisting(candidate.id);
@@ -156,19 +161,40 @@ export function RegisterPatientModal({
               {general}
             </Alert>
           )}
-          <Group justify="space-between" wrap="wrap">
-            <Button variant="default" onClick={() => setPending(null)}>
-              {t('duplicates.back')}
-            </Button>
-            <Button
-              color="orange"
-              leftSection={<IconUserPlus size={16} />}
-              loading={create.isPending}
-              onClick={() => void save({ ...pending.body, confirm_duplicate: true })}
-            >
-              {t('duplicates.confirm')}
-            </Button>
-          </Group>
+          {confirmingNew ? (
+            <Alert color="orange" title={t('duplicates.confirmTitle')} data-testid="confirm-new-record">
+              <Stack gap="sm">
+                <Text size="sm">{t('duplicates.confirmExplain')}</Text>
+                <Group justify="flex-end" wrap="wrap">
+                  <Button variant="default" onClick={() => setConfirmingNew(false)}>
+                    {t('common:actions.cancel')}
+                  </Button>
+                  <Button
+                    color="orange"
+                    leftSection={<IconUserPlus size={16} />}
+                    loading={create.isPending}
+                    onClick={() => void save({ ...pending.body, confirm_duplicate: true })}
+                  >
+                    {t('duplicates.confirmYes')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Alert>
+          ) : (
+            <Group justify="space-between" wrap="wrap">
+              <Button variant="default" onClick={() => setPending(null)}>
+                {t('duplicates.back')}
+              </Button>
+              <Button
+                variant="subtle"
+                color="orange"
+                leftSection={<IconUserPlus size={16} />}
+                onClick={() => setConfirmingNew(true)}
+              >
+                {t('duplicates.confirm')}
+              </Button>
+            </Group>
+          )}
         </Stack>
       ) : (
         <form
