@@ -28,7 +28,7 @@ import {
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
 import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
 import { ZIcd10CodeValue } from './icd10.js';
-import { ZVitals } from './triage.js';
+import { ZTriage, ZVitals } from './triage.js';
 
 /** A day (`YYYY-MM-DD`) within what the database and the clinic can mean (zod alone accepts year 0000). */
 const zDay = z.iso
@@ -257,6 +257,18 @@ export const ZConsultationDetail = ZConsultationListItem.extend({
   addenda: z.array(ZAddendum),
   /** The active diagnoses, primary first. */
   diagnoses: z.array(ZDiagnosis),
+  /**
+   * The visit's triage, so that the nurse's vital signs reach the doctor (issue 25): when, by whom, the level
+   * and the vitals; null without a visit or before triage.
+   */
+  triage: ZTriage.pick({
+    id: true,
+    scale: true,
+    level: true,
+    vitals: true,
+    recorded_by: true,
+    recorded_at: true,
+  }).nullable(),
 });
 export type TConsultationDetail = z.infer<typeof ZConsultationDetail>;
 

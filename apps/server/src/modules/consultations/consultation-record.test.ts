@@ -13,7 +13,7 @@ import {
   insertTestIcd10,
   startedConsultation,
 } from '../../../test/consultations.js';
-import { type Actor, journeyHospital } from '../../../test/journey.js';
+import { type Actor, admit, createPatient, journeyHospital } from '../../../test/journey.js';
 
 let ctx: TestContext;
 let h: Awaited<ReturnType<typeof journeyHospital>>;
@@ -86,6 +86,48 @@ describe('draft saves', () => {
     expect(now.json()).toMatchObject({ version: 3, examination: 'Splénomégalie' });
     // The version is required.
     expect((await call(ctx.app, doctor, 'PATCH', url(id), { plan: 'x' })).json()).toHaveProperty('version');
+  });
+
+  it("carries the visit's triage — level, vitals, nurse, time — to the doctor", async () => {
+    const nurse = await h.as('NURSE', 'URG');
+    const patient = await createPatient(ctx.app, secretary);
+    const admission = await admit(ctx.app, secretary, patient.id, h.dep('URG').id, 'emergency');
+    const triaged = await call(ctx.app, nurse, 'POST', '/api/triage/', {
+      admission: admission.id,
+      chief_complaint: 'Palpitations',
+      vitals: { temperature: 38.6, heart_rate: 135 },
+      level: '2',
+    });
+    expect(triaged.statusCode, triaged.body).toBe(201);
+    expect(
+      (
+        await call(ctx.app, queueManager, 'POST', '/api/assign-patient/', {
+          admission: admission.id,
+          doctor: doctor.id,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const started = await call(
+      ctx.app,
+      doctor,
+      'POST',
+      `/api/admissions/${admission.id}/start-consultation/`,
+    );
+    expect(started.statusCode, started.body).toBe(201);
+    const record = await call(ctx.app, doctor, 'GET', url(started.json().id));
+    expect(record.json().triage).toMatchObject({
+      id: triaged.json().id,
+      scale: 'FRENCH',
+      level: '2',
+      vitals: { temperature: 38.6, heart_rate: 135 },
+      recorded_by: { id: nurse.id },
+      recorded_at: expect.any(String),
+    });
+    // The consultation's own vitals stay the doctor's: empty until taken over or recorded.
+    expect(record.json().vitals).toBeNull();
+    // A consultation without triage says so.
+    const { id } = await start();
+    expect((await call(ctx.app, doctor, 'GET', url(id))).json().triage).toBeNull();
   });
 
   it('validates the vitals with triage’s bounds (400 per field)', async () => {

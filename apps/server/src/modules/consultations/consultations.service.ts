@@ -28,6 +28,7 @@ import {
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
+import { triageOfAdmission } from '../triage/triage.repository.js';
 import {
   type ConsultationFacts,
   type ConsultationFilters,
@@ -144,9 +145,10 @@ export class ConsultationsService {
     const user = this.user(ctx);
     const facts = factsOf(view);
     const access = consultationAccess(user, facts);
-    const [addenda, diagnoses] = await Promise.all([
+    const [addenda, diagnoses, triage] = await Promise.all([
       listAddenda(q, hospitalId, id),
       listDiagnoses(q, hospitalId, id),
+      view.admission ? triageOfAdmission(q, hospitalId, view.admission.id) : null,
     ]);
     return {
       view: {
@@ -155,6 +157,14 @@ export class ConsultationsService {
         may_add_addendum: mayAddAddendum(user, facts),
         addenda,
         diagnoses: diagnoses.rows,
+        triage: triage && {
+          id: triage.id,
+          scale: triage.scale,
+          level: triage.level,
+          vitals: triage.vitals,
+          recorded_by: triage.recorded_by,
+          recorded_at: triage.recorded_at,
+        },
       },
       access,
     };

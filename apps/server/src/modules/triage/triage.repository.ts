@@ -113,6 +113,15 @@ export async function findTriage(q: Queryable, hospitalId: string, id: string) {
   return res.rows[0] ? toTriage(res.rows[0]) : null;
 }
 
+/** The triage record of a visit (its latest: the one the visit points to), or null before triage. */
+export async function triageOfAdmission(q: Queryable, hospitalId: string, admissionId: string) {
+  const res = await q.execute<TriageViewRow>(
+    sql`${TRIAGE_SELECT} where t.hospital_id = ${hospitalId}
+      and t.id = (select triage_id from admissions where hospital_id = ${hospitalId} and id = ${admissionId})`,
+  );
+  return res.rows[0] ? toTriage(res.rows[0]) : null;
+}
+
 export async function listTriage(
   q: Queryable,
   hospitalId: string,

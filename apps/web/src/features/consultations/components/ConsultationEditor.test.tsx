@@ -1,3 +1,4 @@
+import type { TConsultationDetail } from '@greensen/shared/contracts/consultations';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -15,9 +16,10 @@ const emptyPage = () => Response.json({ count: 0, next: null, previous: null, re
  * The consultation page against a small fake server: the record is at `server.version`; a draft save based
  * on another version is a 409 stale_version, as the API answers.
  */
-function openEditor() {
+function openEditor(extra: Partial<TConsultationDetail> = {}) {
   const server = { version: 3, history: 'Fièvre depuis 3 jours', saves: [] as Record<string, unknown>[] };
-  const current = () => record({ access: 'edit', version: server.version, history: server.history });
+  const current = () =>
+    record({ access: 'edit', version: server.version, history: server.history, ...extra });
   const view = renderApp(`/consultations/${ID}`, {
     user: doctor,
     routes: {
@@ -29,7 +31,7 @@ function openEditor() {
   view.fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     if (init?.method === 'PATCH' && url.pathname === `/api/consultations/${ID}/`) {
-      const body = JSON.parse(String(init.body)) as { version: number; history?: string };
+      const body = JSON.parse(String(init.body)) as { version: number; history?: string; vitals?: unknown };
       server.saves.push(body);
       if (body.version !== server.version)
         return Response.json(
@@ -81,6 +83,34 @@ describe('the consultation form', () => {
     await waitFor(() => expect(server.version).toBe(6));
     expect(server.saves.at(-1)).toEqual({ version: 5, history: 'Fièvre depuis 3 jours, frissons' });
     expect(screen.queryByTestId('draft-conflict')).toBeNull();
+  });
+
+  it("shows the nurse's triage vitals and takes them over on request", async () => {
+    const { server } = openEditor({
+      triage: {
+        id: '0190f0f0-bbbb-7222-8333-444455556666',
+        scale: 'FRENCH',
+        level: '2',
+        vitals: { temperature: 39.4, heart_rate: 135, spo2: null },
+        recorded_by: { id: '0190f0f0-cccc-7222-8333-444455556666', full_name: 'Grâce Mutombo' },
+        recorded_at: '2026-11-25T09:12:00.000Z',
+      },
+    });
+    const card = await screen.findByTestId('triage-vitals');
+    expect(card).toHaveTextContent('Constantes du tri');
+    expect(card).toHaveTextContent('Grâce Mutombo');
+    expect(card).toHaveTextContent('Température : 39,4 °C');
+    expect(card).toHaveTextContent('Fréquence cardiaque : 135');
+    expect(screen.getByRole('textbox', { name: /Fréquence cardiaque/ })).toHaveValue('');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Reprendre ces constantes' }));
+    expect(screen.getByRole('textbox', { name: /Fréquence cardiaque/ })).toHaveValue('135');
+    expect(screen.getByRole('textbox', { name: /Température/ })).toHaveValue('39,4');
+    await waitFor(() => expect(server.saves.some((save) => save.vitals !== undefined)).toBe(true));
+    expect(server.saves.find((save) => save.vitals)?.vitals).toMatchObject({
+      temperature: 39.4,
+      heart_rate: 135,
+    });
   });
 
   it('lists what is missing before completing', async () => {

@@ -34,7 +34,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { consultationQueryKey, consultationQueryOptions } from '../../../lib/clinical/api/get-consultation';
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
-import { VitalsFields } from '../../../lib/clinical/components/VitalsFields';
+import { VitalsFields, vitalsFormValues } from '../../../lib/clinical/components/VitalsFields';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth';
 import { useCancelConsultation, useCompleteConsultation } from '../api/consultation-actions';
@@ -51,6 +51,7 @@ import {
   valuesFromPatch,
 } from './consultation-form';
 import { DiagnosesSummary } from './DiagnosesSummary';
+import { TriageVitalsCard } from './TriageVitalsCard';
 import { useAutosave } from './useAutosave';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -68,7 +69,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 const localToday = () => new Date().toLocaleDateString('en-CA');
 
 export function ConsultationEditor({ record }: { record: TConsultationDetail }) {
-  const { t } = useTranslation('consultations');
+  const { t, i18n } = useTranslation('consultations');
   const queryClient = useQueryClient();
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const key = consultationQueryKey(hospitalId, record.id);
@@ -276,6 +277,12 @@ export function ConsultationEditor({ record }: { record: TConsultationDetail }) 
         <Text size="sm" fw={500}>
           {t('fields.vitals')}
         </Text>
+        {record.triage && (
+          <TriageVitalsCard
+            triage={record.triage}
+            onTakeOver={() => form.setValues({ ...vitalsFormValues(record.triage?.vitals, i18n.language) })}
+          />
+        )}
         <VitalsFields form={form} showMobility={false} showFlags={false} />
       </Section>
 

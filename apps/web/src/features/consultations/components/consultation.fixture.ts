@@ -50,6 +50,7 @@ export function consultationRecord(over: Partial<TConsultationDetail> = {}): TCo
     may_add_addendum: false,
     addenda: [],
     diagnoses: [],
+    triage: null,
     ...over,
   };
 }
