@@ -24,3 +24,16 @@ export const notFound = (key: MessageKey | string = 'error.not_found') => new Ap
 export const conflict = (key: MessageKey | string, params?: Record<string, string | number>) =>
   new ApiError(409, key, params ? { params } : {});
 export const tooManyRequests = () => new ApiError(429, 'error.too_many_requests');
+
+/** The unique constraint a database error violated (PostgreSQL 23505, through driver wrappers), or null. */
+export function isUniqueViolation(err: unknown): { constraint: string } | null {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
+    if (code === '23505') {
+      return { constraint: typeof constraint === 'string' ? constraint : String(message ?? '') };
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}

@@ -65,6 +65,14 @@ export interface HospitalKit {
   ): Promise<{ id: string; patient: string; version: number }>;
   /** A background job of this hospital in the `failed` state (what an administrator may retry). */
   failedJob(): Promise<string>;
+  /** A new department, made by the hospital's administrator. */
+  department(): Promise<string>;
+  /** A new ward of the emergency department, without rooms. */
+  ward(): Promise<string>;
+  /** A new ward with one room of two beds. */
+  room(): Promise<{ id: string; ward: string; beds: string[] }>;
+  /** A free bed of a new room. */
+  bed(): Promise<string>;
   /** A verified account that can sign in, with no hospital. */
   account(): Promise<{ id: string; email: string; password: string }>;
   /** A fresh signed-in session (login) of a new account. */
@@ -661,6 +669,71 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
 
   // Departments, practitioners and their queues -----------------------------------------------------------
   'GET /api/departments/': { allow: ALL, audit: 'none' },
+  // The hospital's structure (issue 15): every member reads the wards, administrators change the structure.
+  'POST /api/departments/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: () => ({ body: { name: unique('Service'), code: unique('S').toUpperCase(), kind: 'clinical' } }),
+    massAssignment: { extras: 'ignored', table: 'departments', row: (response) => idOf(response) },
+  },
+  'PATCH /api/departments/:id/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.department() }, body: { name: unique('Service') } }),
+    massAssignment: { extras: 'ignored', table: 'departments', row: paramId },
+  },
+  'GET /api/wards/': { allow: ALL, audit: 'none' },
+  'GET /api/wards/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: await kit.ward() } }),
+  },
+  'POST /api/wards/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: (kit) => ({
+      body: { department: kit.departments.MED, name: unique('Unité'), code: unique('W').toUpperCase() },
+    }),
+    // The other hospital's department is refused (400 on the field).
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'ignored', table: 'wards', row: (response) => idOf(response) },
+  },
+  'PATCH /api/wards/:id/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.ward() }, body: { name: unique('Unité') } }),
+    massAssignment: { extras: 'ignored', table: 'wards', row: paramId },
+  },
+  'POST /api/wards/:id/rooms/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({
+      params: { id: await kit.ward() },
+      body: { name: unique('R'), beds: ['A', 'B'] },
+    }),
+    massAssignment: { extras: 'ignored', table: 'wards', row: paramId },
+  },
+  'PATCH /api/rooms/:id/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: (await kit.room()).id }, body: { name: unique('R') } }),
+    massAssignment: { extras: 'ignored', table: 'rooms', row: paramId },
+  },
+  'POST /api/rooms/:id/beds/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({
+      params: { id: (await kit.room()).id },
+      body: { labels: [unique('L').slice(0, 20)] },
+    }),
+    massAssignment: { extras: 'ignored', table: 'rooms', row: paramId },
+  },
+  'PATCH /api/beds/:id/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.bed() }, body: { status: 'cleaning' } }),
+    massAssignment: { extras: 'ignored', table: 'beds', row: paramId },
+  },
   'GET /api/departments/:id/execution-queue/': {
     allow: ALL,
     audit: 'search',

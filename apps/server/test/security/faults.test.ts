@@ -236,10 +236,12 @@ describe.runIf(once && redisBin)('Redis stopped and started under two API instan
     expect(noTicket.statusCode).toBe(503);
     expect(designBodyProblem(noTicket)).toBeNull();
     // Rate limits fall back to this instance's counters, with a warning.
+    // (sign-in throttling: 10 failures of one account from one address stop that address).
     const acct = await makeAccount(a.app);
+    const attacker = clientIp();
     for (let i = 0; i < 10; i++)
-      expect((await login(a.app, acct.email, `wrong-password-${i}`, clientIp())).statusCode).toBe(401);
-    expect((await login(a.app, acct.email, acct.password, clientIp())).statusCode).toBe(429);
+      expect((await login(a.app, acct.email, `wrong-password-${i}`, attacker)).statusCode).toBe(401);
+    expect((await login(a.app, acct.email, acct.password, attacker)).statusCode).toBe(429);
     const warnings = warn.mock.calls.map((c) => String(c[1] ?? c[0]));
     expect(
       warnings.some((m) => m.includes('fall back to memory')),

@@ -248,6 +248,42 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       keep(job!.id);
       return job!.id;
     },
+    async department() {
+      const res = await as('admin', 'POST', '/api/departments/', {
+        name: uniqueName('Service '),
+        code: uniqueName('S').toUpperCase(),
+        kind: 'clinical',
+      });
+      expectStatus(res, 201, 'department');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    async ward() {
+      const res = await as('admin', 'POST', '/api/wards/', {
+        department: departments.URG,
+        name: uniqueName('Unité '),
+        code: uniqueName('W').toUpperCase(),
+      });
+      expectStatus(res, 201, 'ward');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    async room() {
+      const ward = await kit.ward();
+      const res = await as('admin', 'POST', `/api/wards/${ward}/rooms/`, {
+        name: uniqueName('R'),
+        beds: ['A', 'B'],
+      });
+      expectStatus(res, 201, 'room');
+      const room = (res.json() as { room_list: { id: string; beds: { id: string }[] }[] }).room_list[0]!;
+      keep(room.id, ...room.beds.map((b) => b.id));
+      return { id: room.id, ward, beds: room.beds.map((b) => b.id) };
+    },
+    async bed() {
+      return (await kit.room()).beds[0]!;
+    },
     async account() {
       const a = await makeAccount(app);
       return { id: a.id, email: a.email, password: a.password };

@@ -40,6 +40,7 @@ export const pageLoaders = {
   examCreate: () => import('../features/exams/pages/ExamCreatePage'),
   examDetail: () => import('../features/exams/pages/ExamDetailPage'),
   adminJobs: () => import('../features/admin/pages/AdminJobsPage'),
+  hospitals: () => import('../features/hospitals/pages/HospitalsPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -64,6 +65,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       ];
     case 'exams':
       return [pageLoaders.exams, pageLoaders.examDetail, pageLoaders.examCreate];
+    case 'hospitals':
+      return [pageLoaders.hospitals];
     default:
       return [pageLoaders.placeholder];
   }

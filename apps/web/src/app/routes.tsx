@@ -131,7 +131,7 @@ function moduleRoutes(): RouteObject[] {
     placeholder('medical-acts', { titleKey: 'medicalActs', module: 'medical_acts' }),
     placeholder('medical-acts/:id', { titleKey: 'medicalActDetail', module: 'medical_acts', kind: 'detail' }),
     placeholder('billing', { titleKey: 'billing', module: 'billing' }),
-    placeholder('hospitals', { titleKey: 'hospitals', module: 'hospitals' }),
+    page('hospitals', pageLoaders.hospitals, { titleKey: 'hospitals', module: 'hospitals', kind: 'list' }),
     placeholder('pharmacy', { titleKey: 'pharmacy', module: 'pharmacy' }),
     placeholder('pharmacy/medications/:id', {
       titleKey: 'pharmacyMedication',

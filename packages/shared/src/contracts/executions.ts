@@ -75,7 +75,11 @@ export const ZDoctorListQuery = ZPageQuery.extend({
 });
 export const ZDoctorList = zPage(ZDoctor);
 
-export const ZDepartment = ZDepartmentRef.extend({ is_active: z.boolean() });
+export const ZDepartment = ZDepartmentRef.extend({
+  is_active: z.boolean(),
+  /** The head of department, if named (issue 15). */
+  head: z.object({ id: z.uuid(), full_name: z.string() }).nullable(),
+});
 export const ZDepartmentList = zPage(ZDepartment);
 
 export const ZAssignResult = z.object({ execution: ZExecution, reassigned_from: ZPersonRef.nullable() });

@@ -20,7 +20,8 @@ export type Action =
   | 'exam.perform'
   | 'exam.validate'
   | 'exam.cancel'
-  | 'exam.acknowledge';
+  | 'exam.acknowledge'
+  | 'structure.manage';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -45,4 +46,6 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'exam.validate': ['doctor', 'head_doctor'],
   'exam.cancel': ['nurse', 'doctor', 'head_doctor'],
   'exam.acknowledge': ['doctor', 'head_doctor'],
+  /** Departments, wards, rooms and beds (issue 15): the structure routes allow administrators only. */
+  'structure.manage': ['admin'],
 };

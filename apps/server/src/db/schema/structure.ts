@@ -1,5 +1,18 @@
-import { boolean, index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
+import { users } from './people.js';
 
 export const triageScale = pgEnum('triage_scale', ['FRENCH', 'SATS']);
 export const departmentKind = pgEnum('department_kind', [
@@ -11,6 +24,7 @@ export const departmentKind = pgEnum('department_kind', [
   'laboratory',
   'imaging',
   'pharmacy',
+  'billing',
   'administration',
 ]);
 export const bedStatus = pgEnum('bed_status', ['free', 'occupied', 'cleaning', 'out_of_service']);
@@ -41,12 +55,17 @@ export const departments = pgTable(
     name: text('name').notNull(),
     code: text('code').notNull(),
     kind: departmentKind('kind').notNull(),
+    /** The head of department (a member of the hospital), if named. */
+    headUserId: uuid('head_user_id').references(() => users.id),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('departments_hospital_code_uq').on(t.hospitalId, t.code)],
 );
+
+/** Who a ward admits, when it restricts: women or men only. */
+export const wardSex = pgEnum('ward_sex', ['F', 'M']);
 
 export const wards = pgTable(
   'wards',
@@ -58,11 +77,20 @@ export const wards = pgTable(
       .references(() => departments.id),
     name: text('name').notNull(),
     code: text('code').notNull(),
+    /** The tariff category of a bed-day in this ward (billing): free text such as "standard", "VIP". */
+    category: text('category'),
+    sexRestriction: wardSex('sex_restriction'),
+    /** Ages admitted, in whole years (a paediatric ward: max 15), when restricted. */
+    minAge: smallint('min_age'),
+    maxAge: smallint('max_age'),
+    isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('wards_hospital_code_uq').on(t.hospitalId, t.code),
     index('wards_department_idx').on(t.departmentId),
+    check('wards_ages_ck', sql`${t.minAge} is null or ${t.maxAge} is null or ${t.minAge} <= ${t.maxAge}`),
   ],
 );
 
@@ -75,7 +103,9 @@ export const rooms = pgTable(
       .notNull()
       .references(() => wards.id),
     name: text('name').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('rooms_ward_name_uq').on(t.wardId, t.name)],
 );
@@ -90,13 +120,23 @@ export const beds = pgTable(
       .references(() => rooms.id),
     label: text('label').notNull(),
     status: bedStatus('status').notNull().default('free'),
+    /** Why the bed is out of service (required then). */
+    statusReason: text('status_reason'),
     sortOrder: integer('sort_order').notNull().default(0),
+    /** Deactivated beds stay (later modules refer to them), never deleted. */
+    isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('beds_room_label_uq').on(t.roomId, t.label),
     index('beds_hospital_status_idx').on(t.hospitalId, t.status),
+    // A patient's bed is never removed from under them, nor put out of service (issue 15).
+    check('beds_occupied_active_ck', sql`${t.isActive} or ${t.status} <> 'occupied'`),
+    check(
+      'beds_out_of_service_reason_ck',
+      sql`${t.status} <> 'out_of_service' or ${t.statusReason} is not null`,
+    ),
   ],
 );
 

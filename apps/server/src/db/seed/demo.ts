@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { hashSecret } from '../../lib/passwords.js';
 import type { Db, Queryable } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
@@ -202,6 +202,11 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
               roomId: room.id,
               label: `${d.code}${w}0${ri + 1}-${n}`,
               sortOrder: ri * 2 + n,
+              // A bed being cleaned and one out of service in every ward, as on a real floor.
+              ...(ri === 1 && n === 2 ? { status: 'cleaning' as const } : {}),
+              ...(ri === 2 && n === 2
+                ? { status: 'out_of_service' as const, statusReason: 'Matelas à remplacer' }
+                : {}),
             })),
           );
           await tx.insert(beds).values(bedValues);
@@ -231,6 +236,14 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
           roleCode: a.role,
         })),
       );
+      // The head doctor heads the department they work in (issue 15: the departments show their heads).
+      if (a.role === 'HEAD_DOCTOR')
+        for (const m of a.at)
+          if (m.department)
+            await tx
+              .update(departments)
+              .set({ headUserId: u!.id })
+              .where(eq(departments.id, departmentIds.get(`${m.hospital}/${m.department}`)!));
     }
     await seedJourney(tx);
     await seedExams(tx);

@@ -3,7 +3,14 @@ import { roleLabel } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { actingUser, type ServiceContext } from '../../lib/context.js';
-import { ApiError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import {
+  ApiError,
+  badRequest,
+  conflict,
+  isUniqueViolation,
+  tooManyRequests,
+  unauthorized,
+} from '../../lib/errors.js';
 import type { Lang } from '../../lib/i18n.js';
 import { dummyHash, hashSecret, verifySecret } from '../../lib/passwords.js';
 import { REFRESH_TOKEN_TTL_S, signAccessToken } from '../../lib/tokens.js';
@@ -80,18 +87,6 @@ export function userBody(user: AuthUser, lang: Lang): TUser {
     roles: [...roles.values()],
     has_pin: user.hasPin,
   };
-}
-
-function isUniqueViolation(err: unknown): { constraint: string } | null {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
-    if (code === '23505') {
-      return { constraint: typeof constraint === 'string' ? constraint : String(message ?? '') };
-    }
-    e = (e as { cause?: unknown }).cause;
-  }
-  return null;
 }
 
 /**

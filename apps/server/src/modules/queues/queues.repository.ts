@@ -30,14 +30,32 @@ export async function listDepartments(
   limit: number,
   offset: number,
 ) {
-  const cond = sql`hospital_id = ${hospitalId} ${kind ? sql`and kind = ${kind}` : sql``}`;
-  const rows = await q.execute<{ id: string; code: string; name: string; kind: string; is_active: boolean }>(
-    sql`select id, code, name, kind, is_active from departments where ${cond} order by name, id limit ${limit} offset ${offset}`,
+  const cond = sql`d.hospital_id = ${hospitalId} ${kind ? sql`and d.kind = ${kind}` : sql``}`;
+  const rows = await q.execute<{
+    id: string;
+    code: string;
+    name: string;
+    kind: string;
+    is_active: boolean;
+    head_id: string | null;
+    head_first: string | null;
+    head_last: string | null;
+  }>(
+    sql`select d.id, d.code, d.name, d.kind, d.is_active, u.id as head_id, u.first_name as head_first,
+        u.last_name as head_last
+      from departments d left join users u on u.id = d.head_user_id
+      where ${cond} order by d.name, d.id limit ${limit} offset ${offset}`,
   );
   const counted = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from departments where ${cond}`,
+    sql`select count(*)::int as n from departments d where ${cond}`,
   );
-  return { rows: rows.rows, count: Number(counted.rows[0]?.n ?? 0) };
+  return {
+    rows: rows.rows.map(({ head_id, head_first, head_last, ...d }) => ({
+      ...d,
+      head: head_id ? { id: head_id, full_name: `${head_first} ${head_last}` } : null,
+    })),
+    count: Number(counted.rows[0]?.n ?? 0),
+  };
 }
 
 export async function departmentExists(q: Queryable, hospitalId: string, id: string) {

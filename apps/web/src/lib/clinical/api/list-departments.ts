@@ -11,6 +11,8 @@ export interface Department {
   name: string;
   kind: string;
   is_active: boolean;
+  /** The head of department, if named. */
+  head?: { id: string; full_name: string } | null;
 }
 
 /** Departments that receive patients (not the laboratory, pharmacy, imaging or administration). */

@@ -1,0 +1,298 @@
+import type {
+  TBedUpdate,
+  TDepartmentCreate,
+  TDepartmentUpdate,
+  TRoomCreate,
+  TWardCreate,
+  TWardDetail,
+  TWardUpdate,
+} from '@greensen/shared/contracts/structure';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import { beds, departments, rooms, wards } from '../../db/schema/index.js';
+import { type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
+import {
+  activeWardsOf,
+  bedLabelsOfRoom,
+  departmentOf,
+  findDepartment,
+  findWard,
+  isMember,
+  listWards,
+  lockBed,
+  lockRoom,
+  lockWard,
+  nextBedOrder,
+  roomsOfWard,
+} from './structure.repository.js';
+
+/** A code already used in the hospital, a name already used in the ward: a 400 on that field, not a 500. */
+async function uniqueOr400<T>(field: string, key: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw badRequest({ [field]: [key] });
+    throw error;
+  }
+}
+
+/**
+ * The hospital's structure (issue 15): departments, wards, rooms and beds. Administrators change it; every
+ * member reads it (the bed board of the inpatient module). Nothing is deleted: a ward, room or bed that later
+ * modules may refer to is deactivated. A bed with a patient is never put out of service nor deactivated, nor
+ * its room or ward (the rows are locked, and the database's `beds_occupied_active_ck` holds it too).
+ */
+export class StructureService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  private audit(ctx: ServiceContext, tx: Tx, action: string, resourceType: string, id: string, details = {}) {
+    return this.app.audit.record(ctx, { action, resourceType, resourceId: id, details }, tx);
+  }
+
+  // Departments ---------------------------------------------------------------------------------------
+
+  private async checkHead(tx: Tx, hospitalId: string, head: string | null | undefined) {
+    if (head && !(await isMember(tx, hospitalId, head)))
+      throw badRequest({ head: ['structure.head_not_member'] });
+  }
+
+  async createDepartment(ctx: ServiceContext, body: TDepartmentCreate) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      await this.checkHead(tx, hospital.id, body.head);
+      const [row] = await uniqueOr400('code', 'structure.code_taken', () =>
+        tx
+          .insert(departments)
+          .values({
+            hospitalId: hospital.id,
+            name: body.name,
+            code: body.code.toUpperCase(),
+            kind: body.kind,
+            headUserId: body.head ?? null,
+          })
+          .returning({ id: departments.id }),
+      );
+      await this.audit(ctx, tx, 'department.create', 'department', row!.id, { code: body.code });
+      return (await findDepartment(tx, hospital.id, row!.id))!;
+    });
+  }
+
+  async updateDepartment(ctx: ServiceContext, id: string, body: TDepartmentUpdate) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const current = await departmentOf(tx, hospital.id, id);
+      if (!current) throw notFound();
+      await this.checkHead(tx, hospital.id, body.head);
+      if (body.is_active === false && current.is_active && (await activeWardsOf(tx, id)) > 0)
+        throw conflict('structure.department_has_wards');
+      const values: Partial<typeof departments.$inferInsert> = { updatedAt: new Date() };
+      if (body.name !== undefined) values.name = body.name;
+      if (body.code !== undefined) values.code = body.code.toUpperCase();
+      if (body.kind !== undefined) values.kind = body.kind;
+      if (body.head !== undefined) values.headUserId = body.head;
+      if (body.is_active !== undefined) values.isActive = body.is_active;
+      await uniqueOr400('code', 'structure.code_taken', () =>
+        tx
+          .update(departments)
+          .set(values)
+          .where(and(eq(departments.id, id), eq(departments.hospitalId, hospital.id))),
+      );
+      await this.audit(ctx, tx, 'department.update', 'department', id, { fields: Object.keys(body) });
+      return (await findDepartment(tx, hospital.id, id))!;
+    });
+  }
+
+  // Wards -----------------------------------------------------------------------------------------------
+
+  list(
+    ctx: ServiceContext,
+    filters: { department?: string | undefined; includeInactive?: boolean | undefined },
+    page: number,
+    pageSize: number,
+  ) {
+    return listWards(this.app.db, scopedHospital(ctx).id, filters, pageSize, (page - 1) * pageSize);
+  }
+
+  async ward(ctx: ServiceContext, id: string): Promise<TWardDetail> {
+    const hospitalId = scopedHospital(ctx).id;
+    const [ward, roomList] = await Promise.all([
+      findWard(this.app.db, hospitalId, id),
+      roomsOfWard(this.app.db, hospitalId, id),
+    ]);
+    if (!ward) throw notFound();
+    return { ...ward, room_list: roomList };
+  }
+
+  private async detail(tx: Tx, hospitalId: string, id: string): Promise<TWardDetail> {
+    const ward = await findWard(tx, hospitalId, id);
+    if (!ward) throw notFound();
+    return { ...ward, room_list: await roomsOfWard(tx, hospitalId, id) };
+  }
+
+  async createWard(ctx: ServiceContext, body: TWardCreate) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const department = await departmentOf(tx, hospital.id, body.department);
+      if (!department) throw badRequest({ department: ['structure.department_unknown'] });
+      if (!department.is_active) throw badRequest({ department: ['structure.department_inactive'] });
+      const [row] = await uniqueOr400('code', 'structure.code_taken', () =>
+        tx
+          .insert(wards)
+          .values({
+            hospitalId: hospital.id,
+            departmentId: body.department,
+            name: body.name,
+            code: body.code.toUpperCase(),
+            category: body.category ?? null,
+            sexRestriction: body.sex_restriction ?? null,
+            minAge: body.min_age ?? null,
+            maxAge: body.max_age ?? null,
+          })
+          .returning({ id: wards.id }),
+      );
+      await this.audit(ctx, tx, 'ward.create', 'ward', row!.id, { code: body.code });
+      return this.detail(tx, hospital.id, row!.id);
+    });
+  }
+
+  async updateWard(ctx: ServiceContext, id: string, body: TWardUpdate) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const ward = await lockWard(tx, hospital.id, id);
+      if (!ward) throw notFound();
+      if (body.is_active === false && ward.occupied > 0) throw conflict('structure.ward_occupied');
+      if (body.department !== undefined) {
+        const department = await departmentOf(tx, hospital.id, body.department);
+        if (!department) throw badRequest({ department: ['structure.department_unknown'] });
+      }
+      const current = await findWard(tx, hospital.id, id);
+      const minAge = body.min_age !== undefined ? body.min_age : current?.min_age;
+      const maxAge = body.max_age !== undefined ? body.max_age : current?.max_age;
+      if (minAge != null && maxAge != null && minAge > maxAge)
+        throw badRequest({ max_age: ['structure.ages_order'] });
+      const values: Partial<typeof wards.$inferInsert> = { updatedAt: new Date() };
+      if (body.department !== undefined) values.departmentId = body.department;
+      if (body.name !== undefined) values.name = body.name;
+      if (body.code !== undefined) values.code = body.code.toUpperCase();
+      if (body.category !== undefined) values.category = body.category;
+      if (body.sex_restriction !== undefined) values.sexRestriction = body.sex_restriction;
+      if (body.min_age !== undefined) values.minAge = body.min_age;
+      if (body.max_age !== undefined) values.maxAge = body.max_age;
+      if (body.is_active !== undefined) values.isActive = body.is_active;
+      await uniqueOr400('code', 'structure.code_taken', () =>
+        tx
+          .update(wards)
+          .set(values)
+          .where(and(eq(wards.id, id), eq(wards.hospitalId, hospital.id))),
+      );
+      await this.audit(ctx, tx, 'ward.update', 'ward', id, { fields: Object.keys(body) });
+      return this.detail(tx, hospital.id, id);
+    });
+  }
+
+  // Rooms and beds --------------------------------------------------------------------------------------
+
+  /** A room with its beds at once ("room 12, beds A–D"). */
+  async createRoom(ctx: ServiceContext, wardId: string, body: TRoomCreate) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const ward = await lockWard(tx, hospital.id, wardId);
+      if (!ward) throw notFound();
+      const [room] = await uniqueOr400('name', 'structure.room_taken', () =>
+        tx
+          .insert(rooms)
+          .values({ hospitalId: hospital.id, wardId, name: body.name })
+          .returning({ id: rooms.id }),
+      );
+      await tx.insert(beds).values(
+        body.beds.map((label, i) => ({
+          hospitalId: hospital.id,
+          roomId: room!.id,
+          label,
+          sortOrder: i + 1,
+        })),
+      );
+      await this.audit(ctx, tx, 'room.create', 'room', room!.id, { ward: wardId, beds: body.beds.length });
+      return this.detail(tx, hospital.id, wardId);
+    });
+  }
+
+  async updateRoom(
+    ctx: ServiceContext,
+    id: string,
+    body: { name?: string | undefined; is_active?: boolean | undefined },
+  ) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const room = await lockRoom(tx, hospital.id, id);
+      if (!room) throw notFound();
+      if (body.is_active === false && room.occupied > 0) throw conflict('structure.room_occupied');
+      const values: Partial<typeof rooms.$inferInsert> = { updatedAt: new Date() };
+      if (body.name !== undefined) values.name = body.name;
+      if (body.is_active !== undefined) values.isActive = body.is_active;
+      await uniqueOr400('name', 'structure.room_taken', () =>
+        tx
+          .update(rooms)
+          .set(values)
+          .where(and(eq(rooms.id, id), eq(rooms.hospitalId, hospital.id))),
+      );
+      await this.audit(ctx, tx, 'room.update', 'room', id, { fields: Object.keys(body) });
+      return this.detail(tx, hospital.id, room.ward_id);
+    });
+  }
+
+  async addBeds(ctx: ServiceContext, roomId: string, labels: string[]) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const room = await lockRoom(tx, hospital.id, roomId);
+      if (!room) throw notFound();
+      const taken = new Set((await bedLabelsOfRoom(tx, roomId)).map((l) => l.toUpperCase()));
+      const clash = labels.filter((l) => taken.has(l.toUpperCase()));
+      if (clash.length > 0) throw badRequest({ labels: ['structure.bed_taken'] });
+      const first = await nextBedOrder(tx, roomId);
+      await tx
+        .insert(beds)
+        .values(labels.map((label, i) => ({ hospitalId: hospital.id, roomId, label, sortOrder: first + i })));
+      await this.audit(ctx, tx, 'bed.create', 'room', roomId, { beds: labels.length });
+      return this.detail(tx, hospital.id, room.ward_id);
+    });
+  }
+
+  /**
+   * A bed's label, status (free, cleaning, out of service with a reason) or active flag. A bed with a patient
+   * (occupied: set by inpatient stays, never here) keeps its status and stays active: 409.
+   */
+  async updateBed(ctx: ServiceContext, id: string, body: TBedUpdate) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const bed = await lockBed(tx, hospital.id, id);
+      if (!bed) throw notFound();
+      if (bed.status === 'occupied' && (body.status !== undefined || body.is_active === false))
+        throw conflict('structure.bed_occupied');
+      const values: Partial<typeof beds.$inferInsert> = { updatedAt: new Date() };
+      if (body.label !== undefined) {
+        const taken = (await bedLabelsOfRoom(tx, bed.room_id)).filter(
+          (l) => l.toUpperCase() === body.label?.toUpperCase(),
+        );
+        if (taken.length > 0) throw badRequest({ label: ['structure.bed_taken'] });
+        values.label = body.label;
+      }
+      if (body.status !== undefined) {
+        values.status = body.status;
+        values.statusReason = body.status === 'out_of_service' ? (body.status_reason ?? null) : null;
+      }
+      if (body.is_active !== undefined) values.isActive = body.is_active;
+      await tx
+        .update(beds)
+        .set(values)
+        .where(and(eq(beds.id, id), eq(beds.hospitalId, hospital.id)));
+      await this.audit(ctx, tx, 'bed.update', 'bed', id, {
+        fields: Object.keys(body),
+        ...(body.status ? { status: body.status } : {}),
+      });
+      return this.detail(tx, hospital.id, bed.ward_id);
+    });
+  }
+}
