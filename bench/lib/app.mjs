@@ -88,6 +88,64 @@ export function startApp(database, options = {}, env = {}) {
   );
 }
 
+/**
+ * `npm start` as a user runs it (issue 16): the command, on a free port and `database`, timed from the spawn to
+ * the first healthy answer of `GET /api/health/` (polled every 25 ms): `{url, startMs, stop()}`. The whole
+ * process group is stopped (npm, scripts/start.mjs and the server).
+ */
+export async function startCommand(database, { timeoutMs = 180_000 } = {}) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      ...database,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_ENV: 'development',
+      JWT_SECRET,
+      REDIS_URL: '',
+      SMTP_URL: '',
+    },
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }, 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  for (;;) {
+    if (performance.now() - started > timeoutMs) {
+      await stop();
+      throw new Error(`npm start did not answer healthy within ${timeoutMs / 1000} s`);
+    }
+    if (child.exitCode !== null)
+      throw new Error(`npm start exited (code ${child.exitCode}) before answering`);
+    try {
+      const res = await fetch(`${url}/api/health/`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return { url, startMs: performance.now() - started, stop };
+}
+
 /** The bare Fastify hello-world of scenario 1 (bench/hello-server.mjs). */
 export function startHello() {
   return startProcess(join(ROOT, 'bench/hello-server.mjs'), {}, { label: 'the hello-world server' });
