@@ -670,6 +670,29 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   // Departments, practitioners and their queues -----------------------------------------------------------
   'GET /api/departments/': { allow: ALL, audit: 'none' },
   // The hospital's structure (issue 15): every member reads the wards, administrators change the structure.
+  'GET /api/hospitals/:id/': { allow: ALL, audit: 'none', request: (kit) => ({ params: { id: kit.id } }) },
+  'POST /api/hospitals/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: () => ({
+      body: {
+        name: unique('Hôpital'),
+        code: unique('H').toUpperCase(),
+        time_zone: 'Africa/Abidjan',
+        currency: 'XOF',
+        triage_scale: 'FRENCH',
+      },
+    }),
+    massAssignment: { extras: 'ignored', table: 'hospitals', row: (response) => idOf(response) },
+  },
+  'PATCH /api/hospitals/:id/': {
+    // Only the hospital the request works in: another hospital's id is not found.
+    allow: ['admin'],
+    audit: 'event',
+    request: (kit) => ({ params: { id: kit.id }, body: { print_footer: unique('Pied de page') } }),
+    // One row per hospital (no fresh row per request to compare): a field it does not know is a 400.
+    massAssignment: { extras: 'refused' },
+  },
   'POST /api/departments/': {
     allow: ['admin'],
     audit: 'event',

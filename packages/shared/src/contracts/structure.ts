@@ -192,3 +192,81 @@ export function bedLabelsFrom(text: string): string[] | null {
   if (list.length === 0 || list.length > 50 || list.some((x) => x.length > 20)) return null;
   return list;
 }
+
+// Hospitals ---------------------------------------------------------------------------------------------------
+
+/** An IANA time zone the runtime knows (`Africa/Kinshasa`). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return value.includes('/') || value === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
+/** The currencies of the hospitals we serve first, then any ISO 4217 code (three capital letters). */
+export const COMMON_CURRENCIES = ['XOF', 'XAF', 'CDF', 'GNF', 'MAD', 'EUR', 'USD'] as const;
+
+const phoneText = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 .-]{6,20}$/, 'structure.phone_invalid');
+const hospitalFields = {
+  name: label(150),
+  time_zone: z.string().trim().refine(isTimeZone, 'structure.time_zone_invalid'),
+  currency: z
+    .string()
+    .trim()
+    .transform((v) => v.toUpperCase())
+    .refine((v) => /^[A-Z]{3}$/.test(v), 'structure.currency_invalid'),
+  triage_scale: z.enum(['FRENCH', 'SATS']),
+  address: label(300).nullish(),
+  phones: z.array(phoneText).max(5),
+  languages: z
+    .array(z.enum(['fr', 'en']))
+    .min(1)
+    .refine((l) => new Set(l).size === l.length, 'structure.languages_distinct'),
+  print_header: z.string().trim().max(500).nullish(),
+  print_footer: z.string().trim().max(500).nullish(),
+};
+
+/** A new hospital: its short code (in record and invoice numbers) is set once, here. */
+export const ZHospitalCreate = z.object({
+  ...hospitalFields,
+  code,
+  address: hospitalFields.address,
+  phones: hospitalFields.phones.default([]),
+  languages: hospitalFields.languages.default(['fr', 'en']),
+});
+export type THospitalCreate = z.input<typeof ZHospitalCreate>;
+/** The settings of one hospital: a field it does not know is refused (400), not silently dropped. */
+export const ZHospitalUpdate = z.strictObject({
+  name: hospitalFields.name.optional(),
+  time_zone: hospitalFields.time_zone.optional(),
+  currency: hospitalFields.currency.optional(),
+  triage_scale: hospitalFields.triage_scale.optional(),
+  address: hospitalFields.address,
+  phones: hospitalFields.phones.optional(),
+  languages: hospitalFields.languages.optional(),
+  print_header: hospitalFields.print_header,
+  print_footer: hospitalFields.print_footer,
+  is_active: z.boolean().optional(),
+});
+export type THospitalUpdate = z.input<typeof ZHospitalUpdate>;
+
+export const ZHospital = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  code: z.string(),
+  time_zone: z.string(),
+  currency: z.string(),
+  triage_scale: z.enum(['FRENCH', 'SATS']),
+  address: z.string().nullable(),
+  phones: z.array(z.string()),
+  languages: z.array(z.string()),
+  print_header: z.string().nullable(),
+  print_footer: z.string().nullable(),
+  is_active: z.boolean(),
+});
+export type THospital = z.infer<typeof ZHospital>;

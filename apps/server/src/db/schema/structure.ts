@@ -42,6 +42,13 @@ export const hospitals = pgTable('hospitals', {
   timeZone: text('time_zone').notNull().default('Africa/Kinshasa'),
   currency: text('currency').notNull().default('CDF'),
   triageScale: triageScale('triage_scale').notNull().default('FRENCH'),
+  address: text('address'),
+  phones: text('phones').array().notNull().default(sql`'{}'::text[]`),
+  /** The interface languages offered to this hospital's staff (fr, en). */
+  languages: text('languages').array().notNull().default(sql`'{fr,en}'::text[]`),
+  /** Lines printed at the top and the bottom of the hospital's documents (prescriptions, invoices). */
+  printHeader: text('print_header'),
+  printFooter: text('print_footer'),
   isActive: boolean('is_active').notNull().default(true),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

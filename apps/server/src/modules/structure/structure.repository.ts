@@ -3,8 +3,10 @@
  * locks the rules need (a bed, a room's or a ward's occupied beds). Every query filters on the hospital.
  */
 import type { TBed, TRoom, TWard } from '@greensen/shared/contracts/structure';
+import { ROLE_CODES, ROLE_GROUPS } from '@greensen/shared/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { textArray } from '../../lib/clinical.js';
 
 interface WardRow {
   [column: string]: unknown;
@@ -232,4 +234,43 @@ export async function findDepartment(q: Queryable, hospitalId: string, id: strin
     is_active: r.is_active,
     head: r.head_id ? { id: r.head_id, full_name: `${r.head_first} ${r.head_last}` } : null,
   };
+}
+
+/** A hospital as administrators see it (the details printed documents and clocks use). */
+export async function findHospital(q: Queryable, id: string) {
+  const res = await q.execute<{
+    id: string;
+    name: string;
+    code: string;
+    time_zone: string;
+    currency: string;
+    triage_scale: 'FRENCH' | 'SATS';
+    address: string | null;
+    phones: string[] | string;
+    languages: string[] | string;
+    print_header: string | null;
+    print_footer: string | null;
+    is_active: boolean;
+  }>(sql`select id, name, code, time_zone, currency, triage_scale::text as triage_scale, address,
+      array_to_json(phones) as phones, array_to_json(languages) as languages, print_header, print_footer, is_active
+    from hospitals where id = ${id}`);
+  const r = res.rows[0];
+  if (!r) return null;
+  return { ...r, phones: textArray(r.phones), languages: textArray(r.languages) };
+}
+
+/** The role codes of the administrators' group (specification §6). */
+const ADMIN_ROLE_CODES = ROLE_CODES.filter((code) => ROLE_GROUPS[code] === 'admin');
+
+/** The other active hospitals `userId` administers (deactivating one must leave them somewhere to work). */
+export async function otherAdministeredHospitals(q: Queryable, userId: string, except: string) {
+  const res = await q.execute<{ n: number }>(
+    sql`select count(distinct m.hospital_id)::int as n from memberships m join hospitals h on h.id = m.hospital_id
+      where m.user_id = ${userId} and m.is_active and h.is_active and m.hospital_id <> ${except}
+        and m.role_code in (${sql.join(
+          ADMIN_ROLE_CODES.map((c) => sql`${c}`),
+          sql`, `,
+        )})`,
+  );
+  return Number(res.rows[0]?.n ?? 0);
 }

@@ -5,6 +5,9 @@ import {
   ZDepartmentCreate,
   ZDepartmentDetail,
   ZDepartmentUpdate,
+  ZHospital,
+  ZHospitalCreate,
+  ZHospitalUpdate,
   ZRoomCreate,
   ZRoomUpdate,
   ZWardCreate,
@@ -55,6 +58,20 @@ defineMessages({
     fr: "Le chef de service doit être un membre actif de l'hôpital.",
     en: 'The head of department must be an active member of the hospital.',
   },
+  'structure.time_zone_invalid': {
+    fr: 'Fuseau horaire inconnu : par exemple « Africa/Kinshasa ».',
+    en: 'Unknown time zone: for example "Africa/Kinshasa".',
+  },
+  'structure.currency_invalid': {
+    fr: 'Code de devise ISO 4217 attendu : trois lettres, par exemple « XOF ».',
+    en: 'An ISO 4217 currency code is expected: three letters, for example "XOF".',
+  },
+  'structure.phone_invalid': { fr: 'Numéro de téléphone invalide.', en: 'Invalid phone number.' },
+  'structure.languages_distinct': { fr: 'Chaque langue une seule fois.', en: 'Each language once.' },
+  'structure.hospital_last': {
+    fr: "C'est le seul hôpital actif que vous administrez : il ne peut pas être désactivé.",
+    en: 'This is the only active hospital you administer: it cannot be deactivated.',
+  },
   'structure.room_taken': {
     fr: 'Cette chambre existe déjà dans l’unité.',
     en: 'This room already exists in the ward.',
@@ -89,6 +106,54 @@ export async function structureRoutes(app: FastifyInstance) {
     access: { scope: 'hospital', module: 'hospitals', roles: ACTION_GROUPS['structure.manage'] },
   } as const;
   const tags = ['structure'];
+
+  r.get(
+    '/api/hospitals/:id/',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary:
+          'The hospital the request works in: name, code, time zone, currency, scale, contact, print lines',
+        params: ZIdParams,
+        response: { 200: ZHospital },
+      },
+    },
+    async (request) => service.hospital(contextOf(request), request.params.id),
+  );
+
+  r.post(
+    '/api/hospitals/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Creates a hospital; the administrator creating it becomes its first administrator',
+        body: ZHospitalCreate,
+        response: { 201: ZHospital },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return service.createHospital(contextOf(request), request.body);
+    },
+  );
+
+  r.patch(
+    '/api/hospitals/:id/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary:
+          "Changes the hospital's details (never its code); deactivating it needs another active hospital the administrator works in (409)",
+        params: ZIdParams,
+        body: ZHospitalUpdate,
+        response: { 200: ZHospital },
+      },
+    },
+    async (request) => service.updateHospital(contextOf(request), request.params.id, request.body),
+  );
 
   r.post(
     '/api/departments/',

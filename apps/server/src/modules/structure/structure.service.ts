@@ -2,6 +2,9 @@ import type {
   TBedUpdate,
   TDepartmentCreate,
   TDepartmentUpdate,
+  THospital,
+  THospitalCreate,
+  THospitalUpdate,
   TRoomCreate,
   TWardCreate,
   TWardDetail,
@@ -10,14 +13,15 @@ import type {
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
-import { beds, departments, rooms, wards } from '../../db/schema/index.js';
-import { type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { beds, departments, hospitals, memberships, rooms, wards } from '../../db/schema/index.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import {
   activeWardsOf,
   bedLabelsOfRoom,
   departmentOf,
   findDepartment,
+  findHospital,
   findWard,
   isMember,
   listWards,
@@ -25,6 +29,7 @@ import {
   lockRoom,
   lockWard,
   nextBedOrder,
+  otherAdministeredHospitals,
   roomsOfWard,
 } from './structure.repository.js';
 
@@ -49,6 +54,70 @@ export class StructureService {
 
   private audit(ctx: ServiceContext, tx: Tx, action: string, resourceType: string, id: string, details = {}) {
     return this.app.audit.record(ctx, { action, resourceType, resourceId: id, details }, tx);
+  }
+
+  // Hospitals -----------------------------------------------------------------------------------------
+
+  /** The hospital the request works in (another hospital's id is not found, like an unknown one). */
+  async hospital(ctx: ServiceContext, id: string): Promise<THospital> {
+    if (id !== scopedHospital(ctx).id) throw notFound();
+    const found = await findHospital(this.app.db, id);
+    if (!found) throw notFound();
+    return found;
+  }
+
+  /** A new hospital; the administrator who creates it administers it (its first member). */
+  async createHospital(ctx: ServiceContext, body: THospitalCreate) {
+    const user = actingUser(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const [row] = await uniqueOr400('code', 'structure.code_taken', () =>
+        tx
+          .insert(hospitals)
+          .values({
+            name: body.name,
+            code: body.code.toUpperCase(),
+            timeZone: body.time_zone,
+            currency: body.currency.toUpperCase(),
+            triageScale: body.triage_scale,
+            address: body.address ?? null,
+            phones: body.phones ?? [],
+            languages: body.languages ?? ['fr', 'en'],
+            printHeader: body.print_header ?? null,
+            printFooter: body.print_footer ?? null,
+          })
+          .returning({ id: hospitals.id }),
+      );
+      await tx.insert(memberships).values({ userId: user.id, hospitalId: row!.id, roleCode: 'ADMIN' });
+      await this.audit(ctx, tx, 'hospital.create', 'hospital', row!.id, { code: body.code.toUpperCase() });
+      return (await findHospital(tx, row!.id))!;
+    });
+  }
+
+  /**
+   * The hospital's details (its code never changes: record and invoice numbers carry it). Deactivating it
+   * needs another active hospital the administrator works in, so that nobody shuts themselves out.
+   */
+  async updateHospital(ctx: ServiceContext, id: string, body: THospitalUpdate) {
+    if (id !== scopedHospital(ctx).id) throw notFound();
+    const user = actingUser(ctx);
+    return this.app.db.transaction(async (tx) => {
+      if (body.is_active === false && (await otherAdministeredHospitals(tx, user.id, id)) === 0)
+        throw conflict('structure.hospital_last');
+      const values: Partial<typeof hospitals.$inferInsert> = { updatedAt: new Date() };
+      if (body.name !== undefined) values.name = body.name;
+      if (body.time_zone !== undefined) values.timeZone = body.time_zone;
+      if (body.currency !== undefined) values.currency = body.currency.toUpperCase();
+      if (body.triage_scale !== undefined) values.triageScale = body.triage_scale;
+      if (body.address !== undefined) values.address = body.address;
+      if (body.phones !== undefined) values.phones = body.phones;
+      if (body.languages !== undefined) values.languages = body.languages;
+      if (body.print_header !== undefined) values.printHeader = body.print_header;
+      if (body.print_footer !== undefined) values.printFooter = body.print_footer;
+      if (body.is_active !== undefined) values.isActive = body.is_active;
+      await tx.update(hospitals).set(values).where(eq(hospitals.id, id));
+      await this.audit(ctx, tx, 'hospital.update', 'hospital', id, { fields: Object.keys(body) });
+      return (await findHospital(tx, id))!;
+    });
   }
 
   // Departments ---------------------------------------------------------------------------------------

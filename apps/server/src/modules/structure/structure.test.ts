@@ -180,3 +180,55 @@ describe('hospital structure', () => {
     expect(refused.statusCode).toBe(403);
   });
 });
+
+describe('hospitals', () => {
+  it("creates a hospital whose creator administers it, edits the current one's details, never its code", async () => {
+    const created = await call(ctx.app, admin, 'POST', '/api/hospitals/', {
+      name: 'Centre de santé de Kintambo',
+      code: 'csk',
+      time_zone: 'Africa/Kinshasa',
+      currency: 'cdf',
+      triage_scale: 'SATS',
+      phones: ['+243 81 555 00 00'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const hospital = created.json();
+    expect(hospital).toMatchObject({
+      code: 'CSK',
+      currency: 'CDF',
+      triage_scale: 'SATS',
+      languages: ['fr', 'en'],
+    });
+    // The creator works there now, as its administrator.
+    const there = { ...admin, headers: { ...admin.headers, 'hospital-id': hospital.id } };
+    const read = await call(ctx.app, there, 'GET', `/api/hospitals/${hospital.id}/`);
+    expect(read.statusCode, read.body).toBe(200);
+    const edited = await call(ctx.app, there, 'PATCH', `/api/hospitals/${hospital.id}/`, {
+      print_header: 'République démocratique du Congo — Ministère de la Santé',
+    });
+    expect(edited.json()).toMatchObject({ code: 'CSK', print_header: expect.stringContaining('Ministère') });
+    // The code is set once: record and invoice numbers carry it.
+    const recode = await call(ctx.app, there, 'PATCH', `/api/hospitals/${hospital.id}/`, { code: 'XXX' });
+    expect(recode.statusCode).toBe(400);
+    // Unknown time zones and currencies are refused on their field.
+    const wrong = await call(ctx.app, there, 'PATCH', `/api/hospitals/${hospital.id}/`, {
+      time_zone: 'Mars/Olympus',
+      currency: 'EURO',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(Object.keys(wrong.json()).sort()).toEqual(['currency', 'time_zone']);
+    // Another hospital's details: not found from here.
+    expect((await call(ctx.app, admin, 'GET', `/api/hospitals/${hospital.id}/`)).statusCode).toBe(404);
+  });
+
+  it('lets an administrator deactivate a hospital only when another active one is left to work in', async () => {
+    const own = await journeyHospital(ctx, { code: 'SEU' });
+    const lonely = await own.as('ADMIN');
+    const h2 = own.hospital.id;
+    const res = await call(ctx.app, lonely, 'PATCH', `/api/hospitals/${h2}/`, { is_active: false });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toBe(
+      "C'est le seul hôpital actif que vous administrez : il ne peut pas être désactivé.",
+    );
+  });
+});

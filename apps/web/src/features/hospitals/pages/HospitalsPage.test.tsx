@@ -69,6 +69,21 @@ const routes = {
   '/api/doctors/': () => page([]),
 };
 
+const hospital = {
+  id: 'h1',
+  name: 'Hôpital Général de Greensen',
+  code: 'HGG',
+  time_zone: 'Africa/Kinshasa',
+  currency: 'CDF',
+  triage_scale: 'FRENCH',
+  address: null,
+  phones: [],
+  languages: ['fr', 'en'],
+  print_header: null,
+  print_footer: null,
+  is_active: true,
+};
+
 describe('the hospitals page', () => {
   it('shows each ward with its beds by status, and the rooms with every bed as a coloured chip', async () => {
     const admin = makeUser({ active_roles: [{ role_code: 'ADMIN', hospital: 'h1', department: null }] });
@@ -85,6 +100,34 @@ describe('the hospitals page', () => {
     await userEvent.click(within(beds).getByRole('button', { name: 'Lit B · occupé' }));
     expect(await screen.findByText('Occupé par un patient : rien à changer ici')).toBeInTheDocument();
     expect(screen.queryByText('Mettre hors service…')).not.toBeInTheDocument();
+  });
+
+  it("edits the hospital's details, never its code", async () => {
+    const admin = makeUser({ active_roles: [{ role_code: 'ADMIN', hospital: 'h1', department: null }] });
+    const saved: unknown[] = [];
+    const view = renderApp('/hospitals', {
+      user: admin,
+      routes: { ...routes, '/api/hospitals/h1/': () => Response.json(hospital) },
+    });
+    const fallback = view.fetchMock.getMockImplementation()!;
+    view.fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'PATCH') {
+        const body = JSON.parse(String(init.body));
+        saved.push(body);
+        return Response.json({ ...hospital, ...body });
+      }
+      return fallback(input);
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Établissement' }));
+    const panel = await screen.findByTestId('hospital-panel');
+    expect(within(panel).getByRole('textbox', { name: /Code court/ })).toHaveAttribute('readonly');
+    const footer = within(panel).getByRole('textbox', { name: /Pied des documents imprimés/ });
+    await user.type(footer, 'Merci de votre confiance');
+    await user.click(within(panel).getByRole('button', { name: 'Enregistrer' }));
+    await vi.waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ print_footer: 'Merci de votre confiance', currency: 'CDF' });
+    expect(saved[0]).not.toHaveProperty('code');
   });
 
   it('lets a nurse look without offering any change', async () => {

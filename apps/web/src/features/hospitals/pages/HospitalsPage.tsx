@@ -1,14 +1,16 @@
 /**
- * /hospitals (Hôpitaux, issue 15): the current hospital's departments, and its wards with their rooms and beds.
+ * /hospitals (Hôpitaux, issue 15): the current hospital's wards with their rooms and beds, its departments and
+ * its own details (another hospital is created from there too).
  * Every member may look; administrators change the structure (the server enforces it too).
  */
 import { Stack, Tabs } from '@mantine/core';
-import { IconBed, IconBuildingHospital } from '@tabler/icons-react';
+import { IconBed, IconBuildingHospital, IconId } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { DepartmentsPanel } from '../components/DepartmentsPanel';
+import { HospitalPanel } from '../components/HospitalPanel';
 import { WardsPanel } from '../components/WardsPanel';
 
 export default function HospitalsPage() {
@@ -26,12 +28,18 @@ export default function HospitalsPage() {
           <Tabs.Tab value="departments" leftSection={<IconBuildingHospital size={16} />}>
             {t('tabs.departments')}
           </Tabs.Tab>
+          <Tabs.Tab value="hospital" leftSection={<IconId size={16} />}>
+            {t('tabs.hospital')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="wards" pt="md">
           <WardsPanel canManage={canManage} />
         </Tabs.Panel>
         <Tabs.Panel value="departments" pt="md">
           <DepartmentsPanel canManage={canManage} />
+        </Tabs.Panel>
+        <Tabs.Panel value="hospital" pt="md">
+          <HospitalPanel canManage={canManage} />
         </Tabs.Panel>
       </Tabs>
     </Stack>
