@@ -8,8 +8,8 @@ import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { refreshUser } from '../features/auth/api/profile';
 import { configQueryOptions } from '../lib/app-config';
+import { refreshUser } from '../lib/profile';
 import { useAuthStore } from '../stores/auth';
 import { StartupLoader } from './StartupLoader';
 

@@ -39,6 +39,7 @@ export const pageLoaders = {
   exams: () => import('../features/exams/pages/ExamsPage'),
   examCreate: () => import('../features/exams/pages/ExamCreatePage'),
   examDetail: () => import('../features/exams/pages/ExamDetailPage'),
+  admin: () => import('../features/admin/pages/AdminPage'),
   adminJobs: () => import('../features/admin/pages/AdminJobsPage'),
   hospitals: () => import('../features/hospitals/pages/HospitalsPage'),
 } satisfies Record<string, PageLoader>;
@@ -67,6 +68,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.exams, pageLoaders.examDetail, pageLoaders.examCreate];
     case 'hospitals':
       return [pageLoaders.hospitals];
+    case 'admin':
+      return [pageLoaders.admin, pageLoaders.adminJobs];
     default:
       return [pageLoaders.placeholder];
   }

@@ -149,7 +149,7 @@ function moduleRoutes(): RouteObject[] {
       module: 'appointments',
       kind: 'detail',
     }),
-    placeholder('admin', { titleKey: 'admin', module: 'admin' }),
+    page('admin', pageLoaders.admin, { titleKey: 'admin', module: 'admin' }),
     page('admin/jobs', pageLoaders.adminJobs, { titleKey: 'jobs:title', module: 'admin', kind: 'list' }),
     placeholder('admin/staff/:id', { titleKey: 'adminStaff', module: 'admin', kind: 'detail' }),
     placeholder('admin/templates', { titleKey: 'adminTemplates', module: 'admin' }),

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { refreshUser } from '../features/auth/api/profile';
 import { api } from '../lib/api-client';
 import { setNavigator } from '../lib/navigation';
+import { refreshUser } from '../lib/profile';
 import { completeLogin, logout, refreshTokens, switchHospital } from '../lib/session';
 import { activeTimerNames, registerInterval } from '../lib/timers';
 import { useAuthStore } from './auth';

@@ -8,9 +8,9 @@ import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { PIN_PATTERN } from '../../../lib/password-rules';
+import { refreshUser } from '../../../lib/profile';
 import { toast } from '../../../lib/toast';
 import { setupPin } from '../api/pin';
-import { refreshUser } from '../api/profile';
 
 export default function PinSetupPage() {
   const { t } = useTranslation('auth');

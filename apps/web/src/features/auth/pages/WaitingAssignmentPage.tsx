@@ -3,9 +3,9 @@ import { Button, Center, Group, Image, Paper, Stack, Text, ThemeIcon, Title } fr
 import { IconHourglass, IconLogout, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { refreshUser } from '../../../lib/profile';
 import { logout } from '../../../lib/session';
 import { useUserStore } from '../../../stores/user';
-import { refreshUser } from '../api/profile';
 
 export default function WaitingAssignmentPage() {
   const { t } = useTranslation('auth');

@@ -2,8 +2,8 @@
 import type { THospital, THospitalCreate, THospitalUpdate } from '@greensen/shared/contracts/structure';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { refreshUser } from '../../../lib/profile';
 import { useAuthStore } from '../../../stores/auth';
-import { refreshUser } from '../../auth/api/profile';
 import { STRUCTURE_KEY } from './structure';
 
 export function hospitalQueryOptions(hospitalId: string | null) {

@@ -1,4 +1,7 @@
-/** /maintenance (no layout): polls the configuration every 60 s and goes to / once maintenance ends. */
+/**
+ * /maintenance (no layout): polls the configuration every 60 s and goes to / once maintenance ends. A signed-in
+ * administrator, sent here like everyone, ends the maintenance from here.
+ */
 import { Button, Center, Image, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh, IconTool } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -6,11 +9,17 @@ import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { configQueryOptions, MAINTENANCE_POLL_MS } from '../../../lib/app-config';
+import { useSetMaintenance } from '../../../lib/maintenance';
+import { usePermissions } from '../../../lib/permissions';
+import { useAuthStore } from '../../../stores/auth';
 
 export default function MaintenancePage() {
   const { t } = useTranslation('common');
   const to = useLocalizedPath();
   const config = useQuery(configQueryOptions(MAINTENANCE_POLL_MS));
+  const signedIn = useAuthStore((state) => state.isAuthenticated);
+  const isAdmin = usePermissions().groups.includes('admin');
+  const end = useSetMaintenance();
   if (config.data && !config.data.maintenance) return <Navigate to={to('/')} replace />;
   return (
     <Center mih="100vh" p="md" data-testid="maintenance-page">
@@ -34,6 +43,16 @@ export default function MaintenancePage() {
         >
           {t('maintenance.check')}
         </Button>
+        {signedIn && isAdmin && (
+          <Button
+            color="green"
+            loading={end.isPending}
+            onClick={() => end.mutate(false)}
+            data-testid="end-maintenance"
+          >
+            {t('maintenance.end')}
+          </Button>
+        )}
       </Stack>
     </Center>
   );
