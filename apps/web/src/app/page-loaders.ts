@@ -6,8 +6,6 @@ export type PageModule = { default: ComponentType };
 export type PageLoader = () => Promise<PageModule>;
 
 export const pageLoaders = {
-  /** The signed-in shell (layout route of every signed-in page). */
-  appLayout: () => import('./layout/AppLayout').then((module) => ({ default: module.AppLayout })),
   login: () => import('../features/auth/pages/LoginPage'),
   register: () => import('../features/auth/pages/RegisterPage'),
   forgotPassword: () => import('../features/auth/pages/ForgotPasswordPage'),

@@ -14,6 +14,7 @@ import { RootLayout } from './layout/RootLayout';
 import { type PageLoader, pageLoaders } from './page-loaders';
 import { NotFoundRoute, RouteErrorBoundary } from './RouteErrorBoundary';
 import type { RouteHandle } from './route-handle';
+import { loadShell } from './shell-loader';
 
 function lazyPage(load: PageLoader): RouteObject['lazy'] {
   const guarded = withChunkReload(load);
@@ -22,7 +23,7 @@ function lazyPage(load: PageLoader): RouteObject['lazy'] {
 
 /** The signed-in shell is not part of the sign-in page: it loads with the first signed-in page. */
 function lazyShell(): RouteObject['lazy'] {
-  return lazyPage(pageLoaders.appLayout);
+  return lazyPage(loadShell);
 }
 
 /**

@@ -4,9 +4,9 @@
  */
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { stripLanguagePrefix } from '../../lib/language';
+import { useLocalizedPath } from '../../lib/use-localized-path';
 import { useAuthStore } from '../../stores/auth';
 import { useLockStore } from '../../stores/lock';
-import { useLocalizedPath } from './useLocalizedPath';
 
 export function AuthGuard() {
   const isAuthenticated = useAuthStore((state) => state.isAuthenticated);

@@ -3,8 +3,8 @@
  * a signed-in user goes to / (or back to the page the login was asked for).
  */
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { useLocalizedPath } from '../../lib/use-localized-path';
 import { useAuthStore } from '../../stores/auth';
-import { useLocalizedPath } from './useLocalizedPath';
 
 function safeReturnPath(state: unknown): string {
   const from = (state as { from?: unknown } | null)?.from;

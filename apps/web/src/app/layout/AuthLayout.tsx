@@ -8,11 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { preloadWhenIdle } from '../../lib/preload';
 import { pageLoaders } from '../page-loaders';
+import { loadShell } from '../shell-loader';
 import { ColorModeToggle, LanguageToggle } from './AuthSwitches';
 
 export function AuthLayout() {
   const { t } = useTranslation('auth');
-  useEffect(() => preloadWhenIdle([pageLoaders.appLayout, pageLoaders.dashboard]), []);
+  useEffect(() => preloadWhenIdle([loadShell, pageLoaders.dashboard]), []);
   return (
     <Box mih="100vh" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))">
       <Group justify="flex-end" p="md" gap="xs">

@@ -5,8 +5,8 @@ import { IconChevronDown, IconLogout, IconSettings, IconUser } from '@tabler/ico
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { logout } from '../../lib/session';
+import { useLocalizedPath } from '../../lib/use-localized-path';
 import { useUserStore } from '../../stores/user';
-import { useLocalizedPath } from '../guards/useLocalizedPath';
 
 export function initialsOf(name: string): string {
   return name

@@ -17,7 +17,6 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
 import { useOpenConsultationOf } from '../../../lib/clinical/api/list-consultations';
 import { useStartConsultation } from '../../../lib/clinical/api/start-consultation';
@@ -31,6 +30,7 @@ import { formatDateTime, formatMinutes } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useCancelAdmission } from '../api/cancel-admission';
 import { useChangeAdmissionStatus } from '../api/change-status';
 import { useAdmission } from '../api/get-admission';

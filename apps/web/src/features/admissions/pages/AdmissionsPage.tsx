@@ -12,7 +12,6 @@ import { IconLogin2 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useAdmissions } from '../../../lib/clinical/api/list-admissions';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
@@ -24,6 +23,7 @@ import { formatDateTime, formatMinutes } from '../../../lib/format';
 import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 
 const PAGE_SIZE = 20;
 

@@ -5,11 +5,11 @@ import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { PIN_PATTERN } from '../../../lib/password-rules';
 import { refreshUser } from '../../../lib/profile';
 import { toast } from '../../../lib/toast';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { setupPin } from '../api/pin';
 
 export default function PinSetupPage() {

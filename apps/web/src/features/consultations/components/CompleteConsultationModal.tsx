@@ -14,8 +14,8 @@ import { IconAlertTriangle, IconCheck, IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 
 export function CompleteConsultationModal({
   opened,

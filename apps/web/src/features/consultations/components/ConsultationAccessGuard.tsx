@@ -8,10 +8,10 @@
  */
 import { Skeleton, Stack } from '@mantine/core';
 import { Navigate, Outlet, useParams } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
 import { useConsultation } from '../../../lib/clinical/api/get-consultation';
 import { LoadError } from '../../../lib/page-states';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,9 +3,9 @@ import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useConsultation } from '../../../lib/clinical/api/get-consultation';
 import { DiagnosisText } from '../../../lib/clinical/components/ConsultationBadges';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 
 export function DiagnosesSummary({
   consultationId,

@@ -3,10 +3,10 @@ import { Anchor, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { DiagnosisText } from '../../../lib/clinical/components/ConsultationBadges';
 import { formatDate } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePatientDiagnoses } from '../api/patient-diagnoses';
 
 export function PreviousDiagnosesPanel({

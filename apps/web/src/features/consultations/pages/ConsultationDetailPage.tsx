@@ -7,12 +7,12 @@ import { Alert, Anchor, Badge, Box, Grid, Group, Stack, Text, Title } from '@man
 import { IconCircleCheck, IconEye, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useConsultation } from '../../../lib/clinical/api/get-consultation';
 import { ConsultationStatusBadge } from '../../../lib/clinical/components/ConsultationBadges';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { AddendaPanel } from '../components/AddendaPanel';
 import { ConsultationEditor } from '../components/ConsultationEditor';
 import { ConsultationRecordView } from '../components/ConsultationRecordView';

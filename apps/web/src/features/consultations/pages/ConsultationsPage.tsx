@@ -12,13 +12,13 @@ import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useConsultations } from '../../../lib/clinical/api/list-consultations';
 import { useDoctors } from '../../../lib/clinical/api/list-doctors';
 import { ConsultationsTable } from '../../../lib/clinical/components/ConsultationsTable';
 import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 
 const PAGE_SIZE = 20;
 type Tab = 'mine' | 'department' | 'all';

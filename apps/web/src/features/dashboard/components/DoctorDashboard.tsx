@@ -11,7 +11,6 @@ import { IconPlayerPlay } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
 import { useDoctorQueue } from '../../../lib/clinical/api/doctor-queue';
 import { useDoctorWorkload } from '../../../lib/clinical/api/doctor-workload';
@@ -21,6 +20,7 @@ import { WorkloadStats } from '../../../lib/clinical/components/WorkloadStats';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { DashboardFrame } from './DashboardFrame';
 
 const PAGE_SIZE = 20;

@@ -14,7 +14,6 @@ import { DataTable } from 'mantine-datatable';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useDepartmentQueues } from '../../../lib/clinical/api/department-queue';
 import { fetchAdmissions } from '../../../lib/clinical/api/list-admissions';
 import {
@@ -30,6 +29,7 @@ import { WaitedCell } from '../../../lib/clinical/components/WaitedCell';
 import { formatMinutes, formatTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useAuthStore } from '../../../stores/auth';
 import { DashboardFrame } from './DashboardFrame';
 

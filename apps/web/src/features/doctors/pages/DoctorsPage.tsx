@@ -6,12 +6,12 @@ import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { type Doctor, useDoctors } from '../../../lib/clinical/api/list-doctors';
 import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { formatMinutes } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 import { LoadError, PageHeader } from '../../../lib/page-states';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 
 const PAGE_SIZE = 20;
 

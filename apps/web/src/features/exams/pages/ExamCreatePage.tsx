@@ -9,13 +9,13 @@ import { IconCircleCheck, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { ExamStatusBadge, ExamUrgencyBadge } from '../../../lib/clinical/components/ExamBadges';
 import { ExamOrderForm } from '../../../lib/clinical/components/ExamOrderForm';
 import { examName } from '../../../lib/clinical/components/exam-format';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { uiLanguage } from '../../../lib/i18n';
 import { LoadError, PageHeader } from '../../../lib/page-states';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePatientSummary } from '../api/get-patient-summary';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -33,7 +33,6 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
 import { useAcknowledgeExam } from '../../../lib/clinical/api/acknowledge-exam';
 import {
@@ -49,6 +48,7 @@ import { formatDateTime } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { toast } from '../../../lib/toast';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useCancelExam } from '../api/cancel-exam';
 import { useExam } from '../api/get-exam';
 import { useStartExam } from '../api/start-exam';

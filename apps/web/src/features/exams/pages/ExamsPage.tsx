@@ -21,7 +21,6 @@ import { IconClipboardCheck, IconFlask, IconPencil, IconPlayerPlay, IconPlus } f
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../../lib/api-client';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { useExams } from '../../../lib/clinical/api/list-exams';
@@ -40,6 +39,7 @@ import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useStartExam } from '../api/start-exam';
 
 const PAGE_SIZE = 20;

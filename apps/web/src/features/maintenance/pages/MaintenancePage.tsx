@@ -7,10 +7,10 @@ import { IconRefresh, IconTool } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { configQueryOptions, MAINTENANCE_POLL_MS } from '../../../lib/app-config';
 import { useSetMaintenance } from '../../../lib/maintenance';
 import { usePermissions } from '../../../lib/permissions';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useAuthStore } from '../../../stores/auth';
 
 export default function MaintenancePage() {

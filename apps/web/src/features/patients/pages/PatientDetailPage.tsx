@@ -31,7 +31,6 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
 import { AllergyAlert } from '../../../lib/clinical/components/AllergyBadge';
 import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmissionModal';
@@ -45,6 +44,7 @@ import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBa
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePatient } from '../api/get-patient';
 import { ArchivePatientModal } from '../components/ArchivePatientModal';
 import { EditPatientModal } from '../components/EditPatientModal';

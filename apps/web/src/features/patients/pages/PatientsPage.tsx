@@ -6,7 +6,6 @@ import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { usePatients } from '../../../lib/clinical/api/list-patients';
 import { AllergyBadge } from '../../../lib/clinical/components/AllergyBadge';
 import { PagedTable } from '../../../lib/clinical/components/PagedTable';
@@ -14,6 +13,7 @@ import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-for
 import { SearchFilter } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { RegisterPatientModal } from '../components/RegisterPatientModal';
 
 const PAGE_SIZE = 20;

@@ -4,11 +4,11 @@ import { VITAL_BOUNDS } from '@greensen/shared/domain/triage';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { levelLabel, TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useTriage } from '../api/get-triage';
 
 export default function TriageDetailPage() {

@@ -8,7 +8,6 @@ import { IconClockHour4, IconHeartbeat } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import {
   useWaitingRoom,
@@ -24,6 +23,7 @@ import { WaitedCell } from '../../../lib/clinical/components/WaitedCell';
 import { formatTime } from '../../../lib/format';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 
 const PAGE_SIZE = 25;
 

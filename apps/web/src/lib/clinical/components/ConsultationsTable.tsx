@@ -7,8 +7,8 @@ import type { TConsultationListItem } from '@greensen/shared/contracts/consultat
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { formatDateTime, formatTime } from '../../format';
+import { useLocalizedPath } from '../../use-localized-path';
 import { ConsultationStatusBadge, DiagnosisText } from './ConsultationBadges';
 import { PagedTable } from './PagedTable';
 import { PatientCell } from './PatientBanner';

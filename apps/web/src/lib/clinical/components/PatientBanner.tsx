@@ -2,7 +2,7 @@
 import { Anchor, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
+import { useLocalizedPath } from '../../use-localized-path';
 import { AllergyAlert, AllergyBadge } from './AllergyBadge';
 import { ageLabel, sexLabel } from './patient-format';
 

@@ -10,12 +10,12 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { useAuthStore } from '../../../stores/auth';
 import { rolesInHospital, useUserStore } from '../../../stores/user';
 import { useAppConfig } from '../../app-config';
 import { LoadError } from '../../page-states';
 import { usePermissions } from '../../permissions';
+import { useLocalizedPath } from '../../use-localized-path';
 import { useConsultations } from '../api/list-consultations';
 import { ConsultationsTable } from './ConsultationsTable';
 

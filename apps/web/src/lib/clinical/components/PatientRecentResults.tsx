@@ -6,10 +6,10 @@ import { Anchor, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/cor
 import { IconReportMedical } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { formatDateTime } from '../../format';
 import { uiLanguage } from '../../i18n';
 import { LoadError } from '../../page-states';
+import { useLocalizedPath } from '../../use-localized-path';
 import { useExams } from '../api/list-exams';
 import { ExamAbnormalBadge, ExamUrgencyBadge } from './ExamBadges';
 import { ExamResultLines } from './ExamResultLines';

@@ -19,12 +19,12 @@ import {
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLocalizedPath } from '../../../app/guards/useLocalizedPath';
 import { isApiError } from '../../api-client';
 import { formatDateTime } from '../../format';
 import { uiLanguage } from '../../i18n';
 import { LoadError } from '../../page-states';
 import { toast } from '../../toast';
+import { useLocalizedPath } from '../../use-localized-path';
 import { useAcknowledgeExam } from '../api/acknowledge-exam';
 import { useExamAlerts } from '../api/exam-alerts';
 import { ExamUrgencyBadge } from './ExamBadges';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useLocation } from 'react-router';
-import { languageFromPath, localizePath } from '../../lib/language';
+import { languageFromPath, localizePath } from './language';
 
 /** `to('/patients')` → '/patients' in French, '/en/patients' in English. */
 export function useLocalizedPath(): (path: string) => string {
