@@ -37,9 +37,9 @@ test('a doctor writes, codes, completes a consultation and adds an addendum; oth
   await start.click();
   await expect(page).toHaveURL(/\/consultations\/[0-9a-f-]{36}$/);
   const consultationPath = new URL(page.url()).pathname;
-  const heading = page.getByRole('heading', { level: 2, name: /^Consultation de / });
+  const heading = page.getByRole('heading', { level: 2, name: /^Consultation (de |d')/ });
   await expect(heading).toBeVisible();
-  const patientName = ((await heading.textContent()) ?? '').replace('Consultation de ', '').trim();
+  const patientName = ((await heading.textContent()) ?? '').replace(/^Consultation (de |d')/, '').trim();
   await expect(page.getByTestId('patient-banner').filter({ visible: true })).toContainText(patientName);
 
   // The sections, saved as drafts without any button.

@@ -59,6 +59,15 @@ void i18n
     react: { useSuspense: false },
   });
 
+/**
+ * French "de" before a name, elided before a vowel or an h: "d'Esther", "d'Hélène", "de Marie" (issue 25). The
+ * French strings write `{{patient, de}}` where a name follows "de"; the English ones need no such thing.
+ */
+export function deBefore(name: string): string {
+  return /^[aeiouyhàâäæéèêëîïôöœùûü]/i.test(name.trim()) ? `d'${name}` : `de ${name}`;
+}
+i18n.services.formatter?.add('de', (value) => deBefore(String(value ?? '')));
+
 /** Makes `lang` the UI language with the first screens' strings loaded (before the app renders). */
 export async function loadLanguage(lang: Language): Promise<void> {
   await i18n.changeLanguage(lang);
