@@ -108,6 +108,8 @@ export const ZWaitingRoomEntry = z.object({
   status: z.enum(['waiting', 'assigned']),
   queue_number: z.number().int(),
   admitted_at: zDateTime,
+  /** Why the patient came, as registered at admission: the triage form starts from it (issue 25). */
+  reason: z.string(),
   triage: z
     .object({
       id: z.uuid(),

@@ -206,6 +206,8 @@ describe('triage', () => {
     // The second arrival, not triaged yet, comes first: nobody knows yet how urgent she is.
     expect(order).toEqual([second.id, third.id, first.id]);
     expect(rows.find((r) => r.admission_id === second.id)!.waited_minutes).toBeGreaterThanOrEqual(0);
+    // The admission's reason comes along: the triage form starts from it.
+    expect(rows.find((r) => r.admission_id === second.id)).toMatchObject({ reason: 'Fièvre' });
     expect(rows.find((r) => r.admission_id === third.id)!.target_exceeded).toBe(true);
     expect(rows.find((r) => r.admission_id === first.id)!.target_exceeded).toBe(false);
     expect(rows.find((r) => r.admission_id === first.id)!.waited_minutes).toBeGreaterThanOrEqual(30);

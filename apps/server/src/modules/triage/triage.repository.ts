@@ -147,6 +147,7 @@ interface WaitingRow extends RefRow {
   status: 'waiting' | 'assigned';
   queue_number: number;
   admitted_at: Date | string;
+  reason: string;
   triage_id: string | null;
   triage_level: string | null;
   triage_rank: number | null;
@@ -171,7 +172,7 @@ export async function waitingRoom(
   const cond = sql`a.hospital_id = ${hospitalId} and a.status in ('waiting', 'assigned')
     ${department ? sql`and a.department_id = ${department}` : sql``}`;
   const rows =
-    await q.execute<WaitingRow>(sql`select a.id as admission_id, a.status, a.queue_number, a.admitted_at,
+    await q.execute<WaitingRow>(sql`select a.id as admission_id, a.status, a.queue_number, a.admitted_at, a.reason,
       a.triage_id, a.triage_level, a.triage_rank, a.triage_target_minutes, t.chief_complaint,
       doc.id as doc_id, doc.first_name as doc_first_name, doc.last_name as doc_last_name,
       ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS}
@@ -200,6 +201,7 @@ export async function waitingRoom(
         status: r.status,
         queue_number: Number(r.queue_number),
         admitted_at: isoRequired(r.admitted_at),
+        reason: r.reason,
         triage:
           r.triage_id && r.triage_level
             ? {

@@ -174,7 +174,9 @@ export default function TriagePage() {
         </Paper>
       )}
       <TriageModal
-        admission={triaging ? { id: triaging.admission_id, patient: triaging.patient } : null}
+        admission={
+          triaging ? { id: triaging.admission_id, patient: triaging.patient, reason: triaging.reason } : null
+        }
         onClose={() => setTriaging(null)}
       />
     </Stack>

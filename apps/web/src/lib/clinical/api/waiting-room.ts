@@ -14,6 +14,8 @@ export interface WaitingRoomEntry {
   status: 'waiting' | 'assigned';
   queue_number: number;
   admitted_at: string;
+  /** Why the patient came (admission): the triage form starts from it. */
+  reason: string;
   triage: {
     id: string;
     level: string;

@@ -127,6 +127,16 @@ describe('triage form', () => {
     expect(posts[0]).toMatchObject({ vitals: { temperature: 39.4 } });
   });
 
+  it("starts the chief complaint from the admission's reason, not retyped", async () => {
+    mockServer();
+    render(
+      <TestProviders>
+        <TriageForm admissionId={ADMISSION} scale="FRENCH" complaint="Douleur thoracique" onDone={() => {}} />
+      </TestProviders>,
+    );
+    expect(screen.getByLabelText(/Motif de recours/)).toHaveValue('Douleur thoracique');
+  });
+
   it('refuses a vital sign outside the physiological bounds under its field', async () => {
     const posts = mockServer();
     const user = userEvent.setup();

@@ -64,16 +64,19 @@ const EMPTY: TriageFormValues = {
 export function TriageForm({
   admissionId,
   scale,
+  complaint = '',
   onDone,
   onCancel,
 }: {
   admissionId: string;
+  /** The admission's reason: the chief complaint starts from it, not retyped (issue 25). */
+  complaint?: string;
   scale: TriageScale;
   onDone: (triageId: string) => void;
   onCancel?: () => void;
 }) {
   const { t } = useTranslation('triage');
-  const form = useForm<TriageFormValues>({ initialValues: EMPTY });
+  const form = useForm<TriageFormValues>({ initialValues: { ...EMPTY, chief_complaint: complaint } });
   const applyServerErrors = useServerFieldErrors(form);
   const create = useCreateTriage();
   const [general, setGeneral] = useState<string | null>(null);

@@ -10,7 +10,8 @@ export function TriageModal({
   onClose,
   onDone,
 }: {
-  admission: { id: string; patient: PatientRefLike } | null;
+  /** `reason`: why the patient came, as registered at admission (the chief complaint starts from it). */
+  admission: { id: string; patient: PatientRefLike; reason?: string | null } | null;
   onClose: () => void;
   onDone?: (triageId: string) => void;
 }) {
@@ -30,6 +31,7 @@ export function TriageModal({
           {scale ? (
             <TriageForm
               admissionId={admission.id}
+              complaint={admission.reason ?? ''}
               scale={scale}
               onCancel={onClose}
               onDone={(id) => {
