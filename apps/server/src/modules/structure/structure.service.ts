@@ -12,7 +12,7 @@ import type {
 } from '@greensen/shared/contracts/structure';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Tx } from '../../db/client.js';
+import type { Queryable, Tx } from '../../db/client.js';
 import { beds, departments, hospitals, memberships, rooms, wards } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
@@ -184,20 +184,15 @@ export class StructureService {
     return listWards(this.app.db, scopedHospital(ctx).id, filters, pageSize, (page - 1) * pageSize);
   }
 
-  async ward(ctx: ServiceContext, id: string): Promise<TWardDetail> {
-    const hospitalId = scopedHospital(ctx).id;
-    const [ward, roomList] = await Promise.all([
-      findWard(this.app.db, hospitalId, id),
-      roomsOfWard(this.app.db, hospitalId, id),
-    ]);
-    if (!ward) throw notFound();
-    return { ...ward, room_list: roomList };
+  ward(ctx: ServiceContext, id: string): Promise<TWardDetail> {
+    return this.detail(this.app.db, scopedHospital(ctx).id, id);
   }
 
-  private async detail(tx: Tx, hospitalId: string, id: string): Promise<TWardDetail> {
-    const ward = await findWard(tx, hospitalId, id);
+  /** A ward with its rooms and beds (what every write answers, read in the write's transaction). */
+  private async detail(q: Queryable, hospitalId: string, id: string): Promise<TWardDetail> {
+    const ward = await findWard(q, hospitalId, id);
     if (!ward) throw notFound();
-    return { ...ward, room_list: await roomsOfWard(tx, hospitalId, id) };
+    return { ...ward, room_list: await roomsOfWard(q, hospitalId, id) };
   }
 
   async createWard(ctx: ServiceContext, body: TWardCreate) {

@@ -155,6 +155,31 @@ describe('hospital structure', () => {
     expect(all.json().results.map((w: { id: string }) => w.id)).toContain(ward.id);
   });
 
+  it('never leaves a bed both occupied and deactivated when a stay and a deactivation race', async () => {
+    const ward = await newWard('MED-Z');
+    const room = (
+      (
+        await call(ctx.app, admin, 'POST', `/api/wards/${ward.id}/rooms/`, { name: '7', beds: ['1'] })
+      ).json() as WardDetail
+    ).room_list[0]!;
+    const bed = room.beds[0]!;
+    // The inpatient module's write (a patient takes the bed) against the administrator's deactivation, at once.
+    const [occupy, deactivate] = await Promise.allSettled([
+      ctx.database.db.execute(sql`update beds set status = 'occupied' where id = ${bed.id}`),
+      call(ctx.app, admin, 'PATCH', `/api/beds/${bed.id}/`, { is_active: false }),
+    ]);
+    const rows = await ctx.database.db.execute<{ status: string; is_active: boolean }>(
+      sql`select status::text as status, is_active from beds where id = ${bed.id}`,
+    );
+    const final = rows.rows[0]!;
+    expect(final.status === 'occupied' && !final.is_active, JSON.stringify(final)).toBe(false);
+    // Exactly one of the two won.
+    const occupied = occupy.status === 'fulfilled' && final.status === 'occupied';
+    const deactivated =
+      deactivate.status === 'fulfilled' && deactivate.value.statusCode === 200 && !final.is_active;
+    expect(occupied !== deactivated).toBe(true);
+  });
+
   it('keeps a department with active wards active, and refuses a ward in a department of another hospital', async () => {
     const res = await call(ctx.app, admin, 'PATCH', `/api/departments/${h.dep('MED').id}/`, {
       is_active: false,
