@@ -21,7 +21,14 @@ export type Action =
   | 'exam.validate'
   | 'exam.cancel'
   | 'exam.acknowledge'
-  | 'structure.manage';
+  | 'structure.manage'
+  | 'hospitalization.read'
+  | 'hospitalization.admit'
+  | 'hospitalization.bed'
+  | 'hospitalization.note'
+  | 'hospitalization.discharge'
+  | 'transfer.request'
+  | 'transfer.decide';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -48,4 +55,16 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'exam.acknowledge': ['doctor', 'head_doctor'],
   /** Departments, wards, rooms and beds (issue 15): the structure routes allow administrators only. */
   'structure.manage': ['admin'],
+  // Inpatient stays (issue 17). The bed board, lists and census are read by every member; a stay's clinical
+  // page (diagnoses, progress notes) by the care team, the charge nurse and administrators.
+  'hospitalization.read': [...CARE, 'queue_manager', 'admin'],
+  /** Admit (create a stay), change its department, doctor, reason or provisional diagnosis. */
+  'hospitalization.admit': ['doctor', 'head_doctor', 'midwife'],
+  /** Put a patient in a bed, move them, and the housekeeping of freed beds. */
+  'hospitalization.bed': [...CARE, 'queue_manager'],
+  'hospitalization.note': ['doctor', 'head_doctor', 'midwife'],
+  'hospitalization.discharge': ['doctor', 'head_doctor', 'midwife'],
+  'transfer.request': ['doctor', 'head_doctor', 'midwife'],
+  /** Accept or reject: the receiving department's head or doctors (the service checks the department). */
+  'transfer.decide': ['doctor', 'head_doctor', 'midwife'],
 };
