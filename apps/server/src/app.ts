@@ -17,6 +17,7 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
+import { hospitalizationRoutes } from './modules/hospitalizations/hospitalizations.routes.js';
 import { icd10Routes } from './modules/icd10/icd10.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
@@ -201,6 +202,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(auditRoutes);
   await app.register(jobsRoutes);
   await app.register(structureRoutes);
+  await app.register(hospitalizationRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

@@ -31,7 +31,7 @@ export const fullName = (first: string | null | undefined, last: string | null |
 export const PATIENT_REF_COLUMNS = sql.raw(
   `p.id as p_id, p.record_number as p_record_number, p.first_name as p_first_name, p.last_name as p_last_name,
    p.sex as p_sex, p.birth_date::text as p_birth_date, array_to_json(p.allergies) as p_allergies,
-   p.allergies_recorded as p_allergies_recorded`,
+   p.allergies_recorded as p_allergies_recorded, p.deceased_at as p_deceased_at`,
 );
 /** Columns to select for a department reference (alias `d`). */
 export const DEPARTMENT_REF_COLUMNS = sql.raw(
@@ -70,6 +70,7 @@ export function patientRef(r: RefRow) {
     age: ageOf(r.p_birth_date),
     allergies: textArray(r.p_allergies),
     allergies_recorded: allergiesRecorded(r.p_allergies_recorded, r.p_allergies as string[] | string | null),
+    deceased_at: iso(r.p_deceased_at as Date | string | null),
   };
 }
 

@@ -73,6 +73,15 @@ export interface HospitalKit {
   room(): Promise<{ id: string; ward: string; beds: string[] }>;
   /** A free bed of a new room. */
   bed(): Promise<string>;
+  /**
+   * An inpatient stay of a new emergency visit, admitted by the hospital's doctor in the emergency department:
+   * waiting for a bed, or (`bed`) in a bed of a new ward.
+   */
+  stay(opts?: { bed?: boolean }): Promise<{ id: string; patient: string; bed: string | null }>;
+  /** An internal transfer of a stay in a bed to another ward of the emergency department, at `status`. */
+  transfer(status?: 'requested' | 'accepted'): Promise<{ id: string; stay: string }>;
+  /** A bed being cleaned (freed by a discharge). */
+  cleaningBed(): Promise<string>;
   /** A verified account that can sign in, with no hospital. */
   account(): Promise<{ id: string; email: string; password: string }>;
   /** A fresh signed-in session (login) of a new account. */
@@ -136,6 +145,11 @@ export interface RoutePolicy {
         row: (response: unknown, parts: RequestParts, caller: Caller) => string;
       }
     | { extras: 'refused' };
+  /**
+   * The answer is the installation's directory of hospitals (id, code and name of each, for referrals between
+   * them; docs/decisions/0019-inpatient-stays.md): it names the other hospital by design, and nothing else of it.
+   */
+  directory?: true;
   /** The route changes the caller's own account (password, PIN): every request is made by a new account. */
   freshCaller?: true;
   /**
@@ -756,6 +770,138 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'event',
     request: async (kit) => ({ params: { id: await kit.bed() }, body: { status: 'cleaning' } }),
     massAssignment: { extras: 'ignored', table: 'beds', row: paramId },
+  },
+  // Inpatient stays (issue 17) ---------------------------------------------------------------------------
+  'GET /api/hospitalizations/': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient, status: 'all' } }),
+    otherHospital: 'empty',
+  },
+  'POST /api/hospitalizations/': {
+    allow: PRACTITIONERS,
+    audit: 'create',
+    request: async (kit) => ({
+      body: {
+        admission: (await kit.admission()).id,
+        department: kit.departments.URG,
+        reason: 'Paludisme grave',
+      },
+    }),
+    // The other hospital's visit is refused (400 on the field).
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'ignored', table: 'hospitalizations', row: idOf },
+  },
+  'GET /api/hospitalizations/board/': { allow: ALL, audit: 'search' },
+  'GET /api/hospitalizations/census/': { allow: ALL, audit: 'none' },
+  'POST /api/hospitalizations/beds/:id/status/': {
+    allow: ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.cleaningBed() }, body: { status: 'free' } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/hospitalizations/:id/': {
+    allow: ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager', 'admin'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.stay()).id } }),
+  },
+  'PATCH /api/hospitalizations/:id/': {
+    allow: PRACTITIONERS,
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.stay()).id }, body: { expected_days: 5 } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/hospitalizations/:id/bed/': {
+    allow: ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.stay()).id }, body: { bed: await kit.bed() } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/hospitalizations/:id/discharge/': {
+    allow: PRACTITIONERS,
+    audit: 'update',
+    request: async (kit) => ({
+      params: { id: (await kit.stay({ bed: true })).id },
+      body: { mode: 'home', summary: 'Évolution favorable sous traitement.' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/hospitalizations/:id/notes/': {
+    allow: ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager', 'admin'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.stay()).id } }),
+  },
+  'POST /api/hospitalizations/:id/notes/': {
+    allow: PRACTITIONERS,
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.stay()).id },
+      body: { text: 'Apyrétique, bonne tolérance du traitement.' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/nurses/:nurse_id/patients/': {
+    allow: ['nurse', 'queue_manager', 'head_doctor', 'admin'],
+    audit: 'search',
+    // A nurse reads her own patients (another nurse's are a 403); the others read the hospital's nurse's.
+    request: (kit, caller) => ({
+      params: {
+        nurse_id: caller.hospitalId === kit.id && caller.group === 'nurse' ? caller.userId! : kit.staff.nurse,
+      },
+    }),
+  },
+  'GET /api/transfers/': {
+    allow: ALL,
+    audit: 'search',
+    request: async (kit) => ({ query: { hospitalization: (await kit.transfer()).stay, status: 'all' } }),
+    otherHospital: 'empty',
+  },
+  'GET /api/transfers/facilities/': { allow: ALL, audit: 'none', directory: true },
+  'POST /api/transfers/': {
+    allow: PRACTITIONERS,
+    audit: 'create',
+    request: async (kit) => ({
+      body: {
+        hospitalization: (await kit.stay({ bed: true })).id,
+        kind: 'internal',
+        to_department: kit.departments.MED,
+        reason: 'Prise en charge spécialisée',
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/transfers/:id/': {
+    allow: ALL,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.transfer()).id } }),
+  },
+  'POST /api/transfers/:id/accept/': {
+    // The receiving department (the emergency department's own members), a head doctor; not the midwife.
+    allow: PRACTITIONERS,
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.transfer()).id } }),
+    massAssignment: { extras: 'ignored', table: 'transfers', row: paramId },
+  },
+  'POST /api/transfers/:id/reject/': {
+    allow: PRACTITIONERS,
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.transfer()).id }, body: { reason: 'Pas de place' } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/transfers/:id/complete/': {
+    allow: ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.transfer('accepted')).id }, body: {} }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/transfers/:id/cancel/': {
+    allow: PRACTITIONERS,
+    audit: 'cancel',
+    request: async (kit) => ({ params: { id: (await kit.transfer()).id } }),
+    massAssignment: { extras: 'ignored', table: 'transfers', row: paramId },
   },
   'GET /api/departments/:id/execution-queue/': {
     allow: ALL,

@@ -284,6 +284,45 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     async bed() {
       return (await kit.room()).beds[0]!;
     },
+    async stay(opts = {}) {
+      const a = await kit.admission();
+      const res = await as('doctor', 'POST', '/api/hospitalizations/', {
+        admission: a.id,
+        department: departments.URG,
+        reason: 'Paludisme grave',
+      });
+      expectStatus(res, 201, 'stay');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      let bed: string | null = null;
+      if (opts.bed) {
+        bed = await kit.bed();
+        expectStatus(await as('nurse', 'POST', `/api/hospitalizations/${id}/bed/`, { bed }), 201, 'bed');
+      }
+      return { id, patient: a.patient, bed };
+    },
+    async transfer(status = 'requested') {
+      const stay = await kit.stay({ bed: true });
+      const ward = await kit.ward();
+      const res = await as('doctor', 'POST', '/api/transfers/', {
+        hospitalization: stay.id,
+        kind: 'internal',
+        to_department: departments.URG,
+        to_ward: ward,
+        reason: 'Surveillance rapprochée',
+      });
+      expectStatus(res, 201, 'transfer');
+      const id = (res.json() as { id: string }).id;
+      keep(id, ward);
+      if (status === 'accepted')
+        expectStatus(await as('head_doctor', 'POST', `/api/transfers/${id}/accept/`, {}), 200, 'accept');
+      return { id, stay: stay.id };
+    },
+    async cleaningBed() {
+      const bed = await kit.bed();
+      expectStatus(await as('admin', 'PATCH', `/api/beds/${bed}/`, { status: 'cleaning' }), 200, 'cleaning');
+      return bed;
+    },
     async account() {
       const a = await makeAccount(app);
       return { id: a.id, email: a.email, password: a.password };

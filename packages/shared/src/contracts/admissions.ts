@@ -49,6 +49,8 @@ export const ZPatientRef = z.object({
   allergies: z.array(z.string()),
   /** Whether someone asked: no allergies and false is "not asked", never "no known allergy" (issue 25). */
   allergies_recorded: z.boolean(),
+  /** Set when a stay ended with the patient's death (issue 17): shown wherever the patient appears. */
+  deceased_at: zDateTime.nullish(),
 });
 export type TPatientRef = z.infer<typeof ZPatientRef>;
 

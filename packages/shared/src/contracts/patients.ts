@@ -114,6 +114,8 @@ export const ZPatientSummary = z.object({
   allergies: z.array(z.string()),
   /** Whether someone asked: no allergies and false is "not asked", never "no known allergy" (issue 25). */
   allergies_recorded: z.boolean(),
+  /** The patient died during a stay (issue 17). */
+  deceased_at: zDateTime.nullish(),
   is_archived: z.boolean(),
 });
 export type TPatientSummary = z.infer<typeof ZPatientSummary>;

@@ -97,6 +97,8 @@ export const patients = pgTable(
     allergiesRecorded: boolean('allergies_recorded').notNull().default(false),
     insuranceProvider: text('insurance_provider'),
     insuranceNumber: text('insurance_number'),
+    /** Recorded by a discharge with mode `deceased` (issue 17): shown wherever the patient appears. */
+    deceasedAt: timestamp('deceased_at', { withTimezone: true }),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     archivedReason: text('archived_reason'),
     archivedBy: uuid('archived_by').references(() => users.id),

@@ -28,6 +28,8 @@ import {
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
+import { HospitalizationService } from '../hospitalizations/hospitalizations.service.js';
+import { withNotifications } from '../notifications/notifications.service.js';
 import { triageOfAdmission } from '../triage/triage.repository.js';
 import {
   type ConsultationFacts,
@@ -326,7 +328,7 @@ export class ConsultationsService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     return this.audited(ctx, () =>
-      this.app.db.transaction(async (tx) => {
+      withNotifications(this.app, async (tx, notify) => {
         const facts = await this.lockForChange(tx, ctx, id, 'complete');
         if (expectedVersion !== undefined && expectedVersion !== facts.version)
           return { stale: true, version: facts.version } as StaleVersion;
@@ -377,6 +379,24 @@ export class ConsultationsService {
             admissionMove = { from: admission.status, to };
           }
         }
+        // "Hospitalize": the stay opens at once and waits for a bed on the bed board (issue 17).
+        let stay: string | null = null;
+        if (outcome === 'hospitalize') {
+          const [row] = await tx
+            .select({ reason: consultations.reason, notes: consultations.outcomeNotes })
+            .from(consultations)
+            .where(eq(consultations.id, id));
+          stay = await new HospitalizationService(this.app).open(tx, ctx, notify, {
+            patientId: facts.patientId,
+            admissionId: facts.admissionId,
+            consultationId: id,
+            departmentId: facts.departmentId,
+            doctorId: facts.doctorId,
+            reason: row?.notes?.trim() || row?.reason?.trim() || '—',
+            icdCode: await primaryCode(tx, id),
+            expectedDays: null,
+          });
+        }
         if (facts.executionId) {
           await tx
             .update(executions)
@@ -408,6 +428,7 @@ export class ConsultationsService {
               admission: facts.admissionId,
               admission_move: admissionMove,
               execution: facts.executionId,
+              ...(stay ? { hospitalization: stay } : {}),
               ...(allergies ? { allergies_confirmed: allergies } : {}),
             },
           },
@@ -704,4 +725,19 @@ export class ConsultationsService {
       return result;
     });
   }
+}
+
+/** The ICD-10 code of a consultation's primary diagnosis, when it is coded. */
+async function primaryCode(tx: Tx, consultationId: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ code: consultationDiagnoses.icdCode })
+    .from(consultationDiagnoses)
+    .where(
+      and(
+        eq(consultationDiagnoses.consultationId, consultationId),
+        eq(consultationDiagnoses.rank, 'primary'),
+        isNull(consultationDiagnoses.removedAt),
+      ),
+    );
+  return row?.code ?? null;
 }

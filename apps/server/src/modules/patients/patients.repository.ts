@@ -20,7 +20,7 @@ export const DUPLICATE_NAME_THRESHOLD = 0.5;
 
 const SUMMARY_COLUMNS = sql.raw(`p.id, p.record_number, p.first_name, p.last_name, p.sex,
   p.birth_date::text as birth_date, p.birth_date_estimated, p.phone, p.national_id,
-  array_to_json(p.allergies) as allergies, p.allergies_recorded, p.archived_at`);
+  array_to_json(p.allergies) as allergies, p.allergies_recorded, p.deceased_at, p.archived_at`);
 
 export interface SummaryRow {
   [column: string]: unknown;
@@ -35,6 +35,7 @@ export interface SummaryRow {
   national_id: string | null;
   allergies: string[] | string;
   allergies_recorded: boolean;
+  deceased_at?: Date | string | null;
   archived_at: Date | string | null;
 }
 
@@ -53,6 +54,7 @@ export function toSummary(r: SummaryRow) {
     national_id: r.national_id,
     allergies: textArray(r.allergies),
     allergies_recorded: allergiesRecorded(r.allergies_recorded, r.allergies),
+    deceased_at: iso(r.deceased_at),
     is_archived: r.archived_at !== null,
   };
 }
@@ -71,6 +73,7 @@ export function toPatient(r: PatientRow) {
       national_id: r.nationalId,
       allergies: r.allergies,
       allergies_recorded: r.allergiesRecorded,
+      deceased_at: r.deceasedAt,
       archived_at: r.archivedAt,
     }),
     address: r.address,

@@ -1,0 +1,353 @@
+import type { TTransfer, TTransferCreate } from '@greensen/shared/contracts/hospitalizations';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import { hospitalizations, hospitals, transfers, wards } from '../../db/schema/index.js';
+import { fullName } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { type Notify, withNotifications } from '../notifications/notifications.service.js';
+import {
+  departmentHeads,
+  findTransfer,
+  type LockedTransfer,
+  listTransfers,
+  lockTransfer,
+} from './hospitalizations.repository.js';
+import type { HospitalizationService } from './hospitalizations.service.js';
+
+type Step = 'requested' | 'accepted' | 'rejected' | 'completed' | 'cancelled';
+const STEP_TEXT: Record<Step, { fr: string; en: string }> = {
+  requested: { fr: 'Demande de transfert', en: 'Transfer request' },
+  accepted: { fr: 'Transfert accepté', en: 'Transfer accepted' },
+  rejected: { fr: 'Transfert refusé', en: 'Transfer rejected' },
+  completed: { fr: 'Transfert effectué', en: 'Transfer completed' },
+  cancelled: { fr: 'Transfert annulé', en: 'Transfer cancelled' },
+};
+
+/**
+ * Transfers (issue 17): internal (another department or ward of the hospital) and external (another hospital of
+ * this installation, which receives the request, or a facility named in words). `requested → accepted |
+ * rejected → completed`, or `cancelled` by the sending side while open; one open transfer per stay (a
+ * constraint). The receiving side decides: the receiving department's head or members, a head doctor, or for
+ * another hospital of the installation its practitioners; a facility outside the installation answers by other
+ * means, so the sending practitioners record its answer (docs/decisions/0019-inpatient-stays.md).
+ */
+export class TransferService {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly stays: HospitalizationService,
+  ) {}
+
+  async list(
+    ctx: ServiceContext,
+    f: { status: string; direction: string; hospitalization?: string | undefined },
+    page: number,
+    pageSize: number,
+  ) {
+    const hospital = scopedHospital(ctx);
+    const result = await listTransfers(this.app.db, hospital.id, f, pageSize, (page - 1) * pageSize);
+    await this.app.audit.record(ctx, {
+      action: 'transfer.list',
+      resourceType: 'transfer',
+      details: { filters: { ...f }, page, results: result.rows.length },
+    });
+    return result;
+  }
+
+  async read(ctx: ServiceContext, id: string) {
+    const found = await findTransfer(this.app.db, scopedHospital(ctx).id, id);
+    if (!found) throw notFound();
+    await this.app.audit.record(ctx, {
+      action: 'transfer.read',
+      resourceType: 'transfer',
+      resourceId: id,
+      patientId: found.patient.id,
+    });
+    return found;
+  }
+
+  /** The other active hospitals of the installation (the receiving facility of an external transfer). */
+  async facilities(ctx: ServiceContext) {
+    const rows = await this.app.db
+      .select({ id: hospitals.id, code: hospitals.code, name: hospitals.name })
+      .from(hospitals)
+      .where(and(eq(hospitals.isActive, true), ne(hospitals.id, scopedHospital(ctx).id)))
+      .orderBy(hospitals.name)
+      .limit(500);
+    return { results: rows };
+  }
+
+  async create(ctx: ServiceContext, body: TTransferCreate): Promise<TTransfer> {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const id = await withNotifications(this.app, async (tx, notify) => {
+      const stay = await this.stays.lockStay(tx, hospital.id, body.hospitalization);
+      if (!stay) throw badRequest({ hospitalization: ['transfers.stay_unknown'] });
+      if (!['pending_bed', 'admitted'].includes(stay.status)) throw conflict('hospitalizations.closed');
+      let toDepartment: string | null = null;
+      let toWard: string | null = null;
+      let toHospital: string | null = null;
+      if (body.kind === 'internal') {
+        toDepartment = body.to_department!;
+        const dep = await tx.execute<{ is_active: boolean }>(
+          sql`select is_active from departments where id = ${toDepartment} and hospital_id = ${hospital.id}`,
+        );
+        if (!dep.rows[0]?.is_active)
+          throw badRequest({ to_department: ['hospitalizations.department_unknown'] });
+        if (body.to_ward) {
+          const [ward] = await tx
+            .select({ departmentId: wards.departmentId, isActive: wards.isActive })
+            .from(wards)
+            .where(and(eq(wards.id, body.to_ward), eq(wards.hospitalId, hospital.id)));
+          if (!ward?.isActive || ward.departmentId !== toDepartment)
+            throw badRequest({ to_ward: ['transfers.ward_unknown'] });
+          toWard = body.to_ward;
+        }
+      } else if (body.to_hospital) {
+        const [other] = await tx
+          .select({ id: hospitals.id })
+          .from(hospitals)
+          .where(and(eq(hospitals.id, body.to_hospital), eq(hospitals.isActive, true)));
+        if (!other || other.id === hospital.id)
+          throw badRequest({ to_hospital: ['transfers.hospital_unknown'] });
+        toHospital = other.id;
+      }
+      let row: { id: string } | undefined;
+      try {
+        [row] = await tx
+          .insert(transfers)
+          .values({
+            hospitalId: hospital.id,
+            hospitalizationId: stay.id,
+            patientId: stay.patient_id,
+            kind: body.kind,
+            fromDepartmentId: stay.department_id,
+            toDepartmentId: toDepartment,
+            toWardId: toWard,
+            toHospitalId: toHospital,
+            facilityName: body.kind === 'external' && !toHospital ? (body.facility_name ?? null) : null,
+            reason: body.reason,
+            summary: body.summary ?? null,
+            treatments: body.treatments ?? null,
+            requestedBy: me,
+          })
+          .returning({ id: transfers.id });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('transfers.already_open');
+        throw error;
+      }
+      await this.audit(ctx, tx, 'transfer.create', row!.id, stay.patient_id, { kind: body.kind });
+      const recipients =
+        toHospital !== null
+          ? await departmentHeads(tx, toHospital, null)
+          : body.kind === 'internal'
+            ? await departmentHeads(tx, hospital.id, toDepartment)
+            : [];
+      await this.tellStep(
+        tx,
+        ctx,
+        notify,
+        'requested',
+        row!.id,
+        stay.patient_id,
+        recipients,
+        toHospital ?? hospital.id,
+      );
+      return row!.id;
+    });
+    return (await findTransfer(this.app.db, hospital.id, id))!;
+  }
+
+  private audit(ctx: ServiceContext, tx: Tx, action: string, id: string, patientId: string, details = {}) {
+    return this.app.audit.record(
+      ctx,
+      { action, resourceType: 'transfer', resourceId: id, patientId, details },
+      tx,
+    );
+  }
+
+  private async tellStep(
+    tx: Tx,
+    ctx: ServiceContext,
+    notify: Notify,
+    step: Step,
+    id: string,
+    patientId: string,
+    recipients: string[],
+    hospitalId: string,
+  ) {
+    const me = ctx.user?.id ?? null;
+    const to = recipients.filter((r) => r !== me);
+    if (to.length === 0) return;
+    const p = await tx.execute<{ first_name: string; last_name: string }>(
+      sql`select first_name, last_name from patients where id = ${patientId}`,
+    );
+    const name = fullName(p.rows[0]?.first_name, p.rows[0]?.last_name);
+    await notify({
+      hospitalId,
+      recipients: to,
+      type: 'transfer',
+      title: STEP_TEXT[step],
+      message: { fr: `${STEP_TEXT[step].fr} : ${name}`, en: `${STEP_TEXT[step].en}: ${name}` },
+      data: { action: `transfer_${step}`, transfer: id, patient: patientId },
+      initiatedBy: me,
+    });
+  }
+
+  /** Whether the caller may answer for the receiving side of a transfer. */
+  private mayDecide(ctx: ServiceContext, t: LockedTransfer, head: string | null) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    if (t.kind === 'external')
+      return t.to_hospital_id ? hospital.id === t.to_hospital_id : hospital.id === t.hospital_id;
+    if (hospital.id !== t.hospital_id) return false;
+    return (
+      head === me ||
+      hospital.groups.includes('head_doctor') ||
+      (t.to_department_id !== null && hospital.departmentIds.includes(t.to_department_id))
+    );
+  }
+
+  private async decide(
+    ctx: ServiceContext,
+    id: string,
+    step: 'accepted' | 'rejected',
+    reason: string | null,
+  ) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    await withNotifications(this.app, async (tx, notify) => {
+      const t = await lockTransfer(tx, hospital.id, id);
+      if (!t) throw notFound();
+      const heads = t.to_department_id ? await departmentHeads(tx, t.hospital_id, t.to_department_id) : [];
+      if (!this.mayDecide(ctx, t, heads[0] ?? null)) throw forbidden('transfers.not_receiver');
+      if (t.status !== 'requested') throw conflict('transfers.not_requested');
+      const now = new Date();
+      await tx
+        .update(transfers)
+        .set({ status: step, decidedBy: me, decidedAt: now, rejectReason: reason, updatedAt: now })
+        .where(eq(transfers.id, id));
+      await this.audit(ctx, tx, `transfer.${step === 'accepted' ? 'accept' : 'reject'}`, id, t.patient_id, {
+        reason,
+      });
+      await this.tellStep(tx, ctx, notify, step, id, t.patient_id, [t.requested_by], t.hospital_id);
+    });
+    return (await findTransfer(this.app.db, hospital.id, id))!;
+  }
+
+  accept(ctx: ServiceContext, id: string) {
+    return this.decide(ctx, id, 'accepted', null);
+  }
+
+  reject(ctx: ServiceContext, id: string, reason: string) {
+    return this.decide(ctx, id, 'rejected', reason);
+  }
+
+  /**
+   * The patient has moved. Internal: into a bed of the receiving ward or department (or, without a bed, the
+   * stay waits for one there); external: the stay ends as transferred out (the transfer's summary is the
+   * discharge summary) and the bed goes to cleaning. Done by the sending hospital.
+   */
+  async complete(ctx: ServiceContext, id: string, bedId: string | null) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    await withNotifications(this.app, async (tx, notify) => {
+      const t = await lockTransfer(tx, hospital.id, id);
+      if (!t) throw notFound();
+      if (t.hospital_id !== hospital.id) throw forbidden('transfers.sender_completes');
+      if (t.status !== 'accepted') throw conflict('transfers.not_accepted');
+      const stay = (await this.stays.lockStay(tx, hospital.id, t.hospitalization_id))!;
+      const now = new Date();
+      if (t.kind === 'internal') {
+        if (bedId) {
+          const bed = await this.stays.moveWithin(tx, ctx, stay, bedId, {
+            ...(t.to_ward_id ? { ward: t.to_ward_id } : { department: t.to_department_id! }),
+          });
+          await this.stays.notifyBed(tx, ctx, notify, stay, bed);
+        } else {
+          await this.stays.leave(tx, stay, now);
+          await tx
+            .update(hospitalizations)
+            .set({ status: 'pending_bed', bedId: null, updatedAt: now })
+            .where(eq(hospitalizations.id, stay.id));
+        }
+        await tx
+          .update(hospitalizations)
+          .set({ departmentId: t.to_department_id!, updatedAt: now })
+          .where(eq(hospitalizations.id, stay.id));
+      } else {
+        if (bedId) throw badRequest({ bed: ['transfers.no_bed_external'] });
+        await this.stays.leave(tx, stay, now);
+        await tx
+          .update(hospitalizations)
+          .set({
+            status: 'transferred_out',
+            bedId: null,
+            endedAt: now,
+            dischargeMode: 'transferred',
+            dischargeSummary: t.summary,
+            dischargeTreatments: t.treatments,
+            dischargedBy: me,
+            updatedAt: now,
+          })
+          .where(eq(hospitalizations.id, stay.id));
+      }
+      await tx
+        .update(transfers)
+        .set({ status: 'completed', completedAt: now, updatedAt: now })
+        .where(eq(transfers.id, id));
+      await this.audit(ctx, tx, 'transfer.complete', id, t.patient_id, { bed: bedId });
+      const heads = t.to_hospital_id
+        ? await departmentHeads(tx, t.to_hospital_id, null)
+        : t.to_department_id
+          ? await departmentHeads(tx, hospital.id, t.to_department_id)
+          : [];
+      await this.tellStep(tx, ctx, notify, 'completed', id, t.patient_id, [t.requested_by], hospital.id);
+      if (heads.length)
+        await this.tellStep(
+          tx,
+          ctx,
+          notify,
+          'completed',
+          id,
+          t.patient_id,
+          heads,
+          t.to_hospital_id ?? hospital.id,
+        );
+    });
+    return (await findTransfer(this.app.db, hospital.id, id))!;
+  }
+
+  /** The sending side withdraws a transfer still open. */
+  async cancel(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
+    await withNotifications(this.app, async (tx, notify) => {
+      const t = await lockTransfer(tx, hospital.id, id);
+      if (!t) throw notFound();
+      if (t.hospital_id !== hospital.id) throw forbidden('transfers.sender_cancels');
+      if (t.status !== 'requested' && t.status !== 'accepted') throw conflict('transfers.closed');
+      await tx
+        .update(transfers)
+        .set({ status: 'cancelled', updatedAt: new Date() })
+        .where(eq(transfers.id, id));
+      await this.audit(ctx, tx, 'transfer.cancel', id, t.patient_id);
+      const heads = t.to_hospital_id
+        ? await departmentHeads(tx, t.to_hospital_id, null)
+        : t.to_department_id
+          ? await departmentHeads(tx, hospital.id, t.to_department_id)
+          : [];
+      await this.tellStep(
+        tx,
+        ctx,
+        notify,
+        'cancelled',
+        id,
+        t.patient_id,
+        heads,
+        t.to_hospital_id ?? hospital.id,
+      );
+    });
+    return (await findTransfer(this.app.db, hospital.id, id))!;
+  }
+}
