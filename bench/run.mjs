@@ -21,7 +21,7 @@ import {
   signedInState,
   signInForm,
 } from './lib/browser.mjs';
-import { ensureDataset, openDb, postgresVersion } from './lib/datasets.mjs';
+import { ensureBeds, ensureDataset, openDb, postgresVersion } from './lib/datasets.mjs';
 import { latency, throughput } from './lib/load.mjs';
 import { median, ms, percentile, round, rps, seconds, seeded } from './lib/stats.mjs';
 
@@ -51,6 +51,8 @@ const CFG = QUICK
 const SMALL = { name: 'greensen_bench_10k', patients: 10_000 };
 const MID = { name: 'greensen_bench_100k', patients: 100_000 };
 const QUEUE_SIZE = 500;
+/** Beds of the bed-board scenario (issue 17). */
+const BOARD_BEDS = 500;
 
 /** The queries of the search scenario (the synthetic names of `seed:scale`, with their accents). */
 const QUERIES = {
@@ -628,6 +630,71 @@ function webRows(w) {
   );
 }
 
+/**
+ * Scenario 7 (issue 17): the bed board of a 500-bed hospital in one request (a nurse's), against a patient's
+ * record (a secretary's), alternating.
+ */
+async function bedsScenario(server) {
+  const nurse = await signIn(server.url, 'infirmier@greensen.test');
+  const secretary = await signIn(server.url, 'secretaire@greensen.test');
+  const board = await api(server.url, nurse, 'GET', '/api/hospitalizations/board/');
+  const beds = board.wards.flatMap((w) => w.rooms.flatMap((r) => r.beds));
+  const patients = beds.flatMap((b) => (b.occupant ? [b.occupant.patient.id] : [])).slice(0, 50);
+  const measured = await alternate({
+    board: () =>
+      latency(server.url, [{ path: '/api/hospitalizations/board/' }], {
+        headers: nurse.headers,
+        amount: Math.max(20, Math.round(CFG.perBatch / 4)),
+      }),
+    detail: () =>
+      latency(
+        server.url,
+        patients.map((id) => ({ path: `/api/patients/${id}/` })),
+        { headers: secretary.headers, amount: CFG.perBatch },
+      ),
+  });
+  return {
+    beds: beds.length,
+    occupied: beds.filter((b) => b.occupant).length,
+    pending: board.pending_count,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** The table's line of scenario 7. */
+function bedsRows(b, engine) {
+  row(
+    '7 bed board',
+    `p95 GET /api/hospitalizations/board/ (${b.beds} beds, ${b.occupied} occupied, ${engine}) vs a patient's record`,
+    ms(b.board.p95),
+    ms(b.detail.p95),
+    b.board.p95 / b.detail.p95,
+    atMost(2),
+  );
+}
+
+/** `--only beds`: scenario 7 alone, on the 10k PostgreSQL database (or the embedded demo without PostgreSQL). */
+async function bedsOnly() {
+  ensureInstalled();
+  ensureBuilt();
+  const pg = await postgresVersion();
+  const dataset = pg
+    ? await ensureDataset({ kind: 'postgres', name: SMALL.name, patients: SMALL.patients, log })
+    : await ensureDataset({ kind: 'embedded', name: 'web-demo', patients: 0, log });
+  ensureBeds(dataset, BOARD_BEDS, log);
+  const server = await startApp(dataset.database);
+  try {
+    results.scenarios.beds = await bedsScenario(server);
+  } finally {
+    await server.stop();
+  }
+  bedsRows(results.scenarios.beds, pg ? 'PostgreSQL' : 'embedded');
+  printTable();
+  writeResults('-beds');
+}
+
 /** Writes the run's figures to bench/results/<date>[-quick|-web].json. */
 function writeResults(suffix) {
   const dir = join(ROOT, 'bench/results');
@@ -704,6 +771,7 @@ async function main() {
   const embeddedPatients = await freePatients(datasets.embedded, reserve);
   const pgPatients = datasets.mid ? await freePatients(datasets.mid, reserve + QUEUE_SIZE) : null;
 
+  ensureBeds(datasets.mid ?? datasets.embedded, BOARD_BEDS, log);
   const servers = {};
   try {
     log('Starting the servers…');
@@ -718,6 +786,7 @@ async function main() {
     const main = servers.mid ?? servers.embedded;
     results.scenarios.overhead = await overheadScenario(main, (datasets.mid ?? datasets.embedded).database);
     results.scenarios.queues = await queueScenario(main, pgPatients ?? embeddedPatients);
+    results.scenarios.beds = await bedsScenario(main);
     const queueUsed = QUEUE_SIZE;
     results.scenarios.mixed = await mixedScenario({
       embedded: {
@@ -916,6 +985,7 @@ async function main() {
     q.department.p95 / q.detail.p95,
     atMost(2),
   );
+  bedsRows(results.scenarios.beds, servers.mid ? 'PostgreSQL' : 'embedded');
 
   webRows(results.scenarios.web);
 
@@ -934,7 +1004,9 @@ async function main() {
   writeResults(QUICK ? '-quick' : '');
 }
 
-(ONLY === 'web' ? webOnly() : ONLY === 'start' ? startOnly() : main()).catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+(ONLY === 'web' ? webOnly() : ONLY === 'start' ? startOnly() : ONLY === 'beds' ? bedsOnly() : main()).catch(
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

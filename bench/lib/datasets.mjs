@@ -113,3 +113,9 @@ export async function ensureDataset({ kind, name, patients, log }) {
   }
   return { kind, name, database, patients: Math.max(patients, Number(current?.patients ?? 0)), seeding };
 }
+
+/** At least `beds` active beds in the dataset's first hospital, mostly occupied (`npm run seed:scale -- --beds N`). */
+export function ensureBeds(dataset, beds, log) {
+  log(`  ${dataset.name}: a ${beds}-bed floor (npm run seed:scale -- --beds ${beds})…`);
+  return cli(['seed-scale', '--beds', String(beds)], dataset.database).trim();
+}

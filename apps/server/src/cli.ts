@@ -1,9 +1,9 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file>`.
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] | import-icd10 <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
-import { seedScale } from './db/seed/scale.js';
+import { seedScale, seedScaleBeds } from './db/seed/scale.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
 
@@ -31,6 +31,15 @@ async function main(command: string | undefined) {
     if (command === 'seed-scale') {
       if (config.appEnv === 'production')
         throw new SeedRefused('The scale seed never runs in production mode.');
+      const bedsAt = process.argv.indexOf('--beds');
+      if (bedsAt > 0) {
+        const beds = Number(process.argv[bedsAt + 1]);
+        if (!Number.isInteger(beds) || beds < 1 || beds > 20_000)
+          throw new SeedRefused('usage: cli.js seed-scale --beds N (1 to 20000)');
+        const result = await seedScaleBeds(database.db, beds);
+        console.log(`${result.hospital}: ${result.beds} beds, ${result.admitted} patients put in beds.`);
+        if (!process.argv.includes('--patients')) return;
+      }
       const at = process.argv.indexOf('--patients');
       const count = Number(at > 0 ? process.argv[at + 1] : 100_000);
       if (!Number.isInteger(count) || count < 1)

@@ -17,6 +17,47 @@ import {
 
 type Kind = 'category' | 'code';
 const DEMO_ICD10: { code: string; kind: Kind; parent: string; chapter: string; fr: string; en: string }[] = [
+  // The inpatient demo's diagnoses (seed/inpatient.ts).
+  {
+    code: 'B50.9',
+    kind: 'code',
+    parent: 'B50',
+    chapter: 'I',
+    fr: 'Paludisme à Plasmodium falciparum, sans précision',
+    en: 'Plasmodium falciparum malaria, unspecified',
+  },
+  {
+    code: 'J18.9',
+    kind: 'code',
+    parent: 'J18',
+    chapter: 'X',
+    fr: 'Pneumopathie, sans précision',
+    en: 'Pneumonia, unspecified',
+  },
+  {
+    code: 'I50.0',
+    kind: 'code',
+    parent: 'I50',
+    chapter: 'IX',
+    fr: 'Insuffisance cardiaque congestive',
+    en: 'Congestive heart failure',
+  },
+  {
+    code: 'E11.9',
+    kind: 'code',
+    parent: 'E11',
+    chapter: 'IV',
+    fr: 'Diabète sucré de type 2, sans complication',
+    en: 'Type 2 diabetes mellitus without complications',
+  },
+  {
+    code: 'A01.0',
+    kind: 'code',
+    parent: 'A01',
+    chapter: 'I',
+    fr: 'Fièvre typhoïde',
+    en: 'Typhoid fever',
+  },
   {
     code: 'B54',
     kind: 'category',

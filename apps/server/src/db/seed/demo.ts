@@ -3,6 +3,7 @@ import { hashSecret } from '../../lib/passwords.js';
 import type { Db, Queryable } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
 import { seedExams } from './exams.js';
+import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
 
 export const DEMO_PASSWORD = 'Demo-Greensen-2026';
@@ -247,6 +248,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     }
     await seedJourney(tx);
     await seedExams(tx);
+    await seedInpatient(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
+import { boardWards, nursePatients } from '../../modules/hospitalizations/hospitalizations.repository.js';
 import { seedDemo } from './demo.js';
-import { seedScale } from './scale.js';
+import { seedScale, seedScaleBeds } from './scale.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -35,4 +36,51 @@ it('bulk-loads synthetic patients with continuing record numbers', async () => {
   );
   const n = Number(rows.rows[0]!.n);
   expect(rows.rows[0]!.max).toBe(`HGG-${String(n).padStart(6, '0')}`);
+});
+
+it('seeds a floor of inpatients: beds occupied by their stays, patients waiting for a bed, a transfer, the nurse’s list', async () => {
+  const db = ctx.database.db;
+  const stays = await db.execute<{ status: string; n: number }>(
+    sql`select status::text as status, count(*)::int as n from hospitalizations group by status`,
+  );
+  const by = Object.fromEntries(stays.rows.map((r) => [r.status, Number(r.n)]));
+  expect(by.admitted).toBeGreaterThanOrEqual(5);
+  expect(by.pending_bed).toBeGreaterThanOrEqual(2);
+  expect(by.discharged).toBeGreaterThanOrEqual(1);
+  // Every occupied bed is the bed of exactly one admitted stay, and the other way round.
+  const beds = await db.execute<{ occupied: number; admitted: number; matched: number }>(sql`select
+      (select count(*)::int from beds where status = 'occupied') as occupied,
+      (select count(*)::int from hospitalizations where status = 'admitted') as admitted,
+      (select count(*)::int from hospitalizations s join beds b on b.id = s.bed_id
+        where s.status = 'admitted' and b.status = 'occupied') as matched`);
+  const counts = beds.rows[0]!;
+  expect([Number(counts.occupied), Number(counts.matched)]).toEqual([by.admitted, by.admitted]);
+  expect(Number(counts.admitted)).toBe(by.admitted);
+  const open = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from transfers where status = 'requested'`,
+  );
+  expect(Number(open.rows[0]!.n)).toBe(1);
+  const [nurse] = (
+    await db.execute<{ id: string; hospital: string }>(sql`select u.id, m.hospital_id as hospital from users u
+      join memberships m on m.user_id = u.id where u.email = 'infirmier@greensen.test'`)
+  ).rows;
+  const mine = await nursePatients(db, nurse!.hospital, nurse!.id, false, 'fr', 20, 0);
+  expect(mine.count).toBeGreaterThanOrEqual(2);
+  expect(mine.rows.some((r) => r.flags.includes('allergies'))).toBe(true);
+});
+
+it('builds a 500-bed floor for the bed-board bench, mostly occupied, and the board reads it in one query', async () => {
+  const res = await seedScaleBeds(ctx.database.db, 500);
+  expect(res.beds).toBeGreaterThanOrEqual(500);
+  const hospital = (
+    await ctx.database.db.execute<{ id: string }>(sql`select id from hospitals where code = 'HGG'`)
+  ).rows[0]!.id;
+  const wards = await boardWards(ctx.database.db, hospital, {}, 'fr');
+  const beds = wards.flatMap((w) => w.rooms.flatMap((r) => r.beds));
+  expect(beds.length).toBe(res.beds);
+  const occupied = beds.filter((b) => b.status === 'occupied');
+  expect(occupied.length / beds.length).toBeGreaterThan(0.6);
+  expect(occupied.every((b) => b.occupant !== null)).toBe(true);
+  // A second run adds no bed.
+  expect((await seedScaleBeds(ctx.database.db, 500)).beds).toBe(res.beds);
 });

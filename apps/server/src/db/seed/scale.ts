@@ -135,3 +135,104 @@ export async function seedScale(
   await db.execute(sql`analyze patients`);
   return { hospital: hospital.code, inserted: done };
 }
+
+/**
+ * Gives the first hospital at least `total` active beds (wards of 10 rooms × 2 beds in its clinical
+ * departments) and fills `occupancy` of the free ones with admitted stays of patients without an open stay,
+ * plus `pending` stays waiting for a bed: the 500-bed floor of the bed-board bench
+ * (`npm run seed:scale -- --beds 500`). Idempotent in beds; each run fills what is free. Never on a real
+ * hospital.
+ */
+export async function seedScaleBeds(
+  db: Db,
+  total: number,
+  occupancy = 0.8,
+  pending = 20,
+): Promise<{ hospital: string; beds: number; admitted: number }> {
+  const h = await db.execute<{ id: string; code: string }>(
+    sql`select id, code from hospitals order by created_at, id limit 1`,
+  );
+  const hospital = h.rows[0];
+  if (!hospital) throw new Error('No hospital: seed the demo first (npm run seed:demo).');
+  return db.transaction(async (tx) => {
+    const count = async () =>
+      Number(
+        (
+          await tx.execute<{
+            n: number;
+          }>(sql`select count(*)::int as n from beds b join rooms r on r.id = b.room_id
+            join wards w on w.id = r.ward_id
+            where b.hospital_id = ${hospital.id} and b.is_active and r.is_active and w.is_active`)
+        ).rows[0]!.n,
+      );
+    const deps = await tx.execute<{ id: string; code: string }>(sql`select id, code from departments
+      where hospital_id = ${hospital.id} and is_active
+        and kind in ('clinical', 'emergency', 'maternity', 'surgery', 'pediatrics') order by code`);
+    let n = 0;
+    while ((await count()) < total) {
+      const dep = deps.rows[n % deps.rows.length]!;
+      n += 1;
+      const code = `${dep.code}-S${n}`;
+      const ward = await tx.execute<{
+        id: string;
+      }>(sql`insert into wards (id, hospital_id, department_id, name, code)
+        values (gen_random_uuid(), ${hospital.id}, ${dep.id}, ${`Unité ${code}`}, ${code})
+        on conflict (hospital_id, code) do nothing returning id`);
+      const wardId = ward.rows[0]?.id;
+      if (!wardId) continue;
+      await tx.execute(sql`insert into rooms (id, hospital_id, ward_id, name)
+        select gen_random_uuid(), ${hospital.id}, ${wardId}, ${code} || '-' || lpad(r::text, 2, '0')
+        from generate_series(1, 10) r`);
+      await tx.execute(sql`insert into beds (id, hospital_id, room_id, label, sort_order)
+        select gen_random_uuid(), ${hospital.id}, r.id, r.name || '-' || l.label, l.n
+        from rooms r cross join (values (1, 'A'), (2, 'B')) l(n, label) where r.ward_id = ${wardId}`);
+    }
+    const doctor = await tx.execute<{ id: string }>(sql`select user_id as id from memberships
+      where hospital_id = ${hospital.id} and is_active and upper(role_code) in ('DOCTOR', 'HEAD_DOCTOR')
+      order by created_at limit 1`);
+    const doctorId = doctor.rows[0]?.id;
+    if (!doctorId) throw new Error('No doctor in the hospital: seed the demo first.');
+    const free = await tx.execute<{ n: number }>(
+      sql`select count(*)::int as n from beds where hospital_id = ${hospital.id} and status = 'free' and is_active`,
+    );
+    const fill = Math.floor(Number(free.rows[0]!.n) * occupancy);
+    // Stays in free beds, one per patient without an open stay, admitted over the last ten days.
+    const admitted = await tx.execute(sql`with free as (
+        select b.id as bed_id, w.department_id, row_number() over (order by b.id) as rn
+        from beds b join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
+        where b.hospital_id = ${hospital.id} and b.status = 'free' and b.is_active and r.is_active and w.is_active
+        limit ${fill}),
+      pats as (
+        select p.id, row_number() over (order by p.id) as rn from patients p
+        where p.hospital_id = ${hospital.id} and p.deceased_at is null and p.archived_at is null
+          and not exists (select 1 from hospitalizations s where s.patient_id = p.id
+            and s.status in ('pending_bed', 'admitted'))
+        limit ${fill + pending}),
+      ins as (
+        insert into hospitalizations (id, hospital_id, patient_id, department_id, doctor_id, status, reason,
+          bed_id, requested_at, admitted_at, expected_days)
+        select gen_random_uuid(), ${hospital.id}, pats.id, free.department_id, ${doctorId}, 'admitted',
+          'Hospitalisation (jeu de données de charge)', free.bed_id, t.at, t.at, 5
+        from free join pats using (rn)
+        cross join lateral (select now() - (random() * interval '10 days') as at) t
+        returning id, bed_id, admitted_at)
+      insert into bed_assignments (id, hospital_id, hospitalization_id, bed_id, started_at)
+      select gen_random_uuid(), ${hospital.id}, id, bed_id, admitted_at from ins returning bed_id`);
+    await tx.execute(sql`update beds set status = 'occupied' where id in (select bed_id from hospitalizations
+      where hospital_id = ${hospital.id} and status = 'admitted' and bed_id is not null)`);
+    const waiting = await tx.execute<{ n: number }>(sql`select count(*)::int as n from hospitalizations
+      where hospital_id = ${hospital.id} and status = 'pending_bed'`);
+    const missing = Math.max(0, pending - Number(waiting.rows[0]!.n));
+    await tx.execute(sql`insert into hospitalizations (id, hospital_id, patient_id, department_id, doctor_id,
+        status, reason)
+      select gen_random_uuid(), ${hospital.id}, p.id, ${deps.rows[0]!.id}, ${doctorId}, 'pending_bed',
+        'En attente de lit (jeu de données de charge)'
+      from patients p where p.hospital_id = ${hospital.id} and p.deceased_at is null and p.archived_at is null
+        and not exists (select 1 from hospitalizations s where s.patient_id = p.id
+          and s.status in ('pending_bed', 'admitted'))
+      order by p.id limit ${missing}`);
+    for (const table of ['wards', 'rooms', 'beds', 'hospitalizations', 'bed_assignments'])
+      await tx.execute(sql.raw(`analyze ${table}`));
+    return { hospital: hospital.code, beds: await count(), admitted: admitted.rows.length };
+  });
+}

@@ -147,13 +147,16 @@ export async function listStays(
       order by case when s.status = 'pending_bed' then 0 else 1 end, s.requested_at desc, s.id desc
       limit ${limit} offset ${offset}`,
   );
+  const results = rows.rows.map((r) => toStay(r, lang));
+  // A first page shorter than the page size is the whole list: no count query.
+  if (offset === 0 && results.length < limit) return { rows: results, count: results.length };
   const counted = await q.execute<{ n: number }>(
     sql`select count(*)::int as n from hospitalizations s
       join patients p on p.id = s.patient_id
       left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id left join wards w on w.id = r.ward_id
       where ${where}`,
   );
-  return { rows: rows.rows.map((r) => toStay(r, lang)), count: Number(counted.rows[0]?.n ?? 0) };
+  return { rows: results, count: Number(counted.rows[0]?.n ?? 0) };
 }
 
 export async function findStay(q: Queryable, hospitalId: string, id: string, lang: Lang) {

@@ -112,15 +112,18 @@ export class HospitalizationService {
     filters: { ward?: string | undefined; department?: string | undefined },
   ): Promise<TBedBoard> {
     const hospital = scopedHospital(ctx);
-    const wards = await boardWards(this.app.db, hospital.id, filters, ctx.lang);
-    const pending = await listStays(
-      this.app.db,
-      hospital.id,
-      { status: 'pending_bed', department: filters.department },
-      ctx.lang,
-      200,
-      0,
-    );
+    // Two independent reads, side by side on PostgreSQL's pool (the embedded engine runs them in turn).
+    const [wards, pending] = await Promise.all([
+      boardWards(this.app.db, hospital.id, filters, ctx.lang),
+      listStays(
+        this.app.db,
+        hospital.id,
+        { status: 'pending_bed', department: filters.department },
+        ctx.lang,
+        200,
+        0,
+      ),
+    ]);
     await this.app.audit.record(ctx, {
       action: 'hospitalization.board',
       resourceType: 'hospitalization',
