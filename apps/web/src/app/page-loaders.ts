@@ -40,6 +40,9 @@ export const pageLoaders = {
   admin: () => import('../features/admin/pages/AdminPage'),
   adminJobs: () => import('../features/admin/pages/AdminJobsPage'),
   hospitals: () => import('../features/hospitals/pages/HospitalsPage'),
+  hospitalizations: () => import('../features/hospitalizations/pages/HospitalizationsPage'),
+  hospitalizationDetail: () => import('../features/hospitalizations/pages/HospitalizationDetailPage'),
+  transfers: () => import('../features/hospitalizations/pages/TransfersPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -66,6 +69,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.exams, pageLoaders.examDetail, pageLoaders.examCreate];
     case 'hospitals':
       return [pageLoaders.hospitals];
+    case 'hospitalizations':
+      return [pageLoaders.hospitalizations, pageLoaders.hospitalizationDetail, pageLoaders.transfers];
     case 'admin':
       return [pageLoaders.admin, pageLoaders.adminJobs];
     default:

@@ -121,8 +121,12 @@ function moduleRoutes(): RouteObject[] {
       module: 'triage',
       kind: 'detail',
     }),
-    placeholder('hospitalizations', { titleKey: 'hospitalizations', module: 'hospitalizations' }),
-    placeholder('hospitalizations/:id', {
+    page('hospitalizations', pageLoaders.hospitalizations, {
+      titleKey: 'hospitalizations',
+      module: 'hospitalizations',
+      kind: 'list',
+    }),
+    page('hospitalizations/:id', pageLoaders.hospitalizationDetail, {
       titleKey: 'hospitalizationDetail',
       module: 'hospitalizations',
       kind: 'detail',
@@ -171,7 +175,8 @@ function otherRoutes(): RouteObject[] {
     placeholder('dictation', { titleKey: 'dictation', descriptionKey: 'dictation' }),
     placeholder('documents', { titleKey: 'documents', descriptionKey: 'documents' }),
     placeholder('medications', { titleKey: 'medications', descriptionKey: 'medications' }),
-    placeholder('transfers', { titleKey: 'transfers', descriptionKey: 'transfers' }),
+    // The list route of transfers (spec §2): outside the module table, like the other top-level routes.
+    page('transfers', pageLoaders.transfers, { titleKey: 'transfers', kind: 'list' }),
   ];
 }
 

@@ -1,6 +1,6 @@
 /** Puts the server's 400 field errors into a Mantine form, as returned (DESIGN §6). */
 import type { UseFormReturnType } from '@mantine/form';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { isApiError } from './api-client';
 
 export interface ServerErrors {
@@ -57,4 +57,27 @@ export function useServerFieldErrors<T extends Record<string, unknown>>(
     },
     [form],
   );
+}
+
+/**
+ * The failure of a dialog's form, as every form shows it: a 400's field errors on their fields and the rest
+ * (non-field errors, unknown fields) above the buttons; no message after a 403 or a 404, which the API client
+ * has already announced; any other failure's message (or `fallback`) above the buttons.
+ */
+export function useFormFailure<T extends Record<string, unknown>>(
+  form: UseFormReturnType<T>,
+  fallback: string,
+) {
+  const applyServerErrors = useServerFieldErrors(form);
+  const [general, setGeneral] = useState<string | null>(null);
+  const fail = useCallback(
+    (error: unknown) => {
+      if (isApiError(error) && error.status === 400) setGeneral(applyServerErrors(error));
+      else if (!isApiError(error)) setGeneral(fallback);
+      else if (error.status !== 403 && error.status !== 404) setGeneral(error.message);
+    },
+    [applyServerErrors, fallback],
+  );
+  const clear = useCallback(() => setGeneral(null), []);
+  return { general, clear, fail };
 }

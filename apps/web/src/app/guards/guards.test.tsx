@@ -176,10 +176,10 @@ describe('route guards in the router', () => {
   });
 
   it('an allowed module opens its page', async () => {
-    const { router } = renderApp('/hospitalizations', { user: makeUser() });
+    const { router } = renderApp('/care', { user: makeUser() });
     await screen.findByTestId('module-placeholder');
-    expect(locationOf(router)).toBe('/hospitalizations');
-    expect(screen.getByText(/Séjours hospitaliers/)).toBeInTheDocument();
+    expect(locationOf(router)).toBe('/care');
+    expect(screen.getByText(/Soins infirmiers, administration des médicaments/)).toBeInTheDocument();
   });
 
   it('the navigation lists only the modules of the environment and role', async () => {

@@ -24,11 +24,11 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
+import { Icd10Search } from '../../../lib/clinical/components/Icd10Search';
 import { serverErrorsFromBody } from '../../../lib/field-errors';
 import { toast } from '../../../lib/toast';
 import { zodFieldErrors } from '../../../lib/zod-form';
 import { useAddDiagnosis } from '../api/diagnoses';
-import { Icd10Search } from './Icd10Search';
 
 type Choice = { kind: 'code'; entry: TIcd10Entry } | { kind: 'free'; text: string } | null;
 

@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeUser, renderApp } from '../../../test/render';
 
@@ -7,12 +8,13 @@ afterEach(() => {
 });
 
 describe("the nurse's dashboard", () => {
-  it('says why "Mes patients" is empty instead of showing a blank tab', async () => {
+  it('says why a tab whose module is not in service yet is empty instead of showing a blank tab', async () => {
     const nurse = makeUser({ active_roles: [{ role_code: 'NURSE', hospital: 'h1', department: null }] });
     renderApp('/', { user: nurse });
-    expect(await screen.findByRole('tab', { name: 'Mes patients' })).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Soins à faire' }, { timeout: 15_000 }));
     expect(await screen.findByTestId('tab-pending')).toHaveTextContent(
-      'ce tableau se remplira quand les hospitalisations et les soins seront en service',
+      'ce tableau se remplira quand les soins infirmiers et les analyses seront en service',
     );
   });
 });

@@ -21,9 +21,15 @@ import { DashboardFrame } from '../components/DashboardFrame';
 const DoctorDashboard = lazy(() =>
   import('../components/DoctorDashboard').then((m) => ({ default: m.DoctorDashboard })),
 );
+const NurseDashboard = lazy(() =>
+  import('../components/NurseDashboard').then((m) => ({ default: m.NurseDashboard })),
+);
 const SecretaryDashboard = lazy(() =>
   import('../components/SecretaryDashboard').then((m) => ({ default: m.SecretaryDashboard })),
 );
+
+/** Dashboards with their own content; the others show what each tab will hold. */
+const WITH_CONTENT: readonly string[] = ['doctor', 'secretary', 'nurse'];
 
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
@@ -92,8 +98,11 @@ export default function DashboardPage() {
         {current?.kind === 'secretary' && (
           <SecretaryDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
         )}
+        {current?.kind === 'nurse' && (
+          <NurseDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
+        )}
       </Suspense>
-      {current && current.kind !== 'doctor' && current.kind !== 'secretary' && (
+      {current && !WITH_CONTENT.includes(current.kind) && (
         <DashboardFrame key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
       )}
     </Stack>

@@ -4,15 +4,7 @@
  * beds, sets a bed's status, and deactivates beds and rooms — never one with a patient (the server refuses,
  * and the menu does not offer it).
  */
-import {
-  BED_STATUSES,
-  type BedStatus,
-  bedLabelsFrom,
-  type TBed,
-  type TRoom,
-  type TWardDetail,
-  ZRoomCreate,
-} from '@greensen/shared/contracts/structure';
+import { bedLabelsFrom, type TBed, type TRoom, ZRoomCreate } from '@greensen/shared/contracts/structure';
 import {
   ActionIcon,
   Badge,
@@ -34,19 +26,13 @@ import { IconBed, IconDots, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
+import { BED_COLORS, BedCounts } from '../../../lib/clinical/components/BedCounts';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { DetailQueryState } from '../../../lib/page-states';
 import { toast } from '../../../lib/toast';
 import { validateWith } from '../../../lib/zod-form';
 import { useAddBeds, useCreateRoom, useUpdateBed, useUpdateRoom, useWard } from '../api/structure';
-
-export const BED_COLORS: Record<BedStatus, string> = {
-  free: 'green',
-  occupied: 'red',
-  cleaning: 'yellow',
-  out_of_service: 'gray',
-};
 
 /** The toast of a failed change: the server's reason (an occupied bed, a taken label). */
 function useFailureToast() {
@@ -296,20 +282,6 @@ function RoomCard({
         </Group>
       </Stack>
     </Paper>
-  );
-}
-
-/** The beds by status; statuses with no bed are left out (free beds are always said, even none). */
-export function BedCounts({ beds }: { beds: TWardDetail['beds'] }) {
-  const { t } = useTranslation('structure');
-  return (
-    <Group gap={4} wrap="wrap">
-      {BED_STATUSES.filter((status) => status === 'free' || beds[status] > 0).map((status) => (
-        <Badge key={status} color={BED_COLORS[status]} variant="light" size="sm">
-          {t(`beds.count.${status}`, { count: beds[status] })}
-        </Badge>
-      ))}
-    </Group>
   );
 }
 

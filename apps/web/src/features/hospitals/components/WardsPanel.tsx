@@ -8,10 +8,11 @@ import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
+import { BedCounts } from '../../../lib/clinical/components/BedCounts';
 import { PagedQueryTable } from '../../../lib/clinical/components/PagedTable';
 import { useListPage } from '../../../lib/list-filters';
 import { useWards } from '../api/structure';
-import { BedCounts, WardBeds } from './WardBeds';
+import { WardBeds } from './WardBeds';
 import { WardFormModal } from './WardFormModal';
 
 const PAGE_SIZE = 20;

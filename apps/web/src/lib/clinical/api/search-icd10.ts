@@ -4,8 +4,8 @@
  */
 import type { TIcd10Entry, TIcd10List } from '@greensen/shared/contracts/icd10';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { uiLanguage } from '../../../lib/i18n';
+import { api } from '../../api-client';
+import { uiLanguage } from '../../i18n';
 
 export const ICD10_KEY = ['icd10'] as const;
 

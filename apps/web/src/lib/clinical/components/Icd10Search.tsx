@@ -1,7 +1,8 @@
 /**
  * ICD-10 search for a diagnosis: a debounced search (code prefix or words, French or English) listing code
  * and label in the UI language, common codes first (the server's order), with a "fréquent" mark. When
- * nothing fits, the typed text can be kept as a free-text (uncoded) diagnosis.
+ * nothing fits, the typed text can be kept as a free-text (uncoded) diagnosis where the form allows one
+ * (`onFreeText`). Used by consultations and by inpatient stays (provisional, discharge and death diagnoses).
  */
 import type { TIcd10Entry } from '@greensen/shared/contracts/icd10';
 import { Badge, Combobox, Group, Loader, Text, TextInput, useCombobox } from '@mantine/core';
@@ -15,11 +16,16 @@ export function Icd10Search({
   onPick,
   onFreeText,
   error,
+  label,
+  withAsterisk,
 }: {
   onPick: (entry: TIcd10Entry) => void;
-  /** Keep the typed words as an uncoded diagnosis. */
-  onFreeText: (text: string) => void;
+  /** Keep the typed words as an uncoded diagnosis; without it only a code can be picked. */
+  onFreeText?: (text: string) => void;
   error?: string | null;
+  /** Defaults to "Rechercher un diagnostic (CIM-10)". */
+  label?: string;
+  withAsterisk?: boolean;
 }) {
   const { t } = useTranslation('consultations');
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
@@ -43,7 +49,8 @@ export function Icd10Search({
     >
       <Combobox.Target>
         <TextInput
-          label={t('diagnoses.search')}
+          label={label ?? t('diagnoses.search')}
+          withAsterisk={withAsterisk}
           placeholder={t('diagnoses.searchPlaceholder')}
           leftSection={<IconSearch size={16} />}
           rightSection={query.isFetching || typing ? <Loader size={14} /> : null}
@@ -82,7 +89,7 @@ export function Icd10Search({
             <Combobox.Empty>{t('diagnoses.noCode')}</Combobox.Empty>
           )}
         </Combobox.Options>
-        {search.trim().length >= 3 && (
+        {onFreeText && search.trim().length >= 3 && (
           <Combobox.Footer>
             <Text
               size="sm"
