@@ -300,8 +300,15 @@ export const ZTransfer = z.object({
   decided_at: zDateTime.nullable(),
   reject_reason: z.string().nullable(),
   completed_at: zDateTime.nullable(),
+  /** The steps the caller may take now (the receiving side decides, the sending side completes or cancels). */
+  can: z.object({ accept: z.boolean(), reject: z.boolean(), complete: z.boolean(), cancel: z.boolean() }),
 });
 export type TTransfer = z.infer<typeof ZTransfer>;
+/** The other active hospitals of this installation: where an external transfer may be sent. */
+export const ZFacilityList = z.object({
+  results: z.array(z.object({ id: z.uuid(), code: z.string(), name: z.string() })),
+});
+export type TFacilityList = z.infer<typeof ZFacilityList>;
 export const ZTransferList = zPage(ZTransfer);
 export const ZTransferListQuery = ZPageQuery.extend({
   status: z.enum(['open', 'all', ...TRANSFER_STATUSES]).default('open'),

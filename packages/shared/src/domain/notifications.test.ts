@@ -128,6 +128,8 @@ describe('refreshFlagsFor (§4)', () => {
       expect(flags(n, '/hospitalizations')).toEqual([type]);
       expect(flags(n, '/hospitalizations/9')).toEqual([type]);
       expect(flags(n, '/en/hospitalizations/9/')).toEqual([type]);
+      expect(flags(n, '/transfers')).toEqual([type]);
+      expect(flags(n, '/en/transfers')).toEqual([type]);
       expect(flags(n, '/')).toEqual([]);
       expect(flags(n, '/patients')).toEqual([]);
       expect(flags(n, '/hospitalizationsX')).toEqual([]);

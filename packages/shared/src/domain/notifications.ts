@@ -137,7 +137,11 @@ export function refreshFlagsFor(input: {
   const path = normalizeAppPath(input.pathname);
   const type = notification.notification_type;
   const flags: RefreshFlag[] = [];
-  if (pathIsUnder(path, '/hospitalizations') && HOSPITALIZATION_FLAG_TYPES.includes(type)) {
+  // The hospitalizations pages, and the list of transfers (the transfer resource of the same module, §2).
+  if (
+    (pathIsUnder(path, '/hospitalizations') || pathIsUnder(path, '/transfers')) &&
+    HOSPITALIZATION_FLAG_TYPES.includes(type)
+  ) {
     flags.push(type as RefreshFlag);
   }
   const dashboardForAssignment = isPatientAssigned(notification) && isHome(path);

@@ -543,6 +543,8 @@ interface TransferRow extends RefRow {
   to_d_code: string | null;
   to_d_name: string | null;
   to_d_kind: string | null;
+  to_d_head: string | null;
+  to_hospital_id: string | null;
   to_w_id: string | null;
   to_w_code: string | null;
   to_w_name: string | null;
@@ -568,6 +570,7 @@ interface TransferRow extends RefRow {
 const TRANSFER_SELECT = sql`select t.id, t.hospital_id, t.kind::text as kind, t.status::text as status,
     t.hospitalization_id, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
     td.id as to_d_id, td.code as to_d_code, td.name as to_d_name, td.kind::text as to_d_kind,
+    td.head_user_id as to_d_head, t.to_hospital_id,
     tw.id as to_w_id, tw.code as to_w_code, tw.name as to_w_name,
     th.id as to_h_id, th.code as to_h_code, th.name as to_h_name, t.facility_name, t.reason, t.summary,
     t.treatments, rq.id as rq_id, rq.first_name as rq_first, rq.last_name as rq_last, t.requested_at,
@@ -582,7 +585,32 @@ const TRANSFER_SELECT = sql`select t.id, t.hospital_id, t.kind::text as kind, t.
   join users rq on rq.id = t.requested_by
   left join users dc on dc.id = t.decided_by`;
 
-function toTransfer(r: TransferRow, hospitalId: string): TTransfer {
+/** What decides who may take a transfer's next step (see TransferService). */
+export interface TransferFacts {
+  kind: TTransfer['kind'];
+  status: TTransfer['status'];
+  hospital_id: string;
+  to_hospital_id: string | null;
+  to_department_id: string | null;
+  to_department_head: string | null;
+}
+export type TransferView = { transfer: Omit<TTransfer, 'can'>; facts: TransferFacts };
+
+function toTransfer(r: TransferRow, hospitalId: string): TransferView {
+  return {
+    transfer: toTransferBody(r, hospitalId),
+    facts: {
+      kind: r.kind,
+      status: r.status,
+      hospital_id: r.hospital_id,
+      to_hospital_id: r.to_hospital_id,
+      to_department_id: r.to_d_id,
+      to_department_head: r.to_d_head,
+    },
+  };
+}
+
+function toTransferBody(r: TransferRow, hospitalId: string): Omit<TTransfer, 'can'> {
   return {
     id: r.id,
     kind: r.kind,
@@ -663,9 +691,11 @@ export async function lockTransfer(q: Queryable, hospitalId: string, id: string)
     requested_by: string;
     summary: string | null;
     treatments: string | null;
+    to_department_head: string | null;
   }>(sql`select t.id, t.hospital_id, t.hospitalization_id, t.patient_id, t.kind::text as kind,
       t.status::text as status, t.from_department_id, t.to_department_id, t.to_ward_id, t.to_hospital_id,
-      t.requested_by, t.summary, t.treatments
+      t.requested_by, t.summary, t.treatments,
+      (select head_user_id from departments where id = t.to_department_id) as to_department_head
     from transfers t where t.id = ${id} and ${visibleTo(hospitalId)} for update`);
   return res.rows[0] ?? null;
 }

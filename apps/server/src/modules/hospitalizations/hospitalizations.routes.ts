@@ -7,6 +7,7 @@ import {
   ZBoardBed,
   ZCensus,
   ZDischargeCreate,
+  ZFacilityList,
   ZHospitalizationCreate,
   ZHospitalizationDetail,
   ZHospitalizationList,
@@ -29,7 +30,6 @@ import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
@@ -462,9 +462,7 @@ export async function hospitalizationRoutes(app: FastifyInstance) {
       schema: {
         tags: ttags,
         summary: 'The other active hospitals of this installation (receivers of an external transfer)',
-        response: {
-          200: z.object({ results: z.array(z.object({ id: z.uuid(), code: z.string(), name: z.string() })) }),
-        },
+        response: { 200: ZFacilityList },
       },
     },
     async (request) => moves.facilities(contextOf(request)),

@@ -409,6 +409,10 @@ describe('transfers', () => {
       reason: 'Doublon',
     });
     expect(second.statusCode).toBe(409);
+    // Each side sees the steps it may take: the requester may cancel, the receiving department decide.
+    expect(t.can).toEqual({ accept: false, reject: false, complete: false, cancel: true });
+    const seen = (await call(ctx.app, medDoctor, 'GET', `/api/transfers/${t.id}/`)).json();
+    expect(seen.can).toEqual({ accept: true, reject: true, complete: false, cancel: true });
     const outsider = await call(ctx.app, midwife, 'POST', `/api/transfers/${t.id}/accept/`, {});
     expect(outsider.statusCode).toBe(403);
     const byUrg = await call(ctx.app, doctor, 'POST', `/api/transfers/${t.id}/accept/`, {});
@@ -418,6 +422,8 @@ describe('transfers', () => {
     const accepted = await call(ctx.app, medDoctor, 'POST', `/api/transfers/${t.id}/accept/`, {});
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json()).toMatchObject({ status: 'accepted', decided_by: { id: medDoctor.id } });
+    const forNurse = (await call(ctx.app, nurse, 'GET', `/api/transfers/${t.id}/`)).json();
+    expect(forNurse.can).toEqual({ accept: false, reject: false, complete: true, cancel: false });
     expect((await notificationsOf(doctor.id, 'transfer')).map((d) => d.action)).toContain(
       'transfer_accepted',
     );

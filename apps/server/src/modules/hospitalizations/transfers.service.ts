@@ -1,4 +1,5 @@
 import type { TTransfer, TTransferCreate } from '@greensen/shared/contracts/hospitalizations';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
@@ -10,9 +11,10 @@ import { type Notify, withNotifications } from '../notifications/notifications.s
 import {
   departmentHeads,
   findTransfer,
-  type LockedTransfer,
   listTransfers,
   lockTransfer,
+  type TransferFacts,
+  type TransferView,
 } from './hospitalizations.repository.js';
 import type { HospitalizationService } from './hospitalizations.service.js';
 
@@ -46,7 +48,8 @@ export class TransferService {
     pageSize: number,
   ) {
     const hospital = scopedHospital(ctx);
-    const result = await listTransfers(this.app.db, hospital.id, f, pageSize, (page - 1) * pageSize);
+    const listed = await listTransfers(this.app.db, hospital.id, f, pageSize, (page - 1) * pageSize);
+    const result = { rows: listed.rows.map((v) => this.view(ctx, v)), count: listed.count };
     await this.app.audit.record(ctx, {
       action: 'transfer.list',
       resourceType: 'transfer',
@@ -56,8 +59,9 @@ export class TransferService {
   }
 
   async read(ctx: ServiceContext, id: string) {
-    const found = await findTransfer(this.app.db, scopedHospital(ctx).id, id);
-    if (!found) throw notFound();
+    const view = await findTransfer(this.app.db, scopedHospital(ctx).id, id);
+    if (!view) throw notFound();
+    const found = this.view(ctx, view);
     await this.app.audit.record(ctx, {
       action: 'transfer.read',
       resourceType: 'transfer',
@@ -156,7 +160,7 @@ export class TransferService {
       );
       return row!.id;
     });
-    return (await findTransfer(this.app.db, hospital.id, id))!;
+    return this.view(ctx, (await findTransfer(this.app.db, hospital.id, id))!);
   }
 
   private audit(ctx: ServiceContext, tx: Tx, action: string, id: string, patientId: string, details = {}) {
@@ -196,17 +200,36 @@ export class TransferService {
   }
 
   /** Whether the caller may answer for the receiving side of a transfer. */
-  private mayDecide(ctx: ServiceContext, t: LockedTransfer, head: string | null) {
+  private mayDecide(ctx: ServiceContext, t: TransferFacts) {
     const hospital = scopedHospital(ctx);
-    const me = actingUser(ctx).id;
+    if (!hospital.groups.some((g) => ACTION_GROUPS['transfer.decide'].includes(g))) return false;
     if (t.kind === 'external')
       return t.to_hospital_id ? hospital.id === t.to_hospital_id : hospital.id === t.hospital_id;
     if (hospital.id !== t.hospital_id) return false;
     return (
-      head === me ||
+      t.to_department_head === actingUser(ctx).id ||
       hospital.groups.includes('head_doctor') ||
       (t.to_department_id !== null && hospital.departmentIds.includes(t.to_department_id))
     );
+  }
+
+  /** A transfer with the steps the caller may take now. */
+  private view(ctx: ServiceContext, v: TransferView): TTransfer {
+    const hospital = scopedHospital(ctx);
+    const groups = hospital.groups;
+    const may = (action: keyof typeof ACTION_GROUPS) => groups.some((g) => ACTION_GROUPS[action].includes(g));
+    const sender = v.facts.hospital_id === hospital.id;
+    const open = v.facts.status === 'requested' || v.facts.status === 'accepted';
+    const decide = v.facts.status === 'requested' && this.mayDecide(ctx, v.facts);
+    return {
+      ...v.transfer,
+      can: {
+        accept: decide,
+        reject: decide,
+        complete: v.facts.status === 'accepted' && sender && may('hospitalization.bed'),
+        cancel: open && sender && may('transfer.request'),
+      },
+    };
   }
 
   private async decide(
@@ -220,8 +243,7 @@ export class TransferService {
     await withNotifications(this.app, async (tx, notify) => {
       const t = await lockTransfer(tx, hospital.id, id);
       if (!t) throw notFound();
-      const heads = t.to_department_id ? await departmentHeads(tx, t.hospital_id, t.to_department_id) : [];
-      if (!this.mayDecide(ctx, t, heads[0] ?? null)) throw forbidden('transfers.not_receiver');
+      if (!this.mayDecide(ctx, t)) throw forbidden('transfers.not_receiver');
       if (t.status !== 'requested') throw conflict('transfers.not_requested');
       const now = new Date();
       await tx
@@ -233,7 +255,7 @@ export class TransferService {
       });
       await this.tellStep(tx, ctx, notify, step, id, t.patient_id, [t.requested_by], t.hospital_id);
     });
-    return (await findTransfer(this.app.db, hospital.id, id))!;
+    return this.view(ctx, (await findTransfer(this.app.db, hospital.id, id))!);
   }
 
   accept(ctx: ServiceContext, id: string) {
@@ -316,7 +338,7 @@ export class TransferService {
           t.to_hospital_id ?? hospital.id,
         );
     });
-    return (await findTransfer(this.app.db, hospital.id, id))!;
+    return this.view(ctx, (await findTransfer(this.app.db, hospital.id, id))!);
   }
 
   /** The sending side withdraws a transfer still open. */
@@ -348,6 +370,6 @@ export class TransferService {
         t.to_hospital_id ?? hospital.id,
       );
     });
-    return (await findTransfer(this.app.db, hospital.id, id))!;
+    return this.view(ctx, (await findTransfer(this.app.db, hospital.id, id))!);
   }
 }

@@ -3,7 +3,12 @@
  * one (POST), the decisions and steps (accept, reject with a reason, complete — into a bed for an internal
  * transfer —, cancel) and the other hospitals of the installation an external referral may go to.
  */
-import type { TransferStatus, TTransfer, TTransferCreate } from '@greensen/shared/contracts/hospitalizations';
+import type {
+  TFacilityList,
+  TransferStatus,
+  TTransfer,
+  TTransferCreate,
+} from '@greensen/shared/contracts/hospitalizations';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Page } from '../../../lib/clinical/api/list-admissions';
@@ -44,18 +49,12 @@ export function useTransfers(filters: TransferFilters) {
   return useQuery(transfersQueryOptions(hospitalId, filters));
 }
 
-export interface Facility {
-  id: string;
-  code: string;
-  name: string;
-}
-
 export function useFacilities(enabled: boolean) {
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   return useQuery({
     queryKey: [...TRANSFERS_KEY, hospitalId, 'facilities'] as const,
     queryFn: ({ signal }) =>
-      api.get<{ results: Facility[] }>('transfers/facilities/', { notFoundRedirect: false, signal }),
+      api.get<TFacilityList>('transfers/facilities/', { notFoundRedirect: false, signal }),
     staleTime: 5 * 60_000,
     enabled,
   });

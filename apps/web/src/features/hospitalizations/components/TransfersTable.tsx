@@ -1,9 +1,8 @@
 /**
  * Transfers as a table: the patient, where to (a department and ward of this hospital, another hospital of the
  * installation or a facility named in words), why, who asked and when, the status; and the steps the user may
- * take: accept or reject with a reason (`transfer.decide`, not on one's own request), complete when accepted —
- * into a free bed of the receiving side for an internal transfer — and cancel one's own request.
- * The server checks the receiving department; a refusal is shown as it says.
+ * take, as the server gives them (`can`): accept or reject with a reason (the receiving side), complete when
+ * accepted — into a free bed of the receiving side for an internal transfer — and cancel (the sending side).
  */
 import { type TTransfer, ZTransferReject } from '@greensen/shared/contracts/hospitalizations';
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
@@ -32,15 +31,13 @@ export function transferDestination(transfer: TTransfer, t: (key: string) => str
 
 function TransferActions({ transfer }: { transfer: TTransfer }) {
   const { t } = useTranslation('hospitalizations');
-  const { can, userId } = usePermissions();
   const step = useTransferStep();
   const [rejecting, setRejecting] = useState(false);
   const [picking, setPicking] = useState(false);
-  const mine = transfer.requested_by.id === userId;
-  const decide = can('transfer.decide') && !mine && transfer.status === 'requested';
-  const complete = (can('transfer.decide') || can('hospitalization.bed')) && transfer.status === 'accepted';
-  const cancel =
-    can('transfer.request') && mine && (transfer.status === 'requested' || transfer.status === 'accepted');
+  // The server says which steps this user may take on this transfer (its receiving side decides).
+  const decide = transfer.can.accept;
+  const complete = transfer.can.complete;
+  const cancel = transfer.can.cancel;
 
   async function run(action: TransferStep, done: string) {
     try {
