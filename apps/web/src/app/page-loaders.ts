@@ -39,6 +39,7 @@ export const pageLoaders = {
   examDetail: () => import('../features/exams/pages/ExamDetailPage'),
   admin: () => import('../features/admin/pages/AdminPage'),
   adminJobs: () => import('../features/admin/pages/AdminJobsPage'),
+  adminStaff: () => import('../features/admin/pages/StaffDetailPage'),
   hospitals: () => import('../features/hospitals/pages/HospitalsPage'),
 } satisfies Record<string, PageLoader>;
 
@@ -67,7 +68,7 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
     case 'hospitals':
       return [pageLoaders.hospitals];
     case 'admin':
-      return [pageLoaders.admin, pageLoaders.adminJobs];
+      return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff];
     default:
       return [pageLoaders.placeholder];
   }
