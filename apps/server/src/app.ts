@@ -23,6 +23,7 @@ import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
+import { staffRoutes } from './modules/staff/staff.routes.js';
 import { structureRoutes } from './modules/structure/structure.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { triageRoutes } from './modules/triage/triage.routes.js';
@@ -203,6 +204,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(jobsRoutes);
   await app.register(structureRoutes);
   await app.register(hospitalizationRoutes);
+  await app.register(staffRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

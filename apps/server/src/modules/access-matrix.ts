@@ -86,6 +86,8 @@ export interface HospitalKit {
   account(): Promise<{ id: string; email: string; password: string }>;
   /** A fresh signed-in session (login) of a new account. */
   session(): Promise<{ access: string; refresh: string }>;
+  /** A person invited into this hospital by its administrator (a nurse of URG): their id and membership. */
+  staffMember(): Promise<{ id: string; membership: string }>;
 }
 
 /** Who sends the request. */
@@ -232,6 +234,87 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
 
+  // Audit viewer: the CSV export of the same filters (issue 15), audited like the list.
+  'GET /api/admin/audit/export/': {
+    allow: ['admin'],
+    audit: 'search',
+    request: (kit) => ({ query: { action: 'patient.read', user: kit.staff.admin } }),
+  },
+
+  // Staff of the hospital (issue 15, decision 0020): its administrators only. Another hospital's person,
+  // membership or department is not found (or refused on the field), exactly like one that does not exist.
+  'GET /api/admin/staff/': {
+    allow: ['admin'],
+    audit: 'none',
+    request: (kit) => ({ query: { department: kit.departments.URG, search: 'Test' } }),
+    otherHospital: 'empty',
+  },
+  'POST /api/admin/staff/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: (kit) => ({
+      body: {
+        email: `${unique('invite-')}@example.test`,
+        first_name: 'Aminata',
+        last_name: unique('Diallo'),
+        role_code: 'NURSE',
+        department: kit.departments.URG,
+      },
+    }),
+    // The other hospital's department is refused (400 on the field).
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'ignored', table: 'users', row: idOf },
+  },
+  'GET /api/admin/staff/:id/': {
+    allow: ['admin'],
+    audit: 'none',
+    request: (kit) => ({ params: { id: kit.staff.nurse } }),
+  },
+  'POST /api/admin/staff/:id/memberships/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({
+      params: { id: (await kit.staffMember()).id },
+      body: { role_code: 'DOCTOR', department: kit.departments.MED },
+    }),
+    massAssignment: {
+      extras: 'ignored',
+      table: 'memberships',
+      row: (response) =>
+        (response as { memberships: { id: string; role_code: string }[] }).memberships.find(
+          (m) => m.role_code === 'DOCTOR',
+        )!.id,
+    },
+  },
+  'DELETE /api/admin/staff/:id/memberships/:membership_id/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => {
+      const m = await kit.staffMember();
+      return { params: { id: m.id, membership_id: m.membership } };
+    },
+  },
+  'POST /api/admin/staff/:id/deactivate/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: (await kit.staffMember()).id } }),
+  },
+  'POST /api/admin/staff/:id/reactivate/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: (await kit.staffMember()).id } }),
+  },
+  'POST /api/admin/staff/:id/reset-pin/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: (await kit.staffMember()).id } }),
+  },
+  'POST /api/admin/staff/:id/password-reset/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: (await kit.staffMember()).id } }),
+  },
+
   // Accounts and sessions (public and signed-in routes) ---------------------------------------------------
   'POST /api/login/': {
     allow: 'public',
@@ -360,6 +443,12 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
       body: { address: 'Avenue du Commerce 12, Gombe', allergies: ['Pénicilline'] },
     }),
     massAssignment: { extras: 'ignored', table: 'patients', row: paramId },
+  },
+  'GET /api/patients/:id/access-log/': {
+    // Who opened the record (decision 0020): administrators and head doctors.
+    allow: ['head_doctor', 'admin'],
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.patient } }),
   },
   'POST /api/patients/:id/archive/': {
     allow: ['secretary', 'queue_manager', 'head_doctor', 'admin'],

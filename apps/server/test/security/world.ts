@@ -332,6 +332,20 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       const pair = await loginPair(app, a.email, a.password);
       return { access: pair.access, refresh: pair.refresh };
     },
+    async staffMember() {
+      const res = await as('admin', 'POST', '/api/admin/staff/', {
+        email: `${uniqueName('staff-')}@example.test`,
+        first_name: 'Fixture',
+        last_name: uniqueName('Staff'),
+        role_code: 'NURSE',
+        department: departments.URG,
+      });
+      expectStatus(res, 201, 'staff member');
+      const person = res.json() as { id: string; memberships: { id: string }[] };
+      const membership = person.memberships[0]!.id;
+      keep(person.id, membership);
+      return { id: person.id, membership };
+    },
   };
   const consultation = await kit.consultation();
   const triaged = await kit.triaged();

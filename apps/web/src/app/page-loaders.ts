@@ -39,6 +39,7 @@ export const pageLoaders = {
   examDetail: () => import('../features/exams/pages/ExamDetailPage'),
   admin: () => import('../features/admin/pages/AdminPage'),
   adminJobs: () => import('../features/admin/pages/AdminJobsPage'),
+  adminStaff: () => import('../features/admin/pages/StaffDetailPage'),
   hospitals: () => import('../features/hospitals/pages/HospitalsPage'),
   hospitalizations: () => import('../features/hospitalizations/pages/HospitalizationsPage'),
   hospitalizationDetail: () => import('../features/hospitalizations/pages/HospitalizationDetailPage'),
@@ -72,7 +73,7 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
     case 'hospitalizations':
       return [pageLoaders.hospitalizations, pageLoaders.hospitalizationDetail, pageLoaders.transfers];
     case 'admin':
-      return [pageLoaders.admin, pageLoaders.adminJobs];
+      return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff];
     default:
       return [pageLoaders.placeholder];
   }

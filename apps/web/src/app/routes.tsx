@@ -156,7 +156,11 @@ function moduleRoutes(): RouteObject[] {
     }),
     page('admin', pageLoaders.admin, { titleKey: 'admin', module: 'admin' }),
     page('admin/jobs', pageLoaders.adminJobs, { titleKey: 'jobs:title', module: 'admin', kind: 'list' }),
-    placeholder('admin/staff/:id', { titleKey: 'adminStaff', module: 'admin', kind: 'detail' }),
+    page('admin/staff/:id', pageLoaders.adminStaff, {
+      titleKey: 'adminStaff',
+      module: 'admin',
+      kind: 'detail',
+    }),
     placeholder('admin/templates', { titleKey: 'adminTemplates', module: 'admin' }),
     placeholder('templates', { titleKey: 'templates', module: 'templates' }),
     placeholder('templates/:id', { titleKey: 'templateDetail', module: 'templates', kind: 'detail' }),

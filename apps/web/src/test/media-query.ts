@@ -13,3 +13,10 @@ export function fakeMediaQueryList(query: string, matches: boolean): MediaQueryL
     dispatchEvent: vi.fn(),
   };
 }
+
+/** A desktop-wide window for the test: every width query matches (tables show all their columns). */
+export function stubDesktopWidth() {
+  vi.spyOn(window, 'matchMedia').mockImplementation((query) =>
+    fakeMediaQueryList(query, !query.includes('prefers-')),
+  );
+}

@@ -80,3 +80,47 @@ export type TAuditEvent = z.infer<typeof ZAuditEvent>;
 
 export const ZAuditList = zPage(ZAuditEvent);
 export type TAuditList = z.infer<typeof ZAuditList>;
+
+/** The filters of the CSV export: those of the list, without the page. */
+export const ZAuditExportQuery = ZAuditQuery.omit({ page: true, page_size: true });
+export type TAuditExportQuery = z.input<typeof ZAuditExportQuery>;
+
+/** The export stops after this many rows (narrow the dates for more). */
+export const AUDIT_EXPORT_MAX_ROWS = 100_000;
+
+/** The resource types the server writes, for the viewer's filter (others can still be typed). */
+export const AUDIT_RESOURCE_TYPES = [
+  'patient',
+  'admission',
+  'triage',
+  'consultation',
+  'exam',
+  'execution',
+  'appointment',
+  'user',
+  'membership',
+  'session',
+  'hospital',
+  'department',
+  'ward',
+  'room',
+  'bed',
+  'job',
+  'audit',
+  'route',
+  'system',
+] as const;
+
+/** One opening of a patient's record (GET /api/patients/{id}/access-log/): who read what, when, from where. */
+export const ZPatientAccess = z.object({
+  id: z.uuid(),
+  occurred_at: zDateTime,
+  user: z.object({ id: z.uuid(), full_name: z.string() }).nullable(),
+  role_code: z.string().nullable(),
+  action: z.string(),
+  resource_type: z.string().nullable(),
+  ip: z.string().nullable(),
+});
+export type TPatientAccess = z.infer<typeof ZPatientAccess>;
+export const ZPatientAccessList = zPage(ZPatientAccess);
+export type TPatientAccessList = z.infer<typeof ZPatientAccessList>;

@@ -28,7 +28,10 @@ export type Action =
   | 'hospitalization.note'
   | 'hospitalization.discharge'
   | 'transfer.request'
-  | 'transfer.decide';
+  | 'transfer.decide'
+  | 'staff.manage'
+  | 'audit.read'
+  | 'patient.access_log';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -67,4 +70,10 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'transfer.request': ['doctor', 'head_doctor', 'midwife'],
   /** Accept or reject: the receiving department's head or doctors (the service checks the department). */
   'transfer.decide': ['doctor', 'head_doctor', 'midwife'],
+  /** Staff, memberships, invitations and account actions of the hospital (issue 15, decision 0019). */
+  'staff.manage': ['admin'],
+  /** The audit viewer and its CSV export. */
+  'audit.read': ['admin'],
+  /** Who opened a patient's record (the patient page's "Accès au dossier"; decision 0019). */
+  'patient.access_log': ['head_doctor', 'admin'],
 };

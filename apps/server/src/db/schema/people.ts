@@ -46,6 +46,8 @@ export const memberships = pgTable(
   (t) => [
     index('memberships_user_idx').on(t.userId).where(sql`${t.isActive}`),
     index('memberships_hospital_role_idx').on(t.hospitalId, t.roleCode).where(sql`${t.isActive}`),
+    // The administrators' staff list and detail (GET /api/admin/staff/): every member of a hospital, active or not.
+    index('memberships_hospital_user_idx').on(t.hospitalId, t.userId),
     uniqueIndex('memberships_uq').on(
       t.userId,
       t.hospitalId,

@@ -62,6 +62,19 @@ function conditions(hospitalId: string, f: AuditFilters): SQL {
   return sql.join(where, sql` and `);
 }
 
+/** The audit rows with who acted, on whose behalf, and the patient when it is one of the hospital's. */
+const auditSelect = (hospitalId: string) => sql`
+    select a.id, a.occurred_at, a.user_id, u.first_name as u_first_name, u.last_name as u_last_name,
+           u.email as u_email, ob.id as ob_id, ob.first_name as ob_first_name, ob.last_name as ob_last_name,
+           a.role_code, a.hospital_id, p.id as p_id, p.record_number as p_record_number,
+           p.first_name as p_first_name, p.last_name as p_last_name, a.action, a.resource_type, a.resource_id,
+           a.outcome, a.ip, a.request_id, a.details, a.occurred_at::text as at_key
+      from audit_events a
+      left join users u on u.id = a.user_id
+      left join users ob on ob.id = (case when a.details->'system'->>'on_behalf_of' ~* ${UUID_PATTERN}
+                                          then (a.details->'system'->>'on_behalf_of')::uuid end)
+      left join patients p on p.id = a.patient_id and p.hospital_id = ${hospitalId}`;
+
 /**
  * A page of a hospital's audit rows, newest first. Every query starts from the hospital (index
  * `audit_hospital_time_idx`, walked backwards in time) or from the user or patient filter (indexes
@@ -76,17 +89,7 @@ export async function listAudit(
   offset: number,
 ) {
   const where = conditions(hospitalId, f);
-  const rows = await q.execute<AuditRow>(sql`
-    select a.id, a.occurred_at, a.user_id, u.first_name as u_first_name, u.last_name as u_last_name,
-           u.email as u_email, ob.id as ob_id, ob.first_name as ob_first_name, ob.last_name as ob_last_name,
-           a.role_code, a.hospital_id, p.id as p_id, p.record_number as p_record_number,
-           p.first_name as p_first_name, p.last_name as p_last_name, a.action, a.resource_type, a.resource_id,
-           a.outcome, a.ip, a.request_id, a.details
-      from audit_events a
-      left join users u on u.id = a.user_id
-      left join users ob on ob.id = (case when a.details->'system'->>'on_behalf_of' ~* ${UUID_PATTERN}
-                                          then (a.details->'system'->>'on_behalf_of')::uuid end)
-      left join patients p on p.id = a.patient_id and p.hospital_id = ${hospitalId}
+  const rows = await q.execute<AuditRow>(sql`${auditSelect(hospitalId)}
      where ${where}
      order by a.occurred_at desc, a.id desc
      limit ${limit} offset ${offset}`);
@@ -143,5 +146,87 @@ function toAuditEvent(r: AuditRow) {
     ip: r.ip,
     request_id: r.request_id,
     details,
+  };
+}
+
+export type AuditEvent = ReturnType<typeof toAuditEvent>;
+
+/**
+ * Every audit row of the filters, newest first, in batches walked by keyset (occurred_at, id) on the same
+ * indexes as the list: the CSV export never holds more than one batch nor re-reads skipped rows.
+ */
+export async function* auditBatches(
+  q: Queryable,
+  hospitalId: string,
+  f: AuditFilters,
+  max: number,
+  batch = 500,
+): AsyncGenerator<AuditEvent[]> {
+  const where = conditions(hospitalId, f);
+  let after: { at: string; id: string } | null = null;
+  let sent = 0;
+  while (sent < max) {
+    const keyset: SQL = after
+      ? sql` and (a.occurred_at, a.id) < (${after.at}::timestamptz, ${after.id}::uuid)`
+      : sql``;
+    const size = Math.min(batch, max - sent);
+    const res = await q.execute<AuditRow>(sql`${auditSelect(hospitalId)}
+       where ${where}${keyset} order by a.occurred_at desc, a.id desc limit ${size}`);
+    if (res.rows.length === 0) return;
+    const last = res.rows[res.rows.length - 1]!;
+    // The text of the timestamp keeps its microseconds (a Date would lose them and repeat rows).
+    after = { at: String(last.at_key), id: last.id };
+    sent += res.rows.length;
+    yield res.rows.map(toAuditEvent);
+    if (res.rows.length < size) return;
+  }
+}
+
+interface AccessRow {
+  [column: string]: unknown;
+  id: string;
+  occurred_at: Date | string;
+  user_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  role_code: string | null;
+  action: string;
+  resource_type: string | null;
+  ip: string | null;
+}
+
+/**
+ * Who opened a patient's record (reads of the patient or of their records: `*.read`), newest first, from the
+ * hospital's audit rows about them (index `audit_patient_time_idx`).
+ */
+export async function listPatientAccess(
+  q: Queryable,
+  hospitalId: string,
+  patientId: string,
+  limit: number,
+  offset: number,
+) {
+  const where = sql`a.patient_id = ${patientId} and a.hospital_id = ${hospitalId} and a.outcome = 'success'
+    and a.action like '%.read'`;
+  const rows = await q.execute<AccessRow>(sql`
+    select a.id, a.occurred_at, a.user_id, u.first_name, u.last_name, a.role_code, a.action, a.resource_type, a.ip
+      from audit_events a left join users u on u.id = a.user_id
+     where ${where} order by a.occurred_at desc, a.id desc limit ${limit} offset ${offset}`);
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from (select 1 from audit_events a where ${where} limit ${AUDIT_COUNT_CAP + 1}) t`,
+  );
+  const n = Number(counted.rows[0]?.n ?? 0);
+  return {
+    count: Math.min(n, AUDIT_COUNT_CAP),
+    capped: n > AUDIT_COUNT_CAP,
+    rows: rows.rows.map((r) => ({
+      id: r.id,
+      occurred_at: isoRequired(r.occurred_at),
+      user: r.user_id ? { id: r.user_id, full_name: fullName(r.first_name, r.last_name) } : null,
+      role_code: r.role_code,
+      action: r.action,
+      resource_type: r.resource_type,
+      ip: r.ip,
+    })),
   };
 }

@@ -1,9 +1,12 @@
 import type { TAuditEvent, TAuditList } from '@greensen/shared/contracts/audit';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
+import { auditEvents, users } from '../../db/schema/index.js';
 import { PatientsService } from '../patients/patients.service.js';
+import { auditBatches } from './audit.repository.js';
 
 let ctx: TestContext;
 let admin: Actor;
@@ -182,5 +185,74 @@ describe('audit trail API', () => {
     });
     const shown = await call(ctx.app, secretary, 'GET', `/api/patients/${patient.id}/`);
     expect(shown.json().phone).toBe('+221770000000');
+  });
+
+  it('exports the filtered rows as CSV, every batch, newest first, with formula cells neutralised', async () => {
+    // A hostile name (typed into the person's profile): the export must keep it as text.
+    await ctx.app.db
+      .update(users)
+      .set({ firstName: '=HYPERLINK("http://evil.test")', lastName: '@SUM(A1)' })
+      .where(eq(users.id, nurse.id));
+    for (let i = 0; i < 3; i++)
+      expect((await call(ctx.app, nurse, 'GET', `/api/patients/${patient.id}/`)).statusCode).toBe(200);
+    const csv = await call(
+      ctx.app,
+      admin,
+      'GET',
+      `/api/admin/audit/export/?patient=${patient.id}&action=patient.read`,
+    );
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="audit-.+\.csv"$/);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      '"occurred_at","actor","user_email","role_code","action","outcome","resource_type","resource_id",' +
+        '"patient_record_number","patient_name","ip","request_id"',
+    );
+    const page = await list(admin, `?patient=${patient.id}&action=patient.read&page_size=100`);
+    expect(lines).toHaveLength(page.count + 1);
+    expect(lines[1]).toContain(`"${page.results[0]!.occurred_at}"`);
+    expect(
+      lines.slice(1).every((l) => l.includes('"patient.read"') && l.includes(patient.record_number)),
+    ).toBe(true);
+
+    const hostile = await call(ctx.app, admin, 'GET', `/api/admin/audit/export/?user=${nurse.id}`);
+    expect(hostile.body).toContain(`"'=HYPERLINK(""http://evil.test"") @SUM(A1)"`);
+    expect(hostile.body).not.toMatch(/(^|,)"?=HYPERLINK/m);
+    // The export is itself audited, and refused to everybody else.
+    expect((await list(admin, '?action=audit.export')).count).toBeGreaterThanOrEqual(2);
+    expect((await call(ctx.app, nurse, 'GET', '/api/admin/audit/export/')).statusCode).toBe(403);
+  });
+
+  it('walks past rows of the same instant without losing or repeating any (keyset on time and id)', async () => {
+    // Rows written in one transaction share its instant (now()).
+    await ctx.app.db.transaction(async (tx) => {
+      for (let i = 0; i < 5; i++)
+        await tx.insert(auditEvents).values({ hospitalId, action: 'test.same_instant', details: { i } });
+    });
+    const walk = async (batch: number) => {
+      const ids: string[] = [];
+      for await (const rows of auditBatches(ctx.app.db, hospitalId, {}, 10_000, batch))
+        ids.push(...rows.map((r) => r.id));
+      return ids;
+    };
+    const byTwo = await walk(2);
+    const atOnce = await walk(10_000);
+    expect(byTwo).toEqual(atOnce);
+    expect(new Set(byTwo).size).toBe(byTwo.length);
+    const same = (await list(admin, '?action=test.same_instant')).results.map((r) => r.id);
+    expect(same).toHaveLength(5);
+    expect(same.every((id) => byTwo.includes(id))).toBe(true);
+    // The cap stops the walk.
+    expect(
+      await (async () => {
+        let n = 0;
+        for await (const rows of auditBatches(ctx.app.db, hospitalId, {}, 3, 2)) n += rows.length;
+        return n;
+      })(),
+    ).toBe(3);
   });
 });

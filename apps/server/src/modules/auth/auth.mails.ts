@@ -10,6 +10,14 @@ interface Recipient {
 export const mailLang = (r: Pick<Recipient, 'languagePreference'>): Lang =>
   r.languagePreference === 'en' ? 'en' : 'fr';
 
+/** The body of a mail in the recipient's language: greeting, that language's lines, signature. */
+function letter(to: Recipient, lines: Record<Lang, string[]>): string {
+  const lang = mailLang(to);
+  const name = to.firstName.trim();
+  const hello = lang === 'fr' ? 'Bonjour' : 'Hello';
+  return [`${hello}${name ? ` ${name}` : ''},`, '', ...lines[lang], '', '— Greensen'].join('\n');
+}
+
 /** A web route in the recipient's language: French unprefixed, English under /en (spec §2). */
 function webLink(publicUrl: string, lang: Lang, path: string): string {
   return `${publicUrl}${lang === 'en' ? '/en' : ''}${path}`;
@@ -18,38 +26,29 @@ function webLink(publicUrl: string, lang: Lang, path: string): string {
 export function verificationMail(publicUrl: string, to: Recipient, uid: string, token: string): MailMessage {
   const lang = mailLang(to);
   const link = webLink(publicUrl, lang, `/verify-email/${uid}/${token}`);
-  const name = to.firstName.trim();
-  const text =
-    lang === 'fr'
-      ? [
-          `Bonjour${name ? ` ${name}` : ''},`,
-          '',
-          'Pour vérifier votre adresse e-mail et activer votre compte Greensen, ouvrez ce lien (valable 48 heures) :',
-          '',
-          link,
-          '',
-          'Un administrateur de votre établissement vous attribuera ensuite un hôpital et un rôle.',
-          'Si vous n’avez pas créé de compte Greensen, ignorez ce message.',
-          '',
-          '— Greensen',
-        ]
-      : [
-          `Hello${name ? ` ${name}` : ''},`,
-          '',
-          'To verify your email address and activate your Greensen account, open this link (valid for 48 hours):',
-          '',
-          link,
-          '',
-          'An administrator of your facility will then give you a hospital and a role.',
-          'If you did not create a Greensen account, ignore this message.',
-          '',
-          '— Greensen',
-        ];
+  const text = letter(to, {
+    fr: [
+      'Pour vérifier votre adresse e-mail et activer votre compte Greensen, ouvrez ce lien (valable 48 heures) :',
+      '',
+      link,
+      '',
+      'Un administrateur de votre établissement vous attribuera ensuite un hôpital et un rôle.',
+      'Si vous n’avez pas créé de compte Greensen, ignorez ce message.',
+    ],
+    en: [
+      'To verify your email address and activate your Greensen account, open this link (valid for 48 hours):',
+      '',
+      link,
+      '',
+      'An administrator of your facility will then give you a hospital and a role.',
+      'If you did not create a Greensen account, ignore this message.',
+    ],
+  });
   return {
     to: to.email,
     subject:
       lang === 'fr' ? 'Vérifiez votre adresse e-mail — Greensen' : 'Verify your email address — Greensen',
-    text: text.join('\n'),
+    text,
     link,
   };
 }
@@ -58,40 +57,96 @@ export function resetMail(publicUrl: string, to: Recipient, uid: string, token: 
   const lang = mailLang(to);
   // The user id and the token travel as one segment: /reset-password/{uid}.{token}.
   const link = webLink(publicUrl, lang, `/reset-password/${uid}.${token}`);
-  const name = to.firstName.trim();
-  const text =
-    lang === 'fr'
-      ? [
-          `Bonjour${name ? ` ${name}` : ''},`,
-          '',
-          'Une réinitialisation du mot de passe de votre compte Greensen a été demandée.',
-          'Pour choisir un nouveau mot de passe, ouvrez ce lien (valable 30 minutes, utilisable une seule fois) :',
-          '',
-          link,
-          '',
-          'Toutes vos sessions ouvertes seront fermées.',
-          'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.',
-          '',
-          '— Greensen',
-        ]
-      : [
-          `Hello${name ? ` ${name}` : ''},`,
-          '',
-          'A password reset was requested for your Greensen account.',
-          'To choose a new password, open this link (valid for 30 minutes, single use):',
-          '',
-          link,
-          '',
-          'All your open sessions will be closed.',
-          'If you did not ask for this, ignore this message: your password stays the same.',
-          '',
-          '— Greensen',
-        ];
+  const text = letter(to, {
+    fr: [
+      'Une réinitialisation du mot de passe de votre compte Greensen a été demandée.',
+      'Pour choisir un nouveau mot de passe, ouvrez ce lien (valable 30 minutes, utilisable une seule fois) :',
+      '',
+      link,
+      '',
+      'Toutes vos sessions ouvertes seront fermées.',
+      'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.',
+    ],
+    en: [
+      'A password reset was requested for your Greensen account.',
+      'To choose a new password, open this link (valid for 30 minutes, single use):',
+      '',
+      link,
+      '',
+      'All your open sessions will be closed.',
+      'If you did not ask for this, ignore this message: your password stays the same.',
+    ],
+  });
   return {
     to: to.email,
     subject:
       lang === 'fr' ? 'Réinitialisation de votre mot de passe — Greensen' : 'Reset your password — Greensen',
-    text: text.join('\n'),
+    text,
+    link,
+  };
+}
+
+/**
+ * An administrator invited the person (decision 0020): the link is a password link of the reset flow
+ * (`/reset-password/{uid}.{token}?invite=1`), valid longer than a reset link; choosing the password verifies the
+ * address and the person signs in to their hospital.
+ */
+export function invitationMail(
+  publicUrl: string,
+  to: Recipient,
+  uid: string,
+  token: string,
+  hospital: string,
+  days: number,
+): MailMessage {
+  const lang = mailLang(to);
+  const link = webLink(publicUrl, lang, `/reset-password/${uid}.${token}?invite=1`);
+  const text = letter(to, {
+    fr: [
+      `Vous êtes invité(e) à rejoindre ${hospital} sur Greensen.`,
+      `Pour choisir votre mot de passe, ouvrez ce lien (valable ${days} jours, utilisable une seule fois) :`,
+      '',
+      link,
+      '',
+      'Vous pourrez ensuite vous connecter avec votre adresse e-mail.',
+      'Si vous ne vous attendiez pas à cette invitation, ignorez ce message.',
+    ],
+    en: [
+      `You are invited to join ${hospital} on Greensen.`,
+      `To choose your password, open this link (valid for ${days} days, single use):`,
+      '',
+      link,
+      '',
+      'You can then sign in with your email address.',
+      'If you did not expect this invitation, ignore this message.',
+    ],
+  });
+  return {
+    to: to.email,
+    subject:
+      lang === 'fr'
+        ? `Invitation à rejoindre ${hospital} — Greensen`
+        : `Invitation to join ${hospital} — Greensen`,
+    text,
+    link,
+  };
+}
+
+/** An existing account was given a role in one more hospital: a notice with the sign-in page. */
+export function accessMail(publicUrl: string, to: Recipient, hospital: string): MailMessage {
+  const lang = mailLang(to);
+  const link = webLink(publicUrl, lang, '/login');
+  const text = letter(to, {
+    fr: [
+      `Un administrateur vous a donné accès à ${hospital} sur Greensen.`,
+      `Connectez-vous comme d’habitude : ${link}`,
+    ],
+    en: [`An administrator gave you access to ${hospital} on Greensen.`, `Sign in as usual: ${link}`],
+  });
+  return {
+    to: to.email,
+    subject: lang === 'fr' ? `Accès à ${hospital} — Greensen` : `Access to ${hospital} — Greensen`,
+    text,
     link,
   };
 }

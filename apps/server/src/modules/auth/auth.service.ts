@@ -267,7 +267,7 @@ export class AuthService {
     let username = body.username;
     if (username && (await repo.usernameTaken(this.db, username)))
       throw badRequest({ username: ['username.taken'] });
-    username ??= await this.freeUsername(body.email);
+    username ??= await freeUsername(this.db, body.email);
     const passwordHash = await hashSecret(body.password);
     const token = newSecretToken();
     let id: string;
@@ -616,14 +616,15 @@ export class AuthService {
     });
     return { access, refresh: session.refresh };
   }
+}
 
-  private async freeUsername(email: string): Promise<string> {
-    let base = (email.split('@')[0] ?? '').replace(/[^\w.@+-]/g, '').slice(0, 140);
-    if (base.length < 3) base = `user${base}`;
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const candidate = attempt === 0 ? base : `${base}-${randomBytes(3).toString('hex')}`;
-      if (!(await repo.usernameTaken(this.db, candidate))) return candidate;
-    }
-    return `${base}-${randomBytes(8).toString('hex')}`;
+/** A username not taken yet, from the local part of the email (registration, invitations). */
+export async function freeUsername(db: Queryable, email: string): Promise<string> {
+  let base = (email.split('@')[0] ?? '').replace(/[^\w.@+-]/g, '').slice(0, 140);
+  if (base.length < 3) base = `user${base}`;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const candidate = attempt === 0 ? base : `${base}-${randomBytes(3).toString('hex')}`;
+    if (!(await repo.usernameTaken(db, candidate))) return candidate;
   }
+  return `${base}-${randomBytes(8).toString('hex')}`;
 }

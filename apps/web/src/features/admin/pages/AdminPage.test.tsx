@@ -26,9 +26,10 @@ describe('the administration page', () => {
       }
       return fallback(input);
     });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Réglages' }));
     const panel = await screen.findByTestId('maintenance-panel');
     expect(panel).toHaveTextContent('Greensen est ouvert à tout le personnel.');
-    const user = userEvent.setup();
     await user.click(within(panel).getByRole('button', { name: 'Passer en maintenance…' }));
     expect(screen.getByTestId('maintenance-confirm')).toHaveTextContent('les vôtres aussi');
     expect(puts).toEqual([]);

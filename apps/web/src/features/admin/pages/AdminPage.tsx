@@ -1,21 +1,29 @@
 /**
- * /admin (Administration): the settings an administrator switches in the app — maintenance mode — and the
- * background jobs. Staff, invitations and the audit viewer come with the rest of issue 15.
+ * /admin (Administration): the hospital's staff (invitations, roles, deactivation), the audit viewer, the
+ * settings an administrator switches in the app — maintenance mode — and the background jobs.
  */
 import { Stack, Tabs } from '@mantine/core';
-import { IconClockCog, IconTool } from '@tabler/icons-react';
+import { IconClockCog, IconListSearch, IconTool, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../lib/page-states';
+import { AuditPanel } from '../components/AuditPanel';
 import { JobsPanel } from '../components/JobsPanel';
 import { MaintenancePanel } from '../components/MaintenancePanel';
+import { StaffPanel } from '../components/StaffPanel';
 
 export default function AdminPage() {
   const { t } = useTranslation('admin');
   return (
     <Stack gap="md">
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Tabs defaultValue="settings" keepMounted={false}>
+      <Tabs defaultValue="staff" keepMounted={false}>
         <Tabs.List>
+          <Tabs.Tab value="staff" leftSection={<IconUsers size={16} />}>
+            {t('tabs.staff')}
+          </Tabs.Tab>
+          <Tabs.Tab value="audit" leftSection={<IconListSearch size={16} />}>
+            {t('tabs.audit')}
+          </Tabs.Tab>
           <Tabs.Tab value="settings" leftSection={<IconTool size={16} />}>
             {t('tabs.settings')}
           </Tabs.Tab>
@@ -23,6 +31,12 @@ export default function AdminPage() {
             {t('tabs.jobs')}
           </Tabs.Tab>
         </Tabs.List>
+        <Tabs.Panel value="staff" pt="md">
+          <StaffPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="audit" pt="md">
+          <AuditPanel />
+        </Tabs.Panel>
         <Tabs.Panel value="settings" pt="md">
           <MaintenancePanel />
         </Tabs.Panel>

@@ -29,6 +29,8 @@ export default function ResetPasswordPage() {
   const { token: segment = '' } = useParams();
   const { search } = useLocation();
   const parsed = useMemo(() => parseResetToken(segment, search), [segment, search]);
+  // An administrator's invitation (decision 0019) uses this page to choose the first password.
+  const invitation = new URLSearchParams(search).get('invite') === '1';
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -60,7 +62,7 @@ export default function ResetPasswordPage() {
     return (
       <Stack gap="md">
         <Alert color="red" icon={<IconAlertCircle size={18} />} title={t('reset.invalidLink')} role="alert">
-          {t('reset.invalidLinkHint')}
+          {t(invitation ? 'reset.inviteInvalidHint' : 'reset.invalidLinkHint')}
         </Alert>
         <AppLink to="/forgot-password">{t('reset.requestNew')}</AppLink>
       </Stack>
@@ -73,8 +75,8 @@ export default function ResetPasswordPage() {
         <ThemeIcon size={64} radius={32} variant="light">
           <IconCircleCheck size={36} />
         </ThemeIcon>
-        <Title order={3}>{t('reset.successTitle')}</Title>
-        <Text>{t('reset.successMessage')}</Text>
+        <Title order={3}>{t(invitation ? 'reset.inviteSuccessTitle' : 'reset.successTitle')}</Title>
+        <Text>{t(invitation ? 'reset.inviteSuccessMessage' : 'reset.successMessage')}</Text>
         <AppLink to="/login">{t('reset.goToLogin')}</AppLink>
       </Stack>
     );
@@ -83,7 +85,8 @@ export default function ResetPasswordPage() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <Title order={3}>{t('reset.title')}</Title>
+        <Title order={3}>{t(invitation ? 'reset.inviteTitle' : 'reset.title')}</Title>
+        {invitation && <Text size="sm">{t('reset.inviteHint')}</Text>}
         {error && (
           <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
             {error}

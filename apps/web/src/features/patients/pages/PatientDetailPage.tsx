@@ -21,6 +21,7 @@ import {
   IconBed,
   IconCalendarEvent,
   IconEdit,
+  IconEye,
   IconFileText,
   IconFlask,
   IconLogin2,
@@ -48,6 +49,7 @@ import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePatient } from '../api/get-patient';
 import { ArchivePatientModal } from '../components/ArchivePatientModal';
 import { EditPatientModal } from '../components/EditPatientModal';
+import { PatientAccessLog } from '../components/PatientAccessLog';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -183,6 +185,11 @@ export default function PatientDetailPage() {
                 {t(`tabs.${value}.label`)}
               </Tabs.Tab>
             ))}
+            {can('patient.access_log') && (
+              <Tabs.Tab value="access" leftSection={<IconEye size={16} />}>
+                {t('accessLog.tab')}
+              </Tabs.Tab>
+            )}
           </Tabs.List>
           <Tabs.Panel value="admissions" p="lg">
             {patient.admissions.length === 0 ? (
@@ -222,6 +229,11 @@ export default function PatientDetailPage() {
               )}
             </Tabs.Panel>
           ))}
+          {can('patient.access_log') && (
+            <Tabs.Panel value="access" p="md">
+              <PatientAccessLog patientId={patient.id} />
+            </Tabs.Panel>
+          )}
         </Tabs>
       </Paper>
 

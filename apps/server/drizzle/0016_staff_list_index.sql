@@ -1,0 +1,1 @@
+CREATE INDEX "memberships_hospital_user_idx" ON "memberships" USING btree ("hospital_id","user_id");
