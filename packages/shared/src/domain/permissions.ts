@@ -31,7 +31,9 @@ export type Action =
   | 'transfer.decide'
   | 'staff.manage'
   | 'audit.read'
-  | 'patient.access_log';
+  | 'patient.access_log'
+  | 'prescription.write'
+  | 'pharmacy.manage';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -70,10 +72,15 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'transfer.request': ['doctor', 'head_doctor', 'midwife'],
   /** Accept or reject: the receiving department's head or doctors (the service checks the department). */
   'transfer.decide': ['doctor', 'head_doctor', 'midwife'],
-  /** Staff, memberships, invitations and account actions of the hospital (issue 15, decision 0019). */
+  /** Staff, memberships, invitations and account actions of the hospital (issue 15, decision 0020). */
   'staff.manage': ['admin'],
   /** The audit viewer and its CSV export. */
   'audit.read': ['admin'],
-  /** Who opened a patient's record (the patient page's "Accès au dossier"; decision 0019). */
+  /** Who opened a patient's record (the patient page's "Accès au dossier"; decision 0020). */
   'patient.access_log': ['head_doctor', 'admin'],
+  // Pharmacy (issue 18, docs/decisions/0022-pharmacy-roles.md). Practitioners prescribe; the stock and the
+  // dispensing are the work of the members of a pharmacy department among these groups (the service checks the
+  // department, as the laboratory's does for exams); every member reads the medication reference.
+  'prescription.write': ['doctor', 'head_doctor', 'midwife'],
+  'pharmacy.manage': ['nurse', 'doctor', 'head_doctor', 'queue_manager'],
 };

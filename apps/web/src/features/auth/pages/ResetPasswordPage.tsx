@@ -29,7 +29,7 @@ export default function ResetPasswordPage() {
   const { token: segment = '' } = useParams();
   const { search } = useLocation();
   const parsed = useMemo(() => parseResetToken(segment, search), [segment, search]);
-  // An administrator's invitation (decision 0019) uses this page to choose the first password.
+  // An administrator's invitation (decision 0020) uses this page to choose the first password.
   const invitation = new URLSearchParams(search).get('invite') === '1';
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
