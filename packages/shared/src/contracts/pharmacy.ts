@@ -429,3 +429,18 @@ export const ZDispenseResult = z.object({
   prescription: ZPrescription,
   movements: z.array(ZMovement),
 });
+
+// Answers of the stock writes and the pharmacies ---------------------------------------------------------
+
+/** The pharmacy departments of the hospital; `member`: the caller works in it (may manage its stock). */
+export const ZPharmacyList = z.object({
+  results: z.array(ZDepartmentRef.extend({ member: z.boolean() })),
+});
+export type TPharmacyList = z.infer<typeof ZPharmacyList>;
+export const ZReceiptResult = z.object({ lots: z.array(ZLot), movements: z.array(ZMovement) });
+export const ZStockTransferResult = z.object({ movements: z.array(ZMovement) });
+/** A 409 of signing: the blocking warnings still without an override reason. */
+export const ZPrescriptionSignConflict = z.object({
+  detail: z.string(),
+  warnings: z.array(ZPrescriptionWarning),
+});
