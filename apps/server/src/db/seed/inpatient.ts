@@ -12,6 +12,7 @@ import {
   progressNotes,
   rooms,
   transfers,
+  triageRecords,
   users,
   wards,
 } from '../schema/index.js';
@@ -36,6 +37,14 @@ interface DemoStay {
   transferTo?: string;
   /** Discharged home that many days ago. */
   dischargedDaysAgo?: number;
+  vitals?: {
+    temperature?: number;
+    heartRate?: number;
+    respiratoryRate?: number;
+    systolicBp?: number;
+    diastolicBp?: number;
+    spo2?: number;
+  };
 }
 
 const URG_DOC = 'medecin@greensen.test';
@@ -63,6 +72,14 @@ const STAYS: DemoStay[] = [
     expected: 5,
     doctor: URG_DOC,
     notes: ['J1 : SpO2 91 % sous 2 L/min, ceftriaxone IV débutée (allergie pénicilline notée).'],
+    vitals: {
+      temperature: 38.6,
+      heartRate: 104,
+      respiratoryRate: 26,
+      systolicBp: 128,
+      diastolicBp: 76,
+      spo2: 91,
+    },
   },
   {
     first: 'Didier',
@@ -76,6 +93,14 @@ const STAYS: DemoStay[] = [
     days: 0,
     expected: 3,
     doctor: URG_DOC,
+    vitals: {
+      temperature: 39.4,
+      heartRate: 118,
+      respiratoryRate: 22,
+      systolicBp: 102,
+      diastolicBp: 64,
+      spo2: 96,
+    },
   },
   {
     first: 'Rose',
@@ -85,6 +110,14 @@ const STAYS: DemoStay[] = [
     department: 'MED',
     bed: { ward: 'MED-1', index: 1 },
     reason: 'Décompensation cardiaque',
+    vitals: {
+      temperature: 36.8,
+      heartRate: 96,
+      respiratoryRate: 24,
+      systolicBp: 152,
+      diastolicBp: 94,
+      spo2: 93,
+    },
     icd: 'I50.0',
     days: 6,
     expected: 5,
@@ -271,14 +304,35 @@ export async function seedInpatient(tx: Queryable): Promise<number> {
       });
       if (!discharged) await tx.update(beds).set({ status: 'occupied' }).where(eq(beds.id, bed.id));
     }
-    for (const [i, text] of (s.notes ?? []).entries())
+    // A note "J4 : …" is signed on the fourth day of the stay, late in the morning round.
+    for (const text of s.notes ?? []) {
+      const day = Number(/^J(\d+)/.exec(text)?.[1] ?? 1);
       await tx.insert(progressNotes).values({
         hospitalId: h.id,
         hospitalizationId: stay!.id,
         authorId: doctor,
         text,
-        signedAt: new Date(arrived.getTime() + (i + 1) * 86_400_000 * Math.max(1, s.days / 3)),
+        signedAt: new Date(arrived.getTime() + (day - 1) * 86_400_000 + 2 * 3_600_000),
       });
+    }
+    // The vitals taken on arrival (the nurse's list shows the latest ones).
+    if (s.vitals) {
+      const nurse = who('infirmier@greensen.test');
+      await tx.insert(triageRecords).values({
+        hospitalId: h.id,
+        admissionId: a!.id,
+        patientId: p!.id,
+        scale: h.triageScale,
+        ...s.vitals,
+        chiefComplaint: s.reason,
+        suggestedLevel: '3',
+        level: '3',
+        levelRank: 3,
+        targetMinutes: 60,
+        recordedBy: nurse,
+        recordedAt: new Date(arrived.getTime() + 20 * 60_000),
+      });
+    }
     if (s.transferTo)
       await tx.insert(transfers).values({
         hospitalId: h.id,

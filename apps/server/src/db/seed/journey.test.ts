@@ -67,6 +67,7 @@ it('seeds a floor of inpatients: beds occupied by their stays, patients waiting 
   const mine = await nursePatients(db, nurse!.hospital, nurse!.id, false, 'fr', 20, 0);
   expect(mine.count).toBeGreaterThanOrEqual(2);
   expect(mine.rows.some((r) => r.flags.includes('allergies'))).toBe(true);
+  expect(mine.rows.some((r) => r.latest_vitals?.spo2 === 91)).toBe(true);
 });
 
 it('builds a 500-bed floor for the bed-board bench, mostly occupied, and the board reads it in one query', async () => {

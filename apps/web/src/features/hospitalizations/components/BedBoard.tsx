@@ -50,6 +50,7 @@ import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
+import { useUserStore } from '../../../stores/user';
 import { useAssignBed, useBedBoard, useBedHousekeeping, useCensus } from '../api/board';
 import { BedPickerModal } from './BedPickerModal';
 
@@ -209,16 +210,20 @@ function BedCard({
       }}
     >
       <Stack gap={4}>
-        <Group justify="space-between" gap={4} wrap="nowrap">
+        {/* An occupied bed says so by its colour and its patient; the others by a badge, on its own line
+            when the card is narrow rather than cut. */}
+        <Group justify="space-between" gap={4} wrap="wrap">
           <Group gap={4} wrap="nowrap">
             <IconBed size={14} />
             <Text fw={700} size="sm">
               {bed.label}
             </Text>
           </Group>
-          <Badge size="xs" variant="light" color={BED_COLORS[bed.status]}>
-            {t(`bedStatus.${bed.status}`)}
-          </Badge>
+          {!occupant && (
+            <Badge size="xs" variant="light" color={BED_COLORS[bed.status]}>
+              {t(`bedStatus.${bed.status}`)}
+            </Badge>
+          )}
         </Group>
         {occupant ? (
           <Box
@@ -371,6 +376,7 @@ export function BedBoard() {
   const [ward, setWard] = useState<string | null>(null);
   const [department, setDepartment] = useState<string | null>(null);
   const board = useBedBoard({ ward, department });
+  const myDepartment = useUserStore((state) => state.currentDepartmentId);
   const census = useCensus();
   const departments = useDepartments();
   const assign = useAssignBed();
@@ -522,16 +528,22 @@ export function BedBoard() {
               ) : board.data.wards.length === 0 ? (
                 <Text c="dimmed">{t(ward || department ? 'board.emptyFiltered' : 'board.empty')}</Text>
               ) : (
-                board.data.wards.map((w) => (
-                  <WardSection
-                    key={w.id}
-                    ward={w}
-                    selection={selection}
-                    canPlace={canPlace}
-                    onPlace={placeOnBoard}
-                    onSelect={setSelection}
-                  />
-                ))
+                // The wards of the user's own department first, then the others in the server's order.
+                [...board.data.wards]
+                  .sort(
+                    (a, b) =>
+                      Number(b.department.id === myDepartment) - Number(a.department.id === myDepartment),
+                  )
+                  .map((w) => (
+                    <WardSection
+                      key={w.id}
+                      ward={w}
+                      selection={selection}
+                      canPlace={canPlace}
+                      onPlace={placeOnBoard}
+                      onSelect={setSelection}
+                    />
+                  ))
               )}
             </Stack>
           </Grid.Col>
