@@ -74,7 +74,13 @@ export function DashboardFrame({
         </div>
         <Group gap="xs">
           <Tooltip label={t('refresh.every', { seconds })}>
-            <Badge variant="light" color="gray" leftSection={<IconClockHour4 size={14} />} size="lg">
+            <Badge
+              variant="light"
+              color="gray"
+              leftSection={<IconClockHour4 size={14} />}
+              size="lg"
+              tt="none"
+            >
               {t('refresh.short', { seconds })}
             </Badge>
           </Tooltip>
