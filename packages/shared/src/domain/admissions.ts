@@ -17,6 +17,30 @@ export type AdmissionStatus = (typeof ADMISSION_STATUSES)[number];
 export const ADMISSION_TYPES = ['outpatient', 'emergency', 'maternity', 'inpatient'] as const;
 export type AdmissionType = (typeof ADMISSION_TYPES)[number];
 
+/**
+ * The visit types each kind of department receives (issue 25): the emergency department takes emergencies
+ * only (an outpatient consultation is not registered there), a maternity visit goes to a maternity, and the
+ * laboratory, imaging, pharmacy, billing and administration receive no visits. Kinds are those of
+ * `DEPARTMENT_KINDS` (contracts/structure.ts); an unknown kind receives every type.
+ */
+export const ADMISSION_TYPES_BY_DEPARTMENT_KIND: Readonly<Record<string, readonly AdmissionType[]>> = {
+  emergency: ['emergency'],
+  maternity: ['maternity', 'outpatient', 'inpatient', 'emergency'],
+  clinical: ['outpatient', 'inpatient', 'emergency'],
+  surgery: ['outpatient', 'inpatient', 'emergency'],
+  pediatrics: ['outpatient', 'inpatient', 'emergency'],
+  laboratory: [],
+  imaging: [],
+  pharmacy: [],
+  billing: [],
+  administration: [],
+};
+
+/** The visit types a department of `kind` receives. */
+export function admissionTypesFor(kind: string): readonly AdmissionType[] {
+  return ADMISSION_TYPES_BY_DEPARTMENT_KIND[kind] ?? ADMISSION_TYPES;
+}
+
 export const ADMISSION_TRANSITIONS: Readonly<Record<AdmissionStatus, readonly AdmissionStatus[]>> = {
   waiting: ['assigned', 'cancelled'],
   assigned: ['assigned', 'waiting', 'in_consultation', 'cancelled'],

@@ -20,6 +20,14 @@ import { AdmissionsService } from './admissions.service.js';
 defineMessages({
   'admissions.patient_unknown': { fr: 'Patient introuvable.', en: 'Patient not found.' },
   'admissions.department_unknown': { fr: 'Service introuvable.', en: 'Department not found.' },
+  'admissions.department_no_visits': {
+    fr: 'Ce service ne reçoit pas de patients en visite (laboratoire, imagerie, pharmacie, administration…).',
+    en: 'This department does not receive patient visits (laboratory, imaging, pharmacy, administration…).',
+  },
+  'admissions.type_department': {
+    fr: 'Ce type de visite ne correspond pas au service : les urgences ne reçoivent que des urgences, une visite de maternité va en maternité.',
+    en: 'This visit type does not fit the department: the emergency department takes emergencies only, a maternity visit goes to a maternity.',
+  },
   'admissions.already_open': {
     fr: 'Ce patient a déjà une admission en cours.',
     en: 'This patient already has an open admission.',

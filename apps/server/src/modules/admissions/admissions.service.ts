@@ -1,5 +1,6 @@
 import {
   type AdmissionStatus,
+  admissionTypesFor,
   canMoveAdmission,
   FINAL_ADMISSION_STATUSES,
 } from '@greensen/shared/domain/admissions';
@@ -42,7 +43,7 @@ export class AdmissionsService {
       if (!patient) throw badRequest({ patient: ['admissions.patient_unknown'] });
       if (patient.archivedAt) throw conflict('patients.archived');
       const [department] = await tx
-        .select({ id: departments.id })
+        .select({ id: departments.id, kind: departments.kind })
         .from(departments)
         .where(
           and(
@@ -52,6 +53,7 @@ export class AdmissionsService {
           ),
         );
       if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
+      checkTypeFits(department.kind, input.admission_type);
       // One open visit per patient at a time: the patient row lock serializes two registrations of one visit.
       await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patient.id)).for('update');
       if (await openAdmissionOf(tx, hospital.id, patient.id)) throw conflict('admissions.already_open');
@@ -132,14 +134,19 @@ export class AdmissionsService {
       if (!current) throw notFound();
       if (FINAL_ADMISSION_STATUSES.includes(current.status)) throw conflict('admissions.closed');
       const values: Partial<typeof admissions.$inferInsert> = { updatedAt: new Date() };
-      if (input.department) {
-        const [department] = await tx
-          .select({ id: departments.id })
-          .from(departments)
-          .where(and(eq(departments.hospitalId, hospital.id), eq(departments.id, input.department)));
-        if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
-        values.departmentId = department.id;
-      }
+      const [department] = await tx
+        .select({ id: departments.id, kind: departments.kind })
+        .from(departments)
+        .where(
+          and(
+            eq(departments.hospitalId, hospital.id),
+            eq(departments.id, input.department ?? current.departmentId),
+          ),
+        );
+      if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
+      if (input.department || input.admission_type)
+        checkTypeFits(department.kind, input.admission_type ?? current.admissionType);
+      if (input.department) values.departmentId = department.id;
       if (input.admission_type) values.admissionType = input.admission_type as never;
       if (input.reason) values.reason = input.reason;
       await tx.update(admissions).set(values).where(eq(admissions.id, id));
@@ -201,4 +208,11 @@ export class AdmissionsService {
       return (await findAdmissionView(tx, hospital.id, id))!;
     });
   }
+}
+
+/** A visit type the department does not receive is refused on its field (issue 25). */
+function checkTypeFits(kind: string, type: string) {
+  const allowed = admissionTypesFor(kind);
+  if (allowed.length === 0) throw badRequest({ department: ['admissions.department_no_visits'] });
+  if (!allowed.includes(type as never)) throw badRequest({ admission_type: ['admissions.type_department'] });
 }

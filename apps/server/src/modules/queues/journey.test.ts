@@ -78,6 +78,37 @@ describe('admissions', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('refuses a visit type the department does not receive, at registration and on a change', async () => {
+    const p = await createPatient(ctx.app, secretary);
+    const outpatientAtEr = await call(ctx.app, secretary, 'POST', '/api/admissions/', {
+      patient: p.id,
+      department: h.dep('URG').id,
+      admission_type: 'outpatient',
+      reason: 'Renouvellement',
+    });
+    expect(outpatientAtEr.statusCode).toBe(400);
+    expect(outpatientAtEr.json().admission_type).toEqual([
+      'Ce type de visite ne correspond pas au service : les urgences ne reçoivent que des urgences, une visite de maternité va en maternité.',
+    ]);
+    const maternityAtMed = await call(ctx.app, secretary, 'POST', '/api/admissions/', {
+      patient: p.id,
+      department: h.dep('MED').id,
+      admission_type: 'maternity',
+      reason: 'Grossesse',
+    });
+    expect(maternityAtMed.statusCode).toBe(400);
+    const a = await admit(ctx.app, secretary, p.id, h.dep('MED').id, 'outpatient');
+    const moved = await call(ctx.app, secretary, 'PATCH', `/api/admissions/${a.id}/`, {
+      department: h.dep('URG').id,
+    });
+    expect(moved.statusCode).toBe(400);
+    const both = await call(ctx.app, secretary, 'PATCH', `/api/admissions/${a.id}/`, {
+      department: h.dep('URG').id,
+      admission_type: 'emergency',
+    });
+    expect(both.statusCode, both.body).toBe(200);
+  });
+
   it('follows the status machine; illegal moves are 409; cancel needs a reason', async () => {
     const a = await newVisit();
     const complete = await call(ctx.app, doctor, 'POST', `/api/admissions/${a.id}/status/`, {

@@ -3,7 +3,7 @@
  * department, the type and the reason. Validated with the server's schema; field errors shown as returned.
  */
 import { ZAdmissionCreate } from '@greensen/shared/contracts/admissions';
-import { ADMISSION_TYPES, type AdmissionType } from '@greensen/shared/domain/admissions';
+import { ADMISSION_TYPES, type AdmissionType, admissionTypesFor } from '@greensen/shared/domain/admissions';
 import { Select, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLogin2 } from '@tabler/icons-react';
@@ -54,6 +54,9 @@ export function NewAdmissionModal({
   const departments = useDepartments();
   const [general, setGeneral] = useState<string | null>(null);
 
+  // The visit types the chosen department receives (the server refuses the others, issue 25).
+  const chosenKind = departments.data?.results.find((d) => d.id === form.getValues().department)?.kind;
+  const typesOfDepartment = chosenKind ? admissionTypesFor(chosenKind) : ADMISSION_TYPES;
   const departmentOptions = (departments.data?.results ?? [])
     .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
     .map((d) => ({ value: d.id, label: d.name }));
@@ -115,7 +118,10 @@ export function NewAdmissionModal({
           onChange={(value) => {
             form.setFieldValue('department', value ?? '');
             const kind = departments.data?.results.find((d) => d.id === value)?.kind;
-            if (!form.getValues().admission_type) form.setFieldValue('admission_type', defaultTypeFor(kind));
+            // Keep the chosen type when the new department receives it, else take the department's usual one.
+            const current = form.getValues().admission_type;
+            if (!current || (kind && !admissionTypesFor(kind).includes(current)))
+              form.setFieldValue('admission_type', defaultTypeFor(kind));
           }}
         />
         <Select
@@ -123,7 +129,7 @@ export function NewAdmissionModal({
           required
           withAsterisk
           allowDeselect={false}
-          data={ADMISSION_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
+          data={typesOfDepartment.map((type) => ({ value: type, label: t(`type.${type}`) }))}
           {...form.getInputProps('admission_type')}
         />
         <Textarea
