@@ -146,6 +146,13 @@ export default function PatientDetailPage() {
           {patient.archived_reason ? ` — ${patient.archived_reason}` : ''}
         </Alert>
       )}
+      {patient.deceased_at && (
+        <Alert
+          color="dark"
+          variant="filled"
+          title={t('deceasedOn', { date: formatDateTime(patient.deceased_at) })}
+        />
+      )}
       <AllergyAlert allergies={patient.allergies} recorded={patient.allergies_recorded} />
 
       <Paper withBorder radius="md" p="md">

@@ -1,7 +1,9 @@
 /** The patient at the top of a visit, triage or consultation page: name, record number, age, allergies. */
-import { Anchor, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { formatDateTime } from '../../format';
+import { translate } from '../../i18n';
 import { useLocalizedPath } from '../../use-localized-path';
 import { AllergyAlert, AllergyBadge } from './AllergyBadge';
 import { ageLabel, sexLabel } from './patient-format';
@@ -14,6 +16,24 @@ export interface PatientRefLike {
   age: number | null;
   allergies: readonly string[];
   allergies_recorded: boolean;
+  /** Set when the patient died during a stay (issue 17): shown wherever the patient appears. */
+  deceased_at?: string | null;
+}
+
+/** "Décédé(e) le 25/11/2026 à 09:40", in dark, beside the name. */
+export function DeceasedBadge({
+  deceasedAt,
+  size = 'sm',
+}: {
+  deceasedAt?: string | null;
+  size?: 'xs' | 'sm';
+}) {
+  if (!deceasedAt) return null;
+  return (
+    <Badge color="dark" variant="filled" size={size} tt="none" data-testid="deceased-badge">
+      {translate('patients:deceasedOn', { date: formatDateTime(deceasedAt) })}
+    </Badge>
+  );
 }
 
 export function PatientBanner({ patient, estimated }: { patient: PatientRefLike; estimated?: boolean }) {
@@ -26,9 +46,12 @@ export function PatientBanner({ patient, estimated }: { patient: PatientRefLike;
             <IconUser size={22} />
           </ThemeIcon>
           <div style={{ minWidth: 0 }}>
-            <Anchor component={Link} to={to(`/patients/${patient.id}`)} fw={700} size="lg">
-              {patient.full_name}
-            </Anchor>
+            <Group gap="xs" wrap="wrap">
+              <Anchor component={Link} to={to(`/patients/${patient.id}`)} fw={700} size="lg">
+                {patient.full_name}
+              </Anchor>
+              <DeceasedBadge deceasedAt={patient.deceased_at} />
+            </Group>
             <Text size="sm" c="dimmed">
               {patient.record_number} · {sexLabel(patient.sex)} · {ageLabel(patient.age, estimated)}
             </Text>
@@ -57,6 +80,7 @@ export function PatientCell({
         </Text>
       </div>
       <AllergyBadge allergies={patient.allergies} />
+      <DeceasedBadge deceasedAt={patient.deceased_at} size="xs" />
     </Group>
   );
 }
