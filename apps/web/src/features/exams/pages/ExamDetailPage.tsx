@@ -4,7 +4,9 @@
  * table otherwise — the report, who did each step and when, and the actions the user may take now (start,
  * validate, cancel with a reason, acknowledge). A missing order goes to the error page (type exam).
  */
+
 import { type TExamOrderDetail, ZExamCancelBody } from '@greensen/shared/contracts/exams';
+import { REFERENCE_ABSENT } from '@greensen/shared/domain/exams';
 import {
   Alert,
   Anchor,
@@ -79,7 +81,11 @@ function ResultsTable({ order }: { order: TExamOrderDetail }) {
                 {lineValue(line, lang)}
               </Table.Td>
               <Table.Td>
-                <ExamFlagBadge flag={line.flag} size="sm" />
+                <ExamFlagBadge
+                  flag={line.flag}
+                  size="sm"
+                  normallyAbsent={line.reference === REFERENCE_ABSENT}
+                />
               </Table.Td>
               <Table.Td c="dimmed">{referenceLabel(line.reference, t) ?? '—'}</Table.Td>
             </Table.Tr>

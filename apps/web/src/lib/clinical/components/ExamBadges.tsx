@@ -72,11 +72,27 @@ export function ExamAbnormalBadge({ size = 'sm' }: { size?: MantineSize }) {
 }
 
 /** The flag of one value: ↓ low (blue), ↑ high (red), abnormal (red); nothing for a normal value. */
-export function ExamFlagBadge({ flag, size = 'xs' }: { flag: ExamFlag; size?: MantineSize }) {
+/**
+ * The flag of a result. A quantity normally absent (reference "absence") that is found is said as a clinician
+ * says it, "Positif", not "↑ Élevé" (issue 25).
+ */
+export function ExamFlagBadge({
+  flag,
+  size = 'xs',
+  normallyAbsent = false,
+}: {
+  flag: ExamFlag;
+  size?: MantineSize;
+  normallyAbsent?: boolean;
+}) {
   const { t } = useTranslation('exams');
   if (!flag) return null;
-  const icon =
-    flag === 'low' ? <IconArrowDown size={11} /> : flag === 'high' ? <IconArrowUp size={11} /> : undefined;
+  const positive = normallyAbsent && flag === 'high';
+  const icon = positive ? undefined : flag === 'low' ? (
+    <IconArrowDown size={11} />
+  ) : flag === 'high' ? (
+    <IconArrowUp size={11} />
+  ) : undefined;
   return (
     <Badge
       component="span"
@@ -87,7 +103,7 @@ export function ExamFlagBadge({ flag, size = 'xs' }: { flag: ExamFlag; size?: Ma
       styles={NEVER_CUT}
       data-testid={`flag-${flag}`}
     >
-      {t(`flag.${flag}`)}
+      {positive ? t('flag.positive') : t(`flag.${flag}`)}
     </Badge>
   );
 }

@@ -1,5 +1,6 @@
 /** The entered results of an order as short lines: label, value and unit, flag, reference range. */
 import type { TExamResultLine } from '@greensen/shared/contracts/exams';
+import { REFERENCE_ABSENT } from '@greensen/shared/domain/exams';
 import { Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { uiLanguage } from '../../i18n';
@@ -43,10 +44,10 @@ export function ExamResultLines({
           >
             {lineValue(line, lang)}
           </Text>
-          <ExamFlagBadge flag={line.flag} />
+          <ExamFlagBadge flag={line.flag} normallyAbsent={line.reference === REFERENCE_ABSENT} />
           {line.reference && (
             <Text size="xs" c="dimmed">
-              ({referenceLabel(line.reference, t)})
+              ({t('results.referenceShort', { reference: referenceLabel(line.reference, t) })})
             </Text>
           )}
         </Group>

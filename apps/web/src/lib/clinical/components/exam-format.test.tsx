@@ -29,7 +29,7 @@ describe('reference ranges as shown', () => {
   });
 
   it('shows a quantity that is normally none as absent, in the UI language, not "≤ 0"', () => {
-    expect(referenceLabel(REFERENCE_ABSENT, fr)).toBe('absente');
+    expect(referenceLabel(REFERENCE_ABSENT, fr)).toBe('absence');
     expect(referenceLabel(REFERENCE_ABSENT, en)).toBe('absent');
   });
 
@@ -39,14 +39,15 @@ describe('reference ranges as shown', () => {
     expect(referenceLabel(null, fr)).toBeNull();
   });
 
-  it('writes "absente" beside a parasite density in the result lines, "absent" in English', async () => {
+  it('says a parasite density found as a clinician would: "Positif (référence : absence)", not "↑ Élevé"', async () => {
     const { unmount } = render(
       <TestProviders>
         <ExamResultLines lines={[DENSITY]} />
       </TestProviders>,
     );
-    expect(screen.getByTestId('result-line-density')).toHaveTextContent('(absente)');
+    expect(screen.getByTestId('result-line-density')).toHaveTextContent('Positif(référence : absence)');
     expect(screen.getByTestId('result-line-density')).not.toHaveTextContent('≤');
+    expect(screen.getByTestId('result-line-density')).not.toHaveTextContent('Élevé');
     unmount();
     await i18n.changeLanguage('en');
     render(
@@ -54,6 +55,6 @@ describe('reference ranges as shown', () => {
         <ExamResultLines lines={[DENSITY]} />
       </TestProviders>,
     );
-    expect(screen.getByTestId('result-line-density')).toHaveTextContent('(absent)');
+    expect(screen.getByTestId('result-line-density')).toHaveTextContent('Positive(reference: absent)');
   });
 });
