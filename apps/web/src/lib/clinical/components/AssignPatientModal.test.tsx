@@ -12,8 +12,11 @@ const doctor = (id: string, name: string, waiting: number, inProgress: number, p
   full_name: name,
   email: `${id}@greensen.test`,
   title_prefix: prefix,
-  role_codes: ['DOCTOR'],
-  departments: [],
+  role_codes: prefix === 'Mme' ? ['SAGE_FEMME'] : ['DOCTOR'],
+  departments:
+    prefix === 'Mme'
+      ? [{ id: 'd-mat', code: 'MAT', name: 'Maternité', kind: 'maternity' }]
+      : [{ id: 'd-urg', code: 'URG', name: 'Urgences', kind: 'emergency' }],
   workload: { waiting, in_progress: inProgress, completed_today: 0, average_consultation_minutes: null },
 });
 const D1 = '01a20084-0000-7000-8000-0000000000d1';
@@ -93,7 +96,7 @@ describe('assign dialog', () => {
     useAuthStore.setState({ access: 'a', refresh: 'r', isAuthenticated: true, currentHospitalId: 'h1' });
   });
 
-  it('lists the doctors from the least to the most loaded, with their load, and assigns', async () => {
+  it('lists the doctors from the least to the most loaded, with their role, department and load, and assigns', async () => {
     const posts = mockServer();
     const onClose = vi.fn();
     const user = userEvent.setup();
@@ -106,9 +109,9 @@ describe('assign dialog', () => {
     await waitFor(() => expect(screen.getAllByTestId('doctor-option')).toHaveLength(3));
     const options = screen.getAllByTestId('doctor-option');
     expect(options.map((option) => option.textContent)).toEqual([
-      'Mme Grâce Mbuyi0 patient',
-      'Dr. Marie Lukusa1 patient',
-      'Dr. Patrick Ilunga4 patients',
+      'Mme Grâce MbuyiSage-femme · Maternité0 patient',
+      'Dr. Marie LukusaMédecin · Urgences1 patient',
+      'Dr. Patrick IlungaMédecin · Urgences4 patients',
     ]);
     await user.click(options[1] as HTMLElement);
     await user.click(screen.getByRole('button', { name: 'Affecter' }));

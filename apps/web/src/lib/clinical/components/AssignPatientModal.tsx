@@ -3,6 +3,7 @@
  * the least to the most loaded with their current load → POST /api/assign-patient/.
  */
 import { ZAssignBody } from '@greensen/shared/contracts/executions';
+import { humanizeRoleCode, isRoleCode, ROLE_LABELS } from '@greensen/shared/domain/roles';
 import { Badge, Group, Select, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconUserCheck } from '@tabler/icons-react';
@@ -12,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuthStore } from '../../../stores/auth';
 import { isApiError } from '../../api-client';
 import { useServerFieldErrors } from '../../field-errors';
+import { uiLanguage } from '../../i18n';
 import { FormFooter, ModalForm } from '../../modal-form';
 import { toast } from '../../toast';
 import { validateWith } from '../../zod-form';
@@ -139,9 +141,24 @@ export function AssignPatientModal({
             const load = doctor ? currentLoad(doctor.workload) : 0;
             return (
               <Group justify="space-between" wrap="nowrap" w="100%" data-testid="doctor-option">
-                <Text size="sm">
-                  {doctor ? `${doctor.title_prefix} ${doctor.full_name}`.trim() : option.label}
-                </Text>
+                <div style={{ minWidth: 0 }}>
+                  <Text size="sm">
+                    {doctor ? `${doctor.title_prefix} ${doctor.full_name}`.trim() : option.label}
+                  </Text>
+                  {doctor && (
+                    // Who the practitioner is: their role and their departments (issue 25).
+                    <Text size="xs" c="dimmed" lineClamp={1}>
+                      {[
+                        ...new Set(
+                          doctor.role_codes.map((code) =>
+                            isRoleCode(code) ? ROLE_LABELS[code][uiLanguage()] : humanizeRoleCode(code),
+                          ),
+                        ),
+                        ...doctor.departments.map((d) => d.name),
+                      ].join(' · ')}
+                    </Text>
+                  )}
+                </div>
                 <Badge size="sm" variant="light" color={load === 0 ? 'green' : load < 4 ? 'yellow' : 'red'}>
                   {t('assign.load', { count: load })}
                 </Badge>
