@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, forbidden, unauthorized } from '../lib/errors.js';
 import { verifyAccessToken } from '../lib/tokens.js';
-import { type AuthUser, loadAuthUserInSession } from '../modules/users/users.repository.js';
+import { type AuthUser, loadAuthUserInSession, rememberHospital } from '../modules/users/users.repository.js';
 import { isApiDocsPath } from './openapi.js';
 
 /**
@@ -162,6 +162,7 @@ export default fp(
         throw forbidden('auth.hospital_forbidden');
       }
       request.hospital = scope;
+      await rememberHospital(app.db, auth.user, scope.id);
       if (access.module) {
         const verdict = canAccessModule({
           moduleName: access.module,

@@ -22,6 +22,11 @@ export const users = pgTable(
     /** Consecutive wrong PINs or passwords while unlocking a locked session; reset on success. */
     failedUnlockAttempts: integer('failed_unlock_attempts').notNull().default(0),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /**
+     * The hospital the person last worked in (issue 25): listed first in their profile, so that the next
+     * sign-in ("the first hospital is chosen", specification §4) opens it again.
+     */
+    lastHospitalId: uuid('last_hospital_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

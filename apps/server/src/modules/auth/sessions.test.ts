@@ -9,7 +9,7 @@ import {
   uniqueEmail,
 } from '../../../test/accounts.js';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { makeHospital } from '../../../test/factories.js';
+import { authHeaders, makeHospital, makeUser, tokenFor } from '../../../test/factories.js';
 import { auditEvents, authSessions, refreshTokens, users } from '../../db/schema/index.js';
 
 describe('sessions: login, profile, refresh, logout', () => {
@@ -300,5 +300,42 @@ describe('sessions: login, profile, refresh, logout', () => {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
       expect(doc.paths[path][method].tags).toContain('auth');
     }
+  });
+});
+
+describe('the hospital a person last worked in (issue 25)', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  it('comes first in the profile, so that the next sign-in opens it again', async () => {
+    const a = await makeHospital(ctx.app.db, {
+      code: `AA${Date.now().toString(36).slice(-4).toUpperCase()}`,
+    });
+    const z = await makeHospital(ctx.app.db, {
+      code: `ZZ${Date.now().toString(36).slice(-4).toUpperCase()}`,
+    });
+    const user = await makeUser(ctx.app.db, {
+      role: 'DOCTOR',
+      hospitals: [{ id: a.id }, { id: z.id }],
+    });
+    const token = await tokenFor(ctx.config.jwtSecret, user);
+    const profile = async () =>
+      (await ctx.app.inject({ url: '/api/profile/', headers: authHeaders(token) })).json() as {
+        hospitals: { id: string }[];
+      };
+    // By code at first; after working in the second hospital, that one first.
+    expect((await profile()).hospitals.map((h) => h.id)).toEqual([a.id, z.id]);
+    const work = await ctx.app.inject({ url: '/api/admissions/', headers: authHeaders(token, z.id) });
+    expect(work.statusCode).toBe(200);
+    const stored = await ctx.app.db
+      .select({ last: users.lastHospitalId })
+      .from(users)
+      .where(eq(users.id, user.id));
+    expect(stored[0]!.last).toBe(z.id);
+    ctx.app.authCache.clear();
+    expect((await profile()).hospitals.map((h) => h.id)).toEqual([z.id, a.id]);
   });
 });

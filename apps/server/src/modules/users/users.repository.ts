@@ -22,6 +22,8 @@ export interface AuthUser {
   emailVerified: boolean;
   tokenVersion: number;
   hasPin: boolean;
+  /** The hospital the person last worked in (listed first in `memberships`). */
+  lastHospitalId: string | null;
   memberships: AuthMembership[];
 }
 
@@ -52,6 +54,7 @@ export async function loadAuthUserInSession(
         emailVerifiedAt: users.emailVerifiedAt,
         tokenVersion: users.tokenVersion,
         pinHash: users.pinHash,
+        lastHospitalId: users.lastHospitalId,
       },
       hospitalId: hospitals.id,
       hospitalName: hospitals.name,
@@ -71,7 +74,12 @@ export async function loadAuthUserInSession(
     .leftJoin(hospitals, and(eq(hospitals.id, memberships.hospitalId), eq(hospitals.isActive, true)))
     .leftJoin(departments, eq(departments.id, memberships.departmentId))
     .where(eq(users.id, userId))
-    .orderBy(hospitals.code, memberships.createdAt);
+    // The hospital the person last worked in first (issue 25), then by code.
+    .orderBy(
+      sql`${hospitals.id} = ${users.lastHospitalId} desc nulls last`,
+      hospitals.code,
+      memberships.createdAt,
+    );
   const first = rows[0];
   if (!first) return null;
   const u = first.user;
@@ -86,6 +94,7 @@ export async function loadAuthUserInSession(
     emailVerified: u.emailVerifiedAt !== null,
     tokenVersion: u.tokenVersion,
     hasPin: u.pinHash !== null,
+    lastHospitalId: u.lastHospitalId,
     memberships: rows.flatMap((r) =>
       r.hospitalId && r.hospitalName && r.hospitalCode && r.roleCode
         ? [
@@ -102,4 +111,22 @@ export async function loadAuthUserInSession(
     ),
   };
   return { user, sessionActive: first.sessionId !== null && first.sessionRevokedAt === null };
+}
+
+/**
+ * Remembers the hospital a person works in (issue 25), on hospital-scoped requests. It writes when the user as
+ * loaded (possibly from the auth cache) names another hospital, at most once a minute per person and hospital in
+ * this process while the cache catches up: a day of requests costs about one update per change of hospital.
+ */
+const recentWrites = new Map<string, number>();
+export async function rememberHospital(db: Queryable, user: AuthUser, hospitalId: string) {
+  if (user.lastHospitalId === hospitalId) return;
+  const key = `${user.id}:${hospitalId}`;
+  const now = Date.now();
+  if (now - (recentWrites.get(key) ?? 0) < 60_000) return;
+  if (recentWrites.size > 50_000) recentWrites.clear();
+  recentWrites.set(key, now);
+  await db.execute(
+    sql`update users set last_hospital_id = ${hospitalId} where id = ${user.id} and last_hospital_id is distinct from ${hospitalId}`,
+  );
 }
