@@ -85,7 +85,7 @@ export async function insertTestIcd10(db: Db) {
 export async function call(
   app: FastifyInstance,
   actor: Actor,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},

@@ -206,6 +206,9 @@ const practitionerFor = (kit: HospitalKit, caller: Caller) =>
 const memberFor = (kit: HospitalKit, caller: Caller) =>
   caller.hospitalId === kit.id && caller.userId ? caller.userId : kit.staff.nurse;
 const STRONG_PASSWORD = 'quartz-meadow-lantern-2026';
+/** A 1×1 transparent PNG (a logo upload). */
+const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 /** Keys are `METHOD /path/` as registered; a key ending in `*` covers every path under its prefix. */
 export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
@@ -795,6 +798,24 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: (kit) => ({ params: { id: kit.id }, body: { print_footer: unique('Pied de page') } }),
     // One row per hospital (no fresh row per request to compare): a field it does not know is a 400.
     massAssignment: { extras: 'refused' },
+  },
+  'GET /api/hospitals/:id/logo/': {
+    allow: ALL,
+    audit: 'none',
+    // A 404 until an administrator uploads one (the PUT below may have run first): either way, not refused.
+    request: (kit) => ({ params: { id: kit.id } }),
+    status: 'not-refused',
+  },
+  'PUT /api/hospitals/:id/logo/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: (kit) => ({ params: { id: kit.id }, body: { data: TINY_PNG } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'DELETE /api/hospitals/:id/logo/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: (kit) => ({ params: { id: kit.id } }),
   },
   'POST /api/departments/': {
     allow: ['admin'],

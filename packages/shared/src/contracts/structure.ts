@@ -268,5 +268,28 @@ export const ZHospital = z.object({
   print_header: z.string().nullable(),
   print_footer: z.string().nullable(),
   is_active: z.boolean(),
+  /** A logo was uploaded (read it with `GET /api/hospitals/{id}/logo/`). */
+  has_logo: z.boolean(),
 });
 export type THospital = z.infer<typeof ZHospital>;
+
+/** The largest logo accepted, in bytes (decoded). */
+export const LOGO_MAX_BYTES = 512 * 1024;
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+/** A logo upload: the image file in base64 (PNG, JPEG or WebP, recognised by its content, ≤ 512 KB). */
+export const ZHospitalLogoUpload = z
+  .object({
+    data: z
+      .string()
+      .min(8)
+      .max(Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 8),
+  })
+  .strict();
+export const ZHospitalLogo = z.object({
+  content_type: z.enum(LOGO_TYPES),
+  /** The image in base64 (shown as a `data:` URL; printed documents embed it). */
+  data: z.string(),
+  size: z.number().int(),
+  updated_at: z.iso.datetime({ offset: true }),
+});
+export type THospitalLogo = z.infer<typeof ZHospitalLogo>;

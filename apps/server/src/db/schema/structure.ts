@@ -147,6 +147,18 @@ export const beds = pgTable(
   ],
 );
 
+/** A hospital's logo (issue 15): the image checked by its content, stored in base64 (≤ 512 KB decoded). */
+export const hospitalLogos = pgTable('hospital_logos', {
+  hospitalId: uuid('hospital_id')
+    .primaryKey()
+    .references(() => hospitals.id),
+  contentType: text('content_type').notNull(),
+  data: text('data').notNull(),
+  size: integer('size').notNull(),
+  updatedAt: updatedAt(),
+  updatedBy: uuid('updated_by').references(() => users.id),
+});
+
 export const appSettings = pgTable('app_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),

@@ -251,8 +251,10 @@ export async function findHospital(q: Queryable, id: string) {
     print_header: string | null;
     print_footer: string | null;
     is_active: boolean;
+    has_logo: boolean;
   }>(sql`select id, name, code, time_zone, currency, triage_scale::text as triage_scale, address,
-      array_to_json(phones) as phones, array_to_json(languages) as languages, print_header, print_footer, is_active
+      array_to_json(phones) as phones, array_to_json(languages) as languages, print_header, print_footer, is_active,
+      exists (select 1 from hospital_logos l where l.hospital_id = hospitals.id) as has_logo
     from hospitals where id = ${id}`);
   const r = res.rows[0];
   if (!r) return null;

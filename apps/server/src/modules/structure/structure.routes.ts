@@ -7,6 +7,8 @@ import {
   ZDepartmentUpdate,
   ZHospital,
   ZHospitalCreate,
+  ZHospitalLogo,
+  ZHospitalLogoUpload,
   ZHospitalUpdate,
   ZRoomCreate,
   ZRoomUpdate,
@@ -72,6 +74,18 @@ defineMessages({
     fr: "C'est le seul hôpital actif que vous administrez : il ne peut pas être désactivé.",
     en: 'This is the only active hospital you administer: it cannot be deactivated.',
   },
+  'structure.logo_unreadable': {
+    fr: "Le fichier n'a pas pu être lu : choisissez une image PNG, JPEG ou WebP.",
+    en: 'The file could not be read: choose a PNG, JPEG or WebP image.',
+  },
+  'structure.logo_too_large': {
+    fr: 'Le logo ne doit pas dépasser 512 Ko.',
+    en: 'The logo must not exceed 512 KB.',
+  },
+  'structure.logo_type': {
+    fr: "Ce fichier n'est pas une image PNG, JPEG ou WebP (les SVG ne sont pas acceptés).",
+    en: 'This file is not a PNG, JPEG or WebP image (SVG files are not accepted).',
+  },
   'structure.room_taken': {
     fr: 'Cette chambre existe déjà dans l’unité.',
     en: 'This room already exists in the ward.',
@@ -120,6 +134,48 @@ export async function structureRoutes(app: FastifyInstance) {
       },
     },
     async (request) => service.hospital(contextOf(request), request.params.id),
+  );
+
+  r.get(
+    '/api/hospitals/:id/logo/',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "The hospital's logo in base64 with its type (404 when none)",
+        params: ZIdParams,
+        response: { 200: ZHospitalLogo },
+      },
+    },
+    async (request) => service.logo(contextOf(request), request.params.id),
+  );
+
+  r.put(
+    '/api/hospitals/:id/logo/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary:
+          'Replaces the logo: a PNG, JPEG or WebP image in base64, recognised by its content, ≤ 512 KB',
+        params: ZIdParams,
+        body: ZHospitalLogoUpload,
+        response: { 200: ZHospitalLogo },
+      },
+    },
+    async (request) => service.setLogo(contextOf(request), request.params.id, request.body.data),
+  );
+
+  r.delete(
+    '/api/hospitals/:id/logo/',
+    {
+      config: admin,
+      schema: { tags, summary: 'Removes the logo', params: ZIdParams },
+    },
+    async (request, reply) => {
+      await service.removeLogo(contextOf(request), request.params.id);
+      reply.code(204);
+    },
   );
 
   r.post(

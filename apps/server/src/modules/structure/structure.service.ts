@@ -4,18 +4,29 @@ import type {
   TDepartmentUpdate,
   THospital,
   THospitalCreate,
+  THospitalLogo,
   THospitalUpdate,
   TRoomCreate,
   TWardCreate,
   TWardDetail,
   TWardUpdate,
 } from '@greensen/shared/contracts/structure';
+import { LOGO_MAX_BYTES } from '@greensen/shared/contracts/structure';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
-import { beds, departments, hospitals, memberships, rooms, wards } from '../../db/schema/index.js';
+import {
+  beds,
+  departments,
+  hospitalLogos,
+  hospitals,
+  memberships,
+  rooms,
+  wards,
+} from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { decodeBase64, imageTypeOf } from '../../lib/images.js';
 import {
   activeWardsOf,
   bedLabelsOfRoom,
@@ -117,6 +128,54 @@ export class StructureService {
       await tx.update(hospitals).set(values).where(eq(hospitals.id, id));
       await this.audit(ctx, tx, 'hospital.update', 'hospital', id, { fields: Object.keys(body) });
       return (await findHospital(tx, id))!;
+    });
+  }
+
+  // The logo ----------------------------------------------------------------------------------------------
+
+  /** The hospital's logo (404 when none), for every member (headers, printed documents). */
+  async logo(ctx: ServiceContext, id: string): Promise<THospitalLogo> {
+    if (id !== scopedHospital(ctx).id) throw notFound();
+    const [row] = await this.app.db.select().from(hospitalLogos).where(eq(hospitalLogos.hospitalId, id));
+    if (!row) throw notFound();
+    return {
+      content_type: row.contentType as THospitalLogo['content_type'],
+      data: row.data,
+      size: row.size,
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+
+  /** A new logo: a PNG, JPEG or WebP image recognised by its content, at most `LOGO_MAX_BYTES`. */
+  async setLogo(ctx: ServiceContext, id: string, data: string): Promise<THospitalLogo> {
+    if (id !== scopedHospital(ctx).id) throw notFound();
+    const bytes = decodeBase64(data);
+    if (!bytes) throw badRequest({ data: ['structure.logo_unreadable'] });
+    if (bytes.length > LOGO_MAX_BYTES) throw badRequest({ data: ['structure.logo_too_large'] });
+    const type = imageTypeOf(bytes);
+    if (!type) throw badRequest({ data: ['structure.logo_type'] });
+    const values = {
+      contentType: type,
+      data,
+      size: bytes.length,
+      updatedAt: new Date(),
+      updatedBy: actingUser(ctx).id,
+    };
+    await this.app.db.transaction(async (tx) => {
+      await tx
+        .insert(hospitalLogos)
+        .values({ hospitalId: id, ...values })
+        .onConflictDoUpdate({ target: hospitalLogos.hospitalId, set: values });
+      await this.audit(ctx, tx, 'hospital.logo', 'hospital', id, { type, size: bytes.length });
+    });
+    return this.logo(ctx, id);
+  }
+
+  async removeLogo(ctx: ServiceContext, id: string) {
+    if (id !== scopedHospital(ctx).id) throw notFound();
+    await this.app.db.transaction(async (tx) => {
+      await tx.delete(hospitalLogos).where(eq(hospitalLogos.hospitalId, id));
+      await this.audit(ctx, tx, 'hospital.logo_removed', 'hospital', id);
     });
   }
 

@@ -257,3 +257,35 @@ describe('hospitals', () => {
     );
   });
 });
+
+describe('the hospital logo', () => {
+  const PNG =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+  it('takes a PNG recognised by its content, shows it to every member, and refuses the rest', async () => {
+    const url = `/api/hospitals/${h.hospital.id}/logo/`;
+    expect((await call(ctx.app, nurse, 'GET', url)).statusCode).toBe(404);
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    ).toString('base64');
+    const refused = await call(ctx.app, admin, 'PUT', url, { data: svg });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().data).toEqual([
+      "Ce fichier n'est pas une image PNG, JPEG ou WebP (les SVG ne sont pas acceptés).",
+    ]);
+    const big = Buffer.concat([Buffer.from(PNG, 'base64'), Buffer.alloc(520 * 1024)]).toString('base64');
+    expect((await call(ctx.app, admin, 'PUT', url, { data: big })).statusCode).toBe(400);
+    expect((await call(ctx.app, nurse, 'PUT', url, { data: PNG })).statusCode).toBe(403);
+    const saved = await call(ctx.app, admin, 'PUT', url, { data: PNG });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ content_type: 'image/png', data: PNG, size: 70 });
+    const shown = await call(ctx.app, nurse, 'GET', url);
+    expect(shown.json().data).toBe(PNG);
+    const hospital = await call(ctx.app, nurse, 'GET', `/api/hospitals/${h.hospital.id}/`);
+    expect(hospital.json().has_logo).toBe(true);
+    expect((await call(ctx.app, admin, 'DELETE', url)).statusCode).toBe(204);
+    expect((await call(ctx.app, nurse, 'GET', url)).statusCode).toBe(404);
+    // Another hospital's administrator: that hospital is not theirs (not found from where they work).
+    expect((await call(ctx.app, otherAdmin, 'PUT', url, { data: PNG })).statusCode).toBe(404);
+  });
+});

@@ -1,5 +1,10 @@
 /** GET/PATCH /api/hospitals/{id}/ (the hospital the user works in) and POST /api/hospitals/ (a new one). */
-import type { THospital, THospitalCreate, THospitalUpdate } from '@greensen/shared/contracts/structure';
+import type {
+  THospital,
+  THospitalCreate,
+  THospitalLogo,
+  THospitalUpdate,
+} from '@greensen/shared/contracts/structure';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { refreshUser } from '../../../lib/profile';
@@ -39,5 +44,27 @@ export function useCreateHospital() {
     onSuccess: async () => {
       await refreshUser().catch(() => null);
     },
+  });
+}
+
+/** The logo (null when the hospital has none: the 404 is expected, not an error page). */
+export function useHospitalLogo(hospitalId: string | null, hasLogo: boolean) {
+  return useQuery({
+    queryKey: [...STRUCTURE_KEY, hospitalId, 'logo'] as const,
+    queryFn: ({ signal }) =>
+      api.get<THospitalLogo>(`hospitals/${hospitalId}/logo/`, { signal, notFoundRedirect: false }),
+    enabled: hospitalId !== null && hasLogo,
+  });
+}
+
+export function useSetHospitalLogo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, data }: { id: string; data: string | null }): Promise<THospitalLogo | null> => {
+      if (data !== null) return api.put<THospitalLogo>(`hospitals/${id}/logo/`, { data });
+      await api.delete<void>(`hospitals/${id}/logo/`);
+      return null;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: STRUCTURE_KEY }),
   });
 }

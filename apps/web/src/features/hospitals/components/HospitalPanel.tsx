@@ -37,6 +37,7 @@ import { DetailQueryState } from '../../../lib/page-states';
 import { toast } from '../../../lib/toast';
 import { validateWith } from '../../../lib/zod-form';
 import { useCreateHospital, useCurrentHospital, useUpdateHospital } from '../api/hospital';
+import { HospitalLogo } from './HospitalLogo';
 
 /** The IANA time zones the browser knows (Africa first: the hospitals we serve). */
 function timeZones(): string[] {
@@ -296,6 +297,7 @@ export function HospitalPanel({ canManage }: { canManage: boolean }) {
           canManage={canManage}
         />
       </Paper>
+      <HospitalLogo hospital={query.data} canManage={canManage} />
       {creating && <NewHospitalModal opened onClose={() => setCreating(false)} />}
     </Stack>
   );

@@ -1,0 +1,18 @@
+/**
+ * What an uploaded image really is, from its first bytes (never from its name or a declared type): PNG, JPEG or
+ * WebP, or null. SVG and anything else are refused: an SVG can carry script.
+ */
+export function imageTypeOf(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/webp' | null {
+  const at = (i: number, ...values: number[]) => values.every((v, k) => bytes[i + k] === v);
+  if (bytes.length >= 8 && at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (bytes.length >= 3 && at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (bytes.length >= 12 && at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50))
+    return 'image/webp';
+  return null;
+}
+
+/** Strict base64 (no whitespace, no URL alphabet): the decoded bytes, or null when the text is not base64. */
+export function decodeBase64(text: string): Buffer | null {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return null;
+  return Buffer.from(text, 'base64');
+}
