@@ -29,6 +29,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).optional(),
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
   MAINTENANCE_MODE: bool,
+  /** `off`: the first start on an empty embedded database prints the setup link instead of seeding the demo. */
+  DEMO: z.enum(['on', 'off']).default('on'),
   JWT_SECRET: z.string().optional(),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
@@ -53,6 +55,11 @@ export interface Config {
   mailFrom: string;
   appEnv: AppEnvironment;
   maintenanceMode: boolean;
+  /**
+   * Seed the demo on the first start of an empty embedded database (outside production). Off (`DEMO=off`,
+   * `npm start -- --no-demo`): that start prints the one-time setup link of a real installation instead.
+   */
+  demo: boolean;
   jwtSecret: string;
   publicUrl: string;
   dataDir: string;
@@ -107,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: e.MAIL_FROM ?? `Greensen <no-reply@${new URL(publicUrl).hostname}>`,
     appEnv: e.APP_ENV,
     maintenanceMode: e.MAINTENANCE_MODE,
+    demo: e.DEMO === 'on',
     jwtSecret,
     publicUrl,
     dataDir: resolve(e.DATA_DIR),
