@@ -1,5 +1,6 @@
+import { isModuleEnabled } from '@greensen/shared/domain/modules';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
 import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
@@ -60,18 +61,25 @@ async function main() {
   const url = `http://localhost:${config.port}`;
   const banner = [`\nGreensen is running at ${url}  (API docs: ${url}/api/docs)`];
   if (seeded) banner.push('The demo hospitals and accounts were created.');
-  if (setup) banner.push(setupBanner(setup));
+  if (setup) banner.push(setupBanner(setup, config));
   else if (config.appEnv !== 'production' && config.demo) banner.push(demoAccountsBanner());
   console.log(`${banner.join('\n')}\n`);
   process.send?.({ type: 'listening', port: config.port });
 }
 
-function setupBanner(setup: { link: string; expiresAt: Date }): string {
+function setupBanner(setup: { link: string; expiresAt: Date }, config: Config): string {
   const lines = [
     'This installation is empty. Open this one-time link to create the first hospital and its administrator',
     `(it works once, until ${setup.expiresAt.toISOString()}; a restart while still empty prints a new one):`,
     `  ${setup.link}`,
   ];
+  const missing = (['hospitals', 'admin'] as const).filter(
+    (name) => !isModuleEnabled(name, config.appEnv, config.extraModules),
+  );
+  if (missing.length > 0)
+    lines.push(
+      `The ${config.appEnv} module set has no ${missing.join(' or ')} module: set EXTRA_MODULES=${missing.join(',')} to manage them in the app.`,
+    );
   return lines.join('\n');
 }
 
