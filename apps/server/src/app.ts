@@ -23,6 +23,7 @@ import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
+import { setupRoutes } from './modules/setup/setup.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { structureRoutes } from './modules/structure/structure.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -82,6 +83,7 @@ const SECRET_PATHS = [
   /^(\/ws\/notifications\/)[^/?]+/,
   /^(\/api\/verify-email\/[^/]+\/)[^/?]+/,
   /^(\/api\/auth\/reset-password\/)[^/?]+/,
+  /^(\/api\/setup\/)[^/?]+/,
 ];
 
 export function redactUrl(url: string): string {
@@ -205,6 +207,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(structureRoutes);
   await app.register(hospitalizationRoutes);
   await app.register(staffRoutes);
+  await app.register(setupRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

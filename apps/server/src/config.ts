@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { type ModuleName, parseModuleList } from '@greensen/shared/domain/modules';
 import { z } from 'zod';
 
 const bool = z
@@ -28,7 +29,19 @@ const envSchema = z.object({
   /** Sender of the mails (verification, password reset). */
   MAIL_FROM: z.string().min(3).optional(),
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** Modules added to APP_ENV's set (decision 0021): `admin,hospitals`. Unknown names refuse the start. */
+  EXTRA_MODULES: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const { modules, unknown } = parseModuleList(value);
+      if (unknown.length > 0)
+        ctx.addIssue({ code: 'custom', message: `unknown module(s): ${unknown.join(', ')}` });
+      return modules;
+    }),
   MAINTENANCE_MODE: bool,
+  /** `off`: the first start on an empty embedded database prints the setup link instead of seeding the demo. */
+  DEMO: z.enum(['on', 'off']).default('on'),
   JWT_SECRET: z.string().optional(),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
@@ -52,7 +65,17 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   appEnv: AppEnvironment;
+  /**
+   * Modules this installation adds to the environment's set of the specification (EXTRA_MODULES): a production
+   * hospital opts in to `admin` and `hospitals` without changing the specification's sets.
+   */
+  extraModules: ModuleName[];
   maintenanceMode: boolean;
+  /**
+   * Seed the demo on the first start of an empty embedded database (outside production). Off (`DEMO=off`,
+   * `npm start -- --no-demo`): that start prints the one-time setup link of a real installation instead.
+   */
+  demo: boolean;
   jwtSecret: string;
   publicUrl: string;
   dataDir: string;
@@ -106,7 +129,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Greensen <no-reply@${new URL(publicUrl).hostname}>`,
     appEnv: e.APP_ENV,
+    extraModules: e.EXTRA_MODULES,
     maintenanceMode: e.MAINTENANCE_MODE,
+    demo: e.DEMO === 'on',
     jwtSecret,
     publicUrl,
     dataDir: resolve(e.DATA_DIR),

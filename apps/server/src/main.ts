@@ -1,8 +1,10 @@
+import { isModuleEnabled } from '@greensen/shared/domain/modules';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
 import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
+import { issueSetupLink } from './modules/setup/setup.service.js';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -24,9 +26,14 @@ async function main() {
   await ensureExamCatalogue(app.database.db);
   // On a bare machine (embedded database) the first start seeds the demo so there is something to sign in to.
   let seeded = false;
-  if (app.database.kind === 'embedded' && config.appEnv !== 'production') {
+  if (app.database.kind === 'embedded' && config.appEnv !== 'production' && config.demo) {
     seeded = (await seedDemoIfAllowed(app.database, config)) !== null;
   }
+  // Still empty (production, DEMO=off, or a PostgreSQL server): a one-time link to create the first hospital and
+  // administrator (decision 0021), printed below on the console only, never to the log or the audit trail.
+  const setup = await issueSetupLink(app.database.db, config.publicUrl);
+  if (setup)
+    app.log.info({ expires_at: setup.expiresAt.toISOString() }, 'empty installation: setup link issued');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -54,9 +61,26 @@ async function main() {
   const url = `http://localhost:${config.port}`;
   const banner = [`\nGreensen is running at ${url}  (API docs: ${url}/api/docs)`];
   if (seeded) banner.push('The demo hospitals and accounts were created.');
-  if (config.appEnv !== 'production') banner.push(demoAccountsBanner());
+  if (setup) banner.push(setupBanner(setup, config));
+  else if (config.appEnv !== 'production' && config.demo) banner.push(demoAccountsBanner());
   console.log(`${banner.join('\n')}\n`);
   process.send?.({ type: 'listening', port: config.port });
+}
+
+function setupBanner(setup: { link: string; expiresAt: Date }, config: Config): string {
+  const lines = [
+    'This installation is empty. Open this one-time link to create the first hospital and its administrator',
+    `(it works once, until ${setup.expiresAt.toISOString()}; a restart while still empty prints a new one):`,
+    `  ${setup.link}`,
+  ];
+  const missing = (['hospitals', 'admin'] as const).filter(
+    (name) => !isModuleEnabled(name, config.appEnv, config.extraModules),
+  );
+  if (missing.length > 0)
+    lines.push(
+      `The ${config.appEnv} module set has no ${missing.join(' or ')} module: set EXTRA_MODULES=${missing.join(',')} to manage them in the app.`,
+    );
+  return lines.join('\n');
 }
 
 main().catch((err) => {

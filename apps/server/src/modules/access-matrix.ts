@@ -376,6 +376,34 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     }),
     status: 400,
   },
+  // The first start of a real installation (decision 0021): the harness's installation has hospitals and
+  // accounts, so any link — even a well-formed body — is a 404, for everybody.
+  'GET /api/setup/:token/': {
+    allow: 'public',
+    audit: 'none',
+    request: () => ({ params: { token: 'not-a-real-token' } }),
+    status: 404,
+  },
+  'POST /api/setup/': {
+    allow: 'public',
+    audit: 'none',
+    request: () => ({
+      body: {
+        token: 'not-a-real-token',
+        name: 'Hôpital de la Matrice',
+        code: unique('SET').slice(0, 20),
+        time_zone: 'Africa/Dakar',
+        currency: 'XOF',
+        triage_scale: 'SATS',
+        first_name: 'Première',
+        last_name: 'Administratrice',
+        email: `${unique('setup-')}@example.test`,
+        password: STRONG_PASSWORD,
+      },
+    }),
+    status: 404,
+    massAssignment: { extras: 'refused' },
+  },
   'GET /api/profile/': { allow: 'signed-in', audit: 'none' },
   'PUT /api/profile/': {
     allow: 'signed-in',

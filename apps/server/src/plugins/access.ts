@@ -167,6 +167,7 @@ export default fp(
         const verdict = canAccessModule({
           moduleName: access.module,
           environment: app.config.appEnv,
+          extraModules: app.config.extraModules,
           user: { active_roles: scope.roleCodes.map((role_code) => ({ role_code })) },
         });
         if (!verdict.allowed) {

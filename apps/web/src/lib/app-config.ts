@@ -1,10 +1,18 @@
-/** Public configuration from GET /api/config/ (environment, maintenance flag, build id). */
-import { type AppEnvironment, DEFAULT_ENVIRONMENT, isAppEnvironment } from '@greensen/shared/domain/modules';
+/** Public configuration from GET /api/config/ (environment, extra modules, maintenance flag, build id). */
+import {
+  type AppEnvironment,
+  DEFAULT_ENVIRONMENT,
+  isAppEnvironment,
+  isModuleName,
+  type ModuleName,
+} from '@greensen/shared/domain/modules';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client';
 
 export interface AppConfig {
   environment: AppEnvironment;
+  /** Modules the installation adds to the environment's set (EXTRA_MODULES, decision 0021). */
+  extra_modules: ModuleName[];
   maintenance: boolean;
   version: string;
   build_id: string;
@@ -17,6 +25,7 @@ export async function fetchConfig(): Promise<AppConfig> {
   const body = await api.get<Partial<AppConfig>>('config/', { public: true });
   return {
     environment: isAppEnvironment(body?.environment) ? body.environment : DEFAULT_ENVIRONMENT,
+    extra_modules: Array.isArray(body?.extra_modules) ? body.extra_modules.filter(isModuleName) : [],
     maintenance: body?.maintenance === true,
     version: typeof body?.version === 'string' ? body.version : '',
     build_id: typeof body?.build_id === 'string' ? body.build_id : '',
@@ -39,3 +48,17 @@ export function useAppConfig(refetchInterval?: number | false): AppConfig | unde
 }
 
 export const MAINTENANCE_POLL_MS = 60_000;
+
+/** The modules of this installation: the environment's set of the specification, and its extra modules. */
+export interface ModuleScope {
+  environment: AppEnvironment;
+  extraModules: readonly ModuleName[];
+}
+
+export function useModuleScope(): ModuleScope {
+  const config = useAppConfig();
+  return {
+    environment: config?.environment ?? DEFAULT_ENVIRONMENT,
+    extraModules: config?.extra_modules ?? [],
+  };
+}

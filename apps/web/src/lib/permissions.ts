@@ -9,7 +9,7 @@ import { ACTION_GROUPS, type Action } from '@greensen/shared/domain/permissions'
 import { type DashboardGroup, userRoleGroups } from '@greensen/shared/domain/roles';
 import { useAuthStore } from '../stores/auth';
 import { rolesInHospital, useUserStore } from '../stores/user';
-import { useAppConfig } from './app-config';
+import { useModuleScope } from './app-config';
 
 /** The module an action also needs (refused by environment or role restriction otherwise). */
 const ACTION_MODULE: Partial<Record<Action, ModuleName>> = {
@@ -30,6 +30,7 @@ export function permissionsFor(
   user: Parameters<typeof rolesInHospital>[0],
   hospitalId: string | null,
   environment: AppEnvironment = DEFAULT_ENVIRONMENT,
+  extraModules: readonly ModuleName[] = [],
 ): Permissions {
   const roles = rolesInHospital(user, hospitalId);
   const groups = user ? userRoleGroups(roles) : [];
@@ -39,7 +40,9 @@ export function permissionsFor(
     can: (action) => {
       if (!groups.some((group) => ACTION_GROUPS[action].includes(group))) return false;
       const moduleName = ACTION_MODULE[action];
-      return moduleName ? canAccessModule({ moduleName, environment, user: roles }).allowed : true;
+      return moduleName
+        ? canAccessModule({ moduleName, environment, extraModules, user: roles }).allowed
+        : true;
     },
   };
 }
@@ -47,6 +50,15 @@ export function permissionsFor(
 export function usePermissions(): Permissions {
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  const environment = useAppConfig()?.environment ?? DEFAULT_ENVIRONMENT;
-  return permissionsFor(user, hospitalId, environment);
+  const { environment, extraModules } = useModuleScope();
+  return permissionsFor(user, hospitalId, environment, extraModules);
+}
+
+/** Whether the user may open `moduleName` in the current hospital (environment, extra modules, role). */
+export function useModuleAllowed(moduleName: ModuleName): boolean {
+  const user = useUserStore((state) => state.user);
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const { environment, extraModules } = useModuleScope();
+  return canAccessModule({ moduleName, environment, extraModules, user: rolesInHospital(user, hospitalId) })
+    .allowed;
 }

@@ -49,6 +49,8 @@ export function TestProviders({ children }: { children: ReactNode }) {
 
 export interface AppOptions {
   environment?: 'development' | 'test' | 'production';
+  /** The installation's extra modules (EXTRA_MODULES). */
+  extraModules?: string[];
   maintenance?: boolean;
   user?: User | null;
   /** Extra fetch answers by path (after /api/config/ and /api/profile/). */
@@ -78,6 +80,7 @@ export function renderApp(path: string, options: AppOptions = {}) {
     if (url.pathname === '/api/config/') {
       return Response.json({
         environment,
+        extra_modules: options.extraModules ?? [],
         maintenance,
         version: '0.1.0',
         build_id: 'b',

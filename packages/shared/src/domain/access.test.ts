@@ -142,6 +142,34 @@ describe('canAccessModule', () => {
   });
 });
 
+describe('extra modules of an installation', () => {
+  it('opens a module outside the environment set when the installation adds it, roles still applying', () => {
+    expect(
+      canAccessModule({ moduleName: 'admin', environment: 'production', user: user('ADMIN') }),
+    ).toMatchObject({
+      allowed: false,
+      reason: 'environment',
+    });
+    expect(
+      canAccessModule({
+        moduleName: 'admin',
+        environment: 'production',
+        extraModules: ['admin'],
+        user: user('ADMIN'),
+      }).allowed,
+    ).toBe(true);
+    expect(
+      canAccessModule({
+        moduleName: 'exams',
+        environment: 'development',
+        extraModules: ['exams'],
+        user: user('SECRETARY'),
+      }).reason,
+    ).toBe('role');
+    expect(allowedModules('production', user('ADMIN'), ['admin', 'hospitals'])).toHaveLength(8);
+  });
+});
+
 describe('allowedModules', () => {
   it('gives a secretary in production the production modules minus consultations and exams', () => {
     expect(allowedModules('production', user('SECRETARY')).map((m) => m.name)).toEqual([

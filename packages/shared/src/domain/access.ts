@@ -72,12 +72,14 @@ function titleOf(moduleName: string, module: ModuleDefinition | undefined): Loca
 export function canAccessModule(input: {
   moduleName: ModuleName;
   environment: AppEnvironment;
+  /** Modules the installation adds to the environment's set (`EXTRA_MODULES`). */
+  extraModules?: readonly ModuleName[] | undefined;
   user: RoleHolder | null | undefined;
 }): AccessDecision {
   const { moduleName, environment, user } = input;
   const module = moduleByName(moduleName) as ModuleDefinition | undefined;
   const title = titleOf(moduleName, module);
-  if (!module || !isModuleEnabled(moduleName, environment)) {
+  if (!module || !isModuleEnabled(moduleName, environment, input.extraModules)) {
     return {
       allowed: false,
       reason: 'environment',
@@ -101,8 +103,11 @@ export function canAccessModule(input: {
 export function allowedModules(
   environment: AppEnvironment,
   user: RoleHolder | null | undefined,
+  extraModules: readonly ModuleName[] = [],
 ): ModuleDefinition[] {
-  return MODULES.filter((module) => canAccessModule({ moduleName: module.name, environment, user }).allowed);
+  return MODULES.filter(
+    (module) => canAccessModule({ moduleName: module.name, environment, extraModules, user }).allowed,
+  );
 }
 
 /** Where a refused user is sent: the dashboard, with the refusal text. */

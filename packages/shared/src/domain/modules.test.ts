@@ -10,6 +10,7 @@ import {
   moduleForPath,
   modulesForEnvironment,
   normalizeAppPath,
+  parseModuleList,
 } from './modules.js';
 
 describe('MODULES (§2 table)', () => {
@@ -108,6 +109,31 @@ describe('modules per environment (§5)', () => {
     expect(isModuleEnabled('analytics', 'production')).toBe(false);
     expect(isModuleEnabled('analytics', 'test')).toBe(true);
     expect(isModuleEnabled('chat', 'test')).toBe(false);
+  });
+
+  it("adds an installation's extra modules to the environment's set, which stays as the specification says", () => {
+    expect(isModuleEnabled('admin', 'production', ['admin', 'hospitals'])).toBe(true);
+    expect(isModuleEnabled('billing', 'production', ['admin', 'hospitals'])).toBe(false);
+    expect(modulesForEnvironment('production', ['hospitals', 'admin']).map((m) => m.name)).toEqual([
+      'dashboard',
+      'patients',
+      'admissions',
+      'consultations',
+      'exams',
+      'hospitals',
+      'admin',
+      'templates',
+    ]);
+    expect(MODULES_BY_ENVIRONMENT.production).toHaveLength(6);
+  });
+
+  it('reads a list of module names, once each in navigation order, and names the unknown ones', () => {
+    expect(parseModuleList(' admin, hospitals admin ')).toEqual({
+      modules: ['hospitals', 'admin'],
+      unknown: [],
+    });
+    expect(parseModuleList('admin,billingg,')).toEqual({ modules: ['admin'], unknown: ['billingg'] });
+    expect(parseModuleList('')).toEqual({ modules: [], unknown: [] });
   });
 
   it('recognises environment names', () => {

@@ -247,14 +247,39 @@ export function moduleByName(name: string): ModuleDefinition | undefined {
   return MODULES.find((module) => module.name === name);
 }
 
-export function isModuleEnabled(name: ModuleName, environment: AppEnvironment): boolean {
-  return MODULES_BY_ENVIRONMENT[environment].includes(name);
+/**
+ * Whether a module is enabled: in the environment's set of the specification, or among the modules the
+ * installation adds to it (`EXTRA_MODULES`, docs/decisions/0021-installation-setup-and-modules.md).
+ */
+export function isModuleEnabled(
+  name: ModuleName,
+  environment: AppEnvironment,
+  extraModules: readonly ModuleName[] = [],
+): boolean {
+  return MODULES_BY_ENVIRONMENT[environment].includes(name) || extraModules.includes(name);
 }
 
-/** The modules enabled in an environment, in navigation order. */
-export function modulesForEnvironment(environment: AppEnvironment): ModuleDefinition[] {
-  const enabled = MODULES_BY_ENVIRONMENT[environment];
-  return MODULES.filter((module) => enabled.includes(module.name));
+/** The modules enabled in an environment (plus the installation's extra ones), in navigation order. */
+export function modulesForEnvironment(
+  environment: AppEnvironment,
+  extraModules: readonly ModuleName[] = [],
+): ModuleDefinition[] {
+  return MODULES.filter((module) => isModuleEnabled(module.name, environment, extraModules));
+}
+
+/**
+ * Reads a comma- or space-separated list of module names (`EXTRA_MODULES=admin,hospitals`): the modules, in
+ * navigation order and once each, and the names that are not modules.
+ */
+export function parseModuleList(value: string): { modules: ModuleName[]; unknown: string[] } {
+  const names = value
+    .split(/[\s,]+/)
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0);
+  return {
+    modules: MODULE_NAMES.filter((name) => names.includes(name)),
+    unknown: names.filter((name) => !isModuleName(name)),
+  };
 }
 
 /**

@@ -1,10 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { hashSecret } from '../../lib/passwords.js';
-import type { Db, Queryable } from '../client.js';
+import type { Db } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
 import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
+
+export { databaseIsEmpty } from '../installation.js';
 
 export const DEMO_PASSWORD = 'Demo-Greensen-2026';
 
@@ -145,13 +147,6 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     at: [{ hospital: 'CDF', department: 'MED' }],
   },
 ];
-
-export async function databaseIsEmpty(db: Queryable): Promise<boolean> {
-  const rows = await db.execute<{ n: number }>(
-    sql`select (select count(*) from hospitals) + (select count(*) from users) as n`,
-  );
-  return Number(rows.rows[0]?.n ?? 0) === 0;
-}
 
 export interface SeedSummary {
   hospitals: number;

@@ -2,10 +2,11 @@
  * The hospital's structure in SQL (issue 15): wards with their bed counts, a ward's rooms and beds, and the
  * locks the rules need (a bed, a room's or a ward's occupied beds). Every query filters on the hospital.
  */
-import type { TBed, TRoom, TWard } from '@greensen/shared/contracts/structure';
+import type { TBed, THospitalCreate, TRoom, TWard } from '@greensen/shared/contracts/structure';
 import { ROLE_CODES, ROLE_GROUPS } from '@greensen/shared/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { hospitals } from '../../db/schema/index.js';
 import { textArray } from '../../lib/clinical.js';
 
 interface WardRow {
@@ -234,6 +235,26 @@ export async function findDepartment(q: Queryable, hospitalId: string, id: strin
     is_active: r.is_active,
     head: r.head_id ? { id: r.head_id, full_name: `${r.head_first} ${r.head_last}` } : null,
   };
+}
+
+/** Inserts a hospital (its code and currency in capitals); its id. A code already used is a unique violation. */
+export async function insertHospital(q: Queryable, body: THospitalCreate): Promise<string> {
+  const [row] = await q
+    .insert(hospitals)
+    .values({
+      name: body.name,
+      code: body.code.toUpperCase(),
+      timeZone: body.time_zone,
+      currency: body.currency.toUpperCase(),
+      triageScale: body.triage_scale,
+      address: body.address ?? null,
+      phones: body.phones ?? [],
+      languages: body.languages ?? ['fr', 'en'],
+      printHeader: body.print_header ?? null,
+      printFooter: body.print_footer ?? null,
+    })
+    .returning({ id: hospitals.id });
+  return row!.id;
 }
 
 /** A hospital as administrators see it (the details printed documents and clocks use). */

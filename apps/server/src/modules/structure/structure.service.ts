@@ -34,6 +34,7 @@ import {
   findDepartment,
   findHospital,
   findWard,
+  insertHospital,
   isMember,
   listWards,
   lockBed,
@@ -81,26 +82,10 @@ export class StructureService {
   async createHospital(ctx: ServiceContext, body: THospitalCreate) {
     const user = actingUser(ctx);
     return this.app.db.transaction(async (tx) => {
-      const [row] = await uniqueOr400('code', 'structure.code_taken', () =>
-        tx
-          .insert(hospitals)
-          .values({
-            name: body.name,
-            code: body.code.toUpperCase(),
-            timeZone: body.time_zone,
-            currency: body.currency.toUpperCase(),
-            triageScale: body.triage_scale,
-            address: body.address ?? null,
-            phones: body.phones ?? [],
-            languages: body.languages ?? ['fr', 'en'],
-            printHeader: body.print_header ?? null,
-            printFooter: body.print_footer ?? null,
-          })
-          .returning({ id: hospitals.id }),
-      );
-      await tx.insert(memberships).values({ userId: user.id, hospitalId: row!.id, roleCode: 'ADMIN' });
-      await this.audit(ctx, tx, 'hospital.create', 'hospital', row!.id, { code: body.code.toUpperCase() });
-      return (await findHospital(tx, row!.id))!;
+      const id = await uniqueOr400('code', 'structure.code_taken', () => insertHospital(tx, body));
+      await tx.insert(memberships).values({ userId: user.id, hospitalId: id, roleCode: 'ADMIN' });
+      await this.audit(ctx, tx, 'hospital.create', 'hospital', id, { code: body.code.toUpperCase() });
+      return (await findHospital(tx, id))!;
     });
   }
 

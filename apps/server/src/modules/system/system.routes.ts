@@ -1,3 +1,4 @@
+import { MODULE_NAMES, type ModuleName } from '@greensen/shared/domain/modules';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,6 +14,8 @@ declare module 'fastify' {
 const ZHealth = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']) });
 const ZPublicConfig = z.object({
   environment: z.enum(['development', 'test', 'production']),
+  /** Modules this installation adds to the environment's set (EXTRA_MODULES, decision 0021). */
+  extra_modules: z.array(z.enum(MODULE_NAMES as [ModuleName, ...ModuleName[]])),
   maintenance: z.boolean(),
   version: z.string(),
   build_id: z.string(),
@@ -54,6 +57,7 @@ export async function systemRoutes(app: FastifyInstance) {
     async () => {
       return {
         environment: app.config.appEnv,
+        extra_modules: app.config.extraModules,
         maintenance: await app.maintenance.isOn(),
         version: app.config.version,
         build_id: app.buildId,

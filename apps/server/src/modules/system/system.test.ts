@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authHeaders, makeHospital, makeUser, tokenFor } from '../../../test/factories.js';
+import { ConfigError, loadConfig } from '../../config.js';
 
 describe('system routes', () => {
   let ctx: TestContext;
@@ -30,6 +31,7 @@ describe('system routes', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       environment: 'development',
+      extra_modules: [],
       maintenance: false,
       version: expect.any(String),
       build_id: 'build-42',
@@ -168,6 +170,48 @@ describe('maintenance forced by the environment', () => {
       maintenance: true,
       environment: 'production',
     });
+  });
+});
+
+describe("an installation's extra modules (EXTRA_MODULES, decision 0021)", () => {
+  const hospitalRead = async (ctx: TestContext) => {
+    const h = await makeHospital(ctx.app.db);
+    const admin = await makeUser(ctx.app.db, { role: 'ADMIN', hospitals: [{ id: h.id }] });
+    const token = await tokenFor(ctx.config.jwtSecret, admin);
+    return ctx.app.inject({ url: `/api/hospitals/${h.id}/`, headers: authHeaders(token, h.id) });
+  };
+
+  it('refuses a module route outside the production set, even to an administrator', async () => {
+    const ctx = await createTestApp({ appEnv: 'production' });
+    try {
+      const res = await hospitalRead(ctx);
+      expect(res.statusCode).toBe(403);
+      expect((await ctx.app.inject('/api/config/')).json().extra_modules).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('opens it when the installation adds the module, and says so in the public configuration', async () => {
+    const ctx = await createTestApp({
+      appEnv: 'production',
+      extraModules: loadConfig({ EXTRA_MODULES: 'hospitals, admin' }).extraModules,
+    });
+    try {
+      expect((await hospitalRead(ctx)).statusCode).toBe(200);
+      expect((await ctx.app.inject('/api/config/')).json()).toMatchObject({
+        environment: 'production',
+        extra_modules: ['hospitals', 'admin'],
+      });
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('refuses to start with a name that is not a module', () => {
+    expect(() => loadConfig({ EXTRA_MODULES: 'admin,hopitals' })).toThrow(ConfigError);
+    expect(() => loadConfig({ EXTRA_MODULES: 'admin,hopitals' })).toThrow(/unknown module\(s\): hopitals/);
+    expect(loadConfig({}).extraModules).toEqual([]);
   });
 });
 

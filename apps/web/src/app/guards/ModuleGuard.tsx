@@ -1,14 +1,14 @@
 /**
- * Module access (spec §5): the module of the path (longest prefix) is checked with the environment of
- * /api/config/ and the user's roles in the current hospital. A refusal goes to
+ * Module access (spec §5): the module of the path (longest prefix) is checked with the environment (and the
+ * installation's extra modules) of /api/config/ and the user's roles in the current hospital. A refusal goes to
  * /?access_denied=true&message=<refusal text>.
  */
 import { accessDeniedRedirect, canAccessModule, DEFAULT_REFUSAL } from '@greensen/shared/domain/access';
 import type { Language } from '@greensen/shared/domain/constants';
-import { type AppEnvironment, DEFAULT_ENVIRONMENT, moduleForPath } from '@greensen/shared/domain/modules';
+import { type AppEnvironment, type ModuleName, moduleForPath } from '@greensen/shared/domain/modules';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useAppConfig } from '../../lib/app-config';
+import { useModuleScope } from '../../lib/app-config';
 import { languageFromPath, localizePath } from '../../lib/language';
 import { useAuthStore } from '../../stores/auth';
 import { rolesInHospital, type User, useUserStore } from '../../stores/user';
@@ -17,6 +17,7 @@ import { rolesInHospital, type User, useUserStore } from '../../stores/user';
 export function moduleRedirect(input: {
   pathname: string;
   environment: AppEnvironment;
+  extraModules?: readonly ModuleName[];
   user: User | null;
   hospitalId: string | null;
   lang: Language;
@@ -26,6 +27,7 @@ export function moduleRedirect(input: {
   const decision = canAccessModule({
     moduleName: module.name,
     environment: input.environment,
+    extraModules: input.extraModules,
     user: rolesInHospital(input.user, input.hospitalId),
   });
   if (decision.allowed) return null;
@@ -35,12 +37,13 @@ export function moduleRedirect(input: {
 
 export function ModuleGuard({ children }: { children: ReactNode }) {
   const location = useLocation();
-  const config = useAppConfig();
+  const { environment, extraModules } = useModuleScope();
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const redirect = moduleRedirect({
     pathname: location.pathname,
-    environment: config?.environment ?? DEFAULT_ENVIRONMENT,
+    environment,
+    extraModules,
     user,
     hospitalId,
     lang: languageFromPath(location.pathname),

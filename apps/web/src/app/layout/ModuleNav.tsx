@@ -1,21 +1,21 @@
 /** Side navigation: only the allowed modules; the active one is the longest matching prefix. */
 import { allowedModules } from '@greensen/shared/domain/access';
 import type { Language } from '@greensen/shared/domain/constants';
-import { DEFAULT_ENVIRONMENT, moduleForPath } from '@greensen/shared/domain/modules';
+import { moduleForPath } from '@greensen/shared/domain/modules';
 import { NavLink, ScrollArea, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useAppConfig } from '../../lib/app-config';
+import { useModuleScope } from '../../lib/app-config';
 import { languageFromPath, localizePath } from '../../lib/language';
 import { ModuleIcon } from '../../lib/module-icons';
 import { useAuthStore } from '../../stores/auth';
 import { rolesInHospital, useUserStore } from '../../stores/user';
 
 export function useAllowedModules() {
-  const config = useAppConfig();
+  const { environment, extraModules } = useModuleScope();
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  return allowedModules(config?.environment ?? DEFAULT_ENVIRONMENT, rolesInHospital(user, hospitalId));
+  return allowedModules(environment, rolesInHospital(user, hospitalId), extraModules);
 }
 
 export function ModuleNav({ onNavigate }: { onNavigate?: () => void }) {

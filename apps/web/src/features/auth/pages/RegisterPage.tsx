@@ -1,16 +1,25 @@
-/** /register: self-registration; the account must verify its email, then wait for an assignment. */
-import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+/**
+ * /register: self-registration; the account must verify its email, then wait for an assignment. With a setup link
+ * (`/register#setup=<token>`, printed by the first start of an empty installation) it shows the setup form of the
+ * first hospital and administrator instead: /register is a public route of the specification (§5), so the link
+ * needs no exception to the guards.
+ */
+import { Alert, Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMailCheck, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../lib/password-rules';
 import { toast } from '../../../lib/toast';
 import { register } from '../api/registration';
+import { setupTokenOf } from '../api/setup';
+import { AccountFields } from '../components/AccountFields';
 import { AuthFormHeader } from '../components/AuthFormHeader';
 import { AppLink } from '../components/AuthLinks';
+import { SetupForm } from '../components/SetupForm';
 
 /** The toast text of a failed registration (spec §8). */
 export function registrationErrorMessage(error: unknown, t: (key: string) => string): string {
@@ -21,6 +30,12 @@ export function registrationErrorMessage(error: unknown, t: (key: string) => str
 }
 
 export default function RegisterPage() {
+  const setupToken = setupTokenOf(useLocation().hash);
+  if (setupToken) return <SetupForm token={setupToken} />;
+  return <SelfRegistration />;
+}
+
+function SelfRegistration() {
   const { t } = useTranslation('auth');
   const [submitting, setSubmitting] = useState(false);
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
@@ -82,35 +97,7 @@ export default function RegisterPage() {
       <Stack gap="md">
         <AuthFormHeader title={t('register.title')} subtitle={t('register.subtitle')} />
         {general && <Alert color="red">{general}</Alert>}
-        <Group grow align="flex-start">
-          <TextInput
-            label={t('fields.firstName')}
-            autoComplete="given-name"
-            required
-            {...form.getInputProps('first_name')}
-          />
-          <TextInput
-            label={t('fields.lastName')}
-            autoComplete="family-name"
-            required
-            {...form.getInputProps('last_name')}
-          />
-        </Group>
-        <TextInput
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          required
-          {...form.getInputProps('email')}
-        />
-        <PasswordInput
-          label={t('fields.password')}
-          description={t('fields.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-          autoComplete="new-password"
-          required
-          maxLength={PASSWORD_MAX}
-          {...form.getInputProps('password')}
-        />
+        <AccountFields form={form} />
         <Button type="submit" loading={submitting} leftSection={<IconUserPlus size={18} />} fullWidth>
           {t('register.submit')}
         </Button>

@@ -34,16 +34,11 @@ import { isApiError } from '../../../lib/api-client';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { DetailQueryState } from '../../../lib/page-states';
+import { timeZones } from '../../../lib/time-zones';
 import { toast } from '../../../lib/toast';
 import { validateWith } from '../../../lib/zod-form';
 import { useCreateHospital, useCurrentHospital, useUpdateHospital } from '../api/hospital';
 import { HospitalLogo } from './HospitalLogo';
-
-/** The IANA time zones the browser knows (Africa first: the hospitals we serve). */
-function timeZones(): string[] {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return [...all.filter((z) => z.startsWith('Africa/')), ...all.filter((z) => !z.startsWith('Africa/'))];
-}
 
 interface HospitalFormValues {
   name: string;

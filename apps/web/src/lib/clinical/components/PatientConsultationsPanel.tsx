@@ -1,20 +1,10 @@
-/**
- * The patient record's consultations tab: the patient's consultations the user may read (the server
- * applies the consultation-access rule), paginated — date, doctor, primary diagnosis, status — and
- * "Nouvelle consultation" for practitioners. Shown only to users the consultations module is open to.
- */
-import { canAccessModule } from '@greensen/shared/domain/access';
-import { DEFAULT_ENVIRONMENT } from '@greensen/shared/domain/modules';
 import { Button, Group, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useAuthStore } from '../../../stores/auth';
-import { rolesInHospital, useUserStore } from '../../../stores/user';
-import { useAppConfig } from '../../app-config';
 import { LoadError } from '../../page-states';
-import { usePermissions } from '../../permissions';
+import { useModuleAllowed, usePermissions } from '../../permissions';
 import { useLocalizedPath } from '../../use-localized-path';
 import { useConsultations } from '../api/list-consultations';
 import { ConsultationsTable } from './ConsultationsTable';
@@ -23,14 +13,7 @@ const PAGE_SIZE = 10;
 
 /** Whether the consultations module is open to the user (secretaries: no; specification §6). */
 export function useConsultationsAllowed(): boolean {
-  const user = useUserStore((state) => state.user);
-  const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  const environment = useAppConfig()?.environment ?? DEFAULT_ENVIRONMENT;
-  return canAccessModule({
-    moduleName: 'consultations',
-    environment,
-    user: rolesInHospital(user, hospitalId),
-  }).allowed;
+  return useModuleAllowed('consultations');
 }
 
 export function PatientConsultationsPanel({

@@ -1,12 +1,8 @@
 /** Exams as the UI shows them: names and values in the UI language, and whether the user has the module. */
 import type { TExamResultLine } from '@greensen/shared/contracts/exams';
-import { canAccessModule } from '@greensen/shared/domain/access';
 import type { Language } from '@greensen/shared/domain/constants';
 import { REFERENCE_ABSENT } from '@greensen/shared/domain/exams';
-import { DEFAULT_ENVIRONMENT } from '@greensen/shared/domain/modules';
-import { useAuthStore } from '../../../stores/auth';
-import { rolesInHospital, useUserStore } from '../../../stores/user';
-import { useAppConfig } from '../../app-config';
+import { useModuleAllowed } from '../../permissions';
 
 /** The label of a bilingual catalogue item (exam, field, choice) in a language. */
 export function localized(item: { label_fr: string; label_en: string }, lang: Language): string {
@@ -43,9 +39,5 @@ export function referenceLabel(reference: string | null, t: (key: string) => str
  * pieces shown outside /exams check it before calling the API (a 403 would send the user home).
  */
 export function useExamsAllowed(): boolean {
-  const user = useUserStore((state) => state.user);
-  const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  const environment = useAppConfig()?.environment ?? DEFAULT_ENVIRONMENT;
-  return canAccessModule({ moduleName: 'exams', environment, user: rolesInHospital(user, hospitalId) })
-    .allowed;
+  return useModuleAllowed('exams');
 }
