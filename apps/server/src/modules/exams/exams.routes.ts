@@ -31,8 +31,9 @@ defineMessages({
     en: 'The same exam is ordered twice.',
   },
   'exams.exam_unknown': {
-    fr: 'Examen inconnu du catalogue : « {exam} ».',
-    en: 'Exam not in the catalogue: "{exam}".',
+    // The request's text is never echoed back (it could be anything): the position of the exam says which one.
+    fr: "L'examen n° {position} n'est pas dans le catalogue.",
+    en: 'Exam no. {position} is not in the catalogue.',
   },
   'exams.patient_unknown': { fr: 'Patient introuvable.', en: 'Patient not found.' },
   'exams.consultation_unknown': { fr: 'Consultation introuvable.', en: 'Consultation not found.' },

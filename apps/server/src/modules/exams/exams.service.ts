@@ -122,9 +122,10 @@ export class ExamsService {
       const refs = input.exams ?? (input.exam ? [input.exam] : []);
       const found = await findCatalogueExams(tx, refs);
       const lang = ctx.lang;
-      const chosen = refs.map((ref) => {
+      const chosen = refs.map((ref, index) => {
         const exam = found.find((e) => e.id === ref.toLowerCase() || e.code === ref.toUpperCase());
-        if (!exam) throw badRequest({ exams: [translate(lang, 'exams.exam_unknown', { exam: ref })] });
+        if (!exam)
+          throw badRequest({ exams: [translate(lang, 'exams.exam_unknown', { position: index + 1 })] });
         return exam;
       });
       if (new Set(chosen.map((e) => e.id)).size !== chosen.length)
