@@ -17,6 +17,7 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
+import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes.js';
 import { hospitalizationRoutes } from './modules/hospitalizations/hospitalizations.routes.js';
 import { icd10Routes } from './modules/icd10/icd10.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
@@ -208,6 +209,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(hospitalizationRoutes);
   await app.register(staffRoutes);
   await app.register(setupRoutes);
+  await app.register(hospitalSettingsRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

@@ -237,6 +237,16 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
 
+  // Hospital-wide settings (decision 0021): every member reads them (the notification sound default), its
+  // administrators change them. No module: production installations need them too.
+  'GET /api/hospital/settings/': { allow: ALL, audit: 'none' },
+  'PATCH /api/hospital/settings/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: () => ({ body: { consultation_minutes: 25, notification_sound: true } }),
+    massAssignment: { extras: 'refused' },
+  },
+
   // Audit viewer: the CSV export of the same filters (issue 15), audited like the list.
   'GET /api/admin/audit/export/': {
     allow: ['admin'],

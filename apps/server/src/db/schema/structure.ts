@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   smallint,
@@ -165,3 +166,25 @@ export const appSettings = pgTable('app_settings', {
   updatedAt: updatedAt(),
   updatedBy: uuid('updated_by'),
 });
+
+/**
+ * Settings of one hospital its administrators switch in the app (decision 0021); a hospital without a row keeps
+ * the defaults (`DEFAULT_HOSPITAL_SETTINGS` in shared). Read by its key, the hospital.
+ */
+export const hospitalSettings = pgTable(
+  'hospital_settings',
+  {
+    hospitalId: uuid('hospital_id')
+      .primaryKey()
+      .references(() => hospitals.id),
+    consultationMinutes: smallint('consultation_minutes').notNull(),
+    /** `{mon: {open: "08:00", close: "17:00"} | null, …, sun}`: checked by the API's schema. */
+    workingHours: jsonb('working_hours')
+      .$type<Record<string, { open: string; close: string } | null>>()
+      .notNull(),
+    notificationSound: boolean('notification_sound').notNull(),
+    updatedAt: updatedAt(),
+    updatedBy: uuid('updated_by').references(() => users.id),
+  },
+  (t) => [check('hospital_settings_minutes_ck', sql`${t.consultationMinutes} between 5 and 120`)],
+);

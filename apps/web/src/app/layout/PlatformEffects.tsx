@@ -1,6 +1,7 @@
 /**
  * Background behaviours of the signed-in app: new-build detection, idle preloading of allowed module
- * chunks (at most 4 at once) and the speech indicator loaded 1000 ms after mount (fr and en only).
+ * chunks (at most 4 at once), the hospital's notification sound default, and the speech indicator loaded
+ * 1000 ms after mount (fr and en only).
  */
 import { SPEECH_INDICATOR_DELAY_MS } from '@greensen/shared/domain/constants';
 import { Button, Group, Text } from '@mantine/core';
@@ -10,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { watchForNewBuild } from '../../lib/build-check';
+import { useHospitalSoundDefault } from '../../lib/hospital-settings';
 import { preloadWhenIdle } from '../../lib/preload';
 import { commonLoaders, loadersForModule } from '../page-loaders';
 import { useAllowedModules } from './ModuleNav';
@@ -92,5 +94,6 @@ export function DelayedSpeechIndicator({ lang }: { lang: string }) {
 export function PlatformEffects() {
   useNewBuildNotice();
   useIdlePreload();
+  useHospitalSoundDefault();
   return null;
 }

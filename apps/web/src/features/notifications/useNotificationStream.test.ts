@@ -61,7 +61,7 @@ describe('notification stream', () => {
     vi.mocked(currentPathname).mockReturnValue('/');
     useAuthStore.setState({ access: 'a', currentHospitalId: 'h1' });
     useUserStore.setState({ user: makeUser({ id: 'me' }) });
-    usePreferencesStore.setState({ notificationSound: true });
+    usePreferencesStore.setState({ notificationSound: true, hospitalNotificationSound: true });
     useRefreshFlagsStore.setState({
       hospitalization: false,
       transfer: false,
@@ -120,6 +120,18 @@ describe('notification stream', () => {
     push(notification({ notification_type: 'execution_assigned' }));
     expect(play).not.toHaveBeenCalled();
     expect(toast).toHaveBeenCalledTimes(1);
+  });
+
+  it("follows the hospital's default when the user made no choice, and the user's choice over it", () => {
+    usePreferencesStore.setState({ notificationSound: null, hospitalNotificationSound: false });
+    push(notification({ notification_type: 'execution_assigned' }));
+    expect(play).not.toHaveBeenCalled();
+    usePreferencesStore.setState({ notificationSound: true });
+    push(notification({ notification_type: 'execution_assigned' }));
+    expect(play).toHaveBeenCalledTimes(1);
+    usePreferencesStore.setState({ notificationSound: null, hospitalNotificationSound: true });
+    push(notification({ notification_type: 'execution_reassigned' }));
+    expect(play).toHaveBeenCalledTimes(2);
   });
 
   it('only logs a refused autoplay', async () => {

@@ -23,7 +23,7 @@ import { notificationSocket } from '../../lib/socket';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth';
 import { useNotificationsStore } from '../../stores/notifications';
-import { usePreferencesStore } from '../../stores/preferences';
+import { notificationSoundOn, usePreferencesStore } from '../../stores/preferences';
 import { useRefreshFlagsStore } from '../../stores/refresh-flags';
 import { useUserStore } from '../../stores/user';
 import { notificationVisual, playNotificationSound } from './notification-helpers';
@@ -51,7 +51,7 @@ export function handleSocketEnvelope(envelope: TSocketEnvelope): void {
       if (store.notifications.some((n) => n.id === notification.id)) return;
       store.addNotification(notification);
       showNotificationToast(notification);
-      if (shouldPlaySound(notification) && usePreferencesStore.getState().notificationSound) {
+      if (shouldPlaySound(notification) && notificationSoundOn(usePreferencesStore.getState())) {
         playNotificationSound();
       }
       const flags = refreshFlagsFor({

@@ -1,12 +1,14 @@
 /**
  * /admin (Administration): the hospital's staff (invitations, roles, deactivation), the audit viewer, the
- * settings an administrator switches in the app — maintenance mode — and the background jobs.
+ * settings an administrator switches in the app — the hospital's settings and maintenance mode — and the
+ * background jobs.
  */
 import { Stack, Tabs } from '@mantine/core';
 import { IconClockCog, IconListSearch, IconTool, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../lib/page-states';
 import { AuditPanel } from '../components/AuditPanel';
+import { HospitalSettingsPanel } from '../components/HospitalSettingsPanel';
 import { JobsPanel } from '../components/JobsPanel';
 import { MaintenancePanel } from '../components/MaintenancePanel';
 import { StaffPanel } from '../components/StaffPanel';
@@ -38,7 +40,10 @@ export default function AdminPage() {
           <AuditPanel />
         </Tabs.Panel>
         <Tabs.Panel value="settings" pt="md">
-          <MaintenancePanel />
+          <Stack gap="md">
+            <HospitalSettingsPanel />
+            <MaintenancePanel />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="jobs" pt="md">
           <JobsPanel />

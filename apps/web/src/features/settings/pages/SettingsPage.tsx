@@ -45,7 +45,9 @@ export default function SettingsPage() {
   const lang = languageFromPath(pathname);
   const switchLanguage = useSwitchLanguage();
   const [mode, setMode] = useColorMode();
-  const sound = usePreferencesStore((state) => state.notificationSound);
+  const ownSound = usePreferencesStore((state) => state.notificationSound);
+  const hospitalSound = usePreferencesStore((state) => state.hospitalNotificationSound);
+  const sound = ownSound ?? hospitalSound;
   const setSound = usePreferencesStore((state) => state.setNotificationSound);
   const user = useUserStore((state) => state.user);
   const [removing, setRemoving] = useState(false);
@@ -103,6 +105,18 @@ export default function SettingsPage() {
           onChange={(event) => setSound(event.currentTarget.checked)}
           label={sound ? t('sound.on') : t('sound.off')}
         />
+        <Group gap="xs" data-testid="sound-source">
+          <Text size="sm" c="dimmed">
+            {ownSound === null
+              ? t('sound.followsHospital', { state: t(hospitalSound ? 'sound.on' : 'sound.off') })
+              : t('sound.ownChoice', { state: t(hospitalSound ? 'sound.on' : 'sound.off') })}
+          </Text>
+          {ownSound !== null && (
+            <Button size="compact-sm" variant="subtle" onClick={() => setSound(null)}>
+              {t('sound.useHospital')}
+            </Button>
+          )}
+        </Group>
       </Section>
       <Section title={t('pin.title')} description={t('pin.description')}>
         <Text size="sm">{user?.has_pin ? t('pin.statusSet') : t('pin.statusNone')}</Text>

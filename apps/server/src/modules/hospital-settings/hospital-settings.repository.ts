@@ -1,0 +1,59 @@
+import {
+  DEFAULT_HOSPITAL_SETTINGS,
+  type THospitalSettings,
+  type THospitalSettingsUpdate,
+} from '@greensen/shared/contracts/hospital-settings';
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { hospitalSettings } from '../../db/schema/index.js';
+
+/** The hospital's settings (by its primary key), with who changed them last; the defaults without a row. */
+export async function findHospitalSettings(q: Queryable, hospitalId: string): Promise<THospitalSettings> {
+  const res = await q.execute<{
+    consultation_minutes: number;
+    working_hours: THospitalSettings['working_hours'];
+    notification_sound: boolean;
+    updated_at: Date | string;
+    updated_by_id: string | null;
+    updated_by_name: string | null;
+  }>(sql`select s.consultation_minutes, s.working_hours, s.notification_sound, s.updated_at,
+      u.id as updated_by_id, trim(u.first_name || ' ' || u.last_name) as updated_by_name
+    from hospital_settings s left join users u on u.id = s.updated_by
+    where s.hospital_id = ${hospitalId}`);
+  const row = res.rows[0];
+  if (!row) return { ...structuredClone(DEFAULT_HOSPITAL_SETTINGS), updated_at: null, updated_by: null };
+  return {
+    consultation_minutes: Number(row.consultation_minutes),
+    working_hours: row.working_hours,
+    notification_sound: row.notification_sound,
+    updated_at: new Date(row.updated_at).toISOString(),
+    updated_by: row.updated_by_id ? { id: row.updated_by_id, full_name: row.updated_by_name ?? '' } : null,
+  };
+}
+
+/**
+ * Applies a change in one statement: a hospital without a row gets the defaults with the change; an existing row
+ * changes only the fields given, so two administrators saving different fields at once both land.
+ */
+export async function saveHospitalSettings(
+  q: Queryable,
+  hospitalId: string,
+  change: THospitalSettingsUpdate,
+  userId: string,
+) {
+  const set: Partial<typeof hospitalSettings.$inferInsert> = { updatedBy: userId, updatedAt: new Date() };
+  if (change.consultation_minutes !== undefined) set.consultationMinutes = change.consultation_minutes;
+  if (change.working_hours !== undefined) set.workingHours = change.working_hours;
+  if (change.notification_sound !== undefined) set.notificationSound = change.notification_sound;
+  const d = DEFAULT_HOSPITAL_SETTINGS;
+  await q
+    .insert(hospitalSettings)
+    .values({
+      hospitalId,
+      consultationMinutes: d.consultation_minutes,
+      workingHours: d.working_hours,
+      notificationSound: d.notification_sound,
+      ...set,
+    })
+    .onConflictDoUpdate({ target: hospitalSettings.hospitalId, set });
+}

@@ -1,0 +1,223 @@
+/**
+ * The hospital's settings on /admin → Réglages (decision 0021): default consultation duration, opening hours of
+ * each weekday, and whether notifications ring by default for the hospital's staff.
+ */
+import {
+  CONSULTATION_MINUTES_MAX,
+  CONSULTATION_MINUTES_MIN,
+  type THospitalSettings,
+  type TWorkingHours,
+  WEEKDAYS,
+  type Weekday,
+  ZHospitalSettingsUpdate,
+} from '@greensen/shared/contracts/hospital-settings';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  Paper,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconBuildingHospital, IconDeviceFloppy } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useServerFieldErrors } from '../../../lib/field-errors';
+import { formatDateTime } from '../../../lib/format';
+import { useHospitalSettings, useUpdateHospitalSettings } from '../../../lib/hospital-settings';
+import { DetailQueryState } from '../../../lib/page-states';
+import { toast } from '../../../lib/toast';
+import { validateWith } from '../../../lib/zod-form';
+
+interface DayValues {
+  open: boolean;
+  from: string;
+  to: string;
+}
+
+interface SettingsValues {
+  consultation_minutes: number | string;
+  notification_sound: boolean;
+  days: Record<Weekday, DayValues>;
+  [key: string]: unknown;
+}
+
+function valuesOf(settings: THospitalSettings): SettingsValues {
+  const days = Object.fromEntries(
+    WEEKDAYS.map((day) => {
+      const hours = settings.working_hours[day];
+      return [day, { open: hours !== null, from: hours?.open ?? '08:00', to: hours?.close ?? '17:00' }];
+    }),
+  ) as Record<Weekday, DayValues>;
+  return {
+    consultation_minutes: settings.consultation_minutes,
+    notification_sound: settings.notification_sound,
+    days,
+  };
+}
+
+function workingHoursOf(days: Record<Weekday, DayValues>): TWorkingHours {
+  return Object.fromEntries(
+    WEEKDAYS.map((day) => [day, days[day].open ? { open: days[day].from, close: days[day].to } : null]),
+  ) as TWorkingHours;
+}
+
+/** `working_hours.mon.close` (the schema's and the server's field) → the form's `days.mon.to`. */
+function fieldOf(path: string): string {
+  const match = /^working_hours\.(\w+)\.(open|close)$/.exec(path);
+  if (!match) return path;
+  return `days.${match[1]}.${match[2] === 'open' ? 'from' : 'to'}`;
+}
+
+function SettingsForm({ settings }: { settings: THospitalSettings }) {
+  const { t } = useTranslation('admin');
+  const update = useUpdateHospitalSettings();
+  const form = useForm<SettingsValues>({ mode: 'controlled', initialValues: valuesOf(settings) });
+  const applyServerErrors = useServerFieldErrors(form);
+  const [general, setGeneral] = useState<string | null>(null);
+
+  const submit = form.onSubmit(async (values) => {
+    setGeneral(null);
+    const change = validateWith(
+      ZHospitalSettingsUpdate,
+      {
+        consultation_minutes: Number(values.consultation_minutes),
+        notification_sound: values.notification_sound,
+        working_hours: workingHoursOf(values.days),
+      },
+      form,
+      fieldOf,
+    );
+    if (!change) return;
+    try {
+      // The saved settings come back in the query: the form starts again from them (its key changes).
+      await update.mutateAsync(change);
+      toast({ kind: 'success', title: t('hospitalSettings.saved') });
+    } catch (error) {
+      const message = applyServerErrors(error);
+      setGeneral(message ?? t('hospitalSettings.failed'));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {general && <Alert color="red">{general}</Alert>}
+        <NumberInput
+          label={t('hospitalSettings.duration')}
+          description={t('hospitalSettings.durationHint', {
+            min: CONSULTATION_MINUTES_MIN,
+            max: CONSULTATION_MINUTES_MAX,
+          })}
+          min={CONSULTATION_MINUTES_MIN}
+          max={CONSULTATION_MINUTES_MAX}
+          step={5}
+          allowDecimal={false}
+          suffix=" min"
+          maw={260}
+          {...form.getInputProps('consultation_minutes')}
+        />
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            {t('hospitalSettings.hours')}
+          </Text>
+          <Table.ScrollContainer minWidth={420}>
+            <Table verticalSpacing={4} data-testid="working-hours">
+              <Table.Tbody>
+                {WEEKDAYS.map((day) => {
+                  const open = form.getValues().days[day].open;
+                  return (
+                    <Table.Tr key={day}>
+                      <Table.Td w={150}>
+                        <Checkbox
+                          label={t(`hospitalSettings.days.${day}`)}
+                          {...form.getInputProps(`days.${day}.open`, { type: 'checkbox' })}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        {open ? (
+                          <Group gap="xs" wrap="nowrap" align="flex-start">
+                            <TextInput
+                              type="time"
+                              aria-label={t('hospitalSettings.opens', {
+                                day: t(`hospitalSettings.days.${day}`),
+                              })}
+                              w={130}
+                              {...form.getInputProps(`days.${day}.from`)}
+                            />
+                            <Text pt={6}>–</Text>
+                            <TextInput
+                              type="time"
+                              aria-label={t('hospitalSettings.closes', {
+                                day: t(`hospitalSettings.days.${day}`),
+                              })}
+                              w={130}
+                              {...form.getInputProps(`days.${day}.to`)}
+                            />
+                          </Group>
+                        ) : (
+                          <Text size="sm" c="dimmed">
+                            {t('hospitalSettings.closed')}
+                          </Text>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Stack>
+        <Switch
+          label={t('hospitalSettings.sound')}
+          description={t('hospitalSettings.soundHint')}
+          {...form.getInputProps('notification_sound', { type: 'checkbox' })}
+        />
+        <Group justify="space-between">
+          <Text size="xs" c="dimmed">
+            {settings.updated_at
+              ? t('hospitalSettings.updated', {
+                  date: formatDateTime(settings.updated_at),
+                  name: settings.updated_by?.full_name ?? '—',
+                })
+              : t('hospitalSettings.defaults')}
+          </Text>
+          <Button
+            type="submit"
+            loading={update.isPending}
+            disabled={!form.isDirty()}
+            leftSection={<IconDeviceFloppy size={18} />}
+          >
+            {t('hospitalSettings.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function HospitalSettingsPanel() {
+  const { t } = useTranslation('admin');
+  const query = useHospitalSettings();
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="hospital-settings-panel">
+      <Stack gap="sm">
+        <Group gap="xs">
+          <IconBuildingHospital size={20} />
+          <Text fw={600}>{t('hospitalSettings.title')}</Text>
+        </Group>
+        {query.isPending || query.isError ? (
+          <DetailQueryState query={query} blocks={[60, 200]} />
+        ) : (
+          <SettingsForm key={query.data.updated_at ?? 'defaults'} settings={query.data} />
+        )}
+      </Stack>
+    </Paper>
+  );
+}

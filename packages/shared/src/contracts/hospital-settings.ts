@@ -1,0 +1,73 @@
+/**
+ * Hospital-wide settings an administrator switches in the app (issue 15, decision 0021): the default length of a
+ * consultation, the opening hours of each weekday, and whether notifications ring by default for the hospital's
+ * staff (a person's own choice on /settings wins over it).
+ */
+import { z } from 'zod';
+import { zDateTime } from './common.js';
+import { ZPersonName } from './structure.js';
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export const CONSULTATION_MINUTES_MIN = 5;
+export const CONSULTATION_MINUTES_MAX = 120;
+
+const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** A time of day, `HH:MM` on 24 hours. */
+const ZTimeOfDay = z.string().regex(TIME_RE, 'settings.time_invalid');
+
+/** The hours of one day: opening and closing time (closing after opening), or null when closed. */
+export const ZDayHours = z
+  .object({ open: ZTimeOfDay, close: ZTimeOfDay })
+  .strict()
+  // Only two valid times are compared (a malformed one has its own error).
+  .refine((d) => !(TIME_RE.test(d.open) && TIME_RE.test(d.close)) || d.open < d.close, {
+    message: 'settings.hours_order',
+    path: ['close'],
+  })
+  .nullable();
+export type TDayHours = z.infer<typeof ZDayHours>;
+
+export const ZWorkingHours = z.strictObject(
+  Object.fromEntries(WEEKDAYS.map((d) => [d, ZDayHours])) as Record<Weekday, typeof ZDayHours>,
+);
+export type TWorkingHours = z.infer<typeof ZWorkingHours>;
+
+const settingsFields = {
+  consultation_minutes: z
+    .number()
+    .int('settings.minutes_range')
+    .min(CONSULTATION_MINUTES_MIN, 'settings.minutes_range')
+    .max(CONSULTATION_MINUTES_MAX, 'settings.minutes_range'),
+  working_hours: ZWorkingHours,
+  notification_sound: z.boolean(),
+};
+
+/** A change: any of the settings; a field it does not know is refused (400), not silently dropped. */
+export const ZHospitalSettingsUpdate = z.strictObject(settingsFields).partial();
+export type THospitalSettingsUpdate = z.input<typeof ZHospitalSettingsUpdate>;
+
+export const ZHospitalSettings = z.object({
+  ...settingsFields,
+  /** When and by whom they were last changed; null while the hospital keeps the defaults. */
+  updated_at: zDateTime.nullable(),
+  updated_by: ZPersonName.nullable(),
+});
+export type THospitalSettings = z.infer<typeof ZHospitalSettings>;
+
+const weekday = { open: '08:00', close: '17:00' };
+/** What a hospital starts with. */
+export const DEFAULT_HOSPITAL_SETTINGS = {
+  consultation_minutes: 20,
+  working_hours: {
+    mon: weekday,
+    tue: weekday,
+    wed: weekday,
+    thu: weekday,
+    fri: weekday,
+    sat: { open: '08:00', close: '12:00' },
+    sun: null,
+  },
+  notification_sound: true,
+} as const satisfies z.infer<z.ZodObject<typeof settingsFields>>;
