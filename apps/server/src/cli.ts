@@ -1,4 +1,5 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] | import-icd10 <file>`.
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy]
+// | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
@@ -6,6 +7,8 @@ import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/ru
 import { seedScale, seedScaleBeds } from './db/seed/scale.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
+import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
+import { importMedicationsFile, MedicationImportRefused } from './modules/pharmacy/medications.import.js';
 
 async function main(command: string | undefined) {
   const config = loadConfig();
@@ -68,7 +71,23 @@ async function main(command: string | undefined) {
       if (report.rejected.length > 100) console.log(`  … and ${report.rejected.length - 100} more.`);
       return;
     }
-    console.error('usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file>');
+    if (command === 'import-medications') {
+      const file = process.argv[3];
+      if (!file) throw new MedicationImportRefused('usage: cli.js import-medications <file.csv|file.tsv>');
+      const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
+      await ensureMedicationReference(database.db);
+      const report = await importMedicationsFile(database.db, path);
+      console.log(
+        `${report.lines} lines read: ${report.inserted} inserted, ${report.updated} updated, ` +
+          `${report.unchanged} unchanged, ${report.rejected.length} rejected.`,
+      );
+      for (const r of report.rejected.slice(0, 100)) console.log(`  line ${r.line}: ${r.reason}`);
+      if (report.rejected.length > 100) console.log(`  … and ${report.rejected.length - 100} more.`);
+      return;
+    }
+    console.error(
+      'usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file> | import-medications <file>',
+    );
     process.exitCode = 2;
   } finally {
     await database.close();
@@ -76,7 +95,12 @@ async function main(command: string | undefined) {
 }
 
 main(process.argv[2]).catch((err) => {
-  if (err instanceof ConfigError || err instanceof SeedRefused || err instanceof Icd10ImportRefused) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof SeedRefused ||
+    err instanceof Icd10ImportRefused ||
+    err instanceof MedicationImportRefused
+  ) {
     console.error(err.message);
     process.exit(2);
   }
