@@ -13,7 +13,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DOSAGE_FORMS, ROUTES } from '@greensen/shared/contracts/pharmacy';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../../db/client.js';
+import type { Queryable } from '../../db/client.js';
 import { medicationPresentations, medications } from '../../db/schema/index.js';
 import { readSetting, writeSetting } from '../system/settings.repository.js';
 
@@ -249,7 +249,7 @@ export async function upsertMedications(q: Queryable, rows: MedicationRow[], sou
 }
 
 /** Makes sure the shipped reference is loaded (one query when unchanged), under an advisory lock. */
-export async function ensureMedicationReference(db: Db): Promise<boolean> {
+export async function ensureMedicationReference(db: Queryable): Promise<boolean> {
   const { rows, hash } = shippedReference();
   if ((await readSetting(db, MEDICATIONS_HASH_SETTING)) === hash) return false;
   return db.transaction(async (tx) => {
