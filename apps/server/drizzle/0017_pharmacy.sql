@@ -85,6 +85,7 @@ CREATE TABLE "stock_items" (
 	"lots" integer DEFAULT 0 NOT NULL,
 	"nearest_expiry" date,
 	"reorder_level" integer,
+	"sort_key" text DEFAULT '' NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "stock_items_pharmacy_id_presentation_id_pk" PRIMARY KEY("pharmacy_id","presentation_id"),
 	CONSTRAINT "stock_items_on_hand_ck" CHECK ("stock_items"."on_hand" >= 0)
@@ -156,6 +157,7 @@ CREATE INDEX "prescriptions_patient_idx" ON "prescriptions" USING btree ("patien
 CREATE INDEX "prescriptions_prescriber_idx" ON "prescriptions" USING btree ("prescriber_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "prescriptions_consultation_idx" ON "prescriptions" USING btree ("consultation_id");--> statement-breakpoint
 CREATE INDEX "prescriptions_hospitalization_idx" ON "prescriptions" USING btree ("hospitalization_id");--> statement-breakpoint
+CREATE INDEX "stock_items_pharmacy_sort_idx" ON "stock_items" USING btree ("pharmacy_id","sort_key","presentation_id");--> statement-breakpoint
 CREATE INDEX "stock_items_presentation_idx" ON "stock_items" USING btree ("presentation_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "stock_lots_lot_uq" ON "stock_lots" USING btree ("pharmacy_id","presentation_id","lot_number");--> statement-breakpoint
 CREATE INDEX "stock_lots_fefo_idx" ON "stock_lots" USING btree ("pharmacy_id","presentation_id","expiry_date");--> statement-breakpoint
@@ -209,3 +211,21 @@ $$;
 CREATE TRIGGER stock_movements_apply
   AFTER INSERT ON stock_movements
   FOR EACH ROW EXECUTE FUNCTION stock_movements_apply();
+--> statement-breakpoint
+-- A stock summary row gets its sort key (the medicine's unaccented INN, then the presentation's order) when it
+-- is made, whoever makes it (the ledger's trigger, a reorder level).
+CREATE OR REPLACE FUNCTION stock_items_sort_key() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT f_unaccent(lower(m.inn_fr)) || ' ' || lpad(pr.sort_order::text, 4, '0')
+    INTO NEW.sort_key
+    FROM medication_presentations pr JOIN medications m ON m.id = pr.medication_id
+   WHERE pr.id = NEW.presentation_id;
+  NEW.sort_key := coalesce(NEW.sort_key, '');
+  RETURN NEW;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER stock_items_sort_key
+  BEFORE INSERT ON stock_items
+  FOR EACH ROW EXECUTE FUNCTION stock_items_sort_key();

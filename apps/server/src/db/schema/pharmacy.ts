@@ -263,10 +263,14 @@ export const stockItems = pgTable(
     /** The nearest expiry among lots with units left. */
     nearestExpiry: date('nearest_expiry'),
     reorderLevel: integer('reorder_level'),
+    /** The medicine's unaccented French INN and the presentation's order: the stock page's order (trigger). */
+    sortKey: text('sort_key').notNull().default(''),
     updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ columns: [t.pharmacyId, t.presentationId] }),
+    // A page of a pharmacy's stock in name order is an index range, however many presentations it holds.
+    index('stock_items_pharmacy_sort_idx').on(t.pharmacyId, t.sortKey, t.presentationId),
     check('stock_items_on_hand_ck', sql`${t.onHand} >= 0`),
     index('stock_items_presentation_idx').on(t.presentationId),
   ],

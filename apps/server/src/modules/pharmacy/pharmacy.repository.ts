@@ -7,7 +7,14 @@ import type {
 } from '@greensen/shared/contracts/pharmacy';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { isoRequired, personRef, textArray } from '../../lib/clinical.js';
+import {
+  DEPARTMENT_REF_COLUMNS,
+  isoRequired,
+  PATIENT_REF_COLUMNS,
+  personRef,
+  type RefRow,
+  textArray,
+} from '../../lib/clinical.js';
 import { sqlList } from '../../lib/queries.js';
 import { fold } from './pharmacy.rules.js';
 
@@ -38,8 +45,6 @@ const MEDICATION_COLUMNS = sql.raw(
 const SEARCH_TEXT = sql.raw('f_unaccent(lower(m.search_text))');
 /** Word similarity of a typo-tolerant match (`artemeter` → `artéméther`, `amoxiciline` → `amoxicilline`). */
 export const MEDICATION_WORD_THRESHOLD = 0.45;
-/** A typed ATC code or code prefix (`P01BF01`, `p01b`, `J01`). */
-const ATC_LIKE = /^[A-Za-z]\d{2}([A-Za-z]{1,2}\d{0,2})?$/;
 
 export interface MedicationFilters {
   q?: string | undefined;
@@ -59,8 +64,8 @@ export function medicationSearchParts(hospitalId: string, f: MedicationFilters) 
   const term = f.q?.trim();
   if (term) {
     const folded = fold(term);
+    // The ATC code and the brands are in the searched text: a typed code is found by the substring arm.
     const arms: SQL[] = [sql`${SEARCH_TEXT} like ${`%${folded.replace(/[%_\\]/g, '\\$&')}%`}`];
-    if (ATC_LIKE.test(term)) arms.push(sql`m.atc_code like ${`${term.toUpperCase()}%`}`);
     if (folded.length >= 3) {
       arms.push(sql`${SEARCH_TEXT} %> ${folded}`);
       words = true;
@@ -77,6 +82,16 @@ export function medicationSearchParts(hospitalId: string, f: MedicationFilters) 
   return { where: sql.join(where, sql` and `), order: sql.join(order, sql`, `), words };
 }
 
+/**
+ * Sets, for the current transaction, the word-similarity threshold of `%>` and steers the planner to the trigram
+ * index (as the ICD-10 search does): a sequential scan evaluates the unaccented text of every medicine.
+ */
+export async function setMedicationSearch(q: Queryable) {
+  await q.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(MEDICATION_WORD_THRESHOLD)}, true),
+    set_config('enable_seqscan', 'off', true)`);
+}
+
+/** One page of the search and the number of matches, in one statement (run it in a transaction). */
 export async function searchMedications(
   q: Queryable,
   hospitalId: string,
@@ -85,17 +100,16 @@ export async function searchMedications(
   offset: number,
 ): Promise<{ rows: MedicationDbRow[]; count: number }> {
   const { where, order, words } = medicationSearchParts(hospitalId, f);
-  if (words)
-    await q.execute(
-      sql`select set_config('pg_trgm.word_similarity_threshold', ${String(MEDICATION_WORD_THRESHOLD)}, true)`,
-    );
-  const rows = await q.execute<MedicationDbRow>(
-    sql`select ${MEDICATION_COLUMNS} from medications m where ${where} order by ${order} limit ${limit} offset ${offset}`,
+  if (words) await setMedicationSearch(q);
+  const rows = await q.execute<MedicationDbRow & { total: number }>(
+    sql`select ${MEDICATION_COLUMNS}, count(*) over () as total from medications m where ${where}
+      order by ${order} limit ${limit} offset ${offset}`,
   );
+  if (rows.rows.length || offset === 0) return { rows: rows.rows, count: Number(rows.rows[0]?.total ?? 0) };
   const counted = await q.execute<{ n: number }>(
     sql`select count(*)::int as n from medications m where ${where}`,
   );
-  return { rows: rows.rows, count: Number(counted.rows[0]?.n ?? 0) };
+  return { rows: [], count: Number(counted.rows[0]?.n ?? 0) };
 }
 
 export async function findMedication(q: Queryable, id: string): Promise<MedicationDbRow | null> {
@@ -280,19 +294,19 @@ export async function listStock(
     conds.push(where);
     words = w;
   }
-  if (words)
-    await q.execute(
-      sql`select set_config('pg_trgm.word_similarity_threshold', ${String(MEDICATION_WORD_THRESHOLD)}, true)`,
-    );
+  if (words) await setMedicationSearch(q);
   const where = sql.join(conds, sql` and `);
-  const from = sql`from stock_items s join medication_presentations pr on pr.id = s.presentation_id
-    join medications m on m.id = pr.medication_id join departments d on d.id = s.pharmacy_id`;
+  const joins = sql`join medication_presentations pr on pr.id = s.presentation_id
+    join medications m on m.id = pr.medication_id`;
+  // A pharmacy's page is a range of `stock_items_pharmacy_sort_idx` (the pharmacy fixed, by name).
   const res = await q.execute<StockDbRow>(sql`select ${PRESENTATION_COLUMNS}, d.id as d_id, d.code as d_code,
       d.name as d_name, d.kind::text as d_kind, m.id as m_id, m.inn_fr, m.inn_en, m.atc_code, s.on_hand, s.lots,
       s.nearest_expiry::text as nearest_expiry, s.reorder_level
-    ${from} where ${where} order by m.inn_fr, pr.sort_order, d.name, s.pharmacy_id, s.presentation_id
-    limit ${limit} offset ${offset}`);
-  const counted = await q.execute<{ n: number }>(sql`select count(*)::int as n ${from} where ${where}`);
+    from stock_items s ${joins} join departments d on d.id = s.pharmacy_id
+    where ${where} order by s.sort_key, s.presentation_id, s.pharmacy_id limit ${limit} offset ${offset}`);
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from stock_items s ${f.q || f.medication ? joins : sql``} where ${where}`,
+  );
   return {
     rows: res.rows.map((r) => ({
       pharmacy: departmentRef(r),
@@ -505,8 +519,7 @@ export async function listMovements(
 
 // Prescriptions ------------------------------------------------------------------------------------------
 
-export interface PrescriptionDbRow {
-  [column: string]: unknown;
+export interface PrescriptionDbRow extends RefRow {
   id: string;
   number: string;
   status: 'draft' | 'signed' | 'partially_dispensed' | 'dispensed' | 'cancelled';
@@ -522,27 +535,13 @@ export interface PrescriptionDbRow {
   signed_at: Date | string | null;
   cancelled_at: Date | string | null;
   cancel_reason: string | null;
-  p_id: string;
-  p_record_number: string;
-  p_first_name: string;
-  p_last_name: string;
-  p_sex: 'F' | 'M';
-  p_birth_date: string | null;
-  p_allergies: string[] | string;
-  d_id: string;
-  d_code: string;
-  d_name: string;
-  d_kind: string;
   line_count: number;
   summary: string | null;
 }
 export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.prescriber_id,
     u.first_name as u_first, u.last_name as u_last, rx.consultation_id, rx.hospitalization_id, rx.weight_kg,
     rx.notes, rx.version, rx.created_at, rx.signed_at, rx.cancelled_at, rx.cancel_reason,
-    p.id as p_id, p.record_number as p_record_number, p.first_name as p_first_name, p.last_name as p_last_name,
-    p.sex as p_sex, p.birth_date::text as p_birth_date, array_to_json(p.allergies) as p_allergies,
-    p.allergies_recorded as p_allergies_recorded, p.deceased_at as p_deceased_at,
-    d.id as d_id, d.code as d_code, d.name as d_name, d.kind::text as d_kind,
+    ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
     (select count(*)::int from prescription_lines l where l.prescription_id = rx.id) as line_count,
     (select string_agg(m.inn_fr, ', ' order by l.position) from prescription_lines l
        join medications m on m.id = l.medication_id where l.prescription_id = rx.id) as summary

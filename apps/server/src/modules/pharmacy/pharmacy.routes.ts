@@ -156,8 +156,8 @@ defineMessages({
     en: '{name}: known allergy of the patient ({allergy}). A reason is required to prescribe.',
   },
   'pharmacy.warning.allergy_overridden': {
-    fr: '{name} : allergie connue ({allergy}), prescrit malgré tout : {reason}',
-    en: '{name}: known allergy ({allergy}), prescribed anyway: {reason}',
+    fr: '{name} : allergie connue ({allergy}), prescrit malgré tout avec une justification écrite.',
+    en: '{name}: known allergy ({allergy}), prescribed anyway with a written reason.',
   },
   'pharmacy.warning.duplicate': {
     fr: '{name} est déjà prescrit dans une ordonnance en cours ({number}).',

@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { prescriptionLines, prescriptions } from '../../db/schema/index.js';
-import { ageOf, departmentRef, iso, isoRequired, patientRef, type RefRow } from '../../lib/clinical.js';
+import { ageOf, departmentRef, iso, isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type Lang, translate } from '../../lib/i18n.js';
@@ -120,7 +120,7 @@ export class PrescriptionService {
           kind: 'allergy',
           blocking: !reason,
           message: reason
-            ? translate(lang, 'pharmacy.warning.allergy_overridden', { name, allergy, reason })
+            ? translate(lang, 'pharmacy.warning.allergy_overridden', { name, allergy })
             : translate(lang, 'pharmacy.warning.allergy', { name, allergy }),
         });
       }
@@ -241,9 +241,9 @@ export class PrescriptionService {
       id: r.id,
       number: r.number,
       status: r.status,
-      patient: patientRef(r as unknown as RefRow),
+      patient: patientRef(r),
       prescriber: { id: r.prescriber_id, full_name: `${r.u_first} ${r.u_last}`.trim() },
-      department: departmentRef(r as unknown as RefRow),
+      department: departmentRef(r),
       consultation: r.consultation_id,
       hospitalization: r.hospitalization_id,
       weight_kg: r.weight_kg === null ? null : Number(r.weight_kg),

@@ -12,8 +12,7 @@ import type { Queryable, Tx } from '../../db/client.js';
 import { stockItems, stockLots, stockMovements } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { hospitalToday, sqlList } from '../../lib/queries.js';
-import { readSetting } from '../system/settings.repository.js';
+import { sqlList } from '../../lib/queries.js';
 import {
   findDepartment,
   findMedication,
@@ -80,9 +79,14 @@ export class StockService {
     private readonly prescriptions: PrescriptionService,
   ) {}
 
+  /** Today in the hospital's time zone and the expiring window, in one query. */
   private async dates(q: Queryable, hospitalId: string) {
-    const today = await hospitalToday(q, hospitalId);
-    const setting = Number(await readSetting(q, EXPIRING_SETTING));
+    const res = await q.execute<{ today: string; days: string | null }>(sql`select
+        (now() at time zone h.time_zone)::date::text as today,
+        (select value from app_settings where key = ${EXPIRING_SETTING}) as days
+      from hospitals h where h.id = ${hospitalId}`);
+    const today = res.rows[0]!.today;
+    const setting = Number(res.rows[0]?.days);
     const days = Number.isInteger(setting) && setting > 0 ? setting : DEFAULT_EXPIRING_DAYS;
     return { today, days, horizon: addDays(today, days) };
   }
@@ -163,10 +167,10 @@ export class StockService {
 
   async stock(ctx: ServiceContext, f: StockFilters, page: number, pageSize: number) {
     const hospital = scopedHospital(ctx);
-    return this.app.db.transaction(async (tx) => {
-      const dates = await this.dates(tx, hospital.id);
-      return listStock(tx, hospital.id, f, dates, pageSize, (page - 1) * pageSize);
-    });
+    // A search sets its similarity threshold for the transaction; a plain page needs none.
+    const read = async (q: Queryable) =>
+      listStock(q, hospital.id, f, await this.dates(q, hospital.id), pageSize, (page - 1) * pageSize);
+    return f.q ? this.app.db.transaction(read) : read(this.app.db);
   }
 
   async lots(ctx: ServiceContext, f: LotFilters, page: number, pageSize: number) {
