@@ -2,7 +2,8 @@
 // two sides measured in the same run, the sides alternating (A B A B …) and the medians of the rounds quoted.
 // Prints a table and writes bench/results/<YYYY-MM-DD>.json. Loopback only; every load is bounded in
 // requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N, --only web
-// (the first screens on a slow link alone, in headless Chromium: scenario 6).
+// (the first screens on a slow link alone, in headless Chromium: scenario 6), --only start, --only beds
+// (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
@@ -21,7 +22,7 @@ import {
   signedInState,
   signInForm,
 } from './lib/browser.mjs';
-import { ensureBeds, ensureDataset, openDb, postgresVersion } from './lib/datasets.mjs';
+import { ensureBeds, ensureDataset, ensurePharmacy, openDb, postgresVersion } from './lib/datasets.mjs';
 import { latency, throughput } from './lib/load.mjs';
 import { median, ms, percentile, round, rps, seconds, seeded } from './lib/stats.mjs';
 
@@ -675,25 +676,117 @@ function bedsRows(b, engine) {
   );
 }
 
-/** `--only beds`: scenario 7 alone, on the 10k PostgreSQL database (or the embedded demo without PostgreSQL). */
-async function bedsOnly() {
+/**
+ * `--only beds|pharmacy`: one scenario alone, on the 10k PostgreSQL database (or the embedded demo without
+ * PostgreSQL): `prepare` tops the dataset up, `run` measures on a server, `rows` writes the table's lines.
+ */
+async function scenarioAlone(key, prepare, run, rows) {
   ensureInstalled();
   ensureBuilt();
   const pg = await postgresVersion();
   const dataset = pg
     ? await ensureDataset({ kind: 'postgres', name: SMALL.name, patients: SMALL.patients, log })
     : await ensureDataset({ kind: 'embedded', name: 'web-demo', patients: 0, log });
-  ensureBeds(dataset, BOARD_BEDS, log);
+  prepare(dataset);
   const server = await startApp(dataset.database);
   try {
-    results.scenarios.beds = await bedsScenario(server);
+    results.scenarios[key] = await run(server);
   } finally {
     await server.stop();
   }
-  bedsRows(results.scenarios.beds, pg ? 'PostgreSQL' : 'embedded');
+  rows(results.scenarios[key], pg ? 'PostgreSQL' : 'embedded');
   printTable();
-  writeResults('-beds');
+  writeResults(`-${key}`);
 }
+
+/** `--only beds`: scenario 7 alone. */
+const bedsOnly = () => scenarioAlone('beds', (d) => ensureBeds(d, BOARD_BEDS, log), bedsScenario, bedsRows);
+
+/** The medicine searches of scenario 8: INN in French and English, with accents, a typo, an ATC code. */
+const MEDICINE_QUERIES = [
+  'paracetamol',
+  'paracétamol',
+  'artemeter',
+  'P01BF01',
+  'amoxicilline',
+  'ceftriax',
+  'quinine',
+  'metformine',
+];
+
+/**
+ * Scenario 8 (issue 18): the medicine search of a prescriber (goal: p95 ≤ 50 ms), and the stock on hand of a
+ * pharmacy of 2,000 presentations and 20,000 lots (a page of the pharmacist's stock list, from the per-
+ * presentation summaries) against a patient's record (goal ≤ 2×), alternating.
+ */
+async function pharmacyScenario(server) {
+  const doctor = await signIn(server.url, 'medecin@greensen.test');
+  const pharmacist = await signIn(server.url, 'pharmacie@greensen.test');
+  const secretary = await signIn(server.url, 'secretaire@greensen.test');
+  const { results: pharmacies } = await api(server.url, pharmacist, 'GET', '/api/pharmacy/pharmacies/');
+  const pharmacy = pharmacies.find((p) => p.member) ?? pharmacies[0];
+  const { results: people } = await api(server.url, secretary, 'GET', '/api/patients/?page_size=50');
+  const lots = await api(
+    server.url,
+    pharmacist,
+    'GET',
+    `/api/pharmacy/lots/?pharmacy=${pharmacy.id}&page_size=1`,
+  );
+  const measured = await alternate({
+    search: () =>
+      latency(
+        server.url,
+        MEDICINE_QUERIES.map((q) => ({ path: `/api/medications/?q=${encodeURIComponent(q)}` })),
+        { headers: doctor.headers, amount: CFG.perBatch },
+      ),
+    stock: () =>
+      latency(
+        server.url,
+        [
+          { path: `/api/pharmacy/stock/?pharmacy=${pharmacy.id}` },
+          { path: `/api/pharmacy/stock/?pharmacy=${pharmacy.id}&page=7` },
+          { path: `/api/pharmacy/stock/?pharmacy=${pharmacy.id}&alert=expiring` },
+        ],
+        { headers: pharmacist.headers, amount: CFG.perBatch },
+      ),
+    detail: () =>
+      latency(
+        server.url,
+        people.map((p) => ({ path: `/api/patients/${p.id}/` })),
+        { headers: secretary.headers, amount: CFG.perBatch },
+      ),
+  });
+  return {
+    lots: lots.count,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** The table's lines of scenario 8. */
+function pharmacyRows(p, engine) {
+  row(
+    '8 pharmacy',
+    `p95 GET /api/medications/?q= (INN fr/en, typo, ATC; ${engine}) vs the 50 ms goal`,
+    ms(p.search.p95),
+    '50 ms',
+    p.search.p95 / 50,
+    atMost(1),
+  );
+  row(
+    '8 pharmacy',
+    `p95 GET /api/pharmacy/stock/ (${p.lots} lots, ${engine}) vs a patient's record`,
+    ms(p.stock.p95),
+    ms(p.detail.p95),
+    p.stock.p95 / p.detail.p95,
+    atMost(2),
+  );
+}
+
+/** `--only pharmacy`: scenario 8 alone (2,000 presentations and 20,000 lots added to the dataset). */
+const pharmacyOnly = () =>
+  scenarioAlone('pharmacy', (d) => ensurePharmacy(d, log), pharmacyScenario, pharmacyRows);
 
 /** Writes the run's figures to bench/results/<date>[-quick|-web].json. */
 function writeResults(suffix) {
@@ -1004,9 +1097,16 @@ async function main() {
   writeResults(QUICK ? '-quick' : '');
 }
 
-(ONLY === 'web' ? webOnly() : ONLY === 'start' ? startOnly() : ONLY === 'beds' ? bedsOnly() : main()).catch(
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+(ONLY === 'web'
+  ? webOnly()
+  : ONLY === 'start'
+    ? startOnly()
+    : ONLY === 'beds'
+      ? bedsOnly()
+      : ONLY === 'pharmacy'
+        ? pharmacyOnly()
+        : main()
+).catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

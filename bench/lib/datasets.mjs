@@ -115,6 +115,14 @@ export async function ensureDataset({ kind, name, patients, log }) {
 }
 
 /** At least `beds` active beds in the dataset's first hospital, mostly occupied (`npm run seed:scale -- --beds N`). */
+/** The pharmacy of scenario 8 (issue 18): 2,000 presentations and 20,000 lots (idempotent). */
+export function ensurePharmacy(dataset, log) {
+  log(
+    `  ${dataset.name}: a pharmacy of 2,000 presentations and 20,000 lots (npm run seed:scale -- --pharmacy)…`,
+  );
+  return cli(['seed-scale', '--pharmacy'], dataset.database).trim();
+}
+
 export function ensureBeds(dataset, beds, log) {
   log(`  ${dataset.name}: a ${beds}-bed floor (npm run seed:scale -- --beds ${beds})…`);
   return cli(['seed-scale', '--beds', String(beds)], dataset.database).trim();

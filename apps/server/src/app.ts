@@ -23,6 +23,7 @@ import { icd10Routes } from './modules/icd10/icd10.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
+import { pharmacyRoutes } from './modules/pharmacy/pharmacy.routes.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
 import { setupRoutes } from './modules/setup/setup.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
@@ -210,6 +211,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(staffRoutes);
   await app.register(setupRoutes);
   await app.register(hospitalSettingsRoutes);
+  await app.register(pharmacyRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

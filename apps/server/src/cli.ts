@@ -1,11 +1,30 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] | import-icd10 <file>`.
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy]
+// | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
-import { seedScale, seedScaleBeds } from './db/seed/scale.js';
+import { seedScale, seedScaleBeds, seedScalePharmacy } from './db/seed/scale.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
+import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
+import { importMedicationsFile, MedicationImportRefused } from './modules/pharmacy/medications.import.js';
+
+/** The report of an import command: lines read, inserted, updated, unchanged, and the first rejected lines. */
+function printImportReport(report: {
+  lines: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: { line: number; reason: string }[];
+}) {
+  console.log(
+    `${report.lines} lines read: ${report.inserted} inserted, ${report.updated} updated, ` +
+      `${report.unchanged} unchanged, ${report.rejected.length} rejected.`,
+  );
+  for (const r of report.rejected.slice(0, 100)) console.log(`  line ${r.line}: ${r.reason}`);
+  if (report.rejected.length > 100) console.log(`  … and ${report.rejected.length - 100} more.`);
+}
 
 async function main(command: string | undefined) {
   const config = loadConfig();
@@ -31,6 +50,11 @@ async function main(command: string | undefined) {
     if (command === 'seed-scale') {
       if (config.appEnv === 'production')
         throw new SeedRefused('The scale seed never runs in production mode.');
+      if (process.argv.includes('--pharmacy')) {
+        const r = await seedScalePharmacy(database.db);
+        console.log(`${r.hospital}: ${r.presentations} presentations, ${r.lots} lots in its pharmacy.`);
+        if (!process.argv.includes('--patients') && !process.argv.includes('--beds')) return;
+      }
       const bedsAt = process.argv.indexOf('--beds');
       if (bedsAt > 0) {
         const beds = Number(process.argv[bedsAt + 1]);
@@ -60,15 +84,21 @@ async function main(command: string | undefined) {
       const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
       await ensureIcd10Catalogue(database.db);
       const report = await importIcd10File(database.db, path);
-      console.log(
-        `${report.lines} lines read: ${report.inserted} inserted, ${report.updated} updated, ` +
-          `${report.unchanged} unchanged, ${report.rejected.length} rejected.`,
-      );
-      for (const r of report.rejected.slice(0, 100)) console.log(`  line ${r.line}: ${r.reason}`);
-      if (report.rejected.length > 100) console.log(`  … and ${report.rejected.length - 100} more.`);
+      printImportReport(report);
       return;
     }
-    console.error('usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file>');
+    if (command === 'import-medications') {
+      const file = process.argv[3];
+      if (!file) throw new MedicationImportRefused('usage: cli.js import-medications <file.csv|file.tsv>');
+      const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
+      await ensureMedicationReference(database.db);
+      const report = await importMedicationsFile(database.db, path);
+      printImportReport(report);
+      return;
+    }
+    console.error(
+      'usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file> | import-medications <file>',
+    );
     process.exitCode = 2;
   } finally {
     await database.close();
@@ -76,7 +106,12 @@ async function main(command: string | undefined) {
 }
 
 main(process.argv[2]).catch((err) => {
-  if (err instanceof ConfigError || err instanceof SeedRefused || err instanceof Icd10ImportRefused) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof SeedRefused ||
+    err instanceof Icd10ImportRefused ||
+    err instanceof MedicationImportRefused
+  ) {
     console.error(err.message);
     process.exit(2);
   }

@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
 import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
+import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
 import { issueSetupLink } from './modules/setup/setup.service.js';
 
 async function main() {
@@ -24,6 +25,7 @@ async function main() {
   if (icd10.loaded) app.log.info({ rows: icd10.rows, ms: icd10.ms }, 'ICD-10 catalogue loaded');
   // Shipped catalogues, on every start (production too); skipped at once when unchanged.
   await ensureExamCatalogue(app.database.db);
+  await ensureMedicationReference(app.database.db);
   // On a bare machine (embedded database) the first start seeds the demo so there is something to sign in to.
   let seeded = false;
   if (app.database.kind === 'embedded' && config.appEnv !== 'production' && config.demo) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client.js';
 import { departments, hospitals, memberships, users } from '../src/db/schema/index.js';
 import { signAccessToken } from '../src/lib/tokens.js';
@@ -76,4 +77,15 @@ export async function tokenFor(secret: string, user: Pick<MadeUser, 'id' | 'toke
 
 export function authHeaders(token: string, hospitalId?: string): Record<string, string> {
   return { authorization: `Bearer ${token}`, ...(hospitalId ? { 'hospital-id': hospitalId } : {}) };
+}
+
+/** A demo account (seed/demo.ts) acting in HGG: its id and headers. */
+export async function demoActor(db: Db, secret: string, email: string) {
+  const res = await db.execute<{ id: string; token_version: number; hospital_id: string }>(
+    sql`select u.id, u.token_version, m.hospital_id from users u join memberships m on m.user_id = u.id
+      join hospitals h on h.id = m.hospital_id where u.email = ${email} and h.code = 'HGG'`,
+  );
+  const u = res.rows[0]!;
+  const token = await tokenFor(secret, { id: u.id, tokenVersion: Number(u.token_version) });
+  return { id: u.id, headers: authHeaders(token, u.hospital_id) };
 }

@@ -88,6 +88,26 @@ export interface HospitalKit {
   session(): Promise<{ access: string; refresh: string }>;
   /** A person invited into this hospital by its administrator (a nurse of URG): their id and membership. */
   staffMember(): Promise<{ id: string; membership: string }>;
+  /**
+   * The hospital's pharmacy department (PHA). Its members are the harness's nurse and head doctor (a second
+   * membership each, same role): the doctor and the queue manager pass the pharmacy routes' roles but are not
+   * members, so that the object rule (docs/decisions/0022-pharmacy-roles.md) refuses them.
+   */
+  pharmacy: string;
+  /** A presentation of the shipped reference (paracetamol 500 mg tablet). */
+  presentation: string;
+  /** The medicine of `presentation` (paracetamol). */
+  medication(): Promise<string>;
+  /** A lot of `presentation` received into the pharmacy (10 units, expiring in a year). */
+  lot(): Promise<string>;
+  /**
+   * A prescription of a new consultation's patient (one line of `presentation`), written by the hospital's
+   * practitioner of `by` (default its doctor): a `draft`, or `signed` with stock in the pharmacy to dispense.
+   */
+  prescription(
+    status?: 'draft' | 'signed',
+    by?: DashboardGroup,
+  ): Promise<{ id: string; version: number; line: string; patient: string }>;
 }
 
 /** Who sends the request. */
@@ -202,6 +222,35 @@ const practitionerFor = (kit: HospitalKit, caller: Caller) =>
   caller.hospitalId === kit.id && caller.userId && PRACTITIONERS.includes(caller.group as DashboardGroup)
     ? caller.userId
     : kit.staff.doctor;
+/** The caller's group when they are a practitioner of `kit`'s hospital, else the doctor's (prescriptions). */
+const prescriberFor = (kit: HospitalKit, caller: Caller): DashboardGroup =>
+  caller.hospitalId === kit.id && PRACTITIONERS.includes(caller.group as DashboardGroup)
+    ? (caller.group as DashboardGroup)
+    : 'doctor';
+/** A line of a prescription of the kit's presentation. */
+const prescriptionLine = (kit: HospitalKit) => ({
+  presentation: kit.presentation,
+  dose: 1,
+  dose_unit: 'comprimé',
+  route: 'oral',
+  frequency: { kind: 'times_per_day', times: 3 },
+  duration_days: 3,
+});
+/** The groups that pass the pharmacy's stock and dispensing routes (`pharmacy.manage`). */
+const PHARMACY_MANAGERS: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'queue_manager'];
+/** Those of them that the harness does not make members of the pharmacy: the object rule refuses them. */
+const NOT_PHARMACY_MEMBERS: readonly DashboardGroup[] = ['doctor', 'queue_manager'];
+/** Prescriptions are read by the care team, the charge nurse and administrators (not secretaries). */
+const PRESCRIPTION_READERS: readonly DashboardGroup[] = [
+  'nurse',
+  'doctor',
+  'head_doctor',
+  'midwife',
+  'queue_manager',
+  'admin',
+];
+const inAYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+
 /** The caller when they belong to `kit`'s hospital, else a member of it (for per-user rows). */
 const memberFor = (kit: HospitalKit, caller: Caller) =>
   caller.hospitalId === kit.id && caller.userId ? caller.userId : kit.staff.nurse;
@@ -1076,6 +1125,161 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: ALL,
     audit: 'none',
     request: (kit) => ({ params: { id: kit.staff.doctor } }),
+  },
+
+  // Pharmacy (issue 18, docs/decisions/0022-pharmacy-roles.md) -------------------------------------------------
+  // The reference is global (no hospital rows): every member reads it; a medicine id is the same in both
+  // hospitals and its detail shows only the caller's hospital's stock and ledger.
+  'GET /api/medications/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ query: { q: 'paracetamol', in_stock_at: kit.pharmacy } }),
+  },
+  'GET /api/medications/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: await kit.medication() } }),
+    otherHospital: 'ignored',
+  },
+  'POST /api/prescriptions/check/': {
+    allow: PRACTITIONERS,
+    audit: 'read',
+    request: (kit) => ({ body: { patient: kit.standing.patient, lines: [prescriptionLine(kit)] } }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/prescriptions/': {
+    allow: PRESCRIPTION_READERS,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient, status: 'all' } }),
+    otherHospital: 'empty',
+  },
+  'POST /api/prescriptions/': {
+    allow: PRACTITIONERS,
+    audit: 'create',
+    request: async (kit) => {
+      const c = await kit.consultation();
+      return { body: { patient: c.patient, consultation: c.id, lines: [prescriptionLine(kit)] } };
+    },
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/prescriptions/:id/': {
+    allow: PRESCRIPTION_READERS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.prescription('signed')).id } }),
+  },
+  'PATCH /api/prescriptions/:id/': {
+    // Its prescriber (each practitioner edits their own draft) or a head doctor.
+    allow: PRACTITIONERS,
+    audit: 'update',
+    request: async (kit, caller) => {
+      const rx = await kit.prescription('draft', prescriberFor(kit, caller));
+      return {
+        params: { id: rx.id },
+        body: { version: rx.version, weight_kg: 70, lines: [prescriptionLine(kit)] },
+      };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/prescriptions/:id/sign/': {
+    allow: PRACTITIONERS,
+    audit: 'update',
+    request: async (kit, caller) => {
+      const rx = await kit.prescription('draft', prescriberFor(kit, caller));
+      return { params: { id: rx.id }, body: { version: rx.version } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/prescriptions/:id/cancel/': {
+    allow: PRACTITIONERS,
+    audit: 'cancel',
+    request: async (kit, caller) => ({
+      params: { id: (await kit.prescription('signed', prescriberFor(kit, caller))).id },
+      body: { reason: 'Erreur de posologie' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/prescriptions/:id/dispense/': {
+    // The members of the pharmacy department the units leave from.
+    allow: PHARMACY_MANAGERS,
+    objectRule: NOT_PHARMACY_MEMBERS,
+    audit: 'update',
+    request: async (kit) => {
+      const rx = await kit.prescription('signed');
+      return {
+        params: { id: rx.id },
+        body: { pharmacy: kit.pharmacy, lines: [{ line: rx.line, quantity: 2 }] },
+      };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/pharmacy/pharmacies/': { allow: ALL, audit: 'none' },
+  'GET /api/pharmacy/stock/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ query: { pharmacy: kit.pharmacy } }),
+    otherHospital: 'empty',
+  },
+  'GET /api/pharmacy/lots/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ query: { pharmacy: kit.pharmacy, presentation: kit.presentation } }),
+    otherHospital: 'empty',
+  },
+  'GET /api/pharmacy/movements/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ query: { pharmacy: kit.pharmacy } }),
+    otherHospital: 'empty',
+  },
+  'GET /api/pharmacy/alerts/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ query: { pharmacy: kit.pharmacy } }),
+    otherHospital: 'ignored',
+  },
+  'POST /api/pharmacy/receipts/': {
+    allow: PHARMACY_MANAGERS,
+    objectRule: NOT_PHARMACY_MEMBERS,
+    audit: 'event',
+    request: (kit) => ({
+      body: {
+        pharmacy: kit.pharmacy,
+        supplier: 'CAMEMO',
+        delivery_note: unique('BL-'),
+        lines: [
+          { presentation: kit.presentation, lot_number: unique('L'), expiry_date: inAYear(), quantity: 10 },
+        ],
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/pharmacy/lots/:id/corrections/': {
+    allow: PHARMACY_MANAGERS,
+    objectRule: NOT_PHARMACY_MEMBERS,
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.lot() }, body: { kind: 'inventory', counted: 9 } }),
+    massAssignment: { extras: 'ignored', table: 'stock_lots', row: paramId },
+  },
+  'POST /api/pharmacy/stock-transfers/': {
+    allow: PHARMACY_MANAGERS,
+    objectRule: NOT_PHARMACY_MEMBERS,
+    audit: 'event',
+    request: async (kit) => ({
+      body: { lot: await kit.lot(), to_pharmacy: kit.departments.URG, quantity: 2 },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'PUT /api/pharmacy/reorder-levels/': {
+    allow: PHARMACY_MANAGERS,
+    objectRule: NOT_PHARMACY_MEMBERS,
+    audit: 'event',
+    request: (kit) => ({ body: { pharmacy: kit.pharmacy, presentation: kit.presentation, level: 20 } }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
   },
 
   // Notifications (each user's own) -----------------------------------------------------------------------

@@ -2,10 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { departments as departmentsTable, examOrders, jobs } from '../../src/db/schema/index.js';
+import {
+  departments as departmentsTable,
+  examOrders,
+  jobs,
+  medicationPresentations,
+  memberships,
+} from '../../src/db/schema/index.js';
 import type { Caller, DepartmentCode, HospitalKit, MatrixCaller } from '../../src/modules/access-matrix.js';
 import { ensureExamCatalogue } from '../../src/modules/exams/exam-catalogue.js';
 import { withNotifications } from '../../src/modules/notifications/notifications.service.js';
+import { ensureMedicationReference } from '../../src/modules/pharmacy/medication-reference.js';
 import { ACCOUNT_PASSWORD, loginPair, makeAccount } from '../accounts.js';
 import type { TestContext } from '../app.js';
 import { makeHospital, makeUser, tokenFor } from '../factories.js';
@@ -76,10 +83,29 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     .insert(departmentsTable)
     .values({ hospitalId: h.id, code: 'LAB', name: 'Laboratoire', kind: 'laboratory' })
     .returning({ id: departmentsTable.id });
+  // The pharmacy: the nurse and the head doctor work there too (the doctor and the queue manager do not).
+  const [pha] = await ctx.database.db
+    .insert(departmentsTable)
+    .values({ hospitalId: h.id, code: 'PHA', name: 'Pharmacie', kind: 'pharmacy' })
+    .returning({ id: departmentsTable.id });
+  await ctx.database.db.insert(memberships).values(
+    (['nurse', 'head_doctor'] as const).map((g) => ({
+      userId: staff[g],
+      hospitalId: h.id,
+      departmentId: pha!.id,
+      roleCode: GROUP_ROLE[g],
+    })),
+  );
+  const [paracetamol] = await ctx.database.db
+    .select({ id: medicationPresentations.id, medication: medicationPresentations.medicationId })
+    .from(medicationPresentations)
+    .where(eq(medicationPresentations.code, 'paracetamol:tablet:oral:500 mg'));
+  if (!paracetamol) throw new Error('fixture: the medication reference is not loaded');
   const secrets = new Set<string>([
     h.id,
     h.code,
     lab!.id,
+    pha!.id,
     ...Object.values(departments),
     ...Object.values(staff),
   ]);
@@ -103,6 +129,58 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     tokens,
     secrets,
     standing: { patient: '', admission: '', triage: '', consultation: '', notification: '' },
+    pharmacy: pha!.id,
+    presentation: paracetamol.id,
+    async medication() {
+      return paracetamol.medication;
+    },
+    async lot() {
+      const res = await as('nurse', 'POST', '/api/pharmacy/receipts/', {
+        pharmacy: pha!.id,
+        supplier: 'CAMEMO',
+        delivery_note: uniqueName('BL-'),
+        lines: [
+          {
+            presentation: paracetamol.id,
+            lot_number: uniqueName('LOT-'),
+            expiry_date: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10),
+            quantity: 10,
+          },
+        ],
+      });
+      expectStatus(res, 201, 'receipt');
+      const lot = (res.json() as { lots: { id: string }[] }).lots[0]!.id;
+      keep(lot);
+      return lot;
+    },
+    async prescription(status = 'draft', by = 'doctor') {
+      const c = await kit.consultation();
+      const res = await as(by, 'POST', '/api/prescriptions/', {
+        patient: c.patient,
+        consultation: c.id,
+        weight_kg: 70,
+        lines: [
+          {
+            presentation: paracetamol.id,
+            dose: 1,
+            dose_unit: 'comprimé',
+            route: 'oral',
+            frequency: { kind: 'times_per_day', times: 3 },
+            duration_days: 3,
+          },
+        ],
+      });
+      expectStatus(res, 201, 'prescription');
+      let rx = res.json() as { id: string; number: string; version: number; lines: { id: string }[] };
+      keep(rx.id, rx.number, rx.lines[0]!.id);
+      if (status === 'signed') {
+        await kit.lot();
+        const signed = await as(by, 'POST', `/api/prescriptions/${rx.id}/sign/`, { version: rx.version });
+        expectStatus(signed, 200, 'prescription signature');
+        rx = signed.json() as typeof rx;
+      }
+      return { id: rx.id, version: rx.version, line: rx.lines[0]!.id, patient: c.patient };
+    },
     async patient() {
       const res = await as('secretary', 'POST', '/api/patients/', {
         first_name: uniqueName('Fixture'),
@@ -363,6 +441,7 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
 export async function buildWorld(ctx: TestContext): Promise<World> {
   // The shipped catalogues every hospital orders from (loaded on start by main.ts).
   await ensureExamCatalogue(ctx.database.db);
+  await ensureMedicationReference(ctx.database.db);
   const own = await makeKit(ctx.app, ctx);
   const other = await makeKit(ctx.app, ctx);
   const waiting = await makeUser(ctx.database.db, {});

@@ -6,5 +6,6 @@ export * from './inpatient.js';
 export * from './jobs.js';
 export * from './notifications.js';
 export * from './people.js';
+export * from './pharmacy.js';
 export * from './records.js';
 export * from './structure.js';

@@ -5,6 +5,7 @@ import { beds, departments, hospitals, memberships, rooms, users, wards } from '
 import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
+import { seedPharmacy } from './pharmacy.js';
 
 export { databaseIsEmpty } from '../installation.js';
 
@@ -139,6 +140,14 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     at: [{ hospital: 'HGG', department: 'LAB' }],
   },
   {
+    email: 'pharmacie@greensen.test',
+    firstName: 'Rachel',
+    lastName: 'Kasongo',
+    language: 'fr',
+    role: 'NURSE',
+    at: [{ hospital: 'HGG', department: 'PHA' }],
+  },
+  {
     email: 'medecin.cdf@greensen.test',
     firstName: 'John',
     lastName: 'Banza',
@@ -244,6 +253,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedJourney(tx);
     await seedExams(tx);
     await seedInpatient(tx);
+    await seedPharmacy(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

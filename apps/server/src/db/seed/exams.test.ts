@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { authHeaders, tokenFor } from '../../../test/factories.js';
+import { demoActor } from '../../../test/factories.js';
 import { seedDemo } from './demo.js';
 
 let ctx: TestContext;
@@ -11,15 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function actor(email: string) {
-  const res = await ctx.database.db.execute<{ id: string; token_version: number; hospital_id: string }>(
-    sql`select u.id, u.token_version, m.hospital_id from users u join memberships m on m.user_id = u.id
-      join hospitals h on h.id = m.hospital_id where u.email = ${email} and h.code = 'HGG'`,
-  );
-  const u = res.rows[0]!;
-  const token = await tokenFor(ctx.config.jwtSecret, { id: u.id, tokenVersion: Number(u.token_version) });
-  return { id: u.id, headers: authHeaders(token, u.hospital_id) };
-}
+const actor = (email: string) => demoActor(ctx.database.db, ctx.config.jwtSecret, email);
 
 it('seeds exam orders in every status, the laboratory accounts, and alerts for the demo doctors', async () => {
   const statuses = await ctx.database.db.execute<{ status: string }>(

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ensureMedicationReference } from '../../modules/pharmacy/medication-reference.js';
 import type { Db } from '../client.js';
 
 /** Congolese and French names, with their accents, combined at random into synthetic patients. */
@@ -98,11 +99,7 @@ export async function seedScale(
   onProgress: (done: number) => void = () => {},
   batch = 50_000,
 ): Promise<{ hospital: string; inserted: number }> {
-  const h = await db.execute<{ id: string; code: string }>(
-    sql`select id, code from hospitals order by created_at, id limit 1`,
-  );
-  const hospital = h.rows[0];
-  if (!hospital) throw new Error('No hospital: seed the demo first (npm run seed:demo).');
+  const hospital = await firstHospital(db);
   const first = sql`${`{${FIRST_NAMES.map((n) => `"${n}"`).join(',')}}`}::text[]`;
   const last = sql`${`{${LAST_NAMES.map((n) => `"${n}"`).join(',')}}`}::text[]`;
   let done = 0;
@@ -136,6 +133,16 @@ export async function seedScale(
   return { hospital: hospital.code, inserted: done };
 }
 
+/** The first hospital (the demo's HGG), which the scale seeds fill. */
+async function firstHospital(db: Db): Promise<{ id: string; code: string }> {
+  const h = await db.execute<{ id: string; code: string }>(
+    sql`select id, code from hospitals order by created_at, id limit 1`,
+  );
+  const hospital = h.rows[0];
+  if (!hospital) throw new Error('No hospital: seed the demo first (npm run seed:demo).');
+  return hospital;
+}
+
 /**
  * Gives the first hospital at least `total` active beds (wards of 10 rooms × 2 beds in its clinical
  * departments) and fills `occupancy` of the free ones with admitted stays of patients without an open stay,
@@ -149,11 +156,7 @@ export async function seedScaleBeds(
   occupancy = 0.8,
   pending = 20,
 ): Promise<{ hospital: string; beds: number; admitted: number }> {
-  const h = await db.execute<{ id: string; code: string }>(
-    sql`select id, code from hospitals order by created_at, id limit 1`,
-  );
-  const hospital = h.rows[0];
-  if (!hospital) throw new Error('No hospital: seed the demo first (npm run seed:demo).');
+  const hospital = await firstHospital(db);
   return db.transaction(async (tx) => {
     const count = async () =>
       Number(
@@ -234,5 +237,79 @@ export async function seedScaleBeds(
     for (const table of ['wards', 'rooms', 'beds', 'hospitalizations', 'bed_assignments'])
       await tx.execute(sql.raw(`analyze ${table}`));
     return { hospital: hospital.code, beds: await count(), admitted: admitted.rows.length };
+  });
+}
+
+/**
+ * The pharmacy at scale (issue 18's bench): tops the reference up to `presentations` active presentations
+ * (synthetic medicines of five presentations each) and the first hospital's first pharmacy up to `lots` lots
+ * with units, each received through the ledger (the trigger fills the lots and the stock summaries). Idempotent:
+ * only what is missing is added.
+ */
+export async function seedScalePharmacy(
+  db: Db,
+  presentations = 2_000,
+  lots = 20_000,
+): Promise<{ hospital: string; presentations: number; lots: number }> {
+  const hospital = await firstHospital(db);
+  await ensureMedicationReference(db);
+  return db.transaction(async (tx) => {
+    const pha = await tx.execute<{ id: string }>(sql`select id from departments
+      where hospital_id = ${hospital.id} and kind = 'pharmacy' and is_active order by code, id limit 1`);
+    const pharmacy = pha.rows[0]?.id;
+    if (!pharmacy) throw new Error('No pharmacy department in the first hospital.');
+    const by = await tx.execute<{ id: string }>(
+      sql`select user_id as id from memberships where hospital_id = ${hospital.id} order by created_at limit 1`,
+    );
+    const count = async (q: ReturnType<typeof sql>) =>
+      Number((await tx.execute<{ n: number }>(q)).rows[0]!.n);
+    const missing =
+      presentations -
+      (await count(sql`select count(*)::int as n from medication_presentations where is_active`));
+    if (missing > 0) {
+      const start = await count(sql`select count(*)::int as n from medications where code like 'scale-%'`);
+      const meds = Math.ceil(missing / 5);
+      await tx.execute(sql`insert into medications (id, code, inn_fr, inn_en, atc_code, group_fr, group_en,
+          search_text, source)
+        select gen_random_uuid(), 'scale-' || n, 'scalomycine ' || n, 'scalomycin ' || n,
+          'Z' || lpad((n % 100)::text, 2, '0') || 'AA' || lpad((n % 100)::text, 2, '0'), 'Synthétiques', 'Synthetic',
+          'scalomycine ' || n || ' scalomycin ' || n, 'imported'
+        from generate_series(${start + 1}::int, ${start + meds}::int) n`);
+      await tx.execute(sql`insert into medication_presentations (id, medication_id, code, form, strength, route,
+          unit, sort_order)
+        select gen_random_uuid(), m.id, m.code || ':tablet:oral:' || k * 100 || ' mg', 'tablet', k * 100 || ' mg',
+          'oral', 'tablet', k
+        from medications m cross join generate_series(1, 5) k
+        where m.code like 'scale-%' and not exists (select 1 from medication_presentations p where p.medication_id = m.id)`);
+    }
+    const lotsMissing =
+      lots - (await count(sql`select count(*)::int as n from stock_lots where pharmacy_id = ${pharmacy}`));
+    if (lotsMissing > 0) {
+      // Lots spread over every active presentation, expiring from last month to three years ahead.
+      await tx.execute(sql`with p as (select id, (row_number() over (order by id) - 1)::int as i
+            from medication_presentations where is_active),
+          c as (select count(*)::int as n from p)
+        insert into stock_lots (id, hospital_id, pharmacy_id, presentation_id, lot_number, expiry_date, unit_cost)
+        select gen_random_uuid(), ${hospital.id}, ${pharmacy}, p.id, 'SC-' || s.n || '-' || left(p.id::text, 8),
+          current_date + ((s.n * 37) % 1125 - 30), 100
+        from generate_series(1, ${lotsMissing}::int) s(n) cross join c join p on p.i = s.n % c.n
+        on conflict do nothing`);
+      await tx.execute(sql`insert into stock_movements (id, hospital_id, pharmacy_id, lot_id, presentation_id, kind,
+          quantity, reference, reason, by_id)
+        select gen_random_uuid(), l.hospital_id, l.pharmacy_id, l.id, l.presentation_id, 'receipt',
+          10 + (abs(hashtext(l.id::text)) % 490), 'BL-SCALE', 'seed:scale', ${by.rows[0]!.id}
+        from stock_lots l where l.pharmacy_id = ${pharmacy}
+          and not exists (select 1 from stock_movements m where m.lot_id = l.id)`);
+    }
+    await tx.execute(sql`analyze stock_lots`);
+    await tx.execute(sql`analyze stock_items`);
+    await tx.execute(sql`analyze medications`);
+    return {
+      hospital: hospital.code,
+      presentations: await count(
+        sql`select count(*)::int as n from medication_presentations where is_active`,
+      ),
+      lots: await count(sql`select count(*)::int as n from stock_lots where pharmacy_id = ${pharmacy}`),
+    };
   });
 }

@@ -1,0 +1,575 @@
+import type {
+  TPrescription,
+  TPrescriptionLineInput,
+  TPrescriptionWarning,
+} from '@greensen/shared/contracts/pharmacy';
+import { ZFrequency } from '@greensen/shared/contracts/pharmacy';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
+import { roleGroup } from '@greensen/shared/domain/roles';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Queryable, Tx } from '../../db/client.js';
+import { prescriptionLines, prescriptions } from '../../db/schema/index.js';
+import { ageOf, departmentRef, iso, isoRequired, patientRef } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { type Lang, translate } from '../../lib/i18n.js';
+import { hospitalToday, listReadEntry } from '../../lib/queries.js';
+import { nextSequenceValue } from '../../lib/sequences.js';
+import {
+  activeMedications,
+  findPrescription,
+  type LineDbRow,
+  linesOf,
+  listPrescriptions,
+  type PrescriptionDbRow,
+  type PrescriptionFilters,
+  type PresentationFacts,
+  patientFacts,
+  presentationFacts,
+  stockAvailability,
+  toPresentation,
+} from './pharmacy.repository.js';
+import { computedQuantity, matchingAllergy } from './pharmacy.rules.js';
+
+/** Under this age (whole years) a prescription needs the weight. */
+export const PAEDIATRIC_AGE = 12;
+const OPEN_TO_CANCEL = ['draft', 'signed', 'partially_dispensed'];
+const DISPENSABLE = ['signed', 'partially_dispensed'];
+
+/** A draft save or a signature based on an older version: the route answers 409 with the current version. */
+export interface StaleVersion {
+  stale: true;
+  version: number;
+}
+/** Signing refused: the blocking warnings without an override reason. */
+export interface SignConflict {
+  blocked: true;
+  warnings: TPrescriptionWarning[];
+}
+
+/** Whether the user works in a pharmacy department with a role that may manage it (decision 0022). */
+export function managesPharmacy(ctx: ServiceContext, pharmacyId?: string): boolean {
+  const hospital = scopedHospital(ctx);
+  return (ctx.user?.memberships ?? []).some(
+    (m) =>
+      m.hospitalId === hospital.id &&
+      m.departmentId !== null &&
+      (pharmacyId === undefined ? true : m.departmentId === pharmacyId) &&
+      ACTION_GROUPS['pharmacy.manage'].includes(roleGroup(m.roleCode)),
+  );
+}
+
+const may = (ctx: ServiceContext, action: keyof typeof ACTION_GROUPS) =>
+  (ctx.hospital?.groups ?? []).some((g) => ACTION_GROUPS[action].includes(g));
+
+interface CheckedLine {
+  input: TPrescriptionLineInput;
+  facts: PresentationFacts;
+  quantity: number;
+  computed: number;
+}
+
+interface SafetyInput {
+  patientId: string;
+  weightKg: number | null | undefined;
+  lines: { facts: PresentationFacts; allergyOverrideReason: string | null | undefined }[];
+  exclude: string | null;
+}
+
+/**
+ * Prescriptions (issue 18): drafts written by practitioners from a consultation or a stay, checked against the
+ * patient's allergies, active treatments and weight, signed (read-only from then on), dispensed by a pharmacy.
+ */
+export class PrescriptionService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  // Safety ------------------------------------------------------------------------------------------------
+
+  /** The warnings of a set of lines for a patient, and the weight they used. */
+  async safety(q: Queryable, ctx: ServiceContext, input: SafetyInput) {
+    const hospital = scopedHospital(ctx);
+    const patient = await patientFacts(q, hospital.id, input.patientId);
+    if (!patient) throw notFound();
+    const lang = ctx.lang;
+    const weight = input.weightKg ?? patient.weight;
+    const age = ageOf(patient.birthDate);
+    const child = age !== null && age < PAEDIATRIC_AGE;
+    const active = await activeMedications(q, patient.id, input.exclude);
+    const today = await hospitalToday(q, hospital.id);
+    const stock = await stockAvailability(
+      q,
+      hospital.id,
+      input.lines.map((l) => l.facts.id),
+      today,
+    );
+    const warnings: TPrescriptionWarning[] = [];
+    const seen = new Map<string, number>();
+    input.lines.forEach((line, i) => {
+      const f = line.facts;
+      const name = lang === 'en' ? f.inn_en : f.inn_fr;
+      const allergy = matchingAllergy(patient.allergies, {
+        innFr: f.inn_fr,
+        innEn: f.inn_en,
+        allergyClasses: textList(f.allergy_classes),
+      });
+      if (allergy) {
+        const reason = line.allergyOverrideReason?.trim();
+        warnings.push({
+          line: i,
+          kind: 'allergy',
+          blocking: !reason,
+          message: reason
+            ? translate(lang, 'pharmacy.warning.allergy_overridden', { name, allergy })
+            : translate(lang, 'pharmacy.warning.allergy', { name, allergy }),
+        });
+      }
+      const other = active.find((a) => a.medication_id === f.medication_id);
+      const earlier = seen.get(f.medication_id);
+      if (other || earlier !== undefined)
+        warnings.push({
+          line: i,
+          kind: 'duplicate',
+          blocking: false,
+          message: other
+            ? translate(lang, 'pharmacy.warning.duplicate', { name, number: other.number })
+            : translate(lang, 'pharmacy.warning.duplicate_line', { name, line: (earlier ?? 0) + 1 }),
+        });
+      if (earlier === undefined) seen.set(f.medication_id, i);
+      if (weight === null && (child || f.paediatric))
+        warnings.push({
+          line: i,
+          kind: 'weight_required',
+          blocking: true,
+          message: translate(lang, 'pharmacy.warning.weight_required', { name }),
+        });
+      const units = stock.get(f.id);
+      if (!units || units.all === 0)
+        warnings.push({
+          line: i,
+          kind: 'out_of_stock',
+          blocking: false,
+          message: translate(lang, 'pharmacy.warning.out_of_stock', { name }),
+        });
+      else if (units.usable === 0)
+        warnings.push({
+          line: i,
+          kind: 'expired_only',
+          blocking: false,
+          message: translate(lang, 'pharmacy.warning.expired_only', { name }),
+        });
+    });
+    return { warnings, weight };
+  }
+
+  private async checkLines(q: Queryable, lines: readonly TPrescriptionLineInput[]): Promise<CheckedLine[]> {
+    const facts = await presentationFacts(
+      q,
+      lines.map((l) => l.presentation),
+    );
+    return lines.map((input, i) => {
+      const f = facts.get(input.presentation);
+      if (!f?.is_active) throw badRequest({ [`lines.${i}.presentation`]: ['pharmacy.presentation_unknown'] });
+      const computed = computedQuantity({
+        dose: input.dose,
+        dose_unit: input.dose_unit,
+        frequency: input.frequency,
+        duration_days: input.duration_days,
+        unit: f.unit,
+      });
+      return { input, facts: f, computed, quantity: input.quantity ?? computed };
+    });
+  }
+
+  /** `POST /api/prescriptions/check/`: warnings and computed quantities as the prescriber types. */
+  async check(
+    ctx: ServiceContext,
+    body: {
+      patient: string;
+      weight_kg?: number | null | undefined;
+      lines: TPrescriptionLineInput[];
+      prescription?: string | null | undefined;
+    },
+  ) {
+    const checked = await this.checkLines(this.app.db, body.lines);
+    const { warnings, weight } = await this.safety(this.app.db, ctx, {
+      patientId: body.patient,
+      weightKg: body.weight_kg,
+      lines: checked.map((c) => ({ facts: c.facts, allergyOverrideReason: c.input.allergy_override_reason })),
+      exclude: body.prescription ?? null,
+    });
+    await this.app.audit.record(ctx, {
+      action: 'prescription.check',
+      resourceType: 'prescription',
+      patientId: body.patient,
+      details: { lines: body.lines.length, warnings: warnings.map((w) => w.kind) },
+    });
+    return { warnings, quantities: checked.map((c) => c.computed), weight_kg: weight };
+  }
+
+  // Reads -------------------------------------------------------------------------------------------------
+
+  async detail(ctx: ServiceContext, id: string, q: Queryable = this.app.db): Promise<TPrescription> {
+    const hospital = scopedHospital(ctx);
+    const row = await findPrescription(q, hospital.id, id);
+    if (!row) throw notFound();
+    const lines = await linesOf(q, [id]);
+    const facts = new Map(lines.map((l) => [l.line_id, lineFacts(l)]));
+    const { warnings } = ['draft', 'signed', 'partially_dispensed'].includes(row.status)
+      ? await this.safety(q, ctx, {
+          patientId: row.p_id,
+          weightKg: row.weight_kg === null ? null : Number(row.weight_kg),
+          lines: lines.map((l) => ({
+            facts: facts.get(l.line_id)!,
+            allergyOverrideReason: l.allergy_override_reason,
+          })),
+          exclude: id,
+        })
+      : { warnings: [] };
+    return {
+      ...this.head(ctx, row),
+      lines: lines.map(toLine),
+      warnings,
+    };
+  }
+
+  private head(ctx: ServiceContext, r: PrescriptionDbRow) {
+    const me = actingUser(ctx).id;
+    const author = r.prescriber_id === me || (ctx.hospital?.groups ?? []).includes('head_doctor');
+    const writer = may(ctx, 'prescription.write');
+    return {
+      id: r.id,
+      number: r.number,
+      status: r.status,
+      patient: patientRef(r),
+      prescriber: { id: r.prescriber_id, full_name: `${r.u_first} ${r.u_last}`.trim() },
+      department: departmentRef(r),
+      consultation: r.consultation_id,
+      hospitalization: r.hospitalization_id,
+      weight_kg: r.weight_kg === null ? null : Number(r.weight_kg),
+      notes: r.notes,
+      version: Number(r.version),
+      created_at: isoRequired(r.created_at),
+      signed_at: iso(r.signed_at),
+      cancelled_at: iso(r.cancelled_at),
+      cancel_reason: r.cancel_reason,
+      can: {
+        edit: r.status === 'draft' && writer && author,
+        sign: r.status === 'draft' && writer && r.prescriber_id === me,
+        cancel: OPEN_TO_CANCEL.includes(r.status) && writer && author,
+        dispense: DISPENSABLE.includes(r.status) && managesPharmacy(ctx),
+      },
+    };
+  }
+
+  async read(ctx: ServiceContext, id: string) {
+    const detail = await this.detail(ctx, id);
+    await this.app.audit.record(ctx, {
+      action: 'prescription.read',
+      resourceType: 'prescription',
+      resourceId: id,
+      patientId: detail.patient.id,
+    });
+    return detail;
+  }
+
+  async list(ctx: ServiceContext, filters: PrescriptionFilters, page: number, pageSize: number) {
+    const hospital = scopedHospital(ctx);
+    const { rows, count } = await listPrescriptions(
+      this.app.db,
+      hospital.id,
+      actingUser(ctx).id,
+      filters,
+      pageSize,
+      (page - 1) * pageSize,
+    );
+    await this.app.audit.record(
+      ctx,
+      listReadEntry('prescription.list', 'prescription', filters, page, rows.length),
+    );
+    return {
+      count,
+      rows: rows.map((r) => ({
+        ...this.head(ctx, r),
+        line_count: Number(r.line_count),
+        summary: r.summary ?? '',
+      })),
+    };
+  }
+
+  // Writes ------------------------------------------------------------------------------------------------
+
+  /** The department and patient of the prescription's origin (a consultation or a stay of the patient). */
+  private async origin(
+    tx: Tx,
+    hospitalId: string,
+    body: { patient: string; consultation?: string | null; hospitalization?: string | null },
+  ): Promise<string> {
+    if (!body.consultation && !body.hospitalization)
+      throw badRequest({ consultation: ['pharmacy.origin_required'] });
+    let department: string | null = null;
+    if (body.consultation) {
+      const res = await tx.execute<{ department_id: string; patient_id: string; status: string }>(
+        sql`select department_id, patient_id, status from consultations where id = ${body.consultation} and hospital_id = ${hospitalId}`,
+      );
+      const c = res.rows[0];
+      if (!c || c.patient_id !== body.patient)
+        throw badRequest({ consultation: ['pharmacy.consultation_unknown'] });
+      if (c.status === 'cancelled') throw conflict('pharmacy.consultation_cancelled');
+      department = c.department_id;
+    }
+    if (body.hospitalization) {
+      const res = await tx.execute<{ department_id: string; patient_id: string }>(
+        sql`select department_id, patient_id from hospitalizations where id = ${body.hospitalization} and hospital_id = ${hospitalId}`,
+      );
+      const h = res.rows[0];
+      if (!h || h.patient_id !== body.patient)
+        throw badRequest({ hospitalization: ['pharmacy.hospitalization_unknown'] });
+      department ??= h.department_id;
+    }
+    return department!;
+  }
+
+  private async writeLines(tx: Tx, prescriptionId: string, checked: CheckedLine[]) {
+    await tx.insert(prescriptionLines).values(
+      checked.map((c, i) => ({
+        prescriptionId,
+        position: i + 1,
+        medicationId: c.facts.medication_id,
+        presentationId: c.facts.id,
+        dose: c.input.dose,
+        doseUnit: c.input.dose_unit,
+        route: c.input.route,
+        frequency: c.input.frequency,
+        durationDays: c.input.duration_days ?? null,
+        quantity: c.quantity,
+        instructions: c.input.instructions ?? null,
+        allergyOverrideReason: c.input.allergy_override_reason ?? null,
+      })),
+    );
+  }
+
+  async create(
+    ctx: ServiceContext,
+    body: {
+      patient: string;
+      consultation?: string | null | undefined;
+      hospitalization?: string | null | undefined;
+      weight_kg?: number | null | undefined;
+      notes?: string | null | undefined;
+      lines: TPrescriptionLineInput[];
+    },
+  ) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const id = await this.app.db.transaction(async (tx) => {
+      const patient = await tx.execute<{ id: string }>(
+        sql`select id from patients where id = ${body.patient} and hospital_id = ${hospital.id}`,
+      );
+      if (!patient.rows[0]) throw badRequest({ patient: ['pharmacy.patient_unknown'] });
+      const department = await this.origin(tx, hospital.id, body);
+      const checked = await this.checkLines(tx, body.lines);
+      const year = (await hospitalToday(tx, hospital.id)).slice(0, 4);
+      const n = await nextSequenceValue(tx, hospital.id, `prescription:${year}`);
+      const [row] = await tx
+        .insert(prescriptions)
+        .values({
+          hospitalId: hospital.id,
+          number: `ORD-${hospital.code}-${year}-${String(n).padStart(6, '0')}`,
+          patientId: body.patient,
+          prescriberId: me,
+          departmentId: department,
+          consultationId: body.consultation ?? null,
+          hospitalizationId: body.hospitalization ?? null,
+          weightKg: body.weight_kg ?? null,
+          notes: body.notes ?? null,
+        })
+        .returning({ id: prescriptions.id });
+      await this.writeLines(tx, row!.id, checked);
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'prescription.create',
+          resourceType: 'prescription',
+          resourceId: row!.id,
+          patientId: body.patient,
+          details: { lines: checked.length, consultation: body.consultation ?? null },
+        },
+        tx,
+      );
+      return row!.id;
+    });
+    return this.detail(ctx, id);
+  }
+
+  /** Locks a prescription of the hospital; the prescriber or a head doctor only (else 403). */
+  private async lockOwn(tx: Tx, ctx: ServiceContext, id: string, headDoctorToo: boolean) {
+    const hospital = scopedHospital(ctx);
+    const res = await tx.execute<{
+      id: string;
+      status: string;
+      version: number;
+      patient_id: string;
+      prescriber_id: string;
+      weight_kg: number | string | null;
+    }>(sql`select id, status, version, patient_id, prescriber_id, weight_kg from prescriptions
+      where id = ${id} and hospital_id = ${hospital.id} for update`);
+    const rx = res.rows[0];
+    if (!rx) throw notFound();
+    const me = actingUser(ctx).id;
+    const head = headDoctorToo && (ctx.hospital?.groups ?? []).includes('head_doctor');
+    if (rx.prescriber_id !== me && !head) throw forbidden('pharmacy.not_prescriber');
+    return rx;
+  }
+
+  async update(
+    ctx: ServiceContext,
+    id: string,
+    body: {
+      version: number;
+      weight_kg?: number | null | undefined;
+      notes?: string | null | undefined;
+      lines: TPrescriptionLineInput[];
+    },
+  ): Promise<TPrescription | StaleVersion> {
+    const result = await this.app.db.transaction(async (tx) => {
+      const rx = await this.lockOwn(tx, ctx, id, true);
+      if (rx.status !== 'draft') throw conflict('pharmacy.not_draft');
+      if (Number(rx.version) !== body.version) return { stale: true, version: Number(rx.version) } as const;
+      const checked = await this.checkLines(tx, body.lines);
+      await tx.delete(prescriptionLines).where(eq(prescriptionLines.prescriptionId, id));
+      await this.writeLines(tx, id, checked);
+      await tx
+        .update(prescriptions)
+        .set({
+          ...(body.weight_kg !== undefined ? { weightKg: body.weight_kg } : {}),
+          ...(body.notes !== undefined ? { notes: body.notes } : {}),
+          version: Number(rx.version) + 1,
+          updatedAt: new Date(),
+        })
+        .where(eq(prescriptions.id, id));
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'prescription.update',
+          resourceType: 'prescription',
+          resourceId: id,
+          patientId: rx.patient_id,
+          details: { lines: checked.length, version: Number(rx.version) + 1 },
+        },
+        tx,
+      );
+      return null;
+    });
+    return result ?? this.detail(ctx, id);
+  }
+
+  /** Signs a draft (its prescriber only): refused while a blocking warning has no override reason. */
+  async sign(
+    ctx: ServiceContext,
+    id: string,
+    version: number,
+  ): Promise<TPrescription | StaleVersion | SignConflict> {
+    const result = await this.app.db.transaction(async (tx) => {
+      const rx = await this.lockOwn(tx, ctx, id, false);
+      if (rx.status !== 'draft') throw conflict('pharmacy.not_draft');
+      if (Number(rx.version) !== version) return { stale: true, version: Number(rx.version) } as const;
+      const lines = await linesOf(tx, [id]);
+      const { warnings } = await this.safety(tx, ctx, {
+        patientId: rx.patient_id,
+        weightKg: rx.weight_kg === null ? null : Number(rx.weight_kg),
+        lines: lines.map((l) => ({ facts: lineFacts(l), allergyOverrideReason: l.allergy_override_reason })),
+        exclude: id,
+      });
+      const blocking = warnings.filter((w) => w.blocking);
+      if (blocking.length) return { blocked: true, warnings: blocking } as const;
+      await tx
+        .update(prescriptions)
+        .set({
+          status: 'signed',
+          signedAt: new Date(),
+          version: Number(rx.version) + 1,
+          updatedAt: new Date(),
+        })
+        .where(eq(prescriptions.id, id));
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'prescription.sign',
+          resourceType: 'prescription',
+          resourceId: id,
+          patientId: rx.patient_id,
+          details: {
+            overrides: lines.filter((l) => l.allergy_override_reason).map((l) => l.position),
+            warnings: warnings.map((w) => w.kind),
+          },
+        },
+        tx,
+      );
+      return null;
+    });
+    return result ?? this.detail(ctx, id);
+  }
+
+  /** Cancels a prescription not dispensed yet (or the rest of a partly dispensed one), with a reason. */
+  async cancel(ctx: ServiceContext, id: string, reason: string) {
+    await this.app.db.transaction(async (tx) => {
+      const rx = await this.lockOwn(tx, ctx, id, true);
+      if (!OPEN_TO_CANCEL.includes(rx.status)) throw conflict('pharmacy.not_cancellable');
+      const now = new Date();
+      await tx
+        .update(prescriptions)
+        .set({
+          status: 'cancelled',
+          cancelledAt: now,
+          cancelledBy: actingUser(ctx).id,
+          cancelReason: reason,
+          version: Number(rx.version) + 1,
+          updatedAt: now,
+        })
+        .where(eq(prescriptions.id, id));
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'prescription.cancel',
+          resourceType: 'prescription',
+          resourceId: id,
+          patientId: rx.patient_id,
+          details: { from: rx.status },
+        },
+        tx,
+      );
+    });
+    return this.detail(ctx, id);
+  }
+}
+
+const textList = (v: string[] | string) => (Array.isArray(v) ? v : (JSON.parse(v) as string[]));
+
+/** The presentation facts of a stored line (for the safety checks). */
+export function lineFacts(l: LineDbRow): PresentationFacts {
+  return { ...l, id: l.id, medication_id: l.m_id };
+}
+
+export function toLine(l: LineDbRow) {
+  const frequency = typeof l.frequency === 'string' ? JSON.parse(l.frequency) : l.frequency;
+  return {
+    id: l.line_id,
+    medication: { id: l.m_id, inn_fr: l.inn_fr, inn_en: l.inn_en, atc_code: l.atc_code },
+    presentation: toPresentation(l),
+    dose: Number(l.dose),
+    dose_unit: l.dose_unit,
+    route: l.line_route,
+    frequency: ZFrequency.parse(frequency),
+    duration_days: l.duration_days === null ? null : Number(l.duration_days),
+    quantity: Number(l.quantity),
+    dispensed_quantity: Number(l.dispensed_quantity),
+    instructions: l.instructions,
+    allergy_override_reason: l.allergy_override_reason,
+  };
+}
+
+/** The 409 body of a refused signature (`ZPrescriptionSignConflict`). */
+export function signConflictBody(lang: Lang, warnings: TPrescriptionWarning[]) {
+  return { detail: translate(lang, 'pharmacy.sign_blocked'), warnings };
+}
