@@ -18,6 +18,8 @@ const ACTION_MODULE: Partial<Record<Action, ModuleName>> = {
   'consultation.edit': 'consultations',
   'consultation.addendum': 'consultations',
   'patient.assign': 'admissions',
+  'prescription.write': 'pharmacy',
+  'pharmacy.manage': 'pharmacy',
 };
 
 export interface Permissions {
@@ -42,6 +44,17 @@ export function permissionsFor(
       return moduleName ? canAccessModule({ moduleName, environment, user: roles }).allowed : true;
     },
   };
+}
+
+/**
+ * Whether the user may open a module in the current hospital: pieces shown outside a module's pages check it
+ * before calling the module's API (a 403 would send the user home).
+ */
+export function useModuleAllowed(moduleName: ModuleName): boolean {
+  const user = useUserStore((state) => state.user);
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const environment = useAppConfig()?.environment ?? DEFAULT_ENVIRONMENT;
+  return canAccessModule({ moduleName, environment, user: rolesInHospital(user, hospitalId) }).allowed;
 }
 
 export function usePermissions(): Permissions {
