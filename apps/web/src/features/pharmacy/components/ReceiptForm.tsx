@@ -18,8 +18,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPackageImport, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPackageImport, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { AddLineButton } from '../../../lib/clinical/components/AddLineButton';
 import { MedicationSearch } from '../../../lib/clinical/components/MedicationSearch';
 import { medicationName, presentationLabel } from '../../../lib/clinical/components/prescription-format';
 import { useFormFailure } from '../../../lib/field-errors';
@@ -196,17 +197,11 @@ export function ReceiptForm({ pharmacy }: { pharmacy: TPharmacy }) {
             </Paper>
           );
         })}
-        <Group>
-          <Button
-            variant="light"
-            size="xs"
-            leftSection={<IconPlus size={14} />}
-            onClick={() => form.insertListItem('lines', newLine())}
-            disabled={values.lines.length >= 200}
-          >
-            {t('form.addLine')}
-          </Button>
-        </Group>
+        <AddLineButton
+          onAdd={() => form.insertListItem('lines', newLine())}
+          count={values.lines.length}
+          max={200}
+        />
         {general && (
           <Alert color="red" role="alert">
             {general}

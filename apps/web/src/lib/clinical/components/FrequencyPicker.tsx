@@ -56,6 +56,8 @@ export function FrequencyPicker({
       />
       {number && (
         <NumberInput
+          // Uncontrolled while typed (an emptied field is not a frequency yet); a new kind starts afresh.
+          key={value.kind}
           label={t(`frequency.numbers.${value.kind}`)}
           withAsterisk
           w={110}
@@ -64,10 +66,10 @@ export function FrequencyPicker({
           allowDecimal={false}
           allowNegative={false}
           clampBehavior="strict"
-          value={current ?? ''}
-          onChange={(next) =>
-            onChange({ ...value, [number.field]: typeof next === 'number' ? next : number.min } as TFrequency)
-          }
+          defaultValue={current}
+          onChange={(next) => {
+            if (typeof next === 'number') onChange({ ...value, [number.field]: next } as TFrequency);
+          }}
         />
       )}
     </Group>

@@ -17,7 +17,7 @@ import {
 import { Alert, Button, Group, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDeviceFloppy, IconPlus, IconRefresh, IconSignature } from '@tabler/icons-react';
+import { IconDeviceFloppy, IconRefresh, IconSignature } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,6 +33,7 @@ import {
   useSignPrescription,
   useUpdatePrescription,
 } from '../api/prescriptions';
+import { AddLineButton } from './AddLineButton';
 import type { PatientRefLike } from './PatientBanner';
 import { PrescriptionWarningAlert } from './PrescriptionBadges';
 import { PrescriptionLineFields } from './PrescriptionLineFields';
@@ -283,17 +284,11 @@ export function PrescriptionForm({
             onRemove={values.lines.length > 1 ? () => form.removeListItem('lines', index) : undefined}
           />
         ))}
-        <Group>
-          <Button
-            variant="light"
-            size="xs"
-            leftSection={<IconPlus size={14} />}
-            onClick={() => form.insertListItem('lines', emptyLine())}
-            disabled={values.lines.length >= 30}
-          >
-            {t('form.addLine')}
-          </Button>
-        </Group>
+        <AddLineButton
+          onAdd={() => form.insertListItem('lines', emptyLine())}
+          count={values.lines.length}
+          max={30}
+        />
 
         {unresolved.length > 0 && (
           <Text size="sm" c="red" fw={600} role="status" data-testid="sign-blocked">
