@@ -44,6 +44,10 @@ export const pageLoaders = {
   hospitalizations: () => import('../features/hospitalizations/pages/HospitalizationsPage'),
   hospitalizationDetail: () => import('../features/hospitalizations/pages/HospitalizationDetailPage'),
   transfers: () => import('../features/hospitalizations/pages/TransfersPage'),
+  pharmacy: () => import('../features/pharmacy/pages/PharmacyPage'),
+  pharmacyMedication: () => import('../features/pharmacy/pages/MedicationDetailPage'),
+  pharmacyPrescription: () => import('../features/pharmacy/pages/PrescriptionDetailPage'),
+  medications: () => import('../features/pharmacy/pages/MedicationsPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -72,6 +76,13 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.hospitals];
     case 'hospitalizations':
       return [pageLoaders.hospitalizations, pageLoaders.hospitalizationDetail, pageLoaders.transfers];
+    case 'pharmacy':
+      return [
+        pageLoaders.pharmacy,
+        pageLoaders.pharmacyPrescription,
+        pageLoaders.pharmacyMedication,
+        pageLoaders.medications,
+      ];
     case 'admin':
       return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff];
     default:

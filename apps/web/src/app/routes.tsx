@@ -137,13 +137,13 @@ function moduleRoutes(): RouteObject[] {
     placeholder('medical-acts/:id', { titleKey: 'medicalActDetail', module: 'medical_acts', kind: 'detail' }),
     placeholder('billing', { titleKey: 'billing', module: 'billing' }),
     page('hospitals', pageLoaders.hospitals, { titleKey: 'hospitals', module: 'hospitals', kind: 'list' }),
-    placeholder('pharmacy', { titleKey: 'pharmacy', module: 'pharmacy' }),
-    placeholder('pharmacy/medications/:id', {
+    page('pharmacy', pageLoaders.pharmacy, { titleKey: 'pharmacy', module: 'pharmacy', kind: 'list' }),
+    page('pharmacy/medications/:id', pageLoaders.pharmacyMedication, {
       titleKey: 'pharmacyMedication',
       module: 'pharmacy',
       kind: 'detail',
     }),
-    placeholder('pharmacy/prescriptions/:id', {
+    page('pharmacy/prescriptions/:id', pageLoaders.pharmacyPrescription, {
       titleKey: 'pharmacyPrescription',
       module: 'pharmacy',
       kind: 'detail',
@@ -178,7 +178,8 @@ function otherRoutes(): RouteObject[] {
     placeholder('notes', { titleKey: 'notes', descriptionKey: 'notes' }),
     placeholder('dictation', { titleKey: 'dictation', descriptionKey: 'dictation' }),
     placeholder('documents', { titleKey: 'documents', descriptionKey: 'documents' }),
-    placeholder('medications', { titleKey: 'medications', descriptionKey: 'medications' }),
+    // The medication reference (spec §2): outside the module table, like the other top-level routes.
+    page('medications', pageLoaders.medications, { titleKey: 'medications', kind: 'list' }),
     // The list route of transfers (spec §2): outside the module table, like the other top-level routes.
     page('transfers', pageLoaders.transfers, { titleKey: 'transfers', kind: 'list' }),
   ];

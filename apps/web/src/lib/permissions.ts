@@ -18,6 +18,8 @@ const ACTION_MODULE: Partial<Record<Action, ModuleName>> = {
   'consultation.edit': 'consultations',
   'consultation.addendum': 'consultations',
   'patient.assign': 'admissions',
+  'prescription.write': 'pharmacy',
+  'pharmacy.manage': 'pharmacy',
 };
 
 export interface Permissions {
@@ -54,7 +56,10 @@ export function usePermissions(): Permissions {
   return permissionsFor(user, hospitalId, environment, extraModules);
 }
 
-/** Whether the user may open `moduleName` in the current hospital (environment, extra modules, role). */
+/**
+ * Whether the user may open `moduleName` in the current hospital (environment, extra modules, role): pieces shown
+ * outside a module's pages check it before calling the module's API (a 403 would send the user home).
+ */
 export function useModuleAllowed(moduleName: ModuleName): boolean {
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);

@@ -53,8 +53,15 @@ export interface AppOptions {
   extraModules?: string[];
   maintenance?: boolean;
   user?: User | null;
-  /** Extra fetch answers by path (after /api/config/ and /api/profile/). */
-  routes?: Record<string, () => Response | Promise<Response>>;
+  /** Extra fetch answers by path (after /api/config/ and /api/profile/); they may look at the request. */
+  routes?: Record<string, (request: MockRequest) => Response | Promise<Response>>;
+}
+
+/** A request as the fake server's answers see it: method, URL and the JSON body (parsed). */
+export interface MockRequest {
+  method: string;
+  url: URL;
+  body: unknown;
 }
 
 /** Renders the real route table in a memory router with a fake server. */
@@ -75,7 +82,7 @@ export function renderApp(path: string, options: AppOptions = {}) {
     });
     useUserStore.setState({ user: null, currentDepartmentId: null });
   }
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     if (url.pathname === '/api/config/') {
       return Response.json({
@@ -88,7 +95,10 @@ export function renderApp(path: string, options: AppOptions = {}) {
       });
     }
     const custom = options.routes?.[url.pathname];
-    if (custom) return custom();
+    if (custom) {
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+      return custom({ method: init?.method ?? 'GET', url, body });
+    }
     if (url.pathname === '/api/profile/' && user) return Response.json(user);
     return Response.json({ detail: 'Not found' }, { status: 404 });
   });

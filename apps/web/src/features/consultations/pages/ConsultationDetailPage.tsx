@@ -1,7 +1,8 @@
 /**
  * /consultations/{id} "Consultation Detail" (behind the consultation-access guard): the form saved as
  * drafts while the user may edit it, otherwise the read-only record; addenda once completed. Beside it: the
- * patient with allergies, previous diagnoses, and the exams slot (recent results, exam orders).
+ * patient with allergies, previous diagnoses, and the exams slot (recent results, exam orders); under the form,
+ * the prescriptions slot (prescribing while the consultation may be edited).
  */
 import { Alert, Anchor, Badge, Box, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconEye, IconX } from '@tabler/icons-react';
@@ -17,6 +18,7 @@ import { AddendaPanel } from '../components/AddendaPanel';
 import { ConsultationEditor } from '../components/ConsultationEditor';
 import { ConsultationRecordView } from '../components/ConsultationRecordView';
 import { ExamPanelsSlot } from '../components/ExamPanelsSlot';
+import { PrescriptionsSlot } from '../components/PrescriptionsSlot';
 import { PreviousDiagnosesPanel } from '../components/PreviousDiagnosesPanel';
 
 export default function ConsultationDetailPage() {
@@ -93,6 +95,7 @@ export default function ConsultationDetailPage() {
             ) : (
               <ConsultationRecordView record={record} />
             )}
+            <PrescriptionsSlot consultation={record} canPrescribe={editable} />
             {record.status === 'completed' && <AddendaPanel record={record} />}
           </Stack>
         </Grid.Col>

@@ -25,6 +25,7 @@ import {
   IconFileText,
   IconFlask,
   IconLogin2,
+  IconPill,
   IconReceipt,
   IconStethoscope,
   IconTimeline,
@@ -40,7 +41,9 @@ import {
   useConsultationsAllowed,
 } from '../../../lib/clinical/components/PatientConsultationsPanel';
 import { PatientExamsHistory } from '../../../lib/clinical/components/PatientExamsHistory';
+import { PatientPrescriptionsPanel } from '../../../lib/clinical/components/PatientPrescriptionsPanel';
 import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
+import { usePharmacyAllowed } from '../../../lib/clinical/components/prescription-format';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { DetailQueryState } from '../../../lib/page-states';
@@ -80,6 +83,7 @@ export default function PatientDetailPage() {
   const [archiving, setArchiving] = useState(false);
   const [admitting, setAdmitting] = useState(false);
   const consultationsAllowed = useConsultationsAllowed();
+  const pharmacyAllowed = usePharmacyAllowed();
 
   if (query.isPending || query.isError)
     return <DetailQueryState query={query} blocks={[120, 240]} testId="patient-loading" />;
@@ -187,6 +191,11 @@ export default function PatientDetailPage() {
                 {t('tabs.consultations.label')}
               </Tabs.Tab>
             )}
+            {pharmacyAllowed && (
+              <Tabs.Tab value="prescriptions" leftSection={<IconPill size={16} />}>
+                {t('tabs.prescriptions.label')}
+              </Tabs.Tab>
+            )}
             {LATER_TABS.map(({ value, icon: Icon }) => (
               <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
                 {t(`tabs.${value}.label`)}
@@ -225,6 +234,11 @@ export default function PatientDetailPage() {
           {consultationsAllowed && (
             <Tabs.Panel value="consultations" p="md">
               <PatientConsultationsPanel patient={patient} />
+            </Tabs.Panel>
+          )}
+          {pharmacyAllowed && (
+            <Tabs.Panel value="prescriptions" p="md">
+              <PatientPrescriptionsPanel patientId={patient.id} />
             </Tabs.Panel>
           )}
           {LATER_TABS.map(({ value }) => (

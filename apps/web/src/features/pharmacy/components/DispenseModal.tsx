@@ -1,0 +1,325 @@
+/**
+ * The dispensing of a signed prescription (issue 18), from one of the user's pharmacies: per line still to
+ * deliver, the quantity (by default what remains), the presentation (another presentation of the same medicine
+ * is a substitution) and the lots it comes from — proposed first-expiry-first-out, changeable; expired lots are
+ * never offered. Delivering less than what remains is a partial dispensing. A 409 (the stock ran out meanwhile)
+ * is shown and the lots are fetched again.
+ */
+import type { TLot, TPrescription, TPrescriptionLine } from '@greensen/shared/contracts/pharmacy';
+import { Badge, Checkbox, Group, NumberInput, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { IconPackageExport } from '@tabler/icons-react';
+import { useQueries } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../lib/api-client';
+import { useMedication } from '../../../lib/clinical/api/medications';
+import {
+  medicationName,
+  presentationLabel,
+  unitLabel,
+} from '../../../lib/clinical/components/prescription-format';
+import { formatDate } from '../../../lib/format';
+import { uiLanguage } from '../../../lib/i18n';
+import { FormFooter, ModalForm } from '../../../lib/modal-form';
+import { toast } from '../../../lib/toast';
+import { useAuthStore } from '../../../stores/auth';
+import { useDispense } from '../api/dispense';
+import type { TPharmacy } from '../api/pharmacies';
+import { lotsQueryOptions } from '../api/stock';
+import { type Allocation, allocated, dispensableLots, fefoAllocation } from './fefo';
+
+interface LineChoice {
+  include: boolean;
+  quantity: number | string;
+  presentation: string;
+  /** The lots chosen by hand; null follows first-expiry-first-out. */
+  allocation: Allocation | null;
+}
+
+export const remainingOf = (line: TPrescriptionLine) => Math.max(0, line.quantity - line.dispensed_quantity);
+
+function initialChoices(lines: readonly TPrescriptionLine[]): Record<string, LineChoice> {
+  return Object.fromEntries(
+    lines.map((line) => [
+      line.id,
+      {
+        include: remainingOf(line) > 0,
+        quantity: remainingOf(line),
+        presentation: line.presentation.id,
+        allocation: null,
+      },
+    ]),
+  );
+}
+
+const quantityOf = (choice: LineChoice) => (typeof choice.quantity === 'number' ? choice.quantity : 0);
+
+export function DispenseModal({
+  prescription,
+  pharmacies,
+  opened,
+  onClose,
+}: {
+  prescription: TPrescription;
+  /** The pharmacies the user may dispense from (their own). */
+  pharmacies: readonly TPharmacy[];
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('pharmacy');
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const [pharmacy, setPharmacy] = useState<string | null>(pharmacies[0]?.id ?? null);
+  const [choices, setChoices] = useState(() => initialChoices(prescription.lines));
+  const [error, setError] = useState<string | null>(null);
+  const dispense = useDispense(prescription.id);
+  const open = prescription.lines.filter((line) => remainingOf(line) > 0);
+  const lotQueries = useQueries({
+    queries: open.map((line) =>
+      lotsQueryOptions(hospitalId, pharmacy, choices[line.id]?.presentation ?? line.presentation.id),
+    ),
+  });
+
+  /** The usable lots of each open line and the split of its quantity (by hand, or FEFO). */
+  const plan = open.map((line, index) => {
+    const choice = choices[line.id] as LineChoice;
+    const lots = dispensableLots(lotQueries[index]?.data?.results ?? []);
+    const allocation = choice.allocation ?? fefoAllocation(lots, quantityOf(choice));
+    return { line, choice, lots, allocation, query: lotQueries[index] };
+  });
+
+  const update = (id: string, change: Partial<LineChoice>) =>
+    setChoices((all) => ({ ...all, [id]: { ...(all[id] as LineChoice), ...change } }));
+
+  function problemOf(entry: (typeof plan)[number]): string | null {
+    const quantity = quantityOf(entry.choice);
+    if (quantity < 1) return t('dispense.quantityRequired');
+    if (entry.choice.presentation === entry.line.presentation.id && quantity > remainingOf(entry.line))
+      return t('dispense.tooMany', { count: remainingOf(entry.line) });
+    const available = entry.lots.reduce((sum, lot) => sum + lot.on_hand, 0);
+    if (quantity > available) return t('dispense.notEnough', { count: available });
+    if (allocated(entry.allocation) !== quantity)
+      return t('dispense.splitMismatch', { split: allocated(entry.allocation), count: quantity });
+    return null;
+  }
+
+  async function submit() {
+    setError(null);
+    const chosen = plan.filter((entry) => entry.choice.include);
+    if (!pharmacy) return setError(t('dispense.pharmacyRequired'));
+    if (chosen.length === 0) return setError(t('dispense.nothing'));
+    const problems = chosen.map(problemOf).filter(Boolean);
+    if (problems.length > 0) return setError(t('dispense.fix'));
+    try {
+      await dispense.mutateAsync({
+        pharmacy,
+        lines: chosen.map(({ line, choice, allocation }) => ({
+          line: line.id,
+          quantity: quantityOf(choice),
+          presentation: choice.presentation === line.presentation.id ? null : choice.presentation,
+          lots: Object.entries(allocation)
+            .filter(([, quantity]) => quantity > 0)
+            .map(([lot, quantity]) => ({ lot, quantity })),
+        })),
+      });
+      toast({ kind: 'success', title: t('dispense.done'), description: prescription.number });
+      onClose();
+    } catch (failure) {
+      if (isApiError(failure) && failure.status === 409) {
+        // The stock moved: the lots come again (the mutation refetches) and the split follows them.
+        setChoices((all) =>
+          Object.fromEntries(Object.entries(all).map(([id, c]) => [id, { ...c, allocation: null }])),
+        );
+        setError(failure.message);
+      } else if (!isApiError(failure) || (failure.status !== 403 && failure.status !== 404)) {
+        setError(isApiError(failure) ? failure.message : t('dispense.failed'));
+      }
+    }
+  }
+
+  return (
+    <ModalForm
+      opened={opened}
+      onClose={onClose}
+      title={t('dispense.title', { number: prescription.number })}
+      size="xl"
+      onSubmit={() => void submit()}
+    >
+      <Stack gap="sm" data-testid="dispense-form">
+        <Select
+          label={t('dispense.pharmacy')}
+          withAsterisk
+          allowDeselect={false}
+          data={pharmacies.map((p) => ({ value: p.id, label: p.name }))}
+          value={pharmacy}
+          onChange={(value) => {
+            setPharmacy(value);
+            setChoices((all) =>
+              Object.fromEntries(Object.entries(all).map(([id, c]) => [id, { ...c, allocation: null }])),
+            );
+          }}
+        />
+        {plan.map((entry) => (
+          <DispenseLine
+            key={entry.line.id}
+            line={entry.line}
+            choice={entry.choice}
+            lots={entry.lots}
+            allocation={entry.allocation}
+            loading={Boolean(entry.query?.isPending && pharmacy)}
+            problem={entry.choice.include ? problemOf(entry) : null}
+            onChange={(change) => update(entry.line.id, change)}
+          />
+        ))}
+        <FormFooter
+          general={error}
+          onCancel={onClose}
+          submitLabel={t('dispense.submit')}
+          loading={dispense.isPending}
+          leftSection={<IconPackageExport size={16} />}
+        />
+      </Stack>
+    </ModalForm>
+  );
+}
+
+function DispenseLine({
+  line,
+  choice,
+  lots,
+  allocation,
+  loading,
+  problem,
+  onChange,
+}: {
+  line: TPrescriptionLine;
+  choice: LineChoice;
+  lots: TLot[];
+  allocation: Allocation;
+  loading: boolean;
+  problem: string | null;
+  onChange: (change: Partial<LineChoice>) => void;
+}) {
+  const { t } = useTranslation('pharmacy');
+  const lang = uiLanguage();
+  // Substitution: the other active presentations of the same medicine (same INN).
+  const medication = useMedication(line.medication.id);
+  const presentations = (medication.data?.presentations ?? [line.presentation]).filter(
+    (p) => p.is_active || p.id === line.presentation.id,
+  );
+  const remaining = remainingOf(line);
+  const substituted = choice.presentation !== line.presentation.id;
+  const unit = presentations.find((p) => p.id === choice.presentation)?.unit ?? line.presentation.unit;
+
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid="dispense-line">
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Checkbox
+            checked={choice.include}
+            onChange={(event) => onChange({ include: event.currentTarget.checked })}
+            label={
+              <Text fw={700} span>
+                {medicationName(line.medication, lang)} — {presentationLabel(line.presentation)}
+              </Text>
+            }
+          />
+          <Badge variant="light" color="gray">
+            {t('dispense.remaining', {
+              count: remaining,
+              unit: unitLabel(line.presentation.unit, remaining),
+            })}
+          </Badge>
+        </Group>
+        {choice.include && (
+          <>
+            <Group gap="sm" align="flex-start" wrap="wrap">
+              <NumberInput
+                label={t('dispense.quantity')}
+                w={140}
+                min={1}
+                allowDecimal={false}
+                allowNegative={false}
+                value={choice.quantity}
+                onChange={(quantity) => onChange({ quantity, allocation: null })}
+              />
+              <Select
+                label={t('dispense.presentation')}
+                allowDeselect={false}
+                style={{ flex: 1, minWidth: 220 }}
+                data={presentations.map((p) => ({
+                  value: p.id,
+                  label:
+                    p.id === line.presentation.id
+                      ? `${presentationLabel(p)} (${t('dispense.prescribed')})`
+                      : presentationLabel(p),
+                }))}
+                value={choice.presentation}
+                onChange={(presentation) => presentation && onChange({ presentation, allocation: null })}
+              />
+            </Group>
+            {substituted && (
+              <Text size="sm" c="orange.8" fw={600}>
+                {t('dispense.substitution')}
+              </Text>
+            )}
+            {loading ? (
+              <Text size="sm" c="dimmed">
+                {t('common:states.loading')}
+              </Text>
+            ) : lots.length === 0 ? (
+              <Text size="sm" c="red" role="status">
+                {t('dispense.noLots')}
+              </Text>
+            ) : (
+              <Table.ScrollContainer minWidth={420}>
+                <Table verticalSpacing={4} data-testid="dispense-lots">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('lots.number')}</Table.Th>
+                      <Table.Th>{t('lots.expiry')}</Table.Th>
+                      <Table.Th>{t('lots.onHand')}</Table.Th>
+                      <Table.Th>{t('dispense.fromLot')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {lots.map((lot) => (
+                      <Table.Tr key={lot.id} data-testid="dispense-lot" data-lot={lot.lot_number}>
+                        <Table.Td>{lot.lot_number}</Table.Td>
+                        <Table.Td>{formatDate(lot.expiry_date)}</Table.Td>
+                        <Table.Td>{lot.on_hand}</Table.Td>
+                        <Table.Td>
+                          <NumberInput
+                            size="xs"
+                            w={100}
+                            min={0}
+                            max={lot.on_hand}
+                            allowDecimal={false}
+                            allowNegative={false}
+                            aria-label={t('dispense.fromLotLabel', { lot: lot.lot_number })}
+                            value={allocation[lot.id] ?? 0}
+                            onChange={(value) => {
+                              const next = { ...allocation, [lot.id]: typeof value === 'number' ? value : 0 };
+                              onChange({ allocation: next, quantity: allocated(next) });
+                            }}
+                          />
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            <Text size="xs" c="dimmed">
+              {t('dispense.unitHint', { unit: unitLabel(unit, 2) })}
+            </Text>
+            {problem && (
+              <Text size="sm" c="red" role="alert">
+                {problem}
+              </Text>
+            )}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

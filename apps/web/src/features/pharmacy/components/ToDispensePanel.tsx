@@ -1,0 +1,106 @@
+/**
+ * The À délivrer tab: the prescriptions signed or partially dispensed (the pharmacy's worklist), oldest
+ * signature first as the server orders them — number, patient with allergies, prescriber, medicines; "Lignes"
+ * unfolds the lines with their posology and any allergy override reason; members open the dispensing.
+ */
+import { Anchor, Button, Collapse, Group, Pagination, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconPackageExport } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import {
+  type TPrescriptionListItem,
+  usePrescription,
+  usePrescriptions,
+} from '../../../lib/clinical/api/prescriptions';
+import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
+import { PrescriptionStatusBadge } from '../../../lib/clinical/components/PrescriptionBadges';
+import { PrescriptionLinesView } from '../../../lib/clinical/components/PrescriptionLinesView';
+import { formatDateTime } from '../../../lib/format';
+import { LoadError } from '../../../lib/page-states';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
+
+const PAGE_SIZE = 15;
+
+function Lines({ id }: { id: string }) {
+  const query = usePrescription(id);
+  if (query.isPending) return <Skeleton h={80} />;
+  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  return <PrescriptionLinesView lines={query.data.lines} warnings={query.data.warnings} />;
+}
+
+function WorklistRow({ prescription, manage }: { prescription: TPrescriptionListItem; manage: boolean }) {
+  const { t } = useTranslation('pharmacy');
+  const to = useLocalizedPath();
+  const [open, setOpen] = useState(false);
+  const path = `/pharmacy/prescriptions/${prescription.id}`;
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid="to-dispense-row">
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+          <PatientCell patient={prescription.patient} />
+          <Group gap="xs">
+            <PrescriptionStatusBadge status={prescription.status} size="sm" />
+          </Group>
+        </Group>
+        <Text size="sm">
+          <Anchor component={Link} to={to(path)} fw={600} size="sm">
+            {prescription.number}
+          </Anchor>{' '}
+          · {prescription.summary}
+        </Text>
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Text size="xs" c="dimmed">
+            {prescription.prescriber.full_name} · {prescription.department.name} ·{' '}
+            {formatDateTime(prescription.signed_at ?? prescription.created_at)}
+          </Text>
+          <Group gap="xs">
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              rightSection={open ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
+              onClick={() => setOpen((o) => !o)}
+              aria-expanded={open}
+            >
+              {t('worklist.lines', { count: prescription.line_count })}
+            </Button>
+            {manage && prescription.can.dispense && (
+              <Button
+                size="compact-sm"
+                component={Link}
+                to={to(`${path}?dispense=1`)}
+                leftSection={<IconPackageExport size={14} />}
+              >
+                {t('detail.dispense')}
+              </Button>
+            )}
+          </Group>
+        </Group>
+        <Collapse expanded={open}>{open && <Lines id={prescription.id} />}</Collapse>
+      </Stack>
+    </Paper>
+  );
+}
+
+export function ToDispensePanel({ manage }: { manage: boolean }) {
+  const { t } = useTranslation('pharmacy');
+  const [page, setPage] = useState(1);
+  const query = usePrescriptions({ status: 'to_dispense', page, pageSize: PAGE_SIZE });
+  if (query.isPending) return <Skeleton h={160} />;
+  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  const { results, count } = query.data;
+  return (
+    <Stack gap="sm" data-testid="to-dispense">
+      {results.length === 0 ? (
+        <Text c="dimmed">{t('worklist.empty')}</Text>
+      ) : (
+        results.map((p) => <WorklistRow key={p.id} prescription={p} manage={manage} />)
+      )}
+      {count > PAGE_SIZE && (
+        <Group justify="flex-end">
+          <Pagination total={Math.ceil(count / PAGE_SIZE)} value={page} onChange={setPage} size="sm" />
+        </Group>
+      )}
+    </Stack>
+  );
+}
