@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ACTION_GROUPS, type Action } from '@greensen/shared/domain/permissions';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../modules/users/users.repository.js';
 import type { HospitalScope } from '../plugins/access.js';
@@ -116,4 +117,9 @@ export function actingUser(ctx: ServiceContext): AuthUser {
 export function scopedHospital(ctx: ServiceContext): HospitalScope {
   if (!ctx.hospital) throw new Error('this work needs a hospital scope');
   return ctx.hospital;
+}
+
+/** Whether one of the caller's role groups in the context's hospital may take `action` (shared ACTION_GROUPS). */
+export function mayAct(ctx: ServiceContext, action: Action): boolean {
+  return (ctx.hospital?.groups ?? []).some((g) => ACTION_GROUPS[action].includes(g));
 }

@@ -8,7 +8,6 @@ import type {
   THospitalizationUpdate,
   TProgressNote,
 } from '@greensen/shared/contracts/hospitalizations';
-import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
@@ -21,7 +20,7 @@ import {
   progressNotes,
 } from '../../db/schema/index.js';
 import { ageOf, fullName, isoRequired, personRef } from '../../lib/clinical.js';
-import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { hospitalToday } from '../../lib/queries.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
@@ -42,8 +41,6 @@ import {
 
 const OPEN = ['pending_bed', 'admitted'];
 const PRACTITIONER_ROLES = ['DOCTOR', 'PHYSICIAN', 'MD', 'HEAD_DOCTOR', 'SAGE_FEMME'];
-const may = (ctx: ServiceContext, action: keyof typeof ACTION_GROUPS) =>
-  (ctx.hospital?.groups ?? []).some((g) => ACTION_GROUPS[action].includes(g));
 
 /** The message of a notification, in both languages, with the patient and the place. */
 type Texts = { fr: string; en: string };
@@ -88,10 +85,10 @@ export class HospitalizationService {
       ...stay,
       ...extras,
       can: {
-        edit: open && may(ctx, 'hospitalization.admit'),
-        assign_bed: open && may(ctx, 'hospitalization.bed'),
-        note: may(ctx, 'hospitalization.note'),
-        discharge: open && may(ctx, 'hospitalization.discharge'),
+        edit: open && mayAct(ctx, 'hospitalization.admit'),
+        assign_bed: open && mayAct(ctx, 'hospitalization.bed'),
+        note: mayAct(ctx, 'hospitalization.note'),
+        discharge: open && mayAct(ctx, 'hospitalization.discharge'),
       },
     };
   }
@@ -290,7 +287,7 @@ export class HospitalizationService {
       tx,
     );
     const name = fullName(patient.first, patient.last);
-    await this.tell(tx, ctx, notify, {
+    await this.tell(ctx, notify, {
       recipients: await wardNurses(tx, hospital.id, input.departmentId),
       type: 'hospitalization',
       title: { fr: 'Patient en attente de lit', en: 'Patient waiting for a bed' },
@@ -304,7 +301,6 @@ export class HospitalizationService {
   }
 
   private async tell(
-    _tx: Tx,
     ctx: ServiceContext,
     notify: Notify,
     n: {
@@ -406,7 +402,7 @@ export class HospitalizationService {
       .from(patients)
       .where(eq(patients.id, stay.patient_id));
     const name = fullName(p?.first, p?.last);
-    await this.tell(tx, ctx, notify, {
+    await this.tell(ctx, notify, {
       recipients: [...(await wardNurses(tx, hospital.id, bed.department_id)), stay.doctor_id],
       type: 'bed_assignment',
       title: { fr: 'Lit attribué', en: 'Bed assigned' },
@@ -591,7 +587,7 @@ export class HospitalizationService {
         tx,
       );
       if (stay.bed_id)
-        await this.tell(tx, ctx, notify, {
+        await this.tell(ctx, notify, {
           recipients: await wardNurses(tx, hospital.id, bedDepartment),
           type: 'hospitalization',
           title: { fr: 'Sortie : lit à nettoyer', en: 'Discharge: bed to clean' },

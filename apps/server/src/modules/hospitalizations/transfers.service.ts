@@ -1,16 +1,16 @@
 import type { TTransfer, TTransferCreate } from '@greensen/shared/contracts/hospitalizations';
-import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { hospitalizations, hospitals, transfers, wards } from '../../db/schema/index.js';
 import { fullName } from '../../lib/clinical.js';
-import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import {
   departmentHeads,
   findTransfer,
+  type LockedTransfer,
   listTransfers,
   lockTransfer,
   type TransferFacts,
@@ -202,7 +202,7 @@ export class TransferService {
   /** Whether the caller may answer for the receiving side of a transfer. */
   private mayDecide(ctx: ServiceContext, t: TransferFacts) {
     const hospital = scopedHospital(ctx);
-    if (!hospital.groups.some((g) => ACTION_GROUPS['transfer.decide'].includes(g))) return false;
+    if (!mayAct(ctx, 'transfer.decide')) return false;
     if (t.kind === 'external')
       return t.to_hospital_id ? hospital.id === t.to_hospital_id : hospital.id === t.hospital_id;
     if (hospital.id !== t.hospital_id) return false;
@@ -216,8 +216,6 @@ export class TransferService {
   /** A transfer with the steps the caller may take now. */
   private view(ctx: ServiceContext, v: TransferView): TTransfer {
     const hospital = scopedHospital(ctx);
-    const groups = hospital.groups;
-    const may = (action: keyof typeof ACTION_GROUPS) => groups.some((g) => ACTION_GROUPS[action].includes(g));
     const sender = v.facts.hospital_id === hospital.id;
     const open = v.facts.status === 'requested' || v.facts.status === 'accepted';
     const decide = v.facts.status === 'requested' && this.mayDecide(ctx, v.facts);
@@ -226,8 +224,8 @@ export class TransferService {
       can: {
         accept: decide,
         reject: decide,
-        complete: v.facts.status === 'accepted' && sender && may('hospitalization.bed'),
-        cancel: open && sender && may('transfer.request'),
+        complete: v.facts.status === 'accepted' && sender && mayAct(ctx, 'hospitalization.bed'),
+        cancel: open && sender && mayAct(ctx, 'transfer.request'),
       },
     };
   }
@@ -320,11 +318,7 @@ export class TransferService {
         .set({ status: 'completed', completedAt: now, updatedAt: now })
         .where(eq(transfers.id, id));
       await this.audit(ctx, tx, 'transfer.complete', id, t.patient_id, { bed: bedId });
-      const heads = t.to_hospital_id
-        ? await departmentHeads(tx, t.to_hospital_id, null)
-        : t.to_department_id
-          ? await departmentHeads(tx, hospital.id, t.to_department_id)
-          : [];
+      const heads = await receivingHeads(tx, t);
       await this.tellStep(tx, ctx, notify, 'completed', id, t.patient_id, [t.requested_by], hospital.id);
       if (heads.length)
         await this.tellStep(
@@ -354,11 +348,7 @@ export class TransferService {
         .set({ status: 'cancelled', updatedAt: new Date() })
         .where(eq(transfers.id, id));
       await this.audit(ctx, tx, 'transfer.cancel', id, t.patient_id);
-      const heads = t.to_hospital_id
-        ? await departmentHeads(tx, t.to_hospital_id, null)
-        : t.to_department_id
-          ? await departmentHeads(tx, hospital.id, t.to_department_id)
-          : [];
+      const heads = await receivingHeads(tx, t);
       await this.tellStep(
         tx,
         ctx,
@@ -372,4 +362,11 @@ export class TransferService {
     });
     return this.view(ctx, (await findTransfer(this.app.db, hospital.id, id))!);
   }
+}
+
+/** Who answers for the receiving side: another hospital's head doctors, or the receiving department's head. */
+function receivingHeads(tx: Tx, t: LockedTransfer): Promise<string[]> {
+  if (t.to_hospital_id) return departmentHeads(tx, t.to_hospital_id, null);
+  if (t.to_department_id) return departmentHeads(tx, t.hospital_id, t.to_department_id);
+  return Promise.resolve([]);
 }

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { prescriptionLines, prescriptions } from '../../db/schema/index.js';
 import { ageOf, departmentRef, iso, isoRequired, patientRef } from '../../lib/clinical.js';
-import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type Lang, translate } from '../../lib/i18n.js';
 import { hospitalToday, listReadEntry } from '../../lib/queries.js';
@@ -59,9 +59,6 @@ export function managesPharmacy(ctx: ServiceContext, pharmacyId?: string): boole
       ACTION_GROUPS['pharmacy.manage'].includes(roleGroup(m.roleCode)),
   );
 }
-
-const may = (ctx: ServiceContext, action: keyof typeof ACTION_GROUPS) =>
-  (ctx.hospital?.groups ?? []).some((g) => ACTION_GROUPS[action].includes(g));
 
 interface CheckedLine {
   input: TPrescriptionLineInput;
@@ -236,7 +233,7 @@ export class PrescriptionService {
   private head(ctx: ServiceContext, r: PrescriptionDbRow) {
     const me = actingUser(ctx).id;
     const author = r.prescriber_id === me || (ctx.hospital?.groups ?? []).includes('head_doctor');
-    const writer = may(ctx, 'prescription.write');
+    const writer = mayAct(ctx, 'prescription.write');
     return {
       id: r.id,
       number: r.number,
