@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors, ResponseSerializationError } from 
 import { type ZodType, z } from 'zod';
 import { ApiError, type FieldErrors } from '../lib/errors.js';
 import { defineMessages, isMessageKey, type Lang, requestLang, translate } from '../lib/i18n.js';
+import { isPreSerialized, PRE_SERIALIZED } from '../lib/pre-serialized.js';
 
 const locales = { fr: z.locales.fr(), en: z.locales.en() };
 
@@ -62,7 +63,8 @@ export const validatorCompiler =
 /**
  * Checks an answer against the route's response schema and writes it as JSON: what the schema does not name is
  * left out (never leaked), and an answer that does not match is a 500 (`ResponseSerializationError`), as with
- * fastify-type-provider-zod's own compiler. That one encodes (`safeEncode`), which refuses transforms, so our
+ * fastify-type-provider-zod's own compiler. An answer made by `preSerialize` was checked when it was made and is
+ * sent as it is. fastify-type-provider-zod's compiler encodes (`safeEncode`), which refuses transforms, so our
  * response schemas hold none, and parsing them gives the same result in half the time (docs/performance.md).
  */
 export function serializerCompiler(route: {
@@ -73,6 +75,7 @@ export function serializerCompiler(route: {
   const { schema, method, url } = route;
   const zod = schema instanceof z.ZodType ? schema : schema.properties;
   return (data: unknown) => {
+    if (isPreSerialized(data)) return data[PRE_SERIALIZED];
     const result = zod.safeParse(data);
     if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
     return JSON.stringify(result.data);

@@ -8,6 +8,7 @@ import type {
   THospitalizationUpdate,
   TProgressNote,
 } from '@greensen/shared/contracts/hospitalizations';
+import { ZBedBoard } from '@greensen/shared/contracts/hospitalizations';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
@@ -22,6 +23,7 @@ import {
 import { ageOf, fullName, isoRequired, personRef } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { type PreSerialized, preSerialize } from '../../lib/pre-serialized.js';
 import { hospitalToday } from '../../lib/queries.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import { listWards } from '../structure/structure.repository.js';
@@ -104,33 +106,47 @@ export class HospitalizationService {
     return detail;
   }
 
+  /**
+   * The bed board, kept per hospital, filters and language until a change notice of the tables it reads drops it
+   * (plugins/board-cache.ts), or a minute has passed (so the days of each stay turn at midnight within a minute).
+   * Every read is audited, kept or not.
+   */
   async board(
     ctx: ServiceContext,
     filters: { ward?: string | undefined; department?: string | undefined },
-  ): Promise<TBedBoard> {
+  ): Promise<PreSerialized> {
     const hospital = scopedHospital(ctx);
-    // Two independent reads, side by side on PostgreSQL's pool (the embedded engine runs them in turn).
-    const [wards, pending] = await Promise.all([
-      boardWards(this.app.db, hospital.id, filters, ctx.lang),
-      listStays(
-        this.app.db,
-        hospital.id,
-        { status: 'pending_bed', department: filters.department },
-        ctx.lang,
-        200,
-        0,
-      ),
-    ]);
+    const cache = this.app.boardCache;
+    const key = `${filters.ward ?? ''}/${filters.department ?? ''}/${ctx.lang}`;
+    let kept = cache.lookup(hospital.id, key);
+    if (!kept) {
+      const ticket = cache.ticket();
+      // Two independent reads, side by side on PostgreSQL's pool (the embedded engine runs them in turn).
+      const [wards, pending] = await Promise.all([
+        boardWards(this.app.db, hospital.id, filters, ctx.lang),
+        listStays(
+          this.app.db,
+          hospital.id,
+          { status: 'pending_bed', department: filters.department },
+          ctx.lang,
+          200,
+          0,
+        ),
+      ]);
+      const board: TBedBoard = {
+        wards,
+        pending: [...pending.rows].sort((a, b) => a.requested_at.localeCompare(b.requested_at)),
+        pending_count: pending.count,
+      };
+      kept = { answer: preSerialize(ZBedBoard, board), wards: wards.length, pending: pending.count };
+      cache.keep(ticket, hospital.id, key, kept);
+    }
     await this.app.audit.record(ctx, {
       action: 'hospitalization.board',
       resourceType: 'hospitalization',
-      details: { filters: { ...filters }, wards: wards.length, pending: pending.count },
+      details: { filters: { ...filters }, wards: kept.wards, pending: kept.pending },
     });
-    return {
-      wards,
-      pending: [...pending.rows].sort((a, b) => a.requested_at.localeCompare(b.requested_at)),
-      pending_count: pending.count,
-    };
+    return kept.answer;
   }
 
   async census(ctx: ServiceContext): Promise<TCensus> {

@@ -91,6 +91,15 @@ const bedStatus = async (id: string) =>
     )
   ).rows[0]!.status;
 
+const boardAudits = async () =>
+  Number(
+    (
+      await ctx.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from audit_events where action = 'hospitalization.board'`,
+      )
+    ).rows[0]!.n,
+  );
+
 async function notificationsOf(user: string, type: string) {
   const res = await ctx.database.db.execute<{ data: { action: string; hospitalization?: string } }>(
     sql`select data from notifications where recipient_id = ${user} and notification_type = ${type}`,
@@ -181,6 +190,40 @@ describe('beds', () => {
       days: 1,
       main_diagnosis: { code: 'B50.9' },
     });
+  });
+
+  it('keeps the board until something it shows changes, here or behind the app, and audits every read', async () => {
+    const w = await ward('URG', ['A', 'B']);
+    const stay = await pendingStay();
+    const url = `/api/hospitalizations/board/?ward=${w.id}`;
+    const read = async () => (await call(ctx.app, nurse, 'GET', url)).json();
+    const cache = ctx.app.boardCache;
+    expect(cache.active).toBe(true);
+    const before = { hits: cache.hits, audits: await boardAudits() };
+    const first = await read();
+    expect(first.wards[0].beds).toMatchObject({ occupied: 0, free: 2 });
+    expect(await read()).toEqual(first);
+    expect(cache.hits - before.hits).toBe(1);
+    expect((await boardAudits()) - before.audits).toBe(2);
+    // A write through the API: its answer waits for the notice, so the next read shows it.
+    const placed = await call(ctx.app, nurse, 'POST', `/api/hospitalizations/${stay.id}/bed/`, {
+      bed: w.beds[1],
+    });
+    expect(placed.statusCode, placed.body).toBe(201);
+    expect((await read()).wards[0].rooms[0].beds[1].occupant.hospitalization).toBe(stay.id);
+    // A change made directly in the database (another instance, a script) arrives as a notice.
+    await ctx.database.db.execute(
+      sql`update patients set last_name = 'Renommée' where id = ${stay.patient.id}`,
+    );
+    await cache.sync();
+    expect((await read()).wards[0].rooms[0].beds[1].occupant.patient.full_name).toContain('Renommée');
+    // Languages are kept apart.
+    const label = (board: {
+      wards: { rooms: { beds: { occupant: { main_diagnosis: { label: string } } }[] }[] }[];
+    }) => board.wards[0]!.rooms[0]!.beds[1]!.occupant.main_diagnosis.label;
+    const en = (await call(ctx.app, nurse, 'GET', url, undefined, { 'accept-language': 'en' })).json();
+    expect(label(en)).toBe('Plasmodium falciparum malaria, unspecified');
+    expect(label(await read())).toBe('Paludisme à Plasmodium falciparum, sans précision');
   });
 
   it('gives one bed to one of two patients assigned to it at the same moment (201 and 409)', async () => {
