@@ -464,6 +464,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'GET /api/profile/': { allow: 'signed-in', audit: 'none' },
+  'GET /api/profile/waiting/': { allow: 'signed-in', audit: 'none' },
   'PUT /api/profile/': {
     allow: 'signed-in',
     audit: 'none',

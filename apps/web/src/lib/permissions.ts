@@ -3,7 +3,7 @@
  * (DESIGN §4: the server enforces the same rules; a 403 still shows the access-denied notice).
  * The role groups per action come from shared: the server's routes declare the same lists.
  */
-import { canAccessModule } from '@greensen/shared/domain/access';
+import { canAccessModule, canOpenModule } from '@greensen/shared/domain/access';
 import { type AppEnvironment, DEFAULT_ENVIRONMENT, type ModuleName } from '@greensen/shared/domain/modules';
 import { ACTION_GROUPS, type Action } from '@greensen/shared/domain/permissions';
 import { type DashboardGroup, userRoleGroups } from '@greensen/shared/domain/roles';
@@ -57,13 +57,13 @@ export function usePermissions(): Permissions {
 }
 
 /**
- * Whether the user may open `moduleName` in the current hospital (environment, extra modules, role): pieces shown
- * outside a module's pages check it before calling the module's API (a 403 would send the user home).
+ * Whether the user may open `moduleName` in the current hospital (environment, extra modules, role, the module ×
+ * role table): pieces shown outside a module's pages check it before showing the module's content or links.
  */
 export function useModuleAllowed(moduleName: ModuleName): boolean {
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const { environment, extraModules } = useModuleScope();
-  return canAccessModule({ moduleName, environment, extraModules, user: rolesInHospital(user, hospitalId) })
+  return canOpenModule({ moduleName, environment, extraModules, user: rolesInHospital(user, hospitalId) })
     .allowed;
 }

@@ -3,9 +3,11 @@ import {
   accessDeniedRedirect,
   allowedModules,
   canAccessModule,
+  canOpenModule,
   DEFAULT_REFUSAL,
   environmentRefusal,
   isRoleRestricted,
+  MODULE_AUDIENCE,
   ROLE_RESTRICTIONS,
   roleRefusal,
 } from './access.js';
@@ -180,20 +182,68 @@ describe('allowedModules', () => {
     ]);
   });
 
-  it('gives a midwife in test everything of test but exams', () => {
+  it('gives a midwife in test everything of test but exams (spec) and reporting (nothing to do there)', () => {
     expect(allowedModules('test', user('SAGE_FEMME')).map((m) => m.name)).toEqual([
       'dashboard',
       'patients',
       'admissions',
       'consultations',
-      'analytics',
       'templates',
     ]);
   });
 
-  it('gives an administrator all 18 modules in development', () => {
+  it('gives an administrator all 18 modules in development, and each role only what it has to do', () => {
     expect(allowedModules('development', user('ADMIN'))).toHaveLength(18);
-    expect(allowedModules('development', user('SECRETARY'))).toHaveLength(16);
+    // The secretary and the nurse no longer see billing, hospitals or administration (issue 25).
+    expect(allowedModules('development', user('SECRETARY')).map((m) => m.name)).toEqual([
+      'dashboard',
+      'patients',
+      'admissions',
+      'doctors',
+      'triage',
+      'hospitalizations',
+      'appointments',
+      'templates',
+      'chat',
+    ]);
+    const nurse = allowedModules('development', user('NURSE')).map((m) => m.name);
+    expect(nurse).toContain('care');
+    expect(nurse).toContain('pharmacy');
+    expect(nurse).not.toContain('billing');
+    expect(nurse).not.toContain('hospitals');
+    expect(nurse).not.toContain('admin');
+    expect(allowedModules('development', user('HEAD_DOCTOR')).map((m) => m.name)).toContain('analytics');
+  });
+
+  it("refuses a page outside the role's audience with the specification's text, but not the API check", () => {
+    const input = {
+      moduleName: 'billing' as const,
+      environment: 'development' as const,
+      user: user('NURSE'),
+    };
+    expect(canAccessModule(input).allowed).toBe(true);
+    expect(canOpenModule(input)).toEqual({
+      allowed: false,
+      reason: 'role',
+      message: {
+        fr: `L'accès au module "Facturation" n'est pas autorisé pour votre rôle`,
+        en: `Access to the "Billing" module is not allowed for your role`,
+      },
+    });
+    // A user with two roles opens what either role has to do.
+    expect(
+      canOpenModule({
+        ...input,
+        user: { active_roles: [{ role_code: 'NURSE' }, { role_code: 'HEAD_DOCTOR' }] },
+      }).allowed,
+    ).toBe(true);
+  });
+
+  it("keeps the specification's two restrictions inside the module × role table", () => {
+    for (const [group, modules] of Object.entries(ROLE_RESTRICTIONS)) {
+      for (const m of modules ?? []) expect(MODULE_AUDIENCE[m]).not.toContain(group);
+    }
+    expect(Object.keys(MODULE_AUDIENCE).sort()).toEqual(MODULES.map((m) => m.name).sort());
   });
 });
 

@@ -19,6 +19,50 @@ export const ROLE_RESTRICTIONS: Readonly<Partial<Record<DashboardGroup, readonly
   midwife: ['exams'],
 };
 
+const EVERYONE: readonly DashboardGroup[] = [
+  'head_doctor',
+  'doctor',
+  'midwife',
+  'secretary',
+  'queue_manager',
+  'nurse',
+  'admin',
+];
+const CLINICAL_STAFF: readonly DashboardGroup[] = ['head_doctor', 'doctor', 'midwife', 'nurse', 'admin'];
+
+/**
+ * The module × role table (issue 25, docs/security.md "Modules by role"): the role groups that have something to
+ * do in each module. The navigation shows a module only to them and the module guard refuses the others with
+ * the specification's text. It includes the specification's two restrictions (`ROLE_RESTRICTIONS`). The API
+ * does not read it: each route lets through the groups of the reviewed access policy
+ * (apps/server/src/modules/access-matrix.ts), which may be wider (a secretary reads the hospitals she works in).
+ */
+export const MODULE_AUDIENCE: Readonly<Record<ModuleName, readonly DashboardGroup[]>> = {
+  dashboard: EVERYONE,
+  patients: EVERYONE,
+  admissions: EVERYONE,
+  consultations: EVERYONE.filter((g) => g !== 'secretary'),
+  exams: EVERYONE.filter((g) => g !== 'secretary' && g !== 'midwife'),
+  analytics: ['head_doctor', 'admin'],
+  doctors: EVERYONE,
+  triage: EVERYONE,
+  hospitalizations: EVERYONE,
+  care: EVERYONE.filter((g) => g !== 'secretary'),
+  medical_acts: CLINICAL_STAFF,
+  billing: ['head_doctor', 'admin'],
+  hospitals: ['admin'],
+  pharmacy: CLINICAL_STAFF,
+  appointments: EVERYONE,
+  admin: ['admin'],
+  templates: EVERYONE,
+  chat: EVERYONE,
+};
+
+/** Whether none of the user's role groups has anything to do in a module (`MODULE_AUDIENCE`). */
+export function isOutsideAudience(user: RoleHolder | null | undefined, moduleName: ModuleName): boolean {
+  return !userRoleGroups(user).some((group) => MODULE_AUDIENCE[moduleName].includes(group));
+}
+
 /** Refusal text when no more precise one applies. */
 export const DEFAULT_REFUSAL: LocalizedText = { fr: 'Accès refusé', en: 'Access denied' };
 
@@ -99,6 +143,21 @@ export function canAccessModule(input: {
   return { allowed: true };
 }
 
+/**
+ * Whether a user may open a module's pages: `canAccessModule`, then the module × role table. Used by the web's
+ * navigation and module guard; the API checks `canAccessModule` and each route's own groups.
+ */
+export function canOpenModule(input: Parameters<typeof canAccessModule>[0]): AccessDecision {
+  const decision = canAccessModule(input);
+  if (!decision.allowed || !isOutsideAudience(input.user, input.moduleName)) return decision;
+  const title = titleOf(input.moduleName, moduleByName(input.moduleName) as ModuleDefinition | undefined);
+  return {
+    allowed: false,
+    reason: 'role',
+    message: { fr: roleRefusal(title.fr, 'fr'), en: roleRefusal(title.en, 'en') },
+  };
+}
+
 /** The modules a user may open in an environment, in navigation order. */
 export function allowedModules(
   environment: AppEnvironment,
@@ -106,7 +165,7 @@ export function allowedModules(
   extraModules: readonly ModuleName[] = [],
 ): ModuleDefinition[] {
   return MODULES.filter(
-    (module) => canAccessModule({ moduleName: module.name, environment, extraModules, user }).allowed,
+    (module) => canOpenModule({ moduleName: module.name, environment, extraModules, user }).allowed,
   );
 }
 

@@ -1,3 +1,4 @@
+import { ZWaitingByHospital } from '@greensen/shared/contracts/profile';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -139,6 +140,20 @@ async function authRoutesPlugin(app: FastifyInstance) {
       schema: { tags, summary: 'The signed-in user', response: { 200: ZUser, 401: ZDetailCode } },
     },
     async (request) => userBody(request.user!, requestLang(request)),
+  );
+
+  r.get(
+    '/api/profile/waiting/',
+    {
+      config: { access: USER },
+      schema: {
+        tags,
+        summary:
+          'What waits for the signed-in user in each of her hospitals: patients assigned to her, abnormal results to see, unread notifications (counts only)',
+        response: { 200: ZWaitingByHospital, 401: ZDetailCode },
+      },
+    },
+    async (request) => service.waitingByHospital(request.user!),
   );
 
   r.put(

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { TWaitingByHospital } from '@greensen/shared/contracts/profile';
 import { roleLabel } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
@@ -15,7 +16,7 @@ import type { Lang } from '../../lib/i18n.js';
 import { dummyHash, hashSecret, verifySecret } from '../../lib/passwords.js';
 import { REFRESH_TOKEN_TTL_S, signAccessToken } from '../../lib/tokens.js';
 import { notifyAccountWaiting, withNotifications } from '../notifications/notifications.service.js';
-import { type AuthUser, loadAuthUser } from '../users/users.repository.js';
+import { type AuthUser, loadAuthUser, waitingByHospital } from '../users/users.repository.js';
 import { resetMail, verificationMail } from './auth.mails.js';
 import * as repo from './auth.repository.js';
 import type { TUser } from './auth.schemas.js';
@@ -101,6 +102,12 @@ export class AuthService {
 
   private get db() {
     return this.app.db;
+  }
+
+  /** What waits for the user in each hospital she works in (counts only; issue 25). */
+  async waitingByHospital(user: AuthUser): Promise<TWaitingByHospital> {
+    const ids = [...new Set(user.memberships.map((m) => m.hospitalId))];
+    return { results: await waitingByHospital(this.db, user.id, ids) };
   }
 
   // Sessions ------------------------------------------------------------------------------------------

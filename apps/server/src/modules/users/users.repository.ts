@@ -130,3 +130,35 @@ export async function rememberHospital(db: Queryable, user: AuthUser, hospitalId
     sql`update users set last_hospital_id = ${hospitalId} where id = ${user.id} and last_hospital_id is distinct from ${hospitalId}`,
   );
 }
+
+/**
+ * What waits for a user in each of her hospitals (issue 25): her open consultation executions, the validated
+ * abnormal results of her exam orders she has not acknowledged, her unread notifications. Counts only, each from
+ * an index (`executions_doctor_status_idx`, `exam_orders_requester_idx`, the unread notifications' index).
+ */
+export async function waitingByHospital(db: Queryable, userId: string, hospitalIds: readonly string[]) {
+  if (hospitalIds.length === 0) return [];
+  const res = await db.execute<{
+    hospital: string;
+    waiting_patients: number;
+    abnormal_results: number;
+    unread_notifications: number;
+  }>(sql`select h.id as hospital,
+      (select count(*) from executions e where e.doctor_id = ${userId} and e.hospital_id = h.id
+        and e.status in ('assigned', 'in_progress'))::int as waiting_patients,
+      (select count(*) from exam_orders o where o.requested_by = ${userId} and o.hospital_id = h.id
+        and o.status = 'validated' and o.abnormal and o.acknowledged_at is null)::int as abnormal_results,
+      (select count(*) from notifications n where n.recipient_id = ${userId} and n.hospital_id = h.id
+        and n.deleted_at is null and not n.is_read)::int as unread_notifications
+    from hospitals h
+    where h.id in (${sql.join(
+      hospitalIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  return res.rows.map((r) => ({
+    hospital: r.hospital,
+    waiting_patients: Number(r.waiting_patients),
+    abnormal_results: Number(r.abnormal_results),
+    unread_notifications: Number(r.unread_notifications),
+  }));
+}

@@ -3,7 +3,7 @@
  * installation's extra modules) of /api/config/ and the user's roles in the current hospital. A refusal goes to
  * /?access_denied=true&message=<refusal text>.
  */
-import { accessDeniedRedirect, canAccessModule, DEFAULT_REFUSAL } from '@greensen/shared/domain/access';
+import { accessDeniedRedirect, canOpenModule, DEFAULT_REFUSAL } from '@greensen/shared/domain/access';
 import type { Language } from '@greensen/shared/domain/constants';
 import { type AppEnvironment, type ModuleName, moduleForPath } from '@greensen/shared/domain/modules';
 import type { ReactNode } from 'react';
@@ -24,7 +24,7 @@ export function moduleRedirect(input: {
 }): string | null {
   const module = moduleForPath(input.pathname);
   if (!module) return null;
-  const decision = canAccessModule({
+  const decision = canOpenModule({
     moduleName: module.name,
     environment: input.environment,
     extraModules: input.extraModules,
