@@ -210,6 +210,16 @@ export async function findDepartment(q: Queryable, hospitalId: string, id: strin
   );
   return res.rows[0] ?? null;
 }
+/** The active members of the hospital's active pharmacy departments, with their role there (decision 0022). */
+export async function pharmacyStaff(q: Queryable, hospitalId: string) {
+  const res = await q.execute<{ user_id: string; role_code: string }>(sql`select m.user_id, m.role_code
+    from memberships m
+    join departments d on d.id = m.department_id and d.kind = 'pharmacy' and d.is_active
+    join users u on u.id = m.user_id and u.is_active
+    where m.hospital_id = ${hospitalId} and m.is_active`);
+  return res.rows;
+}
+
 export async function pharmaciesOf(q: Queryable, hospitalId: string) {
   const res = await q.execute<DepartmentRow>(sql`select id, code, name, kind::text as kind, is_active
     from departments where hospital_id = ${hospitalId} and kind = 'pharmacy' and is_active order by name, id`);

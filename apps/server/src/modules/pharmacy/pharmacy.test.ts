@@ -204,6 +204,19 @@ describe('prescriptions and their safety checks', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().status).toBe('signed');
+    // The pharmacy hears of it at once, with a link to what to dispense; nobody else does.
+    const told = await ctx.database.db.execute<{
+      recipient_id: string;
+      title: string;
+      data: { prescription_id: string };
+    }>(sql`select recipient_id, title, data from notifications where data->>'prescription_id' = ${rx.id}`);
+    expect(told.rows).toEqual([
+      expect.objectContaining({
+        recipient_id: pharmacist.id,
+        title: 'Ordonnance à dispenser',
+        data: expect.objectContaining({ action: 'prescription_signed', prescription_id: rx.id }),
+      }),
+    ]);
     const again = await call(ctx.app, doctor, 'PATCH', `/api/prescriptions/${rx.id}/`, {
       version: res.json().version,
       lines: [line(await presentationOf('N02BE01'))],

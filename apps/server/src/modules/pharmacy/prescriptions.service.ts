@@ -10,12 +10,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { prescriptionLines, prescriptions } from '../../db/schema/index.js';
-import { ageOf, departmentRef, iso, isoRequired, patientRef } from '../../lib/clinical.js';
+import { ageOf, departmentRef, fullName, iso, isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type Lang, translate } from '../../lib/i18n.js';
 import { hospitalToday, listReadEntry } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
+import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import {
   activeMedications,
   findPrescription,
@@ -26,6 +27,7 @@ import {
   type PrescriptionFilters,
   type PresentationFacts,
   patientFacts,
+  pharmacyStaff,
   presentationFacts,
   stockAvailability,
   toPresentation,
@@ -467,7 +469,7 @@ export class PrescriptionService {
     id: string,
     version: number,
   ): Promise<TPrescription | StaleVersion | SignConflict> {
-    const result = await this.app.db.transaction(async (tx) => {
+    const result = await withNotifications(this.app, async (tx, notify) => {
       const rx = await this.lockOwn(tx, ctx, id, false);
       if (rx.status !== 'draft') throw conflict('pharmacy.not_draft');
       if (Number(rx.version) !== version) return { stale: true, version: Number(rx.version) } as const;
@@ -503,9 +505,49 @@ export class PrescriptionService {
         },
         tx,
       );
+      await this.tellPharmacies(tx, ctx, notify, id, rx.patient_id, lines.length);
       return null;
     });
     return result ?? this.detail(ctx, id);
+  }
+
+  /**
+   * A signed prescription waits for the pharmacy: its staff (members of the hospital's pharmacy departments in a
+   * group that manages stock, decision 0022) hear of it at once, leading to the prescription to dispense.
+   */
+  private async tellPharmacies(
+    tx: Tx,
+    ctx: ServiceContext,
+    notify: Notify,
+    id: string,
+    patientId: string,
+    lines: number,
+  ) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const staff = (await pharmacyStaff(tx, hospital.id))
+      .filter((m) => ACTION_GROUPS['pharmacy.manage'].includes(roleGroup(m.role_code)))
+      .map((m) => m.user_id)
+      .filter((user) => user !== me);
+    if (staff.length === 0) return;
+    const patient = (
+      await tx.execute<{ first_name: string; last_name: string }>(
+        sql`select first_name, last_name from patients where id = ${patientId}`,
+      )
+    ).rows[0];
+    const name = patient ? fullName(patient.first_name, patient.last_name) : '';
+    await notify({
+      hospitalId: hospital.id,
+      recipients: staff,
+      type: 'other',
+      title: { fr: 'Ordonnance à dispenser', en: 'Prescription to dispense' },
+      message: {
+        fr: `${name} : ordonnance signée, ${lines} ligne${lines > 1 ? 's' : ''}.`,
+        en: `${name}: prescription signed, ${lines} line${lines > 1 ? 's' : ''}.`,
+      },
+      data: { action: 'prescription_signed', prescription_id: id, patient: patientId },
+      initiatedBy: me,
+    });
   }
 
   /** Cancels a prescription not dispensed yet (or the rest of a partly dispensed one), with a reason. */

@@ -44,13 +44,15 @@ function idOf(value: unknown): string | null {
 }
 
 /**
- * The app path a notification is about (unprefixed): its admission, else its patient, else the
- * hospitalizations list for a hospitalization; null when it leads nowhere.
+ * The app path a notification is about (unprefixed): a signed prescription to dispense, else its admission, else
+ * its patient, else the hospitalizations list for a hospitalization; null when it leads nowhere.
  */
 export function notificationTarget(
   notification: Pick<TNotification, 'notification_type' | 'data'>,
 ): string | null {
   const data = notification.data ?? {};
+  const prescription = idOf(data.prescription_id);
+  if (prescription) return `/pharmacy/prescriptions/${prescription}`;
   const admission = idOf(data.admission_id);
   if (admission) return `/admissions/${admission}`;
   const patient = idOf(data.patient_id);

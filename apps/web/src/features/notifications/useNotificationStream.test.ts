@@ -216,6 +216,13 @@ describe('notification stream', () => {
       '/patients/p1',
     );
     expect(notificationTarget({ notification_type: 'hospitalization', data: {} })).toBe('/hospitalizations');
+    // A signed prescription leads the pharmacy to what it has to dispense.
+    expect(
+      notificationTarget({
+        notification_type: 'other',
+        data: { action: 'prescription_signed', prescription_id: 'rx1', patient: 'p1' },
+      }),
+    ).toBe('/pharmacy/prescriptions/rx1');
     expect(
       notificationTarget({ notification_type: 'other', data: { action: 'account_waiting' } }),
     ).toBeNull();
