@@ -225,6 +225,8 @@ export const ZPrescription = z.object({
 export type TPrescription = z.infer<typeof ZPrescription>;
 export const ZPrescriptionListItem = ZPrescription.omit({ lines: true, warnings: true }).extend({
   line_count: z.number().int(),
+  /** A line was signed despite a known allergy (its prescriber gave a reason): the pharmacist checks it first. */
+  allergy_override: z.boolean(),
   /** INN names of the lines, for the list. */
   summary: z.string(),
 });

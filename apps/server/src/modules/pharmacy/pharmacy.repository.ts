@@ -546,6 +546,7 @@ export interface PrescriptionDbRow extends RefRow {
   cancelled_at: Date | string | null;
   cancel_reason: string | null;
   line_count: number;
+  allergy_override: boolean;
   summary: string | null;
 }
 export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.prescriber_id,
@@ -553,6 +554,8 @@ export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.pr
     rx.notes, rx.version, rx.created_at, rx.signed_at, rx.cancelled_at, rx.cancel_reason,
     ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
     (select count(*)::int from prescription_lines l where l.prescription_id = rx.id) as line_count,
+    exists (select 1 from prescription_lines l where l.prescription_id = rx.id
+      and l.allergy_override_reason is not null) as allergy_override,
     (select string_agg(m.inn_fr, ', ' order by l.position) from prescription_lines l
        join medications m on m.id = l.medication_id where l.prescription_id = rx.id) as summary
   from prescriptions rx join patients p on p.id = rx.patient_id join departments d on d.id = rx.department_id

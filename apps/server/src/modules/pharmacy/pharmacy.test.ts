@@ -276,6 +276,21 @@ describe('prescriptions and their safety checks', () => {
     const shown = await call(ctx.app, pharmacist, 'GET', `/api/prescriptions/${rx.id}/`);
     expect(shown.json().lines[1].allergy_override_reason).toBe('Réaction ancienne mineure, bénéfice attendu');
     expect(shown.json().warnings.find((w: { kind: string }) => w.kind === 'allergy').blocking).toBe(false);
+    // The pharmacy's worklist says so before the prescription is opened; others say nothing.
+    const list = await call(
+      ctx.app,
+      pharmacist,
+      'GET',
+      '/api/prescriptions/?status=to_dispense&page_size=100',
+    );
+    const flags = Object.fromEntries(
+      (list.json().results as { id: string; allergy_override: boolean }[]).map((r) => [
+        r.id,
+        r.allergy_override,
+      ]),
+    );
+    expect(flags[rx.id]).toBe(true);
+    expect(Object.values(flags).filter((f) => f === false).length).toBeGreaterThan(0);
   });
 
   it('warns of a substance already in an active prescription, and asks the weight of a child', async () => {

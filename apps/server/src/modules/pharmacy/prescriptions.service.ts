@@ -291,6 +291,7 @@ export class PrescriptionService {
       rows: rows.map((r) => ({
         ...this.head(ctx, r),
         line_count: Number(r.line_count),
+        allergy_override: Boolean(r.allergy_override),
         summary: r.summary ?? '',
       })),
     };

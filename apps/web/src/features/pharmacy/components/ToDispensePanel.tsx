@@ -3,8 +3,19 @@
  * signature first as the server orders them — number, patient with allergies, prescriber, medicines; "Lignes"
  * unfolds the lines with their posology and any allergy override reason; members open the dispensing.
  */
-import { Anchor, Button, Collapse, Group, Pagination, Paper, Skeleton, Stack, Text } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconPackageExport } from '@tabler/icons-react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Collapse,
+  Group,
+  Pagination,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { IconAlertTriangle, IconChevronDown, IconChevronUp, IconPackageExport } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -40,6 +51,11 @@ function WorklistRow({ prescription, manage }: { prescription: TPrescriptionList
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
           <PatientCell patient={prescription.patient} />
           <Group gap="xs">
+            {prescription.allergy_override && (
+              <Badge color="red" variant="filled" size="sm" leftSection={<IconAlertTriangle size={12} />}>
+                {t('worklist.allergyOverride')}
+              </Badge>
+            )}
             <PrescriptionStatusBadge status={prescription.status} size="sm" />
           </Group>
         </Group>

@@ -58,7 +58,8 @@ function routes(member: boolean) {
         expiring_days: 90,
       }),
     '/api/pharmacy/stock/': () => pageOf([paracetamol, outItem]),
-    '/api/prescriptions/': () => pageOf([{ ...listed, line_count: 1, summary: 'Amoxicilline' }]),
+    '/api/prescriptions/': () =>
+      pageOf([{ ...listed, line_count: 1, allergy_override: true, summary: 'Amoxicilline' }]),
   };
 }
 
@@ -91,6 +92,8 @@ describe('the pharmacy page', () => {
     const row = await screen.findByTestId('to-dispense-row');
     expect(within(row).getByText(PATIENT.full_name)).toBeInTheDocument();
     expect(within(row).getByTestId('allergy-badge')).toHaveTextContent('Pénicilline');
+    // Signed despite the allergy: the pharmacist sees it before opening the prescription.
+    expect(within(row).getByText('Allergie : passée outre')).toBeInTheDocument();
     expect(within(row).getByRole('link', { name: 'Délivrer' })).toBeInTheDocument();
   });
 
