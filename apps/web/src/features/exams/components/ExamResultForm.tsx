@@ -148,7 +148,7 @@ export function ExamResultForm({
     const raw = draft[field.key] ?? '';
     const parsed = raw.trim() === '' ? null : parseNumberInput(raw);
     const flag = parsed === null ? null : flagOf(field, parsed, patient);
-    const reference = referenceLabel(referenceText(referenceRange(field, patient)), t);
+    const reference = referenceLabel(referenceText(referenceRange(field, patient)), t, lang);
     return (
       <TextInput
         key={field.key}

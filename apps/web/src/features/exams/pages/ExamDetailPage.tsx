@@ -87,7 +87,7 @@ function ResultsTable({ order }: { order: TExamOrderDetail }) {
                   normallyAbsent={line.reference === REFERENCE_ABSENT}
                 />
               </Table.Td>
-              <Table.Td c="dimmed">{referenceLabel(line.reference, t) ?? '—'}</Table.Td>
+              <Table.Td c="dimmed">{referenceLabel(line.reference, t, lang) ?? '—'}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

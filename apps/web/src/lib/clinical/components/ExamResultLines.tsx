@@ -47,7 +47,7 @@ export function ExamResultLines({
           <ExamFlagBadge flag={line.flag} normallyAbsent={line.reference === REFERENCE_ABSENT} />
           {line.reference && (
             <Text size="xs" c="dimmed">
-              ({t('results.referenceShort', { reference: referenceLabel(line.reference, t) })})
+              ({t('results.referenceShort', { reference: referenceLabel(line.reference, t, lang) })})
             </Text>
           )}
         </Group>

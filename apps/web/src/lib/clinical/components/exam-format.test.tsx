@@ -29,14 +29,20 @@ describe('reference ranges as shown', () => {
   });
 
   it('shows a quantity that is normally none as absent, in the UI language, not "≤ 0"', () => {
-    expect(referenceLabel(REFERENCE_ABSENT, fr)).toBe('absence');
-    expect(referenceLabel(REFERENCE_ABSENT, en)).toBe('absent');
+    expect(referenceLabel(REFERENCE_ABSENT, fr, 'fr')).toBe('absence');
+    expect(referenceLabel(REFERENCE_ABSENT, en, 'en')).toBe('absent');
   });
 
   it('keeps the other ranges, and no range, as they are', () => {
-    expect(referenceLabel('12 – 16', fr)).toBe('12 – 16');
-    expect(referenceLabel('≤ 5', en)).toBe('≤ 5');
-    expect(referenceLabel(null, fr)).toBeNull();
+    expect(referenceLabel('12 – 16', fr, 'fr')).toBe('12 – 16');
+    expect(referenceLabel('≤ 5', en, 'en')).toBe('≤ 5');
+    expect(referenceLabel(null, fr, 'fr')).toBeNull();
+  });
+
+  it('writes decimals with the French comma in French, the point in English', () => {
+    expect(referenceLabel('0.5 – 50', fr, 'fr')).toBe('0,5 – 50');
+    expect(referenceLabel('≤ 1.2', fr, 'fr')).toBe('≤ 1,2');
+    expect(referenceLabel('0.5 – 50', en, 'en')).toBe('0.5 – 50');
   });
 
   it('says a parasite density found as a clinician would: "Positif (référence : absence)", not "↑ Élevé"', async () => {

@@ -29,9 +29,17 @@ export function lineValue(line: TExamResultLine, lang: Language): string {
   return String(line.value ?? '');
 }
 
-/** A reference range as shown (`12 – 16`, `≤ 5`), a normally absent quantity as a word ("absente"), or null. */
-export function referenceLabel(reference: string | null, t: (key: string) => string): string | null {
-  return reference === REFERENCE_ABSENT ? t('exams:results.referenceAbsent') : reference;
+/**
+ * A reference range as shown (`12 – 16`, `≤ 5`; `0,5 – 50` with the French decimal comma), a normally absent
+ * quantity as a word ("absence"), or null.
+ */
+export function referenceLabel(
+  reference: string | null,
+  t: (key: string) => string,
+  lang: Language,
+): string | null {
+  if (reference === REFERENCE_ABSENT) return t('exams:results.referenceAbsent');
+  return reference !== null && lang === 'fr' ? reference.replace(/(\d)\.(\d)/g, '$1,$2') : reference;
 }
 
 /**
