@@ -5,6 +5,7 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
+import { DateField } from './date-field';
 
 /** The list's page; `resetPage(setFilter)` is `setFilter` that also goes back to the first page. */
 export function useListPage() {
@@ -31,7 +32,15 @@ export function SearchFilter({ onChange, ...props }: ValueInputProps) {
   );
 }
 
-/** A day filter (`YYYY-MM-DD`, '' when none). */
-export function DateFilter({ onChange, ...props }: ValueInputProps) {
-  return <TextInput type="date" {...props} onChange={(event) => onChange(event.currentTarget.value)} />;
+/** A day filter (`YYYY-MM-DD`, '' when none), typed and shown as `jj/mm/aaaa`. */
+export function DateFilter({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return <DateField label={label} value={value} onChange={onChange} clearable w={170} />;
 }

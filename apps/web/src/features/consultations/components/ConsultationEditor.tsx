@@ -35,6 +35,7 @@ import { useTranslation } from 'react-i18next';
 import { consultationQueryKey, consultationQueryOptions } from '../../../lib/clinical/api/get-consultation';
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
 import { VitalsFields, vitalsFormValues } from '../../../lib/clinical/components/VitalsFields';
+import { DateField } from '../../../lib/date-field';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth';
 import { useCancelConsultation, useCompleteConsultation } from '../api/consultation-actions';
@@ -317,8 +318,7 @@ export function ConsultationEditor({ record }: { record: TConsultationDetail }) 
             {...form.getInputProps('outcome')}
           />
           {values.outcome === 'follow_up' && (
-            <TextInput
-              type="date"
+            <DateField
               label={t('fields.follow_up_date')}
               min={localToday()}
               withAsterisk

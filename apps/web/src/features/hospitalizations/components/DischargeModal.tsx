@@ -13,6 +13,7 @@ import { Alert, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../../lib/date-field';
 import { useFormFailure } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { toast } from '../../../lib/toast';
@@ -150,8 +151,7 @@ export function DischargeModal({ stay, patient, opened, onClose }: StayDialogPro
           {...form.getInputProps('treatments')}
         />
         {!deceased && (
-          <TextInput
-            type="date"
+          <DateField
             label={t('discharge.followUp')}
             description={t('discharge.followUpHint')}
             {...form.getInputProps('follow_up_date')}

@@ -25,6 +25,7 @@ import {
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../../lib/date-field';
 import { issueMessage, validateWith } from '../../../lib/zod-form';
 
 export interface PatientFormValues {
@@ -189,8 +190,7 @@ export function PatientFields({ form }: { form: UseFormReturnType<PatientFormVal
             style={{ alignSelf: 'flex-start' }}
           />
           {birthMode === 'date' ? (
-            <TextInput
-              type="date"
+            <DateField
               label={t('form.birth_date')}
               max={today}
               min="1900-01-01"

@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { AddLineButton } from '../../../lib/clinical/components/AddLineButton';
 import { MedicationSearch } from '../../../lib/clinical/components/MedicationSearch';
 import { medicationName, presentationLabel } from '../../../lib/clinical/components/prescription-format';
+import { DateField } from '../../../lib/date-field';
 import { useFormFailure } from '../../../lib/field-errors';
 import { uiLanguage } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
@@ -170,8 +171,7 @@ export function ReceiptForm({ pharmacy }: { pharmacy: TPharmacy }) {
                     withAsterisk
                     {...form.getInputProps(`${path}.lot_number`)}
                   />
-                  <TextInput
-                    type="date"
+                  <DateField
                     label={t('lots.expiry')}
                     withAsterisk
                     min={today()}

@@ -1,0 +1,55 @@
+/**
+ * A date typed and shown as `jj/mm/aaaa` whatever the browser's language (issue 25): the UI kit's date input
+ * instead of the native one, whose format follows the browser. The value stays `YYYY-MM-DD` ('' when empty), as
+ * the API and the forms hold it.
+ */
+import '@mantine/dates/styles.css';
+import { DateInput, type DateInputProps, DatesProvider } from '@mantine/dates';
+import 'dayjs/locale/fr';
+import { useTranslation } from 'react-i18next';
+
+/** `31/12/2026`, `31-12-2026`, `31.12.2026` or `2026-12-31` as `2026-12-31`; null when it is not a real date. */
+export function parseTypedDate(input: string): string | null {
+  const text = input.trim();
+  const dmy = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const [year, month, day] = dmy
+    ? [Number(dmy[3]), Number(dmy[2]), Number(dmy[1])]
+    : iso
+      ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+      : [0, 0, 0];
+  if (!year) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return null;
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+export type DateFieldProps = Omit<
+  DateInputProps,
+  'value' | 'onChange' | 'dateParser' | 'valueFormat' | 'minDate' | 'maxDate' | 'min' | 'max'
+> & {
+  value?: string | null;
+  onChange?: (value: string) => void;
+  /** Earliest and latest dates allowed (`YYYY-MM-DD`), as the native input's `min` and `max`. */
+  min?: string | undefined;
+  max?: string | undefined;
+};
+
+export function DateField({ value, onChange, min, max, ...props }: DateFieldProps) {
+  const { t, i18n } = useTranslation('common');
+  return (
+    <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'fr', firstDayOfWeek: 1 }}>
+      <DateInput
+        valueFormat="DD/MM/YYYY"
+        dateParser={parseTypedDate}
+        placeholder={t('dateField.placeholder')}
+        minDate={min}
+        maxDate={max}
+        {...props}
+        value={value ? value : null}
+        onChange={(next) => onChange?.(next ?? '')}
+      />
+    </DatesProvider>
+  );
+}
