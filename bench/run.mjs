@@ -1097,7 +1097,6 @@ async function socketsScenario(dataset, patients) {
         headers: {
           authorization: `Bearer ${body.access}`,
           'hospital-id': hospital.id,
-          'content-type': 'application/json',
         },
       });
     }
