@@ -133,13 +133,13 @@ export function insertNotificationsStatement(db: Queryable, rows: NewNotificatio
     .returning();
 }
 
-/** Language preference of each existing user among `ids`. */
+/** Language preference of each existing user among `ids` (one array parameter, however many users). */
 export async function languagesOf(db: Queryable, ids: readonly string[]) {
   if (ids.length === 0) return new Map<string, string>();
   const rows = await db
     .select({ id: users.id, language: users.languagePreference })
     .from(users)
-    .where(inArray(users.id, [...ids]));
+    .where(sql`${users.id} = any(${`{${ids.join(',')}}`}::uuid[])`);
   return new Map(rows.map((r) => [r.id, r.language]));
 }
 
