@@ -3,12 +3,14 @@
 // Prints a table and writes bench/results/<YYYY-MM-DD>.json. Loopback only; every load is bounded in
 // requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N, --only web
 // (the first screens on a slow link alone, in headless Chromium: scenario 6), --only start, --only beds
-// (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock).
+// (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock), --only records
+// (scenario 9: a 500-visit record against a 5-visit one), --only sockets (scenario 10: 2,000 sockets notified).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,13 +18,24 @@ import { ensureBuilt, ensureInstalled, log, ROOT } from '../scripts/lib.mjs';
 import { api, DEMO_PASSWORD, signIn, startApp, startCommand, startHello } from './lib/app.mjs';
 import {
   doctorDashboard,
+  FULL_SPEED,
   launchBrowser,
   loadPage,
+  patientRecord,
   SLOW_LINK,
   signedInState,
   signInForm,
 } from './lib/browser.mjs';
-import { ensureBeds, ensureDataset, ensurePharmacy, openDb, postgresVersion } from './lib/datasets.mjs';
+import {
+  BENCH_NURSE,
+  ensureBeds,
+  ensureDataset,
+  ensureNurses,
+  ensurePharmacy,
+  ensureRecords,
+  openDb,
+  postgresVersion,
+} from './lib/datasets.mjs';
 import { latency, throughput } from './lib/load.mjs';
 import { median, ms, percentile, round, rps, seconds, seeded } from './lib/stats.mjs';
 
@@ -701,7 +714,8 @@ function bedsRows(b, engine) {
 
 /**
  * `--only beds|pharmacy`: one scenario alone, on the 10k PostgreSQL database (or the embedded demo without
- * PostgreSQL): `prepare` tops the dataset up, `run` measures on a server, `rows` writes the table's lines.
+ * PostgreSQL): `prepare` tops the dataset up (what it returns is `run`'s third argument), `run` measures on a
+ * server, `rows` writes the table's lines.
  */
 async function scenarioAlone(key, prepare, run, rows) {
   ensureInstalled();
@@ -710,10 +724,10 @@ async function scenarioAlone(key, prepare, run, rows) {
   const dataset = pg
     ? await ensureDataset({ kind: 'postgres', name: SMALL.name, patients: SMALL.patients, log })
     : await ensureDataset({ kind: 'embedded', name: 'web-demo', patients: 0, log });
-  prepare(dataset);
+  const prepared = await prepare(dataset);
   const server = await startApp(dataset.database);
   try {
-    results.scenarios[key] = await run(server, dataset.database);
+    results.scenarios[key] = await run(server, dataset.database, prepared);
   } finally {
     await server.stop();
   }
@@ -810,6 +824,443 @@ function pharmacyRows(p, engine) {
 /** `--only pharmacy`: scenario 8 alone (2,000 presentations and 20,000 lots added to the dataset). */
 const pharmacyOnly = () =>
   scenarioAlone('pharmacy', (d) => ensurePharmacy(d, log), pharmacyScenario, pharmacyRows);
+
+/**
+ * Scenario 9 (issue 16): a record of 500 visits (each with a consultation and an exam result) against one of 5,
+ * opened by a doctor. First the record page in Chromium, at full speed and on our users' link, large and small
+ * in turn (a doctor of that hospital only: medecin2), its time to the record and its visits on screen, and the API requests it made; then those API
+ * requests of each side from a client, for their p95 time and their bytes (compressed as the browser gets them).
+ */
+async function recordsScenario(server, _database, records) {
+  const doctor = await signIn(server.url, 'medecin2@greensen.test');
+  const ids = { large: records.large.id, small: records.small.id };
+  const browser = await launchBrowser();
+  let pages = null;
+  let asked = { large: [`/api/patients/${ids.large}/`], small: [`/api/patients/${ids.small}/`] };
+  if (browser) {
+    try {
+      const state = await signedInState(browser, server.url, 'medecin2@greensen.test', DEMO_PASSWORD);
+      const open = (side, link) => () =>
+        loadPage(browser, `${server.url}/patients/${ids[side]}`, patientRecord, {
+          storageState: state,
+          link,
+        });
+      const measured = await alternate({
+        large: open('large', FULL_SPEED),
+        small: open('small', FULL_SPEED),
+        largeSlow: open('large', SLOW_LINK),
+        smallSlow: open('small', SLOW_LINK),
+      });
+      pages = Object.fromEntries(
+        Object.entries(measured).map(([k, v]) => [
+          k,
+          {
+            ms: med(v, 'ms'),
+            requests: med(v, 'requests'),
+            bytes: med(v, 'bytes'),
+            rounds: v.map(({ urls, ...x }) => x),
+          },
+        ]),
+      );
+      // The API requests the page made before it was ready (the last round's), as paths.
+      const apiPaths = (list) =>
+        list.at(-1).urls.flatMap((u) => {
+          const url = new URL(u);
+          return url.origin === server.url && url.pathname.startsWith('/api/')
+            ? [url.pathname + url.search]
+            : [];
+        });
+      asked = { large: apiPaths(measured.large), small: apiPaths(measured.small) };
+    } finally {
+      await browser.close();
+    }
+  }
+  // The record's own answers: the requests that name the patient (the others are the same for every page).
+  const own = (side) => asked[side].filter((p) => p.includes(ids[side]));
+  const bytesOf = async (paths) => {
+    let bytes = 0;
+    for (const path of paths)
+      bytes += (await answerBytes(server.url, path, doctor.headers, 'br, gzip')).bytes;
+    return bytes;
+  };
+  const bytes = {
+    large: { own: await bytesOf(own('large')), all: await bytesOf(asked.large) },
+    small: { own: await bytesOf(own('small')), all: await bytesOf(asked.small) },
+  };
+  const timed = (side) => () =>
+    latency(
+      server.url,
+      own(side).map((path) => ({ path })),
+      { headers: { ...doctor.headers, 'accept-encoding': 'br, gzip' }, amount: CFG.perBatch },
+    );
+  const api = await alternate({ large: timed('large'), small: timed('small') });
+  return {
+    visits: { large: records.large.visits, small: records.small.visits },
+    asked,
+    bytes,
+    api: Object.fromEntries(
+      Object.entries(api).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+    pages,
+  };
+}
+
+/** The table's lines of scenario 9. */
+function recordsRows(r, engine) {
+  const scenario = `9 large records (${engine})`;
+  const sides = `${r.visits.large} visits vs ${r.visits.small}`;
+  const own = r.asked.large.filter((p) => p.includes('/patients/')).length;
+  row(
+    scenario,
+    `p95 of the record's API answers (${own} request${own > 1 ? 's' : ''}), ${sides}`,
+    ms(r.api.large.p95),
+    ms(r.api.small.p95),
+    r.api.large.p95 / r.api.small.p95,
+    atMost(1.2),
+  );
+  row(
+    scenario,
+    `bytes of the record's API answers (brotli), ${sides}`,
+    `${r.bytes.large.own} B`,
+    `${r.bytes.small.own} B`,
+    r.bytes.large.own / r.bytes.small.own,
+    atMost(1.2),
+  );
+  row(
+    scenario,
+    `bytes of every API answer of the page (${r.asked.large.length} vs ${r.asked.small.length} requests)`,
+    `${r.bytes.large.all} B`,
+    `${r.bytes.small.all} B`,
+    r.bytes.large.all / r.bytes.small.all,
+    null,
+    'info',
+  );
+  if (!r.pages) {
+    row(scenario, 'record page in Chromium', 'no Chromium', '', Number.NaN, null, 'skipped');
+    return;
+  }
+  const link = `${SLOW_LINK.downloadKbps / 1000} Mbps, ${SLOW_LINK.latencyMs} ms, CPU ${SLOW_LINK.cpuSlowdown}×`;
+  row(
+    scenario,
+    `record page to its visits on screen, full speed, ${sides}`,
+    ms(r.pages.large.ms),
+    ms(r.pages.small.ms),
+    r.pages.large.ms / r.pages.small.ms,
+    atMost(1.2),
+  );
+  row(
+    scenario,
+    `record page to its visits on screen, ${link}, ${sides}`,
+    seconds(r.pages.largeSlow.ms),
+    seconds(r.pages.smallSlow.ms),
+    r.pages.largeSlow.ms / r.pages.smallSlow.ms,
+    atMost(1.2),
+  );
+}
+
+/** `--only records`: scenario 9 alone (the two records added to the dataset). */
+const recordsOnly = () =>
+  scenarioAlone('records', (d) => ensureRecords(d, log), recordsScenario, recordsRows);
+
+/** Scenario 10 (issue 16): 2,000 sockets, ten per nurse (a nurse with several tabs or devices). */
+const SOCKETS = { users: 200, perUser: 10 };
+/** The Redis of the two-instance side (the bench's own key prefix; a database of its own for the tickets). */
+const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/5';
+
+/** Signs in from a given loopback address (the sign-in is limited per address: 200 nurses use several). */
+function signInFrom(url, email, localAddress) {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ email, password: DEMO_PASSWORD });
+    const req = httpRequest(
+      `${url}/api/login/`,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => {
+          text += d;
+        });
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`sign-in of ${email}: ${res.statusCode} ${text}`));
+          else resolve(JSON.parse(text));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The resident memory of a process (kB → bytes), from /proc. */
+function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) * 1024;
+}
+
+/**
+ * Opens `perUser` notification sockets per nurse on `server`, as the web client does (a single-use ticket from
+ * POST /api/notifications/ws-ticket/, then /ws/notifications/{ticket}/). Each socket only notes when each
+ * message arrived (the text is read after the measure). `{sockets, close()}`.
+ */
+async function openSockets(server, nurses, perUser) {
+  const { WebSocket } = createRequire(join(ROOT, 'apps/server/package.json'))('ws');
+  const wsBase = server.url.replace(/^http/, 'ws');
+  const plan = nurses.flatMap((n) => Array.from({ length: perUser }, () => n));
+  const sockets = [];
+  for (let i = 0; i < plan.length; i += 50) {
+    const batch = plan.slice(i, i + 50);
+    sockets.push(
+      ...(await Promise.all(
+        batch.map(async (nurse) => {
+          const { ticket } = await api(server.url, nurse, 'POST', '/api/notifications/ws-ticket/');
+          // The bench's side of 2,000 sockets in one process: as little work per message as possible.
+          const ws = new WebSocket(`${wsBase}/ws/notifications/${ticket}/`, {
+            perMessageDeflate: false,
+            skipUTF8Validation: true,
+          });
+          const socket = { ws, got: [] };
+          ws.on('message', (data) => socket.got.push([performance.now(), data]));
+          await new Promise((resolve, reject) => {
+            ws.once('open', resolve);
+            ws.once('error', reject);
+          });
+          return socket;
+        }),
+      )),
+    );
+  }
+  return {
+    sockets,
+    async close() {
+      await Promise.all(
+        sockets.map(
+          ({ ws }) =>
+            new Promise((resolve) => {
+              if (ws.readyState === ws.CLOSED) return resolve();
+              ws.once('close', resolve);
+              ws.close();
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/**
+ * One write that tells every nurse: a doctor puts a patient (a visit just opened by the secretary) in the
+ * waiting-for-a-bed list, through `writer`. Returns the delay from the write's start to each socket's receipt
+ * (ms), the write's own time, and how many sockets missed it (within 10 s).
+ */
+async function notifyAll(writer, { secretary, doctor }, department, patientId, sockets) {
+  const visit = await api(writer.url, secretary, 'POST', '/api/admissions/', {
+    patient: patientId,
+    department,
+    admission_type: 'outpatient',
+    reason: 'Banc des sockets',
+  });
+  const marker = Buffer.from(patientId);
+  const from = sockets.map((s) => s.got.length);
+  const t0 = performance.now();
+  await api(writer.url, doctor, 'POST', '/api/hospitalizations/', {
+    admission: visit.id,
+    department,
+    reason: 'Banc des sockets: en attente de lit',
+  });
+  const writeMs = performance.now() - t0;
+  const receipt = (s, i) => s.got.slice(from[i]).find(([, data]) => data.includes(marker))?.[0];
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    if (sockets.every((s, i) => receipt(s, i) !== undefined)) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const delays = sockets.map((s, i) => receipt(s, i)).filter((t) => t !== undefined);
+  return {
+    delays: delays.map((t) => t - t0),
+    writeMs,
+    // The fan-out alone: from the first socket's receipt to the last one's.
+    spreadMs: Math.max(...delays) - Math.min(...delays),
+    missed: sockets.length - delays.length,
+  };
+}
+
+/**
+ * Scenario 10 (issue 16): 2,000 authenticated sockets (200 nurses × 10) on one instance, and a write that
+ * notifies every nurse (a patient waiting for a bed): the delay from the write to each socket's receipt, with
+ * the sockets on the instance that takes the write, then on a second instance on the same database and Redis
+ * (alternating); and the server's resident memory per idle socket.
+ */
+async function socketsScenario(dataset, patients) {
+  const total = SOCKETS.users * SOCKETS.perUser;
+  const redis = await redisReachable(BENCH_REDIS_URL);
+  const env = redis ? { REDIS_URL: BENCH_REDIS_URL } : {};
+  const a = await startApp(dataset.database, {}, env);
+  const b = redis ? await startApp(dataset.database, {}, env) : null;
+  try {
+    const secretary = await signIn(a.url, 'secretaire@greensen.test');
+    const doctor = await signIn(a.url, 'medecin@greensen.test');
+    const departments = await api(a.url, secretary, 'GET', '/api/departments/?page_size=100');
+    const department = departments.results.find((d) => d.code === 'CHI').id;
+    log(`Signing in ${SOCKETS.users} nurses…`);
+    const nurses = [];
+    for (let i = 0; i < SOCKETS.users; i += 1) {
+      const body = await signInFrom(a.url, BENCH_NURSE(i + 1), `127.0.0.${10 + Math.floor(i / 50)}`);
+      const hospital = body.user.hospitals.find((h) => h.code === 'HGG');
+      nurses.push({
+        headers: {
+          authorization: `Bearer ${body.access}`,
+          'hospital-id': hospital.id,
+        },
+      });
+    }
+    const queue = [...patients];
+    const writes = QUICK ? 5 : 10;
+    const memory = [];
+    const side = (target) => async (round) => {
+      const before = rssOf(target.child.pid);
+      const opened = await openSockets(target, nurses, SOCKETS.perUser);
+      try {
+        // A first write: every socket is registered (the server authenticates after the upgrade) and warm.
+        const first = await notifyAll(a, { secretary, doctor }, department, queue.shift(), opened.sockets);
+        if (first.missed > 0)
+          throw new Error(`${first.missed} of ${total} sockets missed the first notification`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        // On each server's first round only: later rounds start from the memory the earlier sockets left.
+        if (round === 0)
+          memory.push({
+            on: target === a ? 'a' : 'b',
+            perSocket: (rssOf(target.child.pid) - before) / total,
+          });
+        const out = { delays: [], writeMs: [], spreadMs: [], missed: 0 };
+        for (let w = 0; w < writes; w += 1) {
+          const r = await notifyAll(a, { secretary, doctor }, department, queue.shift(), opened.sockets);
+          out.delays.push(...r.delays);
+          out.writeMs.push(r.writeMs);
+          out.spreadMs.push(r.spreadMs);
+          out.missed += r.missed;
+        }
+        return {
+          p50: percentile(out.delays, 50),
+          p95: percentile(out.delays, 95),
+          max: Math.max(...out.delays),
+          write: median(out.writeMs),
+          spread: median(out.spreadMs),
+          received: out.delays.length,
+          missed: out.missed,
+        };
+      } finally {
+        await opened.close();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
+    log(`${total} sockets, ${writes} notifications per side and round…`);
+    const measured = await alternate({ local: side(a), ...(b ? { remote: side(b) } : {}) });
+    return {
+      sockets: total,
+      redis: !!b,
+      memory: { perSocket: median(memory.map((m) => m.perSocket)), samples: memory },
+      ...Object.fromEntries(
+        Object.entries(measured).map(([k, v]) => [
+          k,
+          {
+            p50: med(v, 'p50'),
+            p95: med(v, 'p95'),
+            max: Math.max(...v.map((x) => x.max)),
+            write: med(v, 'write'),
+            spread: med(v, 'spread'),
+            missed: v.reduce((sum, x) => sum + x.missed, 0),
+            rounds: v,
+          },
+        ]),
+      ),
+    };
+  } finally {
+    await b?.stop();
+    await a.stop();
+  }
+}
+
+/** The table's lines of scenario 10. */
+function socketsRows(s, engine) {
+  const scenario = `10 sockets (${engine})`;
+  row(
+    scenario,
+    `p95 write → receipt, ${s.sockets} sockets on the writing instance ≤ 50 ms (write ${ms(s.local.write)}, first → last socket ${ms(s.local.spread)})`,
+    ms(s.local.p95),
+    '50 ms',
+    s.local.p95 / 50,
+    atMost(1),
+    s.local.missed ? `${s.local.missed} missed` : '',
+  );
+  if (s.remote) {
+    row(
+      scenario,
+      'p95 write → receipt, the sockets on a second instance (Redis) vs on the writing one: ≤ +2 ms',
+      ms(s.remote.p95),
+      ms(s.local.p95),
+      s.remote.p95 / s.local.p95,
+      { label: '≤ +2 ms', test: () => s.remote.p95 - s.local.p95 <= 2 },
+      s.remote.missed ? `${s.remote.missed} missed` : '',
+    );
+  } else {
+    row(scenario, 'sockets on a second instance (Redis)', 'no Redis', '', Number.NaN, null, 'skipped');
+  }
+  row(
+    scenario,
+    'server memory (RSS) per idle socket (a fresh server, 2,000 sockets opened)',
+    `${(s.memory.perSocket / 1024).toFixed(1)} KB`,
+    '',
+    Number.NaN,
+    null,
+    'info',
+  );
+}
+
+/** Whether a Redis answers at `url` (the two-instance side needs one). */
+async function redisReachable(url) {
+  const { Redis } = createRequire(join(ROOT, 'apps/server/package.json'))('ioredis');
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+  });
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** `--only sockets`: scenario 10 alone, on a database of its own (the writes leave patients waiting for beds). */
+async function socketsOnly() {
+  ensureInstalled();
+  ensureBuilt();
+  const pg = await postgresVersion();
+  const dataset = pg
+    ? await ensureDataset({ kind: 'postgres', name: 'greensen_bench_sockets', patients: 2000, log })
+    : await ensureDataset({ kind: 'embedded', name: 'sockets', patients: 2000, log });
+  ensureNurses(dataset, SOCKETS.users, log);
+  const handle = await openDb(dataset.database);
+  let patients;
+  try {
+    const res = await handle.db.execute(`select p.id from patients p
+      join hospitals h on h.id = p.hospital_id and h.code = 'HGG'
+      where p.archived_at is null and p.deceased_at is null
+        and not exists (select 1 from admissions a where a.patient_id = p.id
+          and a.status in ('waiting', 'assigned', 'in_consultation'))
+        and not exists (select 1 from hospitalizations s where s.patient_id = p.id
+          and s.status in ('pending_bed', 'admitted'))
+      order by p.record_number limit 200`);
+    patients = res.rows.map((r) => r.id);
+  } finally {
+    await handle.close();
+  }
+  results.scenarios.sockets = await socketsScenario(dataset, patients);
+  socketsRows(results.scenarios.sockets, pg ? 'PostgreSQL' : 'embedded');
+  printTable();
+  writeResults('-sockets');
+}
 
 /** Writes the run's figures to bench/results/<date>[-quick|-web].json. */
 function writeResults(suffix) {
@@ -1128,7 +1579,11 @@ async function main() {
       ? bedsOnly()
       : ONLY === 'pharmacy'
         ? pharmacyOnly()
-        : main()
+        : ONLY === 'records'
+          ? recordsOnly()
+          : ONLY === 'sockets'
+            ? socketsOnly()
+            : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);

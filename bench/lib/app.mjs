@@ -76,13 +76,14 @@ export function startApp(database, options = {}, env = {}) {
     join(ROOT, 'apps/server/dist/main.js'),
     {
       ...database,
-      ...env,
       // As `npm start` runs it (request logging at the default level included), on its own database.
       APP_ENV: 'development',
       JWT_SECRET,
       WEB_DIST: join(ROOT, 'apps/web/dist'),
       REDIS_URL: '',
       SMTP_URL: '',
+      // `env` last: a scenario may give a Redis (two instances) or turn a cache off.
+      ...env,
     },
     { label: 'the Greensen server', ...options },
   );

@@ -33,10 +33,11 @@ export async function launchBrowser() {
 
 /**
  * Loads `url` in a new context (empty cache), throttled as `link`, until `ready` — a function run in the page
- * that returns true once the screen is usable — holds: `{ms, requests, bytes, encoded}`. The page itself notes
+ * that returns true once the screen is usable — holds: `{ms, requests, bytes, encoded, urls}`. The page itself notes
  * the wall-clock time `ready` first held (checked at every DOM change, then at the next frame); `ms` runs from
  * the navigation's first request to then, `requests` counts the requests started before then and `bytes` what
- * they received (headers and bodies as they travelled), `encoded` how many answers came compressed. Requests
+ * they received (headers and bodies as they travelled), `encoded` how many answers came compressed, `urls`
+ * what they asked for. Requests
  * the app starts once the screen is there (idle preloading) are not counted. `compressed: false` asks for the
  * same page uncompressed (Accept-Encoding: identity), the other side of the ratio; `storageState` restores a
  * signed-in session (localStorage) without the HTTP cache.
@@ -72,18 +73,21 @@ export async function loadPage(
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: link.latencyMs,
-    downloadThroughput: (link.downloadKbps * 1000) / 8,
-    uploadThroughput: (link.uploadKbps * 1000) / 8,
+    // -1: no limit.
+    downloadThroughput: link.downloadKbps < 0 ? -1 : (link.downloadKbps * 1000) / 8,
+    uploadThroughput: link.uploadKbps < 0 ? -1 : (link.uploadKbps * 1000) / 8,
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: link.cpuSlowdown });
   if (!compressed)
     await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'identity' } });
 
   const started = new Map(); // requestId -> wall-clock ms
+  const urls = new Map(); // requestId -> URL
   const received = new Map(); // requestId -> bytes
   let encoded = new Set();
   cdp.on('Network.requestWillBeSent', (e) => {
     if (!started.has(e.requestId)) started.set(e.requestId, e.wallTime * 1000);
+    urls.set(e.requestId, e.request.url);
   });
   cdp.on('Network.responseReceived', (e) => {
     const headers = Object.fromEntries(
@@ -108,6 +112,7 @@ export async function loadPage(
       requests: before.length,
       bytes: before.reduce((sum, id) => sum + (received.get(id) ?? 0), 0),
       encoded: encoded.length,
+      urls: before.map((id) => urls.get(id)),
     };
   } finally {
     await context.close();
@@ -123,6 +128,16 @@ export const doctorDashboard = () =>
   [...document.querySelectorAll('h1, h2, h3')].some((h) =>
     /Mes patients du jour/.test(h.textContent ?? ''),
   ) && document.querySelectorAll('.mantine-Loader-root, [data-loading="true"]').length === 0;
+
+/** No throttling at all (loopback, full CPU): what the page itself costs. */
+export const FULL_SPEED = { downloadKbps: -1, uploadKbps: -1, latencyMs: 0, cpuSlowdown: 1 };
+
+/** A patient's record page is on screen with its visits: the record number, the timeline, no loader left. */
+export const patientRecord = () =>
+  !!document.querySelector('[data-testid="record-number"]') &&
+  !!document.querySelector('.mantine-Timeline-root') &&
+  document.querySelectorAll('.mantine-Loader-root, .mantine-Skeleton-root, [data-loading="true"]').length ===
+    0;
 
 /** Signs in at full speed and returns the session's storage (localStorage), to load a page signed in. */
 export async function signedInState(browser, baseUrl, email, password) {

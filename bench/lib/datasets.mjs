@@ -127,3 +127,27 @@ export function ensureBeds(dataset, beds, log) {
   log(`  ${dataset.name}: a ${beds}-bed floor (npm run seed:scale -- --beds ${beds})…`);
   return cli(['seed-scale', '--beds', String(beds)], dataset.database).trim();
 }
+
+/**
+ * The two records of the large-record scenario (issue 16): a patient with 500 visits, each with a consultation
+ * and an exam result, and one with 5 (`npm run seed:scale -- --records`, idempotent): `{large, small}` with
+ * their ids and visit counts.
+ */
+export function ensureRecords(dataset, log) {
+  log(`  ${dataset.name}: a 500-visit record and a 5-visit one (npm run seed:scale -- --records)…`);
+  return JSON.parse(cli(['seed-scale', '--records'], dataset.database).trim().split('\n').at(-1));
+}
+
+/** The e-mail of bench nurse n (1…): as `seedScaleNurses` names them. */
+export const BENCH_NURSE = (n) => `bench-nurse-${String(n).padStart(4, '0')}@greensen.test`;
+
+/** At least `count` nurses of the whole first hospital (`npm run seed:scale -- --nurses N`): `{nurses}`. */
+export function ensureNurses(dataset, count, log) {
+  log(`  ${dataset.name}: ${count} nurses (npm run seed:scale -- --nurses ${count})…`);
+  return JSON.parse(
+    cli(['seed-scale', '--nurses', String(count)], dataset.database)
+      .trim()
+      .split('\n')
+      .at(-1),
+  );
+}

@@ -1,10 +1,16 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy]
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N]
 // | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
-import { seedScale, seedScaleBeds, seedScalePharmacy } from './db/seed/scale.js';
+import {
+  seedScale,
+  seedScaleBeds,
+  seedScaleNurses,
+  seedScalePharmacy,
+  seedScaleRecords,
+} from './db/seed/scale.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
@@ -54,6 +60,19 @@ async function main(command: string | undefined) {
         const r = await seedScalePharmacy(database.db);
         console.log(`${r.hospital}: ${r.presentations} presentations, ${r.lots} lots in its pharmacy.`);
         if (!process.argv.includes('--patients') && !process.argv.includes('--beds')) return;
+      }
+      if (process.argv.includes('--records')) {
+        // One line of JSON: the bench reads the two patients' ids from it.
+        console.log(JSON.stringify(await seedScaleRecords(database.db)));
+        return;
+      }
+      const nursesAt = process.argv.indexOf('--nurses');
+      if (nursesAt > 0) {
+        const nurses = Number(process.argv[nursesAt + 1]);
+        if (!Number.isInteger(nurses) || nurses < 1 || nurses > 9999)
+          throw new SeedRefused('usage: cli.js seed-scale --nurses N (1 to 9999)');
+        console.log(JSON.stringify(await seedScaleNurses(database.db, nurses)));
+        return;
       }
       const bedsAt = process.argv.indexOf('--beds');
       if (bedsAt > 0) {

@@ -135,6 +135,52 @@ describe('notification socket', () => {
     for (const s of [phone, desk, theirs]) s.close();
   });
 
+  it("pushes one event's notifications to every recipient's sockets, as one bus message (issue 16)", async () => {
+    const people = await Promise.all([member(), member(), member()]);
+    const sockets = [];
+    for (const p of people) sockets.push(await connect(p), await connect(p));
+    const outsider = await member([h2.id]);
+    const theirs = await connect(outsider);
+    const published: string[] = [];
+    const bus = ctx.app.realtime.bus;
+    const publish = bus.publish.bind(bus);
+    bus.publish = async (channel, message) => {
+      published.push(message);
+      return publish(channel, message);
+    };
+    try {
+      const created = await withNotifications(ctx.app, (_tx, notify) =>
+        notify({
+          hospitalId: h1.id,
+          recipients: [...people.map((p) => p.id), outsider.id],
+          type: 'hospitalization',
+          title: { fr: 'Patient en attente de lit', en: 'Patient waiting for a bed' },
+          data: { action: 'hospitalization_pending' },
+        }),
+      );
+      expect(created).toHaveLength(4);
+      const received: string[] = [];
+      for (const socket of sockets) {
+        const got = await socket.next((m) => m.action === 'new_notification', 1000);
+        const mine = created.find((n) => n.id === (got.message as { id: string }).id);
+        expect(got).toEqual({ action: 'new_notification', hospital: h1.id, message: mine });
+        received.push(mine!.id);
+      }
+      // Both sockets of a person get that person's notification; each person their own.
+      expect([received[0], received[2], received[4]]).toEqual([received[1], received[3], received[5]]);
+      expect(new Set(received).size).toBe(3);
+      expect(published).toHaveLength(1);
+      expect(JSON.parse(published[0]!).event).toMatchObject({ type: 'send_many' });
+      expect(JSON.parse(published[0]!).event.deliveries).toHaveLength(4);
+      // The member of another hospital only: nothing reaches them.
+      await sleep(150);
+      expect(theirs.messages).toEqual([]);
+    } finally {
+      bus.publish = publish;
+      for (const s of [...sockets, theirs]) s.close();
+    }
+  });
+
   it('pushes nothing for a rolled-back transaction', async () => {
     const me = await member();
     const socket = await connect(me);

@@ -49,8 +49,16 @@ export const MAX_SOCKETS_PER_USER = 20;
 /** The single bus channel of the gateway (the bus prefixes it with `config.redisPrefix`). */
 const CHANNEL = 'realtime';
 
+/** One envelope for one user. */
+export interface Delivery {
+  userId: string;
+  envelope: Envelope;
+}
+
 type BusEvent =
   | { type: 'send'; userId: string; envelope: Envelope }
+  /** Several users' envelopes (the notifications of one event): one bus message for all of them. */
+  | { type: 'send_many'; deliveries: Delivery[] }
   | { type: 'disconnect'; userId: string; sessionId: string | null };
 
 interface Client {
@@ -74,6 +82,11 @@ export interface Realtime {
    */
   sendToUser(userId: string, envelope: Envelope): Promise<void>;
   /**
+   * `sendToUser` for several users at once (the notifications of one event): delivered here in one pass and
+   * published to the other instances as one bus message. Never rejects.
+   */
+  sendToUsers(deliveries: readonly Delivery[]): Promise<void>;
+  /**
    * Closes the user's sockets on every instance with 4401 (account disabled, signed out, token revoked…);
    * with `sessionId`, only the sockets opened under that session.
    */
@@ -92,8 +105,9 @@ declare module 'fastify' {
   }
 }
 
-const send = (ws: WebSocket, text: string) => {
-  if (ws.readyState === ws.OPEN) ws.send(text);
+/** Sends a text frame; `data` is the UTF-8 JSON, encoded once for every socket it goes to. */
+const send = (ws: WebSocket, data: Buffer) => {
+  if (ws.readyState === ws.OPEN) ws.send(data, { binary: false });
 };
 
 /**
@@ -163,8 +177,9 @@ export default fp(
         const user = await refreshUser(userId).catch(() => null);
         if (user) for (const c of set) c.hospitals = hospitalsOf(user);
       }
-      const text = JSON.stringify(envelope);
-      for (const c of set) if (!hospital || c.hospitals.has(hospital)) send(c.ws, text);
+      // Serialised and encoded once, whatever the number of the user's sockets (tabs, devices).
+      const data = Buffer.from(JSON.stringify(envelope));
+      for (const c of set) if (!hospital || c.hospitals.has(hospital)) send(c.ws, data);
     };
 
     const disconnectLocal = (userId: string, sessionId: string | null) => {
@@ -175,6 +190,11 @@ export default fp(
 
     const handleEvent = (event: BusEvent) => {
       if (event.type === 'send') return deliverLocal(event.userId, event.envelope);
+      if (event.type === 'send_many') {
+        // Users without a socket here cost a map lookup; the others are served in one pass.
+        const here = event.deliveries.filter((d) => clients.has(d.userId));
+        return Promise.all(here.map((d) => deliverLocal(d.userId, d.envelope)));
+      }
       if (event.type === 'disconnect') disconnectLocal(event.userId, event.sessionId);
     };
 
@@ -233,6 +253,11 @@ export default fp(
       bus,
       issueTicket: (claims) => tickets.issue(claims),
       sendToUser: (userId, envelope) => emit({ type: 'send', userId, envelope }),
+      sendToUsers: async (deliveries) => {
+        if (deliveries.length === 0) return;
+        if (deliveries.length === 1) return emit({ type: 'send', ...deliveries[0]! });
+        return emit({ type: 'send_many', deliveries: [...deliveries] });
+      },
       disconnectUser: (userId, opts = {}) =>
         emit({ type: 'disconnect', userId, sessionId: opts.sessionId ?? null }),
       socketCount: (userId) => clients.get(userId)?.size ?? 0,

@@ -103,6 +103,28 @@ describe.skipIf(!REDIS_URL)('two server instances on one Redis', () => {
     for (const s of [mine, colleagues, strangers]) s.close();
   });
 
+  it("delivers one event's notifications to every recipient on B, from one bus message (issue 16)", async () => {
+    const people = await Promise.all(Array.from({ length: 5 }, () => member(h1.id)));
+    const sockets = await Promise.all(people.map((p) => connectToB(p)));
+    const created = await withNotifications(a.app, (_tx, notify) =>
+      notify({
+        hospitalId: h1.id,
+        recipients: people.map((p) => p.id),
+        type: 'hospitalization',
+        title: { fr: 'Patient en attente de lit', en: 'Patient waiting for a bed' },
+        data: { action: 'hospitalization_pending' },
+      }),
+    );
+    const ids = [];
+    for (const socket of sockets) {
+      const got = await socket.next((m) => m.action === 'new_notification', 2000);
+      expect(got.hospital).toBe(h1.id);
+      ids.push((got.message as { id: string }).id);
+    }
+    expect(ids.sort()).toEqual(created.map((n) => n.id).sort());
+    for (const s of sockets) s.close();
+  });
+
   it('redeems a ticket once across instances, and disconnects a user everywhere', async () => {
     const me = await member(h1.id);
     const res = await a.app.inject({

@@ -168,6 +168,12 @@ export const ZPatientAdmissionItem = z.object({
   department: z.object({ id: z.uuid(), name: z.string() }),
   triage_level: z.string().nullable(),
 });
-/** The detail page: the record and its latest 20 visits. */
-export const ZPatientDetail = ZPatient.extend({ admissions: z.array(ZPatientAdmissionItem) });
+/**
+ * The detail page: the record, its latest visits (a bounded page, newest first: the rest through
+ * `GET /api/admissions/?patient=`) and how many visits it has in all.
+ */
+export const ZPatientDetail = ZPatient.extend({
+  admissions: z.array(ZPatientAdmissionItem),
+  admissions_count: z.number().int(),
+});
 export type TPatientDetail = z.infer<typeof ZPatientDetail>;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { boardWards, nursePatients } from '../../modules/hospitalizations/hospitalizations.repository.js';
 import { seedDemo } from './demo.js';
-import { seedScale, seedScaleBeds } from './scale.js';
+import { seedScale, seedScaleBeds, seedScaleNurses, seedScaleRecords } from './scale.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -84,4 +84,36 @@ it('builds a 500-bed floor for the bed-board bench, mostly occupied, and the boa
   expect(occupied.every((b) => b.occupant !== null)).toBe(true);
   // A second run adds no bed.
   expect((await seedScaleBeds(ctx.database.db, 500)).beds).toBe(res.beds);
+});
+
+it('gives one record a long history (500 visits for the bench) and another 5, each visit with a consultation and an exam result; a second run adds none', async () => {
+  const db = ctx.database.db;
+  const res = await seedScaleRecords(db, { large: 40, small: 5 });
+  expect(res.large.visits).toBe(40);
+  expect(res.small.visits).toBe(5);
+  const counts = async (patientId: string) =>
+    (
+      await db.execute<{ visits: number; consultations: number; results: number }>(sql`select
+        (select count(*)::int from admissions where patient_id = ${patientId}) as visits,
+        (select count(*)::int from consultations where patient_id = ${patientId} and status = 'completed') as consultations,
+        (select count(*)::int from exam_orders where patient_id = ${patientId} and status = 'validated'
+          and results is not null) as results`)
+    ).rows[0]!;
+  expect(await counts(res.large.id)).toEqual({ visits: 40, consultations: 40, results: 40 });
+  expect(await counts(res.small.id)).toEqual({ visits: 5, consultations: 5, results: 5 });
+  const again = await seedScaleRecords(db, { large: 40, small: 5 });
+  expect([again.large.id, again.small.id]).toEqual([res.large.id, res.small.id]);
+  expect(await counts(res.large.id)).toEqual({ visits: 40, consultations: 40, results: 40 });
+});
+
+it('adds nurses of the whole hospital for the sockets bench, once', async () => {
+  const db = ctx.database.db;
+  expect(await seedScaleNurses(db, 12)).toEqual({ hospital: 'HGG', nurses: 12 });
+  expect(await seedScaleNurses(db, 12)).toEqual({ hospital: 'HGG', nurses: 12 });
+  const hospital = (await db.execute<{ id: string }>(sql`select id from hospitals where code = 'HGG'`))
+    .rows[0]!.id;
+  const told = await db.execute<{ n: number }>(sql`select count(*)::int as n from memberships m
+    join users u on u.id = m.user_id where m.hospital_id = ${hospital} and upper(m.role_code) = 'NURSE'
+      and m.department_id is null and u.email like 'bench-nurse-%'`);
+  expect(Number(told.rows[0]!.n)).toBe(12);
 });

@@ -313,3 +313,130 @@ export async function seedScalePharmacy(
     };
   });
 }
+
+/** The reason of the visits `seedScaleRecords` adds: how it finds its two patients again. */
+const LONG_RECORD_REASON = 'Suivi au long cours (jeu de données de charge)';
+
+/**
+ * Two records of the first hospital for the large-record bench (issue 16, `npm run seed:scale -- --records`):
+ * one patient with `large` visits and one with `small`, each visit with a completed consultation and a
+ * validated exam result (the results of a validated demo order). The patients are the first ones (by record
+ * number) without any visit; later runs find them again by their visits' reason and only top them up. Never
+ * on a real hospital.
+ */
+export async function seedScaleRecords(
+  db: Db,
+  sizes: { large: number; small: number } = { large: 500, small: 5 },
+): Promise<{
+  hospital: string;
+  large: { id: string; visits: number };
+  small: { id: string; visits: number };
+}> {
+  const hospital = await firstHospital(db);
+  return db.transaction(async (tx) => {
+    const marked = await tx.execute<{
+      patient_id: string;
+      n: number;
+    }>(sql`select patient_id, count(*)::int as n
+      from admissions where hospital_id = ${hospital.id} and reason = ${LONG_RECORD_REASON}
+      group by patient_id order by n desc, patient_id limit 2`);
+    const chosen = marked.rows.map((r) => r.patient_id);
+    if (chosen.length < 2) {
+      const fresh = await tx.execute<{ id: string }>(sql`select p.id from patients p
+        where p.hospital_id = ${hospital.id} and p.archived_at is null and p.deceased_at is null
+          and not exists (select 1 from admissions a where a.patient_id = p.id)
+          and not (p.id = any(${`{${chosen.join(',')}}`}::uuid[]))
+        order by p.record_number limit ${2 - chosen.length}`);
+      chosen.push(...fresh.rows.map((r) => r.id));
+    }
+    if (chosen.length < 2)
+      throw new Error('Not enough patients without visits: run seed:scale --patients first.');
+    const doctor = await tx.execute<{ id: string }>(sql`select user_id as id from memberships
+      where hospital_id = ${hospital.id} and is_active and upper(role_code) = 'DOCTOR'
+      order by created_at, user_id limit 1`);
+    const template = await tx.execute<{ id: string }>(sql`select id from exam_orders
+      where hospital_id = ${hospital.id} and status = 'validated' and results is not null limit 1`);
+    const department = await tx.execute<{ id: string }>(sql`select id from departments
+      where hospital_id = ${hospital.id} and is_active and kind = 'clinical' order by code limit 1`);
+    const doctorId = doctor.rows[0]?.id;
+    const exam = template.rows[0];
+    const departmentId = department.rows[0]?.id;
+    if (!doctorId || !exam || !departmentId)
+      throw new Error('No doctor, validated exam or clinical department: seed the demo first.');
+    const out: { id: string; visits: number }[] = [];
+    const plan: [string, number][] = [
+      [chosen[0]!, sizes.large],
+      [chosen[1]!, sizes.small],
+    ];
+    for (const [slot, [patientId, want]] of plan.entries()) {
+      const have = Number(marked.rows.find((r) => r.patient_id === patientId)?.n ?? 0);
+      // Visit k (1…want) happened k days ago; queue numbers far above a day's real ones (slot 1 or 2).
+      await tx.execute(sql`with visits as (
+          insert into admissions (id, hospital_id, patient_id, department_id, admission_type, reason, status,
+            queue_date, queue_number, admitted_at, closed_at, created_by)
+          select gen_random_uuid(), ${hospital.id}, ${patientId}, ${departmentId}, 'outpatient',
+            ${LONG_RECORD_REASON}, 'completed', (now() - k * interval '1 day')::date, ${(slot + 1) * 100_000} + k,
+            now() - k * interval '1 day', now() - k * interval '1 day' + interval '45 minutes', ${doctorId}
+          from generate_series(${have + 1}::int, ${want}::int) k
+          returning id, admitted_at),
+        seen as (
+          insert into consultations (id, hospital_id, admission_id, patient_id, department_id, doctor_id,
+            status, reason, history, examination, conclusion, plan, outcome, version, started_at, completed_at,
+            completed_by, created_by)
+          select gen_random_uuid(), ${hospital.id}, v.id, ${patientId}, ${departmentId}, ${doctorId},
+            'completed', 'Contrôle', 'Suivi régulier, pas de plainte nouvelle.', 'Examen clinique sans particularité.',
+            'État stable.', 'Poursuivre le traitement, revoir dans un mois.', 'discharge', 6,
+            v.admitted_at + interval '10 minutes', v.admitted_at + interval '40 minutes', ${doctorId}, ${doctorId}
+          from visits v
+          returning id, admission_id, started_at)
+        insert into exam_orders (id, hospital_id, order_number, patient_id, consultation_id, admission_id, exam_id,
+          department_id, status, results, report, abnormal, requested_by, requested_at, resulted_by, resulted_at,
+          validated_by, validated_at, acknowledged_at)
+        select gen_random_uuid(), ${hospital.id}, ${hospital.code} || '-EXL-' || left(s.id::text, 8) || '-' ||
+            row_number() over (order by s.started_at), ${patientId}, s.id, s.admission_id, t.exam_id, t.department_id,
+          'validated', t.results, t.report, t.abnormal, ${doctorId}, s.started_at, ${doctorId},
+          s.started_at + interval '2 hours', ${doctorId}, s.started_at + interval '3 hours',
+          s.started_at + interval '1 day'
+        from seen s cross join (select exam_id, department_id, results, report, abnormal from exam_orders
+          where hospital_id = ${hospital.id} and status = 'validated' and results is not null
+          order by created_at, id limit 1) t`);
+      out.push({ id: patientId, visits: Math.max(have, want) });
+    }
+    for (const table of ['admissions', 'consultations', 'exam_orders'])
+      await tx.execute(sql.raw(`analyze ${table}`));
+    return { hospital: hospital.code, large: out[0]!, small: out[1]! };
+  });
+}
+
+/** The e-mail addresses of the staff `seedScaleStaff` adds (`bench-nurse-0001@greensen.test`…). */
+export const BENCH_NURSE_EMAIL = (n: number) => `bench-nurse-${String(n).padStart(4, '0')}@greensen.test`;
+
+/**
+ * At least `total` nurses of the whole first hospital (no department), with the demo password (the hash of
+ * the demo nurse's): the users of the sockets bench (issue 16, `npm run seed:scale -- --nurses N`); every
+ * patient waiting for a bed is told to each of them. Idempotent. Never on a real hospital.
+ */
+export async function seedScaleNurses(db: Db, total: number): Promise<{ hospital: string; nurses: number }> {
+  const hospital = await firstHospital(db);
+  return db.transaction(async (tx) => {
+    const model = await tx.execute<{ password_hash: string }>(
+      sql`select password_hash from users where email = 'infirmier@greensen.test'`,
+    );
+    const hash = model.rows[0]?.password_hash;
+    if (!hash) throw new Error('No demo nurse: seed the demo first.');
+    await tx.execute(sql`insert into users (id, email, username, first_name, last_name, password_hash,
+        language_preference, email_verified_at)
+      select gen_random_uuid(), 'bench-nurse-' || lpad(n::text, 4, '0') || '@greensen.test',
+        'bench-nurse-' || lpad(n::text, 4, '0'), 'Infirmière', 'Banc ' || n, ${hash}, 'fr', now()
+      from generate_series(1, ${total}::int) n
+      on conflict do nothing`);
+    await tx.execute(sql`insert into memberships (id, user_id, hospital_id, department_id, role_code)
+      select gen_random_uuid(), u.id, ${hospital.id}, null, 'NURSE' from users u
+      where u.email like 'bench-nurse-%@greensen.test'
+      on conflict do nothing`);
+    const count = await tx.execute<{ n: number }>(sql`select count(*)::int as n from memberships m
+      join users u on u.id = m.user_id where m.hospital_id = ${hospital.id} and m.is_active
+        and u.email like 'bench-nurse-%@greensen.test'`);
+    return { hospital: hospital.code, nurses: Number(count.rows[0]!.n) };
+  });
+}

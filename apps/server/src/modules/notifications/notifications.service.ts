@@ -103,19 +103,19 @@ export class NotificationService {
     return result;
   }
 
-  /** Pushes committed notifications to their recipients' sockets. Never throws. */
+  /**
+   * Pushes committed notifications to their recipients' sockets, all at once (one bus message for the other
+   * instances, however many recipients). Never throws.
+   */
   private async deliver(rows: NotificationRow[]) {
-    await Promise.all(
-      rows.map((row) =>
-        this.app.realtime
-          .sendToUser(row.recipientId, {
-            action: 'new_notification',
-            hospital: row.hospitalId,
-            message: toNotificationDto(row),
-          })
-          .catch((err) => this.app.log.error({ err }, 'notification push failed')),
-      ),
-    );
+    await this.app.realtime
+      .sendToUsers(
+        rows.map((row) => ({
+          userId: row.recipientId,
+          envelope: { action: 'new_notification', hospital: row.hospitalId, message: toNotificationDto(row) },
+        })),
+      )
+      .catch((err) => this.app.log.error({ err }, 'notification push failed'));
   }
 }
 

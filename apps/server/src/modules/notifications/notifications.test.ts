@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authHeaders, makeHospital, makeUser, tokenFor } from '../../../test/factories.js';
 import { NOTIFICATION_TYPE_VALUES, notifications } from '../../db/schema/index.js';
+import { insertNotificationsStatement } from './notifications.repository.js';
 import { notifyAccountWaiting, withNotifications } from './notifications.service.js';
 
 describe('notifications API', () => {
@@ -217,6 +218,69 @@ describe('notifications API', () => {
     expect(enItem.message).toBe(
       'Awa Diallo (a@x.test) created an account and is waiting to be assigned a hospital and a role.',
     );
+  });
+
+  it('writes the notifications of one event in one statement of one parameter, whatever the recipients', () => {
+    const row = (n: number) => ({
+      recipientId: `01a20084-0000-7000-8000-${String(n).padStart(12, '0')}`,
+      hospitalId: h1.id,
+      notificationType: 'hospitalization' as const,
+      title: 'Patient en attente de lit',
+      data: { action: 'hospitalization_pending' },
+    });
+    for (const size of [1, 250]) {
+      const statement = insertNotificationsStatement(
+        ctx.app.db,
+        Array.from({ length: size }, (_, i) => row(i)),
+      ).toSQL();
+      expect(statement.params).toHaveLength(1);
+      expect(JSON.parse(String(statement.params[0]))).toHaveLength(size);
+    }
+  });
+
+  it('notifies 150 recipients at once, each in their language, with their own ids and the shared data', async () => {
+    const people = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        makeUser(ctx.app.db, { role: 'NURSE', hospitals: [{ id: h1.id }], language: i % 3 ? 'fr' : 'en' }),
+      ),
+    );
+    const rows = await ctx.app.notifications.notify(ctx.app.db, {
+      hospitalId: h1.id,
+      recipients: people.map((p) => p.id),
+      type: 'hospitalization',
+      title: { fr: 'Patient en attente de lit', en: 'Patient waiting for a bed' },
+      message: {
+        key: 'notifications.account_waiting.message',
+        params: { name: 'Grâce « Mbuyi »', email: 'a@b' },
+      },
+      data: { action: 'hospitalization_pending', note: 'l’accent é, "quotes" \\ and \n lines' },
+      initiatedBy: people[0]!.id,
+    });
+    expect(rows).toHaveLength(150);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(150);
+    const stored = await ctx.app.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.hospitalId, h1.id), eq(notifications.notificationType, 'hospitalization')));
+    const byRecipient = new Map(stored.map((r) => [r.recipientId, r]));
+    people.forEach((p, i) => {
+      const r = byRecipient.get(p.id)!;
+      expect(r.title).toBe(i % 3 ? 'Patient en attente de lit' : 'Patient waiting for a bed');
+      expect(r.message).toContain('Grâce « Mbuyi »');
+      expect(r.data).toEqual({
+        action: 'hospitalization_pending',
+        note: 'l’accent é, "quotes" \\ and \n lines',
+      });
+      expect(r.initiatedBy).toBe(people[0]!.id);
+      expect(r.isRead).toBe(false);
+      expect(r.createdAt).toBeInstanceOf(Date);
+    });
+    expect(rows.find((r) => r.id === byRecipient.get(people[1]!.id)!.id)).toMatchObject({
+      title: 'Patient en attente de lit',
+      is_read: false,
+      read_at: null,
+      hospital: h1.id,
+    });
   });
 
   it('refuses notify() on a transaction it cannot follow to its commit', async () => {

@@ -454,8 +454,27 @@ export async function findDuplicates(
   return res.rows;
 }
 
-/** The latest admissions of a patient (detail page timeline). */
-export async function recentAdmissions(q: Queryable, hospitalId: string, patientId: string, limit = 20) {
+/**
+ * How many visits the record page shows at first (issue 16): a bounded page whatever the length of the
+ * history; the rest is paged through `GET /api/admissions/?patient=`.
+ */
+export const RECENT_ADMISSIONS = 5;
+
+/** How many visits a patient has (the index on admissions' patient, without reading the visits). */
+export async function countAdmissions(q: Queryable, patientId: string): Promise<number> {
+  const res = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from admissions where patient_id = ${patientId}`,
+  );
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+/** The latest admissions of a patient (detail page timeline), newest first, as the visits list orders them. */
+export async function recentAdmissions(
+  q: Queryable,
+  hospitalId: string,
+  patientId: string,
+  limit = RECENT_ADMISSIONS,
+) {
   const res = await q.execute<{
     id: string;
     status: string;
@@ -471,7 +490,7 @@ export async function recentAdmissions(q: Queryable, hospitalId: string, patient
       d.id as department_id, d.name as department_name, a.triage_level
     from admissions a join departments d on d.id = a.department_id
     where a.hospital_id = ${hospitalId} and a.patient_id = ${patientId}
-    order by a.admitted_at desc limit ${limit}`);
+    order by a.admitted_at desc, a.id desc limit ${limit}`);
   return res.rows.map((r) => ({
     id: r.id,
     status: r.status,

@@ -6,11 +6,13 @@ import { actingUser, type ServiceContext, scopedHospital } from '../../lib/conte
 import { conflict, notFound } from '../../lib/errors.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import {
+  countAdmissions,
   type DuplicateRow,
   findDuplicates,
   findPatient,
   insertPatient,
   type PatientInsert,
+  RECENT_ADMISSIONS,
   recentAdmissions,
   searchPatients,
   toPatient,
@@ -198,12 +200,15 @@ export class PatientsService {
       const row = await findPatient(tx, hospital.id, id);
       if (!row) throw notFound();
       const admissions = await recentAdmissions(tx, hospital.id, id);
+      // The whole history is counted, never sent: a page of it, and the count for "see all".
+      const admissionsCount =
+        admissions.length < RECENT_ADMISSIONS ? admissions.length : await countAdmissions(tx, id);
       await this.app.audit.record(
         ctx,
         { action: 'patient.read', resourceType: 'patient', resourceId: id, patientId: id },
         tx,
       );
-      return { ...toPatient(row), admissions };
+      return { ...toPatient(row), admissions, admissions_count: admissionsCount };
     });
   }
 

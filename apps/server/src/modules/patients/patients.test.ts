@@ -15,11 +15,15 @@ let secretary: Actor;
 let doctor: Actor;
 let otherHospitalSecretary: Actor;
 let hospitalCode: string;
+let hospitalId: string;
+let departmentId: string;
 
 beforeAll(async () => {
   ctx = await createTestApp();
   const h = await journeyHospital(ctx, { code: 'HGG' });
   hospitalCode = h.hospital.code;
+  hospitalId = h.hospital.id;
+  departmentId = h.dep('URG').id;
   secretary = await h.as('SECRETARY');
   doctor = await h.as('DOCTOR');
   const other = await journeyHospital(ctx, { code: 'CDF' });
@@ -269,12 +273,44 @@ describe('patients', () => {
     expect((await call(ctx.app, doctor, 'GET', '/api/patients/?page_size=101')).statusCode).toBe(400);
   });
 
+  it('sends a page of the visits and their count, never the whole history (issue 16)', async () => {
+    const p = await createPatient(ctx.app, secretary);
+    // Seven past visits, one a day (the newest yesterday), with queue numbers no real day reaches.
+    await ctx.database.db.execute(sql`insert into admissions (id, hospital_id, patient_id, department_id,
+        admission_type, reason, status, queue_date, queue_number, admitted_at, closed_at)
+      select gen_random_uuid(), ${hospitalId}, ${p.id}, ${departmentId}, 'outpatient', 'Visite ' || k,
+        'completed', (now() - k * interval '1 day')::date, 90000 + k, now() - k * interval '1 day',
+        now() - k * interval '1 day' + interval '1 hour'
+      from generate_series(1, 7) k`);
+    const detail = (await call(ctx.app, doctor, 'GET', `/api/patients/${p.id}/`)).json();
+    expect(detail.admissions_count).toBe(7);
+    expect(detail.admissions.map((a: { reason: string }) => a.reason)).toEqual([
+      'Visite 1',
+      'Visite 2',
+      'Visite 3',
+      'Visite 4',
+      'Visite 5',
+    ]);
+    // The rest through the visits list, in the same order.
+    const rest = (
+      await call(
+        ctx.app,
+        doctor,
+        'GET',
+        `/api/admissions/?patient=${p.id}&ordering=-admitted_at&page=2&page_size=5`,
+      )
+    ).json();
+    expect(rest.count).toBe(7);
+    expect(rest.results.map((a: { reason: string }) => a.reason)).toEqual(['Visite 6', 'Visite 7']);
+  });
+
   it('reads a record with an audit row; another hospital’s record is a 404', async () => {
     const p = await createPatient(ctx.app, secretary);
     const before = await auditCount('patient.read', doctor.id);
     const res = await call(ctx.app, doctor, 'GET', `/api/patients/${p.id}/`);
     expect(res.statusCode).toBe(200);
     expect(res.json().admissions).toEqual([]);
+    expect(res.json().admissions_count).toBe(0);
     expect(await auditCount('patient.read', doctor.id)).toBe(before + 1);
     const foreign = await call(ctx.app, otherHospitalSecretary, 'GET', `/api/patients/${p.id}/`);
     const missing = await call(

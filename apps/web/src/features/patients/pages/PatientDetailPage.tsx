@@ -1,25 +1,11 @@
 /**
  * /patients/:id: identity with the record number, a prominent allergies alert, edit, archive (with a
- * reason), the visits timeline, the tabs later issues fill, and "Admettre" (new admission).
+ * reason), the latest visits (all of them a page at a time), the tabs later issues fill, and "Admettre" (new admission).
  */
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Tabs,
-  Text,
-  Timeline,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import {
   IconArchive,
   IconBed,
-  IconCalendarEvent,
   IconEdit,
   IconEye,
   IconFileText,
@@ -33,7 +19,6 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { AdmissionStatusBadge } from '../../../lib/clinical/components/AdmissionStatusBadge';
 import { AllergyAlert } from '../../../lib/clinical/components/AllergyBadge';
 import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmissionModal';
 import {
@@ -44,7 +29,6 @@ import { PatientExamsHistory } from '../../../lib/clinical/components/PatientExa
 import { PatientPrescriptionsPanel } from '../../../lib/clinical/components/PatientPrescriptionsPanel';
 import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
 import { usePharmacyAllowed } from '../../../lib/clinical/components/prescription-format';
-import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
@@ -53,6 +37,7 @@ import { usePatient } from '../api/get-patient';
 import { ArchivePatientModal } from '../components/ArchivePatientModal';
 import { EditPatientModal } from '../components/EditPatientModal';
 import { PatientAccessLog } from '../components/PatientAccessLog';
+import { PatientVisits } from '../components/PatientVisits';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -208,28 +193,7 @@ export default function PatientDetailPage() {
             )}
           </Tabs.List>
           <Tabs.Panel value="admissions" p="lg">
-            {patient.admissions.length === 0 ? (
-              <Text c="dimmed">{t('tabs.admissions.empty')}</Text>
-            ) : (
-              <Timeline bulletSize={22} lineWidth={2} active={patient.admissions.length}>
-                {patient.admissions.map((admission) => (
-                  <Timeline.Item key={admission.id} bullet={<IconCalendarEvent size={12} />}>
-                    <Group gap="xs" wrap="wrap">
-                      <Anchor component={Link} to={to(`/admissions/${admission.id}`)} fw={600}>
-                        {formatDateTime(admission.admitted_at)} · {admission.department.name}
-                      </Anchor>
-                      <AdmissionStatusBadge status={admission.status} size="xs" />
-                      {admission.triage_level && (
-                        <TriageLevelBadge level={admission.triage_level} size="xs" />
-                      )}
-                    </Group>
-                    <Text size="sm" c="dimmed">
-                      {t(`admissions:type.${admission.admission_type}`)} · {admission.reason}
-                    </Text>
-                  </Timeline.Item>
-                ))}
-              </Timeline>
-            )}
+            <PatientVisits patient={patient} />
           </Tabs.Panel>
           {consultationsAllowed && (
             <Tabs.Panel value="consultations" p="md">
