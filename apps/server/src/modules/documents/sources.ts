@@ -354,6 +354,43 @@ async function stayGroup(q: Queryable, ctx: ServiceContext, id: string, c: Clock
   };
 }
 
+const FORMS: Record<string, [string, string]> = {
+  tablet: ['comprimé', 'tablet'],
+  dispersible_tablet: ['comprimé dispersible', 'dispersible tablet'],
+  capsule: ['gélule', 'capsule'],
+  oral_solution: ['solution buvable', 'oral solution'],
+  oral_suspension: ['suspension buvable', 'oral suspension'],
+  syrup: ['sirop', 'syrup'],
+  powder_oral: ['poudre orale', 'oral powder'],
+  injection: ['injectable', 'injection'],
+  infusion: ['perfusion', 'infusion'],
+  suppository: ['suppositoire', 'suppository'],
+  cream: ['crème', 'cream'],
+  ointment: ['pommade', 'ointment'],
+  eye_drops: ['collyre', 'eye drops'],
+  ear_drops: ['gouttes auriculaires', 'ear drops'],
+  inhaler: ['inhalateur', 'inhaler'],
+  nebuliser_solution: ['solution pour nébulisation', 'nebuliser solution'],
+  pessary: ['ovule', 'pessary'],
+  implant: ['implant', 'implant'],
+  other: ['autre', 'other'],
+};
+const ROUTES: Record<string, [string, string]> = {
+  oral: ['orale', 'oral'],
+  iv: ['intraveineuse', 'intravenous'],
+  im: ['intramusculaire', 'intramuscular'],
+  sc: ['sous-cutanée', 'subcutaneous'],
+  rectal: ['rectale', 'rectal'],
+  topical: ['cutanée', 'topical'],
+  ophthalmic: ['ophtalmique', 'ophthalmic'],
+  otic: ['auriculaire', 'otic'],
+  inhaled: ['inhalée', 'inhaled'],
+  vaginal: ['vaginale', 'vaginal'],
+  sublingual: ['sublinguale', 'sublingual'],
+  other: ['autre', 'other'],
+};
+const capitalized = (v: string) => v.charAt(0).toUpperCase() + v.slice(1);
+
 function frequencyText(raw: unknown, lang: DocumentLanguage): string {
   const f = ZFrequency.safeParse(raw);
   if (!f.success) return '';
@@ -419,11 +456,11 @@ async function prescriptionGroup(q: Queryable, ctx: ServiceContext, id: string, 
           r.weight_kg === null ? '' : String(Number(r.weight_kg)).replace('.', c.lang === 'fr' ? ',' : '.'),
         notes: s(r.notes),
         lines: lines.rows.map((l) => ({
-          medication: c.lang === 'fr' ? l.inn_fr : l.inn_en,
+          medication: capitalized(c.lang === 'fr' ? l.inn_fr : l.inn_en),
           strength: l.strength,
-          form: l.form.replaceAll('_', ' '),
+          form: label(FORMS, l.form, c.lang),
           dose: `${Number(l.dose)} ${l.dose_unit}`,
-          route: l.route,
+          route: label(ROUTES, l.route, c.lang),
           frequency: frequencyText(l.frequency, c.lang),
           duration: l.duration_days
             ? t(c.lang, `${l.duration_days} jour(s)`, `${l.duration_days} day(s)`)
@@ -504,6 +541,23 @@ async function examGroup(q: Queryable, ctx: ServiceContext, id: string, c: Clock
       },
     },
   };
+}
+
+const SOURCE_TABLES = {
+  consultation: 'consultations',
+  prescription: 'prescriptions',
+  exam: 'exam_orders',
+  hospitalization: 'hospitalizations',
+  patient: 'patients',
+} as const;
+
+/** Whether the source is one of the hospital's rows (whatever its state). */
+export async function sourceInHospital(q: Queryable, hospitalId: string, source: TDocumentSource) {
+  const table = sql.identifier(SOURCE_TABLES[source.type]);
+  const res = await q.execute(
+    sql`select 1 from ${table} where id = ${source.id} and hospital_id = ${hospitalId}`,
+  );
+  return res.rows.length > 0;
 }
 
 /** Which group a source fills, for the kinds that take it. */
