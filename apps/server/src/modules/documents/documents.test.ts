@@ -91,7 +91,7 @@ beforeAll(async () => {
   nurse = await h.as('NURSE');
   const other = await journeyHospital(ctx, { code: `DX${Math.floor(Math.random() * 1e6)}` });
   stranger = await other.as('DOCTOR');
-}, 60_000);
+}, 180_000);
 afterAll(() => ctx.close());
 
 const actors = () => ({ desk: secretary, assigner: queue, doctor });

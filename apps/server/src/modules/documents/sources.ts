@@ -1,5 +1,6 @@
 import type { DocumentKind, DocumentLanguage, TDocumentSource } from '@greensen/shared/contracts/documents';
 import { ZFrequency } from '@greensen/shared/contracts/pharmacy';
+import { isGroupRestricted } from '@greensen/shared/domain/access';
 import { consultationAccess } from '@greensen/shared/domain/consultation-access';
 import { type ExamField, examResultLines } from '@greensen/shared/domain/exams';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
@@ -17,16 +18,6 @@ import { emptyGroups, type Vars } from './variables.js';
  * consultation, the exam readers for an exam, the stay readers for a stay, the prescription readers for a
  * prescription (decision 0023). Dates are formatted in the hospital's time zone and the document's language.
  */
-
-const PRESCRIPTION_READERS: readonly DashboardGroup[] = [
-  'nurse',
-  'doctor',
-  'head_doctor',
-  'midwife',
-  'queue_manager',
-  'admin',
-];
-const EXAM_READERS: readonly DashboardGroup[] = ['head_doctor', 'doctor', 'queue_manager', 'nurse', 'admin'];
 
 interface Clock {
   tz: string;
@@ -428,7 +419,7 @@ async function prescriptionGroup(q: Queryable, ctx: ServiceContext, id: string, 
   const r = res.rows[0];
   // A draft or a cancelled prescription is not printed.
   if (!r || r.status === 'draft' || r.status === 'cancelled') throw unknownSource();
-  if (!mayRead(ctx, PRESCRIPTION_READERS)) throw forbidden();
+  if (!mayRead(ctx, ACTION_GROUPS['prescription.read'])) throw forbidden();
   const lines = await q.execute<{
     inn_fr: string;
     inn_en: string;
@@ -507,7 +498,8 @@ async function examGroup(q: Queryable, ctx: ServiceContext, id: string, c: Clock
   const r = res.rows[0];
   // Only validated results are printed.
   if (!r || r.status !== 'validated') throw unknownSource();
-  if (!mayRead(ctx, EXAM_READERS)) throw forbidden();
+  // The exams module's readers: every group but those the module is closed to (secretaries, midwives).
+  if (!groupsOf(ctx).some((g) => !isGroupRestricted(g, 'exams'))) throw forbidden();
   const fields = typeof r.fields === 'string' ? (JSON.parse(r.fields) as ExamField[]) : r.fields;
   const results = typeof r.results === 'string' ? JSON.parse(r.results) : r.results;
   const lines = examResultLines(fields, results, {
