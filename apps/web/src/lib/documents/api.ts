@@ -27,7 +27,6 @@ import type {
 import {
   keepPreviousData,
   type QueryClient,
-  queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
