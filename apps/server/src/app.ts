@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
@@ -12,10 +13,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import type { MailTransport } from './lib/mail.js';
+import { DiskStorage, type FileStorage } from './lib/storage.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
+import { documentsRoutes } from './modules/documents/documents.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
 import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes.js';
 import { hospitalizationRoutes } from './modules/hospitalizations/hospitalizations.routes.js';
@@ -47,6 +50,8 @@ import realtimeGateway from './realtime/gateway.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** Stored files: issued documents and patient documents (decision 0023). */
+    files: FileStorage;
   }
 }
 
@@ -63,6 +68,8 @@ export interface AppDeps {
   jobsLeaseMs?: number;
   /** Replaces the SMTP transport built from SMTP_URL (tests). */
   mailTransport?: MailTransport;
+  /** Where files are stored (default: on disk under `DATA_DIR/files`). */
+  files?: FileStorage;
 }
 
 /**
@@ -126,6 +133,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('config', config);
+  app.decorate('files', deps.files ?? new DiskStorage(join(config.dataDir, 'files')));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -212,6 +220,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(setupRoutes);
   await app.register(hospitalSettingsRoutes);
   await app.register(pharmacyRoutes);
+  await app.register(documentsRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
+import { DiskStorage } from '../src/lib/storage.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestContext {
@@ -31,7 +35,9 @@ export async function createTestApp(
       ...overrides,
     },
   );
-  const app = await buildApp(config, { ...options.deps, database });
+  // Stored files (documents) go to a directory of this app, removed when it closes.
+  const filesDir = join(tmpdir(), `greensen-test-files-${randomBytes(6).toString('hex')}`);
+  const app = await buildApp(config, { files: new DiskStorage(filesDir), ...options.deps, database });
   await app.ready();
   return {
     app,
@@ -39,6 +45,7 @@ export async function createTestApp(
     config,
     close: async () => {
       await app.close();
+      rmSync(filesDir, { recursive: true, force: true });
       if (!options.database) await database.destroy();
     },
   };

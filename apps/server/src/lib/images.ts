@@ -16,3 +16,23 @@ export function decodeBase64(text: string): Buffer | null {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return null;
   return Buffer.from(text, 'base64');
 }
+
+const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1']);
+
+/**
+ * What an uploaded document really is, from its first bytes: an image of `imageTypeOf`, a HEIC/HEIF photo (an
+ * ISO box `ftyp` with a HEIF brand) or a PDF (`%PDF-`), or null. Names and declared types are never trusted.
+ */
+export function documentTypeOf(
+  bytes: Uint8Array,
+): 'image/png' | 'image/jpeg' | 'image/webp' | 'image/heic' | 'application/pdf' | null {
+  const image = imageTypeOf(bytes);
+  if (image) return image;
+  if (bytes.length >= 5 && Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-')
+    return 'application/pdf';
+  if (bytes.length >= 12 && Buffer.from(bytes.subarray(4, 8)).toString('latin1') === 'ftyp') {
+    const brand = Buffer.from(bytes.subarray(8, 12)).toString('latin1');
+    if (HEIC_BRANDS.has(brand)) return 'image/heic';
+  }
+  return null;
+}

@@ -1,7 +1,7 @@
 /**
  * Hospital-wide settings an administrator switches in the app (issue 15, decision 0021): the default length of a
  * consultation, the opening hours of each weekday, and whether notifications ring by default for the hospital's
- * staff (a person's own choice on /settings wins over it).
+ * staff (a person's own choice on /settings wins over it), and the largest file added to a patient's record (issue 19).
  */
 import { z } from 'zod';
 import { zDateTime } from './common.js';
@@ -12,6 +12,9 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 export const CONSULTATION_MINUTES_MIN = 5;
 export const CONSULTATION_MINUTES_MAX = 120;
+
+export const UPLOAD_MAX_MB_MIN = 1;
+export const UPLOAD_MAX_MB_MAX = 50;
 
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** A time of day, `HH:MM` on 24 hours. */
@@ -42,6 +45,12 @@ const settingsFields = {
     .max(CONSULTATION_MINUTES_MAX, 'settings.minutes_range'),
   working_hours: ZWorkingHours,
   notification_sound: z.boolean(),
+  /** The largest file staff may add to a patient's record, in MB (issue 19). */
+  upload_max_mb: z
+    .number()
+    .int('settings.upload_range')
+    .min(UPLOAD_MAX_MB_MIN, 'settings.upload_range')
+    .max(UPLOAD_MAX_MB_MAX, 'settings.upload_range'),
 };
 
 /** A change: any of the settings; a field it does not know is refused (400), not silently dropped. */
@@ -70,4 +79,5 @@ export const DEFAULT_HOSPITAL_SETTINGS = {
     sun: null,
   },
   notification_sound: true,
+  upload_max_mb: 10,
 } as const satisfies z.infer<z.ZodObject<typeof settingsFields>>;

@@ -2,6 +2,7 @@
 export * from './audit.js';
 export * from './auth.js';
 export * from './clinical.js';
+export * from './documents.js';
 export * from './inpatient.js';
 export * from './jobs.js';
 export * from './notifications.js';

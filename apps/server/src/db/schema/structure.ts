@@ -183,8 +183,13 @@ export const hospitalSettings = pgTable(
       .$type<Record<string, { open: string; close: string } | null>>()
       .notNull(),
     notificationSound: boolean('notification_sound').notNull(),
+    /** The largest patient document upload, MB (issue 19). */
+    uploadMaxMb: smallint('upload_max_mb').notNull().default(10),
     updatedAt: updatedAt(),
     updatedBy: uuid('updated_by').references(() => users.id),
   },
-  (t) => [check('hospital_settings_minutes_ck', sql`${t.consultationMinutes} between 5 and 120`)],
+  (t) => [
+    check('hospital_settings_minutes_ck', sql`${t.consultationMinutes} between 5 and 120`),
+    check('hospital_settings_upload_ck', sql`${t.uploadMaxMb} between 1 and 50`),
+  ],
 );

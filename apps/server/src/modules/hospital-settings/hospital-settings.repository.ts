@@ -13,10 +13,11 @@ export async function findHospitalSettings(q: Queryable, hospitalId: string): Pr
     consultation_minutes: number;
     working_hours: THospitalSettings['working_hours'];
     notification_sound: boolean;
+    upload_max_mb: number;
     updated_at: Date | string;
     updated_by_id: string | null;
     updated_by_name: string | null;
-  }>(sql`select s.consultation_minutes, s.working_hours, s.notification_sound, s.updated_at,
+  }>(sql`select s.consultation_minutes, s.working_hours, s.notification_sound, s.upload_max_mb, s.updated_at,
       u.id as updated_by_id, trim(u.first_name || ' ' || u.last_name) as updated_by_name
     from hospital_settings s left join users u on u.id = s.updated_by
     where s.hospital_id = ${hospitalId}`);
@@ -26,6 +27,7 @@ export async function findHospitalSettings(q: Queryable, hospitalId: string): Pr
     consultation_minutes: Number(row.consultation_minutes),
     working_hours: row.working_hours,
     notification_sound: row.notification_sound,
+    upload_max_mb: Number(row.upload_max_mb),
     updated_at: new Date(row.updated_at).toISOString(),
     updated_by: row.updated_by_id ? { id: row.updated_by_id, full_name: row.updated_by_name ?? '' } : null,
   };
@@ -45,6 +47,7 @@ export async function saveHospitalSettings(
   if (change.consultation_minutes !== undefined) set.consultationMinutes = change.consultation_minutes;
   if (change.working_hours !== undefined) set.workingHours = change.working_hours;
   if (change.notification_sound !== undefined) set.notificationSound = change.notification_sound;
+  if (change.upload_max_mb !== undefined) set.uploadMaxMb = change.upload_max_mb;
   const d = DEFAULT_HOSPITAL_SETTINGS;
   await q
     .insert(hospitalSettings)

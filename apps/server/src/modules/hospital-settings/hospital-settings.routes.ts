@@ -10,6 +10,10 @@ defineMessages({
     fr: 'Une durée entière de 5 à 120 minutes.',
     en: 'A whole number of minutes from 5 to 120.',
   },
+  'settings.upload_range': {
+    fr: 'Une taille entière de 1 à 50 Mo.',
+    en: 'A whole number of MB from 1 to 50.',
+  },
   'settings.time_invalid': {
     fr: 'Heure attendue au format HH:MM (par exemple « 08:30 »).',
     en: 'A time as HH:MM is expected (for example "08:30").',

@@ -1,0 +1,473 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ADMINISTRATIVE_KINDS,
+  type DocumentKind,
+  type DocumentLanguage,
+  EDITABLE_KINDS,
+  KIND_ISSUERS,
+  KIND_SOURCES,
+  type TDocument,
+  type TDocumentDraftCreate,
+  type TDocumentIssue,
+  type TDocumentSource,
+  type TDocumentVerification,
+} from '@greensen/shared/contracts/documents';
+import { titlePrefix } from '@greensen/shared/domain/roles';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../../db/client.js';
+import { uuidv7 } from '../../db/schema/common.js';
+import { documents } from '../../db/schema/index.js';
+import { iso, isoRequired, PATIENT_REF_COLUMNS, patientRef, type RefRow } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { listReadEntry } from '../../lib/queries.js';
+import { nextSequenceValue } from '../../lib/sequences.js';
+import { markdownToHtml, parseMarkdown } from './markdown.js';
+import { renderPdf } from './pdf.js';
+import { KIND_NAMES, KIND_PREFIXES } from './shipped.js';
+import {
+  authorFacts,
+  commonVariables,
+  formatDate,
+  type HospitalFacts,
+  hospitalFacts,
+  sourceVariables,
+} from './sources.js';
+import { TemplatesService, templateRefusal, type UsableTemplate } from './templates.service.js';
+import { renderTemplate, TemplateError } from './templating.js';
+
+/** The short code printed under the QR code: 8 characters of the token's SHA-256 in Crockford base 32. */
+export function verificationCode(token: string): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const bytes = createHash('sha256').update(token).digest();
+  let bits = 0n;
+  for (const b of bytes.subarray(0, 5)) bits = (bits << 8n) | BigInt(b);
+  let out = '';
+  for (let i = 0; i < 8; i++) out = alphabet[Number((bits >> BigInt(i * 5)) & 31n)] + out;
+  return `${out.slice(0, 4)}-${out.slice(4)}`;
+}
+
+interface DocumentRow extends RefRow {
+  id: string;
+  number: string;
+  kind: DocumentKind;
+  language: DocumentLanguage;
+  paper: 'A4' | 'A5';
+  author_id: string;
+  author_name: string;
+  template_id: string;
+  template_name: string;
+  template_shipped: boolean;
+  source_type: TDocumentSource['type'];
+  source_id: string;
+  body: string;
+  storage_key: string;
+  sha256: string;
+  size_bytes: number;
+  verification_token: string;
+  verification_code: string;
+  issued_at: Date | string;
+  cancelled_at: Date | string | null;
+  cancelled_by_id: string | null;
+  cancelled_by_name: string | null;
+  cancel_reason: string | null;
+}
+
+const SELECT = sql`select doc.id, doc.number, doc.kind, doc.language, doc.paper, doc.author_id,
+    trim(au.first_name || ' ' || au.last_name) as author_name, doc.template_id, doc.template_name,
+    doc.template_shipped, doc.source_type, doc.source_id, doc.body, doc.storage_key, doc.sha256, doc.size_bytes,
+    doc.verification_token, doc.verification_code, doc.issued_at, doc.cancelled_at, doc.cancel_reason,
+    cb.id as cancelled_by_id, trim(cb.first_name || ' ' || cb.last_name) as cancelled_by_name, ${PATIENT_REF_COLUMNS}
+  from documents doc join patients p on p.id = doc.patient_id join users au on au.id = doc.author_id
+  left join users cb on cb.id = doc.cancelled_by`;
+
+export interface DocumentFilters {
+  patient?: string | undefined;
+  kind?: DocumentKind | undefined;
+  author?: string | undefined;
+  status: 'all' | 'valid' | 'cancelled';
+  source_type?: TDocumentSource['type'] | undefined;
+  source?: string | undefined;
+  date_from?: string | undefined;
+  date_to?: string | undefined;
+  q?: string | undefined;
+}
+
+/**
+ * Issued documents (issue 19; decision 0023): a draft rendered from a source with a model, issued (numbered per
+ * hospital, kind and year without gaps, signed by its author, its PDF stored once with its SHA-256), read and
+ * printed again as the same bytes, cancelled with a reason; and the public verification of a document's token.
+ */
+export class DocumentsService {
+  readonly templates: TemplatesService;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.templates = new TemplatesService(app);
+  }
+
+  /** Whether the caller reads clinical documents (anyone of the hospital but a secretary only). */
+  private clinicalReader(ctx: ServiceContext) {
+    return scopedHospital(ctx).groups.some((g) => g !== 'secretary');
+  }
+
+  private mayIssue(ctx: ServiceContext, kind: DocumentKind) {
+    return scopedHospital(ctx).groups.some((g) => KIND_ISSUERS[kind].includes(g));
+  }
+
+  private mayCancel(ctx: ServiceContext, authorId: string) {
+    const groups = scopedHospital(ctx).groups;
+    return actingUser(ctx).id === authorId || groups.includes('head_doctor') || groups.includes('admin');
+  }
+
+  private view(ctx: ServiceContext, r: DocumentRow): TDocument {
+    const text = r.body;
+    return {
+      id: r.id,
+      number: r.number,
+      kind: r.kind,
+      language: r.language,
+      paper: r.paper,
+      status: r.cancelled_at ? 'cancelled' : 'valid',
+      patient: patientRef(r),
+      author: { id: r.author_id, full_name: r.author_name },
+      template: { id: r.template_id, name: r.template_name, shipped: r.template_shipped },
+      source: { type: r.source_type, id: r.source_id },
+      text,
+      html: markdownToHtml(text),
+      issued_at: isoRequired(r.issued_at),
+      sha256: r.sha256,
+      size_bytes: Number(r.size_bytes),
+      verification_code: r.verification_code,
+      verification_path: `/verify/${r.verification_token}`,
+      cancelled_at: iso(r.cancelled_at),
+      cancelled_by: r.cancelled_by_id
+        ? { id: r.cancelled_by_id, full_name: r.cancelled_by_name ?? '' }
+        : null,
+      cancel_reason: r.cancel_reason,
+      can: { cancel: !r.cancelled_at && this.mayCancel(ctx, r.author_id) },
+    };
+  }
+
+  /** The model, the variables and the rendered text of a document to be: 403/400 as the issue would answer. */
+  private async prepare(
+    q: Queryable,
+    ctx: ServiceContext,
+    body: {
+      kind: DocumentKind;
+      source: TDocumentSource;
+      template?: string | null;
+      language?: DocumentLanguage;
+    },
+  ) {
+    const hospital = scopedHospital(ctx);
+    if (!this.mayIssue(ctx, body.kind)) throw forbidden('documents.kind_forbidden');
+    if (!KIND_SOURCES[body.kind].includes(body.source.type))
+      throw badRequest({ source: ['documents.source_kind'] });
+    const template = await this.templates.usable(
+      q,
+      hospital.id,
+      body.kind,
+      body.language ?? 'fr',
+      body.template,
+    );
+    const [h, author] = await Promise.all([
+      hospitalFacts(q, hospital.id),
+      authorFacts(q, hospital.id, actingUser(ctx).id),
+    ]);
+    const now = new Date();
+    const lang = template.language;
+    const common = commonVariables(h, author, lang, now);
+    const { patientId, vars } = await sourceVariables(q, ctx, body.kind, body.source, common, {
+      tz: h.time_zone,
+      lang,
+    });
+    let text: string;
+    try {
+      text = renderTemplate(template.body, vars);
+    } catch (err) {
+      if (err instanceof TemplateError) throw templateRefusal(err, ctx.lang, 'template');
+      throw err;
+    }
+    return { template, h, author, now, patientId, text };
+  }
+
+  private async patientOf(q: Queryable, patientId: string) {
+    const res = await q.execute<RefRow>(
+      sql`select ${PATIENT_REF_COLUMNS} from patients p where p.id = ${patientId}`,
+    );
+    return patientRef(res.rows[0]!);
+  }
+
+  /** `POST /api/documents/draft/`: the text the issue would print (nothing stored). */
+  async draft(ctx: ServiceContext, body: TDocumentDraftCreate & { language: DocumentLanguage }) {
+    const p = await this.prepare(this.app.db, ctx, body);
+    await this.app.audit.record(ctx, {
+      action: 'document.draft',
+      resourceType: 'document',
+      patientId: p.patientId,
+      details: { kind: body.kind, source: body.source, template: p.template.id },
+    });
+    return {
+      kind: body.kind,
+      language: p.template.language,
+      paper: p.template.paper,
+      template: { id: p.template.id, name: p.template.name, shipped: p.template.shipped },
+      patient: await this.patientOf(this.app.db, p.patientId),
+      source: body.source,
+      text: p.text,
+      html: markdownToHtml(p.text),
+      editable: EDITABLE_KINDS.includes(body.kind),
+    };
+  }
+
+  private pdfOf(
+    text: string,
+    t: UsableTemplate,
+    h: HospitalFacts,
+    author: string,
+    number: string,
+    issued: Date,
+    token: string,
+    code: string,
+  ) {
+    const logo =
+      h.logo_data && (h.logo_type === 'image/png' || h.logo_type === 'image/jpeg')
+        ? `data:${h.logo_type};base64,${h.logo_data}`
+        : null;
+    return renderPdf(parseMarkdown(text), {
+      paper: t.paper,
+      language: t.language,
+      title: `${KIND_NAMES[t.kind][t.language]} ${number}`,
+      number,
+      date: formatDate(issued, { tz: h.time_zone, lang: t.language }),
+      hospital: {
+        name: h.name,
+        address: h.address,
+        phones: (Array.isArray(h.phones) ? h.phones : (JSON.parse(h.phones || '[]') as string[])).join(' · '),
+        header: h.print_header,
+        footer: h.print_footer,
+        logo,
+      },
+      author,
+      verification: { url: `${this.app.config.publicUrl.replace(/\/+$/, '')}/verify/${token}`, code },
+    });
+  }
+
+  /** `POST /api/documents/`: numbered, signed by the caller, its PDF stored once. */
+  async issue(
+    ctx: ServiceContext,
+    body: TDocumentIssue & { language: DocumentLanguage },
+  ): Promise<TDocument> {
+    const hospital = scopedHospital(ctx);
+    if (body.text !== undefined && body.text !== null && !EDITABLE_KINDS.includes(body.kind))
+      throw badRequest({ text: ['documents.not_editable'] });
+    const id = await this.app.db.transaction(async (tx) => {
+      const p = await this.prepare(tx, ctx, body);
+      const text = body.text?.trim() ? `${body.text.trim()}\n` : p.text;
+      const issuedOn = new Intl.DateTimeFormat('en-CA', { timeZone: p.h.time_zone }).format(p.now);
+      const year = issuedOn.slice(0, 4);
+      // The number: the hospital's sequence of the kind and year, locked until this transaction ends.
+      const n = await nextSequenceValue(tx, hospital.id, `document:${body.kind}:${year}`);
+      const number = `${KIND_PREFIXES[body.kind]}-${hospital.code}-${year}-${String(n).padStart(6, '0')}`;
+      const token = randomBytes(16).toString('base64url');
+      const code = verificationCode(token);
+      const title = titlePrefix(p.author.role_code ?? '');
+      const authorName = title ? `${title} ${p.author.full_name}` : p.author.full_name;
+      const pdf = await this.pdfOf(text, p.template, p.h, authorName, number, p.now, token, code);
+      const docId = uuidv7();
+      const key = `documents/${hospital.id}/${year}/${docId}.pdf`;
+      await tx.insert(documents).values({
+        id: docId,
+        hospitalId: hospital.id,
+        number,
+        kind: body.kind,
+        language: p.template.language,
+        paper: p.template.paper,
+        patientId: p.patientId,
+        authorId: actingUser(ctx).id,
+        templateId: p.template.id,
+        templateName: p.template.name,
+        templateShipped: p.template.shipped,
+        sourceType: body.source.type,
+        sourceId: body.source.id,
+        body: text,
+        storageKey: key,
+        sha256: createHash('sha256').update(pdf).digest('hex'),
+        sizeBytes: pdf.length,
+        verificationToken: token,
+        verificationCode: code,
+        issuedAt: p.now,
+        issuedOn,
+      });
+      // Written before the transaction commits: a failed write rolls the row back (a file without a row is
+      // harmless and never served).
+      await this.app.files.put(key, pdf);
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'document.issue',
+          resourceType: 'document',
+          resourceId: docId,
+          patientId: p.patientId,
+          details: {
+            kind: body.kind,
+            number,
+            source: body.source,
+            template: p.template.id,
+            edited: text !== p.text,
+          },
+        },
+        tx,
+      );
+      return docId;
+    });
+    return this.detail(ctx, id);
+  }
+
+  private async find(ctx: ServiceContext, id: string, q: Queryable = this.app.db) {
+    const res = await q.execute<DocumentRow>(
+      sql`${SELECT} where doc.id = ${id} and doc.hospital_id = ${scopedHospital(ctx).id}`,
+    );
+    const row = res.rows[0];
+    if (!row) throw notFound();
+    if (!ADMINISTRATIVE_KINDS.includes(row.kind) && !this.clinicalReader(ctx)) throw forbidden();
+    return row;
+  }
+
+  async detail(ctx: ServiceContext, id: string): Promise<TDocument> {
+    return this.view(ctx, await this.find(ctx, id));
+  }
+
+  async read(ctx: ServiceContext, id: string): Promise<TDocument> {
+    const row = await this.find(ctx, id);
+    await this.app.audit.record(ctx, {
+      action: 'document.read',
+      resourceType: 'document',
+      resourceId: id,
+      patientId: row.p_id,
+    });
+    return this.view(ctx, row);
+  }
+
+  /** The stored PDF (the same bytes every time), its name; the download is audited. */
+  async pdf(ctx: ServiceContext, id: string, disposition: 'inline' | 'attachment') {
+    const row = await this.find(ctx, id);
+    const bytes = await this.app.files.get(row.storage_key);
+    if (!bytes || createHash('sha256').update(bytes).digest('hex') !== row.sha256)
+      throw new Error(`document ${id}: stored file missing or altered`);
+    await this.app.audit.record(ctx, {
+      action: 'document.download',
+      resourceType: 'document',
+      resourceId: id,
+      patientId: row.p_id,
+      details: { disposition, sha256: row.sha256 },
+    });
+    return { bytes, fileName: `${row.number}.pdf` };
+  }
+
+  async list(ctx: ServiceContext, f: DocumentFilters, page: number, pageSize: number) {
+    const hospitalId = scopedHospital(ctx).id;
+    const conditions = [
+      sql`doc.hospital_id = ${hospitalId}`,
+      this.clinicalReader(ctx) ? null : sql`doc.kind in ('invoice', 'receipt')`,
+      f.patient ? sql`doc.patient_id = ${f.patient}` : null,
+      f.kind ? sql`doc.kind = ${f.kind}` : null,
+      f.author ? sql`doc.author_id = ${f.author}` : null,
+      f.status === 'valid' ? sql`doc.cancelled_at is null` : null,
+      f.status === 'cancelled' ? sql`doc.cancelled_at is not null` : null,
+      f.source_type ? sql`doc.source_type = ${f.source_type}` : null,
+      f.source ? sql`doc.source_id = ${f.source}` : null,
+      f.date_from ? sql`doc.issued_on >= ${f.date_from}::date` : null,
+      f.date_to ? sql`doc.issued_on <= ${f.date_to}::date` : null,
+      f.q
+        ? sql`(doc.number = upper(${f.q}) or f_unaccent(lower(p.first_name || ' ' || p.last_name)) like '%' || f_unaccent(lower(${f.q})) || '%')`
+        : null,
+    ].filter((c) => c !== null);
+    const where = sql.join(conditions, sql` and `);
+    const [rows, count] = await Promise.all([
+      this.app.db.execute<DocumentRow>(
+        sql`${SELECT} where ${where} order by doc.issued_at desc, doc.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`,
+      ),
+      this.app.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from documents doc join patients p on p.id = doc.patient_id where ${where}`,
+      ),
+    ]);
+    await this.app.audit.record(ctx, listReadEntry('document.list', 'document', f, page, rows.rows.length));
+    return {
+      count: Number(count.rows[0]!.n),
+      rows: rows.rows.map((r) => {
+        const { text: _t, html: _h, ...item } = this.view(ctx, r);
+        return item;
+      }),
+    };
+  }
+
+  async cancel(ctx: ServiceContext, id: string, reason: string): Promise<TDocument> {
+    await this.app.db.transaction(async (tx) => {
+      const res = await tx.execute<{
+        author_id: string;
+        cancelled_at: Date | null;
+        patient_id: string;
+        kind: DocumentKind;
+      }>(
+        sql`select author_id, cancelled_at, patient_id, kind from documents
+          where id = ${id} and hospital_id = ${scopedHospital(ctx).id} for update`,
+      );
+      const row = res.rows[0];
+      if (!row) throw notFound();
+      if (!this.mayCancel(ctx, row.author_id)) throw forbidden('documents.not_author');
+      if (row.cancelled_at) throw conflict('documents.already_cancelled');
+      await tx.execute(sql`update documents set cancelled_at = now(), cancelled_by = ${actingUser(ctx).id},
+          cancel_reason = ${reason} where id = ${id}`);
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'document.cancel',
+          resourceType: 'document',
+          resourceId: id,
+          patientId: row.patient_id,
+          details: { kind: row.kind, reason },
+        },
+        tx,
+      );
+    });
+    return this.detail(ctx, id);
+  }
+
+  /** The public verification: authenticity only (kind, number, date, hospital, issuer, status). */
+  async verify(token: string): Promise<TDocumentVerification> {
+    const res = await this.app.db.execute<{
+      kind: DocumentKind;
+      number: string;
+      issued_at: Date | string;
+      issued_on: string;
+      cancelled_at: Date | string | null;
+      verification_code: string;
+      hospital_name: string;
+      hospital_code: string;
+      author_name: string;
+      role_code: string | null;
+    }>(sql`select doc.kind, doc.number, doc.issued_at, doc.issued_on::text as issued_on, doc.cancelled_at,
+        doc.verification_code, h.name as hospital_name, h.code as hospital_code,
+        trim(u.first_name || ' ' || u.last_name) as author_name,
+        (select role_code from memberships m where m.user_id = doc.author_id and m.hospital_id = doc.hospital_id
+          order by m.is_active desc, m.created_at limit 1) as role_code
+      from documents doc join hospitals h on h.id = doc.hospital_id join users u on u.id = doc.author_id
+      where doc.verification_token = ${token}`);
+    const r = res.rows[0];
+    if (!r) throw notFound();
+    const title = titlePrefix(r.role_code ?? '');
+    return {
+      kind: r.kind,
+      number: r.number,
+      issued_at: isoRequired(r.issued_at),
+      issued_on: r.issued_on,
+      hospital: { name: r.hospital_name, code: r.hospital_code },
+      issuer: title ? `${title} ${r.author_name}` : r.author_name,
+      status: r.cancelled_at ? 'cancelled' : 'valid',
+      cancelled_at: iso(r.cancelled_at),
+      verification_code: r.verification_code,
+    };
+  }
+}

@@ -1,0 +1,263 @@
+import type { DocumentKind, DocumentLanguage } from '@greensen/shared/contracts/documents';
+
+/**
+ * The variables a document model's body may use, by kind (decision 0023). Every value is plain data (strings,
+ * numbers, booleans, arrays, plain objects): dates and amounts come formatted in the hospital's time zone and
+ * language, so a body needs no code to print them. The demo data has every variable and a row in every list: it
+ * is what a body is checked against on save and what the preview shows.
+ */
+
+export type Vars = Record<string, unknown>;
+type Group = 'consultation' | 'stay' | 'prescription' | 'exam' | 'invoice';
+
+export const KIND_GROUPS: Readonly<Record<DocumentKind, readonly Group[]>> = {
+  consultation_report: ['consultation'],
+  medical_certificate: ['consultation', 'stay'],
+  sick_leave_certificate: ['consultation', 'stay'],
+  referral_letter: ['consultation', 'stay'],
+  prescription: ['prescription'],
+  discharge_summary: ['stay'],
+  exam_results_report: ['exam'],
+  invoice: ['invoice'],
+  receipt: ['invoice'],
+  free_letter: ['consultation', 'stay'],
+};
+
+const common = (lang: DocumentLanguage) => ({
+  hospital: {
+    name: 'Hôpital Général de Goma',
+    code: 'HGG',
+    address: 'Avenue du Lac 12, Goma',
+    phones: '+243 81 000 00 00',
+    header:
+      lang === 'fr'
+        ? 'République Démocratique du Congo — Ministère de la Santé'
+        : 'Democratic Republic of the Congo — Ministry of Health',
+    footer: lang === 'fr' ? 'Urgences 24 h/24' : 'Emergencies 24/7',
+  },
+  author: {
+    full_name: 'Awa Diallo',
+    title: 'Dr.',
+    display_name: 'Dr. Awa Diallo',
+    role: lang === 'fr' ? 'Médecin' : 'Doctor',
+    department: lang === 'fr' ? 'Médecine interne' : 'Internal medicine',
+  },
+  patient: {
+    full_name: 'Zoë Łukasz-Öztürk Niño',
+    first_name: 'Zoë',
+    last_name: 'Łukasz-Öztürk Niño',
+    record_number: 'HGG-000123',
+    sex: 'F',
+    sex_label: lang === 'fr' ? 'Féminin' : 'Female',
+    birth_date: '29/02/1984',
+    age: 42,
+    address: 'Quartier Himbi, Goma',
+    phone: '+243 81 234 56 78',
+    allergies: lang === 'fr' ? 'Pénicillines' : 'Penicillins',
+  },
+  date: {
+    today: '25/11/2026',
+    today_long: lang === 'fr' ? '25 novembre 2026' : '25 November 2026',
+    time: '10:30',
+  },
+});
+
+const groups = (lang: DocumentLanguage): Record<Group, Vars> => {
+  const fr = lang === 'fr';
+  return {
+    consultation: {
+      visit: {
+        date: '25/11/2026',
+        department: fr ? 'Médecine interne' : 'Internal medicine',
+        reason: fr ? 'Fièvre depuis trois jours' : 'Fever for three days',
+      },
+      consultation: {
+        date: '25/11/2026',
+        reason: fr ? 'Fièvre et céphalées' : 'Fever and headache',
+        history: fr ? 'Pas d’antécédent notable.' : 'No notable history.',
+        current_treatment: fr ? 'Aucun' : 'None',
+        examination: fr
+          ? 'Patiente fébrile, pas de raideur de nuque.'
+          : 'Febrile patient, no neck stiffness.',
+        vitals: 'T 38,9 °C · FC 102/min · TA 118/76 mmHg · SpO₂ 97 %',
+        conclusion: fr ? 'Paludisme simple.' : 'Uncomplicated malaria.',
+        plan: fr
+          ? 'Traitement par artéméther-luméfantrine, contrôle à J3.'
+          : 'Artemether-lumefantrine, review on day 3.',
+        outcome: fr ? 'Retour à domicile' : 'Home',
+        follow_up_date: '28/11/2026',
+      },
+      diagnoses: [
+        {
+          code: 'B54',
+          label: fr ? 'Paludisme, sans précision' : 'Unspecified malaria',
+          primary: true,
+          certainty: fr ? 'Confirmé' : 'Confirmed',
+        },
+      ],
+    },
+    stay: {
+      stay: {
+        admitted_on: '20/11/2026',
+        discharged_on: '25/11/2026',
+        length_days: 5,
+        department: fr ? 'Médecine interne' : 'Internal medicine',
+        reason: fr ? 'Paludisme grave' : 'Severe malaria',
+        discharge_mode: fr ? 'Retour à domicile' : 'Home',
+        summary: fr ? 'Évolution favorable sous artésunate IV.' : 'Good response to IV artesunate.',
+        treatments: fr ? 'Artéméther-luméfantrine 3 jours' : 'Artemether-lumefantrine for 3 days',
+        follow_up_date: '02/12/2026',
+        diagnoses: [
+          {
+            code: 'B50.9',
+            label: fr ? 'Paludisme à Plasmodium falciparum' : 'Plasmodium falciparum malaria',
+          },
+        ],
+      },
+    },
+    prescription: {
+      prescription: {
+        number: 'ORD-HGG-2026-000042',
+        date: '25/11/2026',
+        weight_kg: '62',
+        notes: fr ? 'À prendre au cours des repas.' : 'Take with meals.',
+        lines: [
+          {
+            medication: fr ? 'Paracétamol' : 'Paracetamol',
+            strength: '500 mg',
+            form: fr ? 'comprimé' : 'tablet',
+            dose: fr ? '1 comprimé' : '1 tablet',
+            route: fr ? 'orale' : 'oral',
+            frequency: fr ? '3 fois par jour' : '3 times a day',
+            duration: fr ? '3 jours' : '3 days',
+            quantity: 9,
+            instructions: fr ? 'Si fièvre' : 'If fever',
+          },
+        ],
+      },
+    },
+    exam: {
+      exam: {
+        number: 'HGG-EX-000042',
+        name: fr ? 'Numération formule sanguine' : 'Full blood count',
+        category: fr ? 'Hématologie' : 'Haematology',
+        specimen: fr ? 'Sang total' : 'Whole blood',
+        requested_at: '24/11/2026 08:10',
+        validated_at: '24/11/2026 11:45',
+        requested_by: 'Dr. Awa Diallo',
+        validated_by: 'Dr. Jean Mbala',
+        clinical_info: fr ? 'Fièvre' : 'Fever',
+        report: fr ? 'Anémie modérée.' : 'Moderate anaemia.',
+        abnormal: true,
+        results: [
+          {
+            name: fr ? 'Hémoglobine' : 'Haemoglobin',
+            value: '9,8',
+            unit: 'g/dL',
+            reference: '12 – 16',
+            flag: 'low',
+            flag_label: fr ? 'Bas' : 'Low',
+            abnormal: true,
+          },
+        ],
+      },
+    },
+    invoice: {
+      invoice: {
+        number: 'FAC-HGG-2026-000042',
+        date: '25/11/2026',
+        currency: 'CDF',
+        lines: [
+          {
+            label: fr ? 'Consultation' : 'Consultation',
+            quantity: 1,
+            unit_price: '10 000',
+            amount: '10 000',
+          },
+        ],
+        total: '10 000',
+        paid: '10 000',
+        balance: '0',
+      },
+    },
+  };
+};
+
+/** The demo variables of a kind (every variable, one row in every list). */
+export function demoVariables(kind: DocumentKind, lang: DocumentLanguage): Vars {
+  const g = groups(lang);
+  return Object.assign(common(lang), ...KIND_GROUPS[kind].map((name) => g[name]));
+}
+
+/** A value of the same shape with nothing in it: what a group becomes when the source does not have it. */
+export function emptied(value: unknown): unknown {
+  if (Array.isArray(value)) return [];
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, emptied(v)]));
+  if (typeof value === 'boolean') return false;
+  return '';
+}
+
+/** The empty variables of a kind's groups, to be overwritten by what the source gives. */
+export function emptyGroups(kind: DocumentKind): Vars {
+  const g = groups('fr');
+  return Object.assign({}, ...KIND_GROUPS[kind].map((name) => emptied(g[name])));
+}
+
+const LABELS: Record<string, [string, string]> = {
+  hospital: ['Hôpital', 'Hospital'],
+  author: ['Auteur du document', 'Author of the document'],
+  patient: ['Patient', 'Patient'],
+  date: ['Date du jour (fuseau de l’hôpital)', 'Today (hospital time zone)'],
+  visit: ['Visite', 'Visit'],
+  consultation: ['Consultation', 'Consultation'],
+  diagnoses: ['Diagnostics', 'Diagnoses'],
+  stay: ['Séjour', 'Stay'],
+  prescription: ['Ordonnance', 'Prescription'],
+  'prescription.lines': ['Lignes de l’ordonnance', 'Prescription lines'],
+  exam: ['Examen', 'Exam'],
+  'exam.results': ['Résultats (avec indicateurs)', 'Results (with flags)'],
+  invoice: ['Facture', 'Invoice'],
+  'invoice.lines': [
+    'Lignes de facture (vides tant que la facturation n’existe pas)',
+    'Invoice lines (empty until billing exists)',
+  ],
+};
+
+export interface VariableInfo {
+  path: string;
+  type: 'text' | 'number' | 'date' | 'boolean' | 'list' | 'object';
+  label_fr: string;
+  label_en: string;
+  example: string | null;
+}
+
+/** The catalogue of a kind's variables, walked from its demo data. */
+export function variableCatalogue(kind: DocumentKind): VariableInfo[] {
+  const out: VariableInfo[] = [];
+  const walk = (value: unknown, path: string) => {
+    const label = LABELS[path.replace('[]', '')] ?? [path, path];
+    if (Array.isArray(value)) {
+      out.push({ path, type: 'list', label_fr: label[0], label_en: label[1], example: null });
+      if (value[0] && typeof value[0] === 'object')
+        for (const [k, v] of Object.entries(value[0])) walk(v, `${path}[].${k}`);
+      return;
+    }
+    if (value && typeof value === 'object') {
+      if (path) out.push({ path, type: 'object', label_fr: label[0], label_en: label[1], example: null });
+      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+      return;
+    }
+    const type =
+      typeof value === 'number'
+        ? 'number'
+        : typeof value === 'boolean'
+          ? 'boolean'
+          : /^\d\d\/\d\d\/\d{4}/.test(String(value))
+            ? 'date'
+            : 'text';
+    out.push({ path, type, label_fr: label[0], label_en: label[1], example: String(value) });
+  };
+  walk(demoVariables(kind, 'fr'), '');
+  return out;
+}
