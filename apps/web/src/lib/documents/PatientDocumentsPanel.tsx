@@ -7,6 +7,7 @@ import { Button, Group, Stack, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useHospitalSettings } from '../hospital-settings';
 import { useDocuments, usePatientDocuments } from './api';
 import { IssuedDocumentsTable, UploadedDocumentsTable } from './DocumentLists';
 import { IssueDocumentButton } from './IssueDocumentButton';
@@ -21,6 +22,8 @@ export function PatientDocumentsPanel({ patientId, archived }: { patientId: stri
   const [uploadPage, setUploadPage] = useState(1);
   const issued = useDocuments({ patient: patientId, page: issuedPage, pageSize: PAGE_SIZE });
   const uploads = usePatientDocuments({ patient: patientId, page: uploadPage, pageSize: PAGE_SIZE });
+  const settings = useHospitalSettings();
+  const maxMb = settings.data?.upload_max_mb;
   return (
     <Stack gap="md" data-testid="patient-documents">
       <Group justify="space-between" wrap="wrap" gap="xs">
@@ -49,7 +52,12 @@ export function PatientDocumentsPanel({ patientId, archived }: { patientId: stri
         pageSize={PAGE_SIZE}
         showPatient={false}
       />
-      <UploadDocumentModal patientId={patientId} opened={uploading} onClose={() => setUploading(false)} />
+      <UploadDocumentModal
+        patientId={patientId}
+        opened={uploading}
+        onClose={() => setUploading(false)}
+        maxBytes={maxMb ? maxMb * 1024 * 1024 : undefined}
+      />
     </Stack>
   );
 }
