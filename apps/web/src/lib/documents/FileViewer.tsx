@@ -37,10 +37,32 @@ export function useObjectUrl(blob: Blob | undefined, contentType: string): strin
   return url;
 }
 
+/**
+ * Whether the page's policy refused to frame `url` (an installation whose Content-Security-Policy has no `blob:`
+ * in `frame-src`): the viewer then offers the new tab instead of an empty frame.
+ */
+export function useFrameBlocked(url: string | null): boolean {
+  const [blocked, setBlocked] = useState<string | null>(null);
+  useEffect(() => {
+    if (!url) return;
+    const listen = (event: SecurityPolicyViolationEvent) => {
+      if (
+        event.blockedURI === url ||
+        (event.blockedURI === 'blob' && event.effectiveDirective === 'frame-src')
+      )
+        setBlocked(url);
+    };
+    document.addEventListener('securitypolicyviolation', listen);
+    return () => document.removeEventListener('securitypolicyviolation', listen);
+  }, [url]);
+  return url !== null && blocked === url;
+}
+
 function ViewerBody({ file }: { file: ViewedFile }) {
   const { t } = useTranslation('documents');
   const query = useFileBlob(file.path, 'inline');
   const url = useObjectUrl(query.data, file.contentType);
+  const frameBlocked = useFrameBlocked(url);
   const [downloading, setDownloading] = useState(false);
   const isPdf = file.contentType === 'application/pdf';
   return (
@@ -84,6 +106,23 @@ function ViewerBody({ file }: { file: ViewedFile }) {
             <Text size="sm" c="dimmed">
               {t('viewer.loading')}
             </Text>
+          </Stack>
+        </Center>
+      ) : isPdf && frameBlocked ? (
+        <Center h={200} data-testid="pdf-blocked">
+          <Stack align="center" gap="xs">
+            <Text size="sm" c="dimmed" ta="center">
+              {t('viewer.blocked')}
+            </Text>
+            <Button
+              component="a"
+              href={url}
+              target="_blank"
+              rel="noopener noreferrer"
+              leftSection={<IconExternalLink size={16} />}
+            >
+              {t('viewer.newTab')}
+            </Button>
           </Stack>
         </Center>
       ) : isPdf ? (

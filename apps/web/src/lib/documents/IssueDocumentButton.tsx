@@ -245,7 +245,14 @@ function IssueDocumentModal({
 
   return (
     <>
-      <Modal opened onClose={onClose} title={t('issue.title')} size="xl" data-testid="issue-document">
+      <Modal
+        opened
+        onClose={onClose}
+        title={t('issue.title')}
+        size="xl"
+        closeOnEscape={viewing === null}
+        data-testid="issue-document"
+      >
         <Stack gap="md">
           {issued ? (
             <IssuedPanel doc={issued} onOpen={() => open(issued)} />
