@@ -5,7 +5,7 @@
  */
 
 import type { DocumentKind } from '@greensen/shared/contracts/documents';
-import { Badge, Button, ScrollArea, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, ScrollArea, Skeleton, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useTemplateVariables } from '../../../lib/documents/api';
 
@@ -48,28 +48,25 @@ export function VariablesPanel({
                 multiline
                 maw={260}
               >
-                <Button
-                  variant="subtle"
-                  size="compact-sm"
-                  justify="flex-start"
+                <UnstyledButton
                   onClick={() => onInsert(snippetFor(variable.path, variable.type))}
-                  styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
                   data-variable={variable.path}
+                  px={6}
+                  py={4}
+                  style={{ borderRadius: 'var(--mantine-radius-sm)', display: 'block', width: '100%' }}
                 >
-                  <Stack gap={0} align="flex-start">
-                    <Text size="xs" ff="monospace">
-                      {variable.path}
-                      {variable.type === 'list' && (
-                        <Badge ml={4} size="xs" variant="light">
-                          {t('templates.admin.loop')}
-                        </Badge>
-                      )}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {en ? variable.label_en : variable.label_fr}
-                    </Text>
-                  </Stack>
-                </Button>
+                  <Text size="xs" ff="monospace" c="greensen.7" style={{ overflowWrap: 'anywhere' }}>
+                    {variable.path}
+                    {variable.type === 'list' && (
+                      <Badge ml={4} size="xs" variant="light">
+                        {t('templates.admin.loop')}
+                      </Badge>
+                    )}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {en ? variable.label_en : variable.label_fr}
+                  </Text>
+                </UnstyledButton>
               </Tooltip>
             ))}
           </Stack>

@@ -160,7 +160,9 @@ function Actions({ template, onCopied }: { template: TDocumentTemplate; onCopied
                 kind: template.kind,
                 language: template.language,
                 paper: template.paper,
-                name: t('templates.admin.copyName', { name: template.name }).slice(0, 120),
+                name: t('templates.admin.copyName', {
+                  name: template.name.replace(/\s*\(Greensen\)$/, ''),
+                }).slice(0, 120),
                 description: template.description,
                 body: template.body,
                 based_on: template.id,

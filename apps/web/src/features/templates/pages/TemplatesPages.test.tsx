@@ -124,7 +124,7 @@ describe('the templates pages', () => {
       language: 'fr',
       name: 'Certificat médical (adapté)',
     });
-    expect(await screen.findByTestId('template-editor')).toBeInTheDocument();
+    expect(await screen.findByTestId('template-editor', {}, { timeout: 10_000 })).toBeInTheDocument();
   });
 
   it('inserts a variable at the cursor and shows the line and reason of a refused body', async () => {
