@@ -62,6 +62,7 @@ export function IssuedDocumentsTable({
           {
             accessor: 'number',
             title: t('list.columns.number'),
+            noWrap: true,
             render: (doc) => (
               <Anchor
                 component="button"
@@ -94,6 +95,7 @@ export function IssuedDocumentsTable({
           {
             accessor: 'status',
             title: t('list.columns.status'),
+            noWrap: true,
             render: (doc) => (
               <Badge color={doc.status === 'valid' ? 'green' : 'gray'} variant="light" size="sm">
                 {t(`list.status.${doc.status}`)}
