@@ -3,7 +3,8 @@
 // Prints a table and writes bench/results/<YYYY-MM-DD>.json. Loopback only; every load is bounded in
 // requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N, --only web
 // (the first screens on a slow link alone, in headless Chromium: scenario 6), --only start, --only beds
-// (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock).
+// (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock), --only documents
+// (scenario 9: a two-page consultation report as PDF against the same as HTML).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
@@ -788,6 +789,102 @@ function pharmacyRows(p, engine) {
 const pharmacyOnly = () =>
   scenarioAlone('pharmacy', (d) => ensurePharmacy(d, log), pharmacyScenario, pharmacyRows);
 
+/**
+ * Scenario 9 (issue 19): generating a two-page consultation report as a PDF (the model rendered, its Markdown laid
+ * out by pdfmake with the header, the QR code and the page numbers) against generating the same document's HTML
+ * (the model rendered, its Markdown written as HTML), in-process on the built server's code, alternating. The
+ * goal is the PDF's p95 ≤ 300 ms; the ratio to the HTML is shown.
+ */
+async function documentsScenario() {
+  const dist = (file) => pathToFileURL(join(ROOT, 'apps/server/dist/modules/documents', file)).href;
+  const { renderTemplate } = await import(dist('templating.js'));
+  const { markdownToHtml, parseMarkdown } = await import(dist('markdown.js'));
+  const { renderPdf } = await import(dist('pdf.js'));
+  const { shippedFor } = await import(dist('shipped.js'));
+  const { demoVariables } = await import(dist('variables.js'));
+  const model = shippedFor('consultation_report', 'fr');
+  const vars = demoVariables('consultation_report', 'fr');
+  // Long enough sections for two A4 pages.
+  const paragraph = (n) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `Observation ${i + 1} : évolution clinique notée, tolérance correcte du traitement, pas d'effet indésirable rapporté.`,
+    ).join('\n');
+  vars.consultation.history = paragraph(14);
+  vars.consultation.examination = paragraph(14);
+  vars.consultation.plan = paragraph(8);
+  vars.diagnoses = [
+    vars.diagnoses[0],
+    { ...vars.diagnoses[0], code: 'D50.9', label: 'Anémie ferriprive', primary: false },
+  ];
+  const layout = {
+    paper: 'A4',
+    language: 'fr',
+    title: 'Compte rendu de consultation',
+    number: 'CR-HGG-2026-000001',
+    date: '25/11/2026',
+    hospital: {
+      name: 'Hôpital Général de Greensen',
+      address: 'Avenue du Lac 12, Goma',
+      phones: '+243 81 000 00 00',
+      header: 'Ministère de la Santé',
+      footer: 'Urgences 24 h/24',
+      logo: null,
+    },
+    author: 'Dr. Awa Diallo',
+    verification: { url: 'http://localhost:3000/verify/AAAAAAAAAAAAAAAAAAAAAA', code: 'K7P2-9QXD' },
+  };
+  const pdfOnce = async () => renderPdf(parseMarkdown(renderTemplate(model.body, vars)), layout);
+  const htmlOnce = async () => markdownToHtml(renderTemplate(model.body, vars));
+  const pages = ((await pdfOnce()).toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
+  const amount = QUICK ? 20 : 60;
+  const timed = async (fn) => {
+    const times = [];
+    for (let i = 0; i < amount; i += 1) {
+      const t0 = performance.now();
+      await fn();
+      times.push(performance.now() - t0);
+    }
+    return { p50: percentile(times, 50), p95: percentile(times, 95) };
+  };
+  for (let i = 0; i < 5; i += 1) await pdfOnce(); // warm-up: fonts parsed, code compiled
+  const measured = await alternate({ pdf: () => timed(pdfOnce), html: () => timed(htmlOnce) });
+  return {
+    pages,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** `--only documents`: scenario 9 alone (no database). */
+async function documentsOnly() {
+  ensureInstalled();
+  ensureBuilt({ web: false });
+  const d = await documentsScenario();
+  results.scenarios.documents = d;
+  row(
+    '9 documents',
+    `p95 two-page consultation report as PDF (${d.pages} pages) vs the 300 ms goal`,
+    ms(d.pdf.p95),
+    '300 ms',
+    d.pdf.p95 / 300,
+    atMost(1),
+  );
+  row(
+    '9 documents',
+    'p95 the same document as PDF vs as HTML',
+    ms(d.pdf.p95),
+    ms(d.html.p95),
+    d.pdf.p95 / d.html.p95,
+    null,
+    'shown',
+  );
+  printTable();
+  writeResults('-documents');
+}
+
 /** Writes the run's figures to bench/results/<date>[-quick|-web].json. */
 function writeResults(suffix) {
   const dir = join(ROOT, 'bench/results');
@@ -1105,7 +1202,9 @@ async function main() {
       ? bedsOnly()
       : ONLY === 'pharmacy'
         ? pharmacyOnly()
-        : main()
+        : ONLY === 'documents'
+          ? documentsOnly()
+          : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);

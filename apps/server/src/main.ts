@@ -1,6 +1,7 @@
 import { isModuleEnabled } from '@greensen/shared/domain/modules';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { seedDemoDocuments } from './db/seed/documents.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
 import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
@@ -30,6 +31,11 @@ async function main() {
   let seeded = false;
   if (app.database.kind === 'embedded' && config.appEnv !== 'production' && config.demo) {
     seeded = (await seedDemoIfAllowed(app.database, config)) !== null;
+    // The demo's documents go through the API (file storage, PDFs) once the rest of the demo is there.
+    if (seeded) {
+      const docs = await seedDemoDocuments(app);
+      app.log.info(docs, 'demo documents issued');
+    }
   }
   // Still empty (production, DEMO=off, or a PostgreSQL server): a one-time link to create the first hospital and
   // administrator (decision 0021), printed below on the console only, never to the log or the audit trail.

@@ -108,6 +108,12 @@ export interface HospitalKit {
     status?: 'draft' | 'signed',
     by?: DashboardGroup,
   ): Promise<{ id: string; version: number; line: string; patient: string }>;
+  /** A medical certificate issued by the hospital's doctor for a new patient, with its verification token. */
+  document(): Promise<{ id: string; token: string; patient: string }>;
+  /** A hospital model (a French free letter) made by the hospital's administrator. */
+  template(): Promise<{ id: string; version: number }>;
+  /** A PNG added to a new patient's record by the hospital's secretary. */
+  patientDocument(): Promise<{ id: string; patient: string }>;
 }
 
 /** Who sends the request. */
@@ -247,6 +253,16 @@ const PRESCRIPTION_READERS: readonly DashboardGroup[] = [
   'head_doctor',
   'midwife',
   'queue_manager',
+  'admin',
+];
+/** Document models are managed by administrators and head doctors (decision 0023). */
+const TEMPLATE_MANAGERS: readonly DashboardGroup[] = ['admin', 'head_doctor'];
+/** The groups that issue some kind of document (the doctor first: the fuzzer and replays act as it). */
+const DOCUMENT_ISSUERS: readonly DashboardGroup[] = [
+  'doctor',
+  'head_doctor',
+  'midwife',
+  'secretary',
   'admin',
 ];
 const inAYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
@@ -1282,6 +1298,160 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
 
+  // Documents (issue 19, docs/decisions/0023-documents.md) -----------------------------------------------------
+  // Models: every member reads them; administrators and head doctors copy, adapt and activate them.
+  'GET /api/document-templates/': { allow: ALL, audit: 'none' },
+  'GET /api/document-templates/variables/': {
+    allow: ALL,
+    audit: 'none',
+    request: () => ({ query: { kind: 'prescription' } }),
+  },
+  'GET /api/document-templates/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: (await kit.template()).id } }),
+  },
+  'POST /api/document-templates/': {
+    allow: TEMPLATE_MANAGERS,
+    audit: 'event',
+    request: () => ({
+      body: {
+        kind: 'medical_certificate',
+        language: 'fr',
+        paper: 'A4',
+        name: unique('Certificat '),
+        body: '# Certificat\n\n{{ patient.full_name }}, {{ date.today_long }}',
+      },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'PATCH /api/document-templates/:id/': {
+    allow: TEMPLATE_MANAGERS,
+    audit: 'event',
+    request: async (kit) => {
+      const t = await kit.template();
+      return { params: { id: t.id }, body: { version: t.version, name: unique('Courrier ') } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/document-templates/:id/activate/': {
+    allow: TEMPLATE_MANAGERS,
+    audit: 'event',
+    request: async (kit) => ({ params: { id: (await kit.template()).id } }),
+  },
+  'POST /api/document-templates/:id/archive/': {
+    allow: TEMPLATE_MANAGERS,
+    audit: 'event',
+    request: async (kit) => ({ params: { id: (await kit.template()).id } }),
+  },
+  'POST /api/document-templates/preview/': {
+    allow: TEMPLATE_MANAGERS,
+    audit: 'none',
+    request: () => ({
+      body: {
+        kind: 'prescription',
+        language: 'fr',
+        paper: 'A5',
+        body: '# Ordonnance\n{{ patient.full_name }}',
+      },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/document-templates/preview/pdf/': {
+    allow: TEMPLATE_MANAGERS,
+    audit: 'none',
+    request: () => ({
+      body: { kind: 'free_letter', language: 'en', paper: 'A4', body: '# Letter\n{{ patient.full_name }}' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  // Issued documents: the route lets the issuing groups through, each kind its own issuers (a medical certificate:
+  // practitioners; secretaries and administrators issue invoices and receipts once billing exists).
+  'POST /api/documents/draft/': {
+    allow: DOCUMENT_ISSUERS,
+    objectRule: ['secretary', 'admin'],
+    audit: 'read',
+    request: async (kit) => ({
+      body: { kind: 'medical_certificate', source: { type: 'patient', id: (await kit.patient()).id } },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/documents/': {
+    allow: DOCUMENT_ISSUERS,
+    objectRule: ['secretary', 'admin'],
+    audit: 'create',
+    request: async (kit) => ({
+      body: { kind: 'sick_leave_certificate', source: { type: 'patient', id: (await kit.patient()).id } },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  // Secretaries read the administrative kinds only: the list leaves the others out, a certificate is refused.
+  'GET /api/documents/': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+    otherHospital: 'empty',
+  },
+  'GET /api/documents/:id/': {
+    allow: ALL,
+    objectRule: ['secretary'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.document()).id } }),
+  },
+  'GET /api/documents/:id/pdf/': {
+    allow: ALL,
+    objectRule: ['secretary'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.document()).id } }),
+  },
+  // Its author (the hospital's doctor), a head doctor or an administrator.
+  'POST /api/documents/:id/cancel/': {
+    allow: DOCUMENT_ISSUERS,
+    objectRule: ['midwife', 'secretary'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.document()).id },
+      body: { reason: 'Erreur de patient' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  // The public verification page: authenticity only, rate-limited, no hospital scope.
+  'GET /api/verify/:token/': {
+    allow: 'public',
+    audit: 'none',
+    request: async (kit) => ({ params: { token: (await kit.document()).token } }),
+  },
+  // Patient documents: every member adds and reads them; the uploader, a head doctor or an administrator deletes.
+  'GET /api/patient-documents/': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+    otherHospital: 'empty',
+  },
+  // A multipart upload: the harness sends JSON bodies, which the route refuses (400); documents.test.ts uploads.
+  'POST /api/patient-documents/': { allow: ALL, audit: 'create', status: 'not-refused' },
+  'GET /api/patient-documents/:id/': {
+    allow: ALL,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.patientDocument()).id } }),
+  },
+  'GET /api/patient-documents/:id/file/': {
+    allow: ALL,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.patientDocument()).id } }),
+  },
+  'POST /api/patient-documents/:id/delete/': {
+    allow: ALL,
+    objectRule: ['doctor', 'midwife', 'queue_manager', 'nurse'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.patientDocument()).id },
+      body: { reason: 'Doublon' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
   // Notifications (each user's own) -----------------------------------------------------------------------
   'GET /api/notifications/': { allow: ALL, audit: 'none' },
   'POST /api/notifications/mark-read/': {

@@ -57,6 +57,10 @@ export interface World {
 let n = 0;
 const uniqueName = (prefix: string) => `${prefix}${randomBytes(3).toString('hex')}${(n++).toString(36)}`;
 
+/** A 1×1 PNG (a patient document upload). */
+const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 function expectStatus(res: { statusCode: number; body: string }, status: number, what: string) {
   if (res.statusCode !== status)
     throw new Error(`fixture ${what}: expected ${status}, got ${res.statusCode} ${res.body.slice(0, 300)}`);
@@ -423,6 +427,58 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       const membership = person.memberships[0]!.id;
       keep(person.id, membership);
       return { id: person.id, membership };
+    },
+    async document() {
+      const patient = await kit.patient();
+      const res = await as('doctor', 'POST', '/api/documents/', {
+        kind: 'medical_certificate',
+        source: { type: 'patient', id: patient.id },
+      });
+      expectStatus(res, 201, 'document');
+      const doc = res.json() as { id: string; number: string; verification_path: string };
+      const token = doc.verification_path.split('/').pop()!;
+      keep(doc.id, doc.number, token);
+      return { id: doc.id, token, patient: patient.id };
+    },
+    async template() {
+      const res = await as('admin', 'POST', '/api/document-templates/', {
+        kind: 'free_letter',
+        language: 'fr',
+        paper: 'A4',
+        name: uniqueName('Courrier '),
+        body: '# Courrier\n\n{{ patient.full_name }}',
+      });
+      expectStatus(res, 201, 'document template');
+      const t = res.json() as { id: string; version: number };
+      keep(t.id);
+      return { id: t.id, version: t.version };
+    },
+    async patientDocument() {
+      const patient = await kit.patient();
+      const boundary = 'greensenkitboundary';
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="patient"\r\n\r\n${patient.id}\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nid_document\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="carte.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        Buffer.from(TINY_PNG, 'base64'),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/patient-documents/',
+        headers: {
+          authorization: `Bearer ${tokens.secretary}`,
+          'hospital-id': h.id,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        payload,
+      });
+      expectStatus(res, 201, 'patient document');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return { id, patient: patient.id };
     },
   };
   const consultation = await kit.consultation();

@@ -27,7 +27,8 @@
  *
  * Issued documents (`/documents`, printing from a consultation, prescription, exam or stay)
  * - POST   /api/documents/draft/                    per kind (ISSUERS)    render a draft from a source, nothing stored
- *                                                                         (ZDocumentDraftCreate → ZDocumentDraft)
+ *                                                                         (ZDocumentDraftCreate → ZDocumentDraft);
+ *                                                                         a source that is not the hospital's → 404
  * - POST   /api/documents/                          per kind (ISSUERS)    issue: signed, numbered, stored, immutable
  *                                                                         (ZDocumentIssue → 201 ZDocument)
  * - GET    /api/documents/                          ALL                   list (ZDocumentQuery → ZDocumentList)
@@ -466,7 +467,10 @@ export const DOCUMENT_ERROR_CODES = [
   'documents.template_kind',
   /** 400 `source`: this kind is not printed from that source (KIND_SOURCES), or the source is not printable yet. */
   'documents.source_kind',
-  /** 400 `source`: no such source in the hospital (or not readable by the caller). */
+  /**
+   * 400 `source`: the source cannot be printed (a draft or cancelled prescription, an exam not validated, a
+   * cancelled consultation). A source that is not the hospital's is a plain 404; one the caller may not read, 403.
+   */
   'documents.source_unknown',
   /** 403: the caller's role does not issue this kind (KIND_ISSUERS). */
   'documents.kind_forbidden',

@@ -33,6 +33,7 @@ export type Action =
   | 'audit.read'
   | 'patient.access_log'
   | 'prescription.write'
+  | 'prescription.read'
   | 'pharmacy.manage';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
@@ -82,5 +83,7 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   // dispensing are the work of the members of a pharmacy department among these groups (the service checks the
   // department, as the laboratory's does for exams); every member reads the medication reference.
   'prescription.write': ['doctor', 'head_doctor', 'midwife'],
+  /** Prescriptions are read (and printed) by the care team, the charge nurse and administrators, not secretaries. */
+  'prescription.read': ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager', 'admin'],
   'pharmacy.manage': ['nurse', 'doctor', 'head_doctor', 'queue_manager'],
 };

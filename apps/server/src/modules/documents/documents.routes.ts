@@ -169,19 +169,6 @@ export async function documentsRoutes(app: FastifyInstance) {
   const issuing = { access: { scope: 'hospital', module: null, roles: ISSUERS_ANY } } as const;
   const tags = ['documents'];
 
-  // Multipart only for the upload route's scope (the rest of the API speaks JSON only).
-  await app.register(multipart, {
-    limits: {
-      fileSize: UPLOAD_MAX_MB_MAX * 1024 * 1024,
-      files: 1,
-      fields: 8,
-      fieldSize: 4000,
-      parts: 9,
-      headerPairs: 50,
-    },
-    throwFileSizeLimit: true,
-  });
-
   // Models ------------------------------------------------------------------------------------------------
 
   r.get(
@@ -457,44 +444,60 @@ export async function documentsRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post(
-    '/api/patient-documents/',
-    {
-      config: reading,
-      schema: {
-        tags,
-        summary:
-          'Adds a scan, photo or PDF to a patient record (multipart: patient, category, document_date, description, file)',
-        response: { 201: ZPatientDocument },
+  // Multipart only in the upload route's own scope: the rest of the API speaks JSON only.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: {
+        fileSize: UPLOAD_MAX_MB_MAX * 1024 * 1024,
+        files: 1,
+        fields: 8,
+        fieldSize: 4000,
+        parts: 9,
+        headerPairs: 50,
       },
-    },
-    async (request, reply) => {
-      const ctx = contextOf(request);
-      if (!request.isMultipart()) throw badRequest({ file: ['documents.file_missing'] });
-      const max = await uploads.maxBytes(ctx);
-      const fields: Record<string, string> = {};
-      let file: { name: string; bytes: Buffer } | null = null;
-      try {
-        for await (const part of request.parts({ limits: { fileSize: max, files: 1 } })) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file' || file) {
-              await part.toBuffer();
-              throw badRequest({ file: ['documents.file_missing'] });
-            }
-            file = { name: part.filename, bytes: await part.toBuffer() };
-          } else if (typeof part.value === 'string' && part.value !== '') fields[part.fieldname] = part.value;
+      throwFileSizeLimit: true,
+    });
+    const s = scope.withTypeProvider<ZodTypeProvider>();
+    s.post(
+      '/api/patient-documents/',
+      {
+        config: reading,
+        schema: {
+          tags,
+          summary:
+            'Adds a scan, photo or PDF to a patient record (multipart: patient, category, document_date, description, file)',
+          response: { 201: ZPatientDocument },
+        },
+      },
+      async (request, reply) => {
+        const ctx = contextOf(request);
+        if (!request.isMultipart()) throw badRequest({ file: ['documents.file_missing'] });
+        const max = await uploads.maxBytes(ctx);
+        const fields: Record<string, string> = {};
+        let file: { name: string; bytes: Buffer } | null = null;
+        try {
+          for await (const part of request.parts({ limits: { fileSize: max, files: 1 } })) {
+            if (part.type === 'file') {
+              if (part.fieldname !== 'file' || file) {
+                await part.toBuffer();
+                throw badRequest({ file: ['documents.file_missing'] });
+              }
+              file = { name: part.filename, bytes: await part.toBuffer() };
+            } else if (typeof part.value === 'string' && part.value !== '')
+              fields[part.fieldname] = part.value;
+          }
+        } catch (err) {
+          if (err instanceof ApiError) throw err;
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge();
+          throw badRequest({ file: ['documents.file_missing'] });
         }
-      } catch (err) {
-        if (err instanceof ApiError) throw err;
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge();
-        throw badRequest({ file: ['documents.file_missing'] });
-      }
-      const parsed = ZPatientDocumentFields.safeParse(fields);
-      if (!parsed.success) throw Object.assign(new Error('validation'), { zodIssues: parsed.error.issues });
-      if (!file) throw badRequest({ file: ['documents.file_missing'] });
-      return reply.status(201).send(await uploads.upload(ctx, parsed.data, file));
-    },
-  );
+        const parsed = ZPatientDocumentFields.safeParse(fields);
+        if (!parsed.success) throw Object.assign(new Error('validation'), { zodIssues: parsed.error.issues });
+        if (!file) throw badRequest({ file: ['documents.file_missing'] });
+        return reply.status(201).send(await uploads.upload(ctx, parsed.data, file));
+      },
+    );
+  });
 
   r.get(
     '/api/patient-documents/:id/',

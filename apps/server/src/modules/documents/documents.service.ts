@@ -32,6 +32,7 @@ import {
   formatDate,
   type HospitalFacts,
   hospitalFacts,
+  sourceInHospital,
   sourceVariables,
 } from './sources.js';
 import { TemplatesService, templateRefusal, type UsableTemplate } from './templates.service.js';
@@ -161,6 +162,8 @@ export class DocumentsService {
     },
   ) {
     const hospital = scopedHospital(ctx);
+    // Another hospital's source is not found, before any rule about it is asked.
+    if (!(await sourceInHospital(q, hospital.id, body.source))) throw notFound();
     if (!this.mayIssue(ctx, body.kind)) throw forbidden('documents.kind_forbidden');
     if (!KIND_SOURCES[body.kind].includes(body.source.type))
       throw badRequest({ source: ['documents.source_kind'] });
@@ -171,10 +174,9 @@ export class DocumentsService {
       body.language ?? 'fr',
       body.template,
     );
-    const [h, author] = await Promise.all([
-      hospitalFacts(q, hospital.id),
-      authorFacts(q, hospital.id, actingUser(ctx).id),
-    ]);
+    // One after the other: `q` may be a transaction's single connection.
+    const h = await hospitalFacts(q, hospital.id);
+    const author = await authorFacts(q, hospital.id, actingUser(ctx).id);
     const now = new Date();
     const lang = template.language;
     const common = commonVariables(h, author, lang, now);

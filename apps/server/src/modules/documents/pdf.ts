@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { DocumentLanguage, PaperSize } from '@greensen/shared/contracts/documents';
@@ -7,12 +8,13 @@ import type { Block, Inline } from './markdown.js';
  * The PDF of a document (decision 0023), made on the server with pdfmake (vector text, tables, headers and
  * footers with page numbers, a QR code node). The font is Roboto as pdfmake ships it (Apache License 2.0),
  * embedded and subset: Latin, Latin-1, Latin Extended-A and -B (é, ç, ñ, ő, ł, ğ, ș, ț…). pdfmake reaches no
- * URL and no file but the font files (its access policies say so).
+ * URL and no file (its access policies say so): the fonts are read once at start into its in-memory files.
  */
 
 const require = createRequire(import.meta.url);
 // pdfmake's Node entry (CommonJS, no types): a singleton with fonts and access policies.
 interface PdfMake {
+  virtualfs: { writeFileSync(name: string, content: Buffer): void };
   setFonts(fonts: object): void;
   setUrlAccessPolicy(cb: (url: string) => boolean): void;
   setLocalAccessPolicy(cb: (path: string) => boolean): void;
@@ -22,16 +24,18 @@ const pdfmake = require('pdfmake') as PdfMake;
 const FONT_DIR = join(dirname(require.resolve('pdfmake/package.json')), 'fonts', 'Roboto');
 const FONTS = {
   Roboto: {
-    normal: join(FONT_DIR, 'Roboto-Regular.ttf'),
-    bold: join(FONT_DIR, 'Roboto-Medium.ttf'),
-    italics: join(FONT_DIR, 'Roboto-Italic.ttf'),
-    bolditalics: join(FONT_DIR, 'Roboto-MediumItalic.ttf'),
+    normal: 'Roboto-Regular.ttf',
+    bold: 'Roboto-Medium.ttf',
+    italics: 'Roboto-Italic.ttf',
+    bolditalics: 'Roboto-MediumItalic.ttf',
   },
 };
-const FONT_FILES = new Set(Object.values(FONTS.Roboto));
+// The fonts are read once, into pdfmake's in-memory files: no document reads the disk.
+for (const file of Object.values(FONTS.Roboto))
+  pdfmake.virtualfs.writeFileSync(file, readFileSync(join(FONT_DIR, file)));
 pdfmake.setFonts(FONTS);
 pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => FONT_FILES.has(path));
+pdfmake.setLocalAccessPolicy(() => false);
 
 export interface PdfLayout {
   paper: PaperSize;

@@ -1,5 +1,6 @@
 import type { DocumentKind, DocumentLanguage, TDocumentSource } from '@greensen/shared/contracts/documents';
 import { ZFrequency } from '@greensen/shared/contracts/pharmacy';
+import { isGroupRestricted } from '@greensen/shared/domain/access';
 import { consultationAccess } from '@greensen/shared/domain/consultation-access';
 import { type ExamField, examResultLines } from '@greensen/shared/domain/exams';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
@@ -17,16 +18,6 @@ import { emptyGroups, type Vars } from './variables.js';
  * consultation, the exam readers for an exam, the stay readers for a stay, the prescription readers for a
  * prescription (decision 0023). Dates are formatted in the hospital's time zone and the document's language.
  */
-
-const PRESCRIPTION_READERS: readonly DashboardGroup[] = [
-  'nurse',
-  'doctor',
-  'head_doctor',
-  'midwife',
-  'queue_manager',
-  'admin',
-];
-const EXAM_READERS: readonly DashboardGroup[] = ['head_doctor', 'doctor', 'queue_manager', 'nurse', 'admin'];
 
 interface Clock {
   tz: string;
@@ -354,6 +345,43 @@ async function stayGroup(q: Queryable, ctx: ServiceContext, id: string, c: Clock
   };
 }
 
+const FORMS: Record<string, [string, string]> = {
+  tablet: ['comprimé', 'tablet'],
+  dispersible_tablet: ['comprimé dispersible', 'dispersible tablet'],
+  capsule: ['gélule', 'capsule'],
+  oral_solution: ['solution buvable', 'oral solution'],
+  oral_suspension: ['suspension buvable', 'oral suspension'],
+  syrup: ['sirop', 'syrup'],
+  powder_oral: ['poudre orale', 'oral powder'],
+  injection: ['injectable', 'injection'],
+  infusion: ['perfusion', 'infusion'],
+  suppository: ['suppositoire', 'suppository'],
+  cream: ['crème', 'cream'],
+  ointment: ['pommade', 'ointment'],
+  eye_drops: ['collyre', 'eye drops'],
+  ear_drops: ['gouttes auriculaires', 'ear drops'],
+  inhaler: ['inhalateur', 'inhaler'],
+  nebuliser_solution: ['solution pour nébulisation', 'nebuliser solution'],
+  pessary: ['ovule', 'pessary'],
+  implant: ['implant', 'implant'],
+  other: ['autre', 'other'],
+};
+const ROUTES: Record<string, [string, string]> = {
+  oral: ['orale', 'oral'],
+  iv: ['intraveineuse', 'intravenous'],
+  im: ['intramusculaire', 'intramuscular'],
+  sc: ['sous-cutanée', 'subcutaneous'],
+  rectal: ['rectale', 'rectal'],
+  topical: ['cutanée', 'topical'],
+  ophthalmic: ['ophtalmique', 'ophthalmic'],
+  otic: ['auriculaire', 'otic'],
+  inhaled: ['inhalée', 'inhaled'],
+  vaginal: ['vaginale', 'vaginal'],
+  sublingual: ['sublinguale', 'sublingual'],
+  other: ['autre', 'other'],
+};
+const capitalized = (v: string) => v.charAt(0).toUpperCase() + v.slice(1);
+
 function frequencyText(raw: unknown, lang: DocumentLanguage): string {
   const f = ZFrequency.safeParse(raw);
   if (!f.success) return '';
@@ -391,7 +419,7 @@ async function prescriptionGroup(q: Queryable, ctx: ServiceContext, id: string, 
   const r = res.rows[0];
   // A draft or a cancelled prescription is not printed.
   if (!r || r.status === 'draft' || r.status === 'cancelled') throw unknownSource();
-  if (!mayRead(ctx, PRESCRIPTION_READERS)) throw forbidden();
+  if (!mayRead(ctx, ACTION_GROUPS['prescription.read'])) throw forbidden();
   const lines = await q.execute<{
     inn_fr: string;
     inn_en: string;
@@ -419,11 +447,11 @@ async function prescriptionGroup(q: Queryable, ctx: ServiceContext, id: string, 
           r.weight_kg === null ? '' : String(Number(r.weight_kg)).replace('.', c.lang === 'fr' ? ',' : '.'),
         notes: s(r.notes),
         lines: lines.rows.map((l) => ({
-          medication: c.lang === 'fr' ? l.inn_fr : l.inn_en,
+          medication: capitalized(c.lang === 'fr' ? l.inn_fr : l.inn_en),
           strength: l.strength,
-          form: l.form.replaceAll('_', ' '),
+          form: label(FORMS, l.form, c.lang),
           dose: `${Number(l.dose)} ${l.dose_unit}`,
-          route: l.route,
+          route: label(ROUTES, l.route, c.lang),
           frequency: frequencyText(l.frequency, c.lang),
           duration: l.duration_days
             ? t(c.lang, `${l.duration_days} jour(s)`, `${l.duration_days} day(s)`)
@@ -470,7 +498,8 @@ async function examGroup(q: Queryable, ctx: ServiceContext, id: string, c: Clock
   const r = res.rows[0];
   // Only validated results are printed.
   if (!r || r.status !== 'validated') throw unknownSource();
-  if (!mayRead(ctx, EXAM_READERS)) throw forbidden();
+  // The exams module's readers: every group but those the module is closed to (secretaries, midwives).
+  if (!groupsOf(ctx).some((g) => !isGroupRestricted(g, 'exams'))) throw forbidden();
   const fields = typeof r.fields === 'string' ? (JSON.parse(r.fields) as ExamField[]) : r.fields;
   const results = typeof r.results === 'string' ? JSON.parse(r.results) : r.results;
   const lines = examResultLines(fields, results, {
@@ -504,6 +533,23 @@ async function examGroup(q: Queryable, ctx: ServiceContext, id: string, c: Clock
       },
     },
   };
+}
+
+const SOURCE_TABLES = {
+  consultation: 'consultations',
+  prescription: 'prescriptions',
+  exam: 'exam_orders',
+  hospitalization: 'hospitalizations',
+  patient: 'patients',
+} as const;
+
+/** Whether the source is one of the hospital's rows (whatever its state). */
+export async function sourceInHospital(q: Queryable, hospitalId: string, source: TDocumentSource) {
+  const table = sql.identifier(SOURCE_TABLES[source.type]);
+  const res = await q.execute(
+    sql`select 1 from ${table} where id = ${source.id} and hospital_id = ${hospitalId}`,
+  );
+  return res.rows.length > 0;
 }
 
 /** Which group a source fills, for the kinds that take it. */

@@ -168,9 +168,22 @@ function renderWith(engine: Liquid, tpl: ReturnType<Liquid['parse']>, variables:
   return out;
 }
 
+/** Parsed bodies of the models in use (a few per hospital), the oldest dropped first. */
+const parsed = new Map<string, ReturnType<Liquid['parse']>>();
+const PARSED_MAX = 200;
+function parsedBody(body: string) {
+  let tpl = parsed.get(body);
+  if (!tpl) {
+    tpl = parse(lenient, body);
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    parsed.set(body, tpl);
+  }
+  return tpl;
+}
+
 /** Renders a (validated) body with real variables: missing values print as nothing. */
 export function renderTemplate(body: string, variables: Variables): string {
-  const out = renderWith(lenient, parse(lenient, body), variables);
+  const out = renderWith(lenient, parsedBody(body), variables);
   return `${out
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t]+\n/g, '\n')

@@ -199,16 +199,6 @@ function conflictReply(request: FastifyRequest, reply: FastifyReply, result: Sta
   return reply.status(409).send(signConflictBody(lang, result.warnings));
 }
 
-/** The care team, the charge nurse and administrators read prescriptions (not secretaries; decision 0022). */
-const PRESCRIPTION_READERS: readonly DashboardGroup[] = [
-  'nurse',
-  'doctor',
-  'head_doctor',
-  'midwife',
-  'queue_manager',
-  'admin',
-];
-
 /**
  * The medication reference, prescriptions, stock and dispensing (issue 18; specification §1–2 `/pharmacy`,
  * `/medications`, `/pharmacy/medications/{id}`, `/pharmacy/prescriptions/{id}`; decision 0022).
@@ -225,7 +215,8 @@ export async function pharmacyRoutes(app: FastifyInstance) {
   const any = policy('any');
   const writer = policy(ACTION_GROUPS['prescription.write']);
   const manager = policy(ACTION_GROUPS['pharmacy.manage']);
-  const reader = policy(PRESCRIPTION_READERS);
+  // The care team, the charge nurse and administrators read prescriptions (not secretaries; decision 0022).
+  const reader = policy(ACTION_GROUPS['prescription.read']);
   const tags = ['pharmacy'];
 
   r.get(

@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { demoActor } from '../../../test/factories.js';
+import { documentTypeOf } from '../../lib/images.js';
+import { seedDemo } from './demo.js';
+import { demoPdf, demoPng, seedDemoDocuments } from './documents.js';
+
+let ctx: TestContext;
+let made: { documents: number; uploads: number };
+beforeAll(async () => {
+  ctx = await createTestApp();
+  await seedDemo(ctx.database.db);
+  made = await seedDemoDocuments(ctx.app);
+}, 180_000);
+afterAll(() => ctx.close());
+
+const actor = (email: string) => demoActor(ctx.database.db, ctx.config.jwtSecret, email);
+
+it("gives HGG its adapted French medical certificate, issued documents (one cancelled) and a patient's files", async () => {
+  expect(made.documents).toBeGreaterThanOrEqual(4);
+  expect(made.uploads).toBe(2);
+  const doctor = await actor('medecin@greensen.test');
+  const models = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/document-templates/?kind=medical_certificate&language=fr&active=true',
+    headers: doctor.headers,
+  });
+  expect(models.json().results).toEqual([
+    expect.objectContaining({ shipped: false, active: true, name: 'Certificat médical — Urgences HGG' }),
+  ]);
+  const docs = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/documents/?page_size=50',
+    headers: doctor.headers,
+  });
+  const statuses = docs.json().results.map((d: { status: string }) => d.status);
+  expect(statuses.filter((s: string) => s === 'cancelled')).toHaveLength(1);
+  const files = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/patient-documents/',
+    headers: doctor.headers,
+  });
+  expect(
+    files
+      .json()
+      .results.map((f: { content_type: string }) => f.content_type)
+      .sort(),
+  ).toEqual(['application/pdf', 'image/png']);
+  const n = await ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from documents`);
+  expect(Number(n.rows[0]!.n)).toBe(made.documents);
+});
+
+it('draws its files at seed time, recognised by their content', () => {
+  expect(documentTypeOf(demoPng())).toBe('image/png');
+  expect(documentTypeOf(demoPdf(['a']))).toBe('application/pdf');
+});
