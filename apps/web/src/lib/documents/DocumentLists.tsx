@@ -25,6 +25,15 @@ type ListQuery<T> = {
   refetch: () => unknown;
 };
 
+/** A table of one page of documents: the list's query, its page, and whether to show each one's patient. */
+interface DocumentsTableProps<T> {
+  query: ListQuery<T>;
+  page: number;
+  onPageChange: (page: number) => void;
+  pageSize: number;
+  showPatient?: boolean;
+}
+
 function PatientLink({ patient }: { patient: { id: string; full_name: string; record_number: string } }) {
   const to = useLocalizedPath();
   return (
@@ -40,13 +49,7 @@ export function IssuedDocumentsTable({
   onPageChange,
   pageSize,
   showPatient = true,
-}: {
-  query: ListQuery<TDocumentListItem>;
-  page: number;
-  onPageChange: (page: number) => void;
-  pageSize: number;
-  showPatient?: boolean;
-}) {
+}: DocumentsTableProps<TDocumentListItem>) {
   const { t } = useTranslation('documents');
   const [viewing, setViewing] = useState<ViewedFile | null>(null);
   const [cancelling, setCancelling] = useState<{ type: 'issued'; id: string; label: string } | null>(null);
@@ -181,13 +184,7 @@ export function UploadedDocumentsTable({
   onPageChange,
   pageSize,
   showPatient = true,
-}: {
-  query: ListQuery<TPatientDocument>;
-  page: number;
-  onPageChange: (page: number) => void;
-  pageSize: number;
-  showPatient?: boolean;
-}) {
+}: DocumentsTableProps<TPatientDocument>) {
   const { t } = useTranslation('documents');
   const [viewing, setViewing] = useState<ViewedFile | null>(null);
   const [deleting, setDeleting] = useState<{ type: 'uploaded'; id: string; label: string } | null>(null);

@@ -21,6 +21,22 @@ import { PageHeader } from '../../../lib/page-states';
 
 const PAGE_SIZE = 20;
 
+/** The "from" and "to" days of a list. */
+function DateRange(props: {
+  from: string;
+  to: string;
+  onFrom: (v: string) => void;
+  onTo: (v: string) => void;
+}) {
+  const { t } = useTranslation('documents');
+  return (
+    <>
+      <DateFilter label={t('list.filters.from')} value={props.from} onChange={props.onFrom} w={160} />
+      <DateFilter label={t('list.filters.to')} value={props.to} onChange={props.onTo} w={160} />
+    </>
+  );
+}
+
 function IssuedTab() {
   const { t } = useTranslation('documents');
   const { page, setPage, resetPage } = useListPage();
@@ -70,8 +86,7 @@ function IssuedTab() {
           onChange={(value) => value && resetPage(setStatus)(value as typeof status)}
           w={150}
         />
-        <DateFilter label={t('list.filters.from')} value={from} onChange={resetPage(setFrom)} w={160} />
-        <DateFilter label={t('list.filters.to')} value={to} onChange={resetPage(setTo)} w={160} />
+        <DateRange from={from} to={to} onFrom={resetPage(setFrom)} onTo={resetPage(setTo)} />
       </Group>
       <IssuedDocumentsTable query={query} page={page} onPageChange={setPage} pageSize={PAGE_SIZE} />
     </Stack>
@@ -103,8 +118,7 @@ function UploadedTab() {
           clearable
           w={230}
         />
-        <DateFilter label={t('list.filters.from')} value={from} onChange={resetPage(setFrom)} w={160} />
-        <DateFilter label={t('list.filters.to')} value={to} onChange={resetPage(setTo)} w={160} />
+        <DateRange from={from} to={to} onFrom={resetPage(setFrom)} onTo={resetPage(setTo)} />
       </Group>
       <UploadedDocumentsTable query={query} page={page} onPageChange={setPage} pageSize={PAGE_SIZE} />
     </Stack>

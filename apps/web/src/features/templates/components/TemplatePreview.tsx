@@ -2,13 +2,18 @@
  * The server's rendering of a model body with demo data, shown as paper in a sandboxed iframe (HtmlPaper). A body
  * the server refuses shows the line and the reason instead.
  */
-import type { TTemplatePreview } from '@greensen/shared/contracts/documents';
+import type { TDocumentTemplate, TTemplatePreview } from '@greensen/shared/contracts/documents';
 import { Alert, Skeleton, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { templateProblem, useTemplatePreview } from '../../../lib/documents/api';
 import { HtmlPaper } from '../../../lib/documents/HtmlPaper';
 import { TemplateProblemAlert } from './TemplateProblemAlert';
+
+/** What the preview renders for a stored model: its own body, kind, language and paper. */
+export function previewOf(template: TDocumentTemplate): TTemplatePreview {
+  return { kind: template.kind, language: template.language, paper: template.paper, body: template.body };
+}
 
 export function TemplatePreview({ input }: { input: TTemplatePreview }) {
   const { t } = useTranslation('documents');

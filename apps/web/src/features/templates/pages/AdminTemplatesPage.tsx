@@ -58,7 +58,7 @@ import { LoadError, PageHeader } from '../../../lib/page-states';
 import { toast } from '../../../lib/toast';
 import { TemplateBadges } from '../components/TemplateBadges';
 import { KindFilter, LanguageFilter } from '../components/TemplateFilters';
-import { TemplatePreview } from '../components/TemplatePreview';
+import { previewOf, TemplatePreview } from '../components/TemplatePreview';
 import { TemplateProblemAlert } from '../components/TemplateProblemAlert';
 import { VariablesPanel } from '../components/VariablesPanel';
 
@@ -357,14 +357,7 @@ function SelectedTemplate({ id, onSelect }: { id: string; onSelect: (id: string)
               </ScrollArea.Autosize>
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 6 }}>
-              <TemplatePreview
-                input={{
-                  kind: template.kind,
-                  language: template.language,
-                  paper: template.paper,
-                  body: template.body,
-                }}
-              />
+              <TemplatePreview input={previewOf(template)} />
             </Grid.Col>
           </Grid>
         </>

@@ -14,7 +14,7 @@ import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { useModuleAllowed } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { TemplateBadges } from '../components/TemplateBadges';
-import { TemplatePreview } from '../components/TemplatePreview';
+import { previewOf, TemplatePreview } from '../components/TemplatePreview';
 
 export default function TemplateDetailPage() {
   const { id = '' } = useParams();
@@ -99,14 +99,7 @@ export default function TemplateDetailPage() {
               {t('templates.detail.preview')}
             </Title>
             {manageTemplates ? (
-              <TemplatePreview
-                input={{
-                  kind: template.kind,
-                  language: template.language,
-                  paper: template.paper,
-                  body: template.body,
-                }}
-              />
+              <TemplatePreview input={previewOf(template)} />
             ) : (
               <Text size="sm" c="dimmed">
                 {t('templates.detail.previewManagers')}
