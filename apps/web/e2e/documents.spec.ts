@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { signIn } from './helpers';
 
@@ -85,8 +86,17 @@ test('an adapted certificate is issued, verified by its QR page, then shown canc
   await expect(issued).toBeVisible();
   const number = (await issued.getByTestId('issued-number').innerText()).replace(/^N°\s*/, '').trim();
   const code = (await issued.getByTestId('issued-code').innerText()).trim();
-  // The PDF opens in the viewer.
-  await expect(doctor.getByTestId('pdf-viewer')).toBeVisible();
+  // The PDF opens in the viewer (framed, or offered in a tab where the page policy refuses frames); its download
+  // is the stored PDF.
+  await expect(doctor.getByTestId('pdf-viewer').or(doctor.getByTestId('pdf-blocked'))).toBeVisible();
+  const [download] = await Promise.all([
+    doctor.waitForEvent('download'),
+    doctor.getByRole('button', { name: 'Télécharger' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`${number}.pdf`);
+  const bytes = await readFile((await download.path()) ?? '');
+  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  await doctor.keyboard.press('Escape');
   const verifyPath = await issued.getByRole('link', { name: /\/verify\// }).getAttribute('href');
   expect(verifyPath).toMatch(/^\/verify\/[A-Za-z0-9_-]{22,64}$/);
 
