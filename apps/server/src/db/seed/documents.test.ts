@@ -55,3 +55,35 @@ it('draws its files at seed time, recognised by their content', () => {
   expect(documentTypeOf(demoPng())).toBe('image/png');
   expect(documentTypeOf(demoPdf(['a']))).toBe('application/pdf');
 });
+
+it('prints exam results (with flags) and a discharge summary from the demo', async () => {
+  const doctor = await actor('medecin@greensen.test');
+  const exam = await ctx.database.db.execute<{ id: string }>(
+    sql`select o.id from exam_orders o join hospitals h on h.id = o.hospital_id
+      where h.code = 'HGG' and o.status = 'validated' and o.abnormal order by o.validated_at desc limit 1`,
+  );
+  const results = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/documents/draft/',
+    headers: doctor.headers,
+    payload: { kind: 'exam_results_report', source: { type: 'exam', id: exam.rows[0]!.id } },
+  });
+  expect(results.statusCode, results.body).toBe(200);
+  expect(results.json()).toMatchObject({ editable: false, paper: 'A4' });
+  expect(results.json().html).toContain('<table>');
+  expect(results.json().text).toMatch(/\| (Bas|Élevé|Anormal) \|/);
+
+  const stay = await ctx.database.db.execute<{ id: string }>(
+    sql`select s.id from hospitalizations s join hospitals h on h.id = s.hospital_id
+      where h.code = 'HGG' and s.status = 'discharged' limit 1`,
+  );
+  const summary = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/documents/',
+    headers: doctor.headers,
+    payload: { kind: 'discharge_summary', source: { type: 'hospitalization', id: stay.rows[0]!.id } },
+  });
+  expect(summary.statusCode, summary.body).toBe(201);
+  expect(summary.json().text).toMatch(/Séjour :\*\* du \d\d\/\d\d\/\d{4} au \d\d\/\d\d\/\d{4} \(\d+ jour/);
+  expect(summary.json().text).toContain('Retour à domicile');
+});

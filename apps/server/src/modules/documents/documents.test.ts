@@ -498,3 +498,25 @@ describe('patient documents', () => {
     await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', { upload_max_mb: 10 });
   });
 });
+
+describe('the public verification page', () => {
+  it('is rate-limited per address (30 a minute), with the usual 429 answer', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/verify/${'B'.repeat(22)}/`,
+        remoteAddress: '10.19.0.19',
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(404));
+    expect(statuses[30]).toBe(429);
+    const other = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/verify/${'B'.repeat(22)}/`,
+      remoteAddress: '10.19.0.20',
+    });
+    expect(other.statusCode).toBe(404);
+  });
+});
