@@ -48,6 +48,11 @@ export const pageLoaders = {
   pharmacyMedication: () => import('../features/pharmacy/pages/MedicationDetailPage'),
   pharmacyPrescription: () => import('../features/pharmacy/pages/PrescriptionDetailPage'),
   medications: () => import('../features/pharmacy/pages/MedicationsPage'),
+  templates: () => import('../features/templates/pages/TemplatesPage'),
+  templateDetail: () => import('../features/templates/pages/TemplateDetailPage'),
+  adminTemplates: () => import('../features/templates/pages/AdminTemplatesPage'),
+  documents: () => import('../features/documents/pages/DocumentsPage'),
+  verifyDocument: () => import('../features/documents/pages/VerifyDocumentPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -84,7 +89,9 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
         pageLoaders.medications,
       ];
     case 'admin':
-      return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff];
+      return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff, pageLoaders.adminTemplates];
+    case 'templates':
+      return [pageLoaders.templates, pageLoaders.templateDetail];
     default:
       return [pageLoaders.placeholder];
   }

@@ -161,9 +161,13 @@ function moduleRoutes(): RouteObject[] {
       module: 'admin',
       kind: 'detail',
     }),
-    placeholder('admin/templates', { titleKey: 'adminTemplates', module: 'admin' }),
-    placeholder('templates', { titleKey: 'templates', module: 'templates' }),
-    placeholder('templates/:id', { titleKey: 'templateDetail', module: 'templates', kind: 'detail' }),
+    page('admin/templates', pageLoaders.adminTemplates, { titleKey: 'adminTemplates', module: 'admin' }),
+    page('templates', pageLoaders.templates, { titleKey: 'templates', module: 'templates', kind: 'list' }),
+    page('templates/:id', pageLoaders.templateDetail, {
+      titleKey: 'templateDetail',
+      module: 'templates',
+      kind: 'detail',
+    }),
     placeholder('chat', { titleKey: 'chat', module: 'chat' }),
   ];
 }
@@ -177,7 +181,7 @@ function otherRoutes(): RouteObject[] {
     page('calendar', pageLoaders.calendar, { titleKey: 'calendar' }),
     placeholder('notes', { titleKey: 'notes', descriptionKey: 'notes' }),
     placeholder('dictation', { titleKey: 'dictation', descriptionKey: 'dictation' }),
-    placeholder('documents', { titleKey: 'documents', descriptionKey: 'documents' }),
+    page('documents', pageLoaders.documents, { titleKey: 'documents', kind: 'list' }),
     // The medication reference (spec §2): outside the module table, like the other top-level routes.
     page('medications', pageLoaders.medications, { titleKey: 'medications', kind: 'list' }),
     // The list route of transfers (spec §2): outside the module table, like the other top-level routes.
@@ -206,6 +210,11 @@ export function appRouteChildren(): RouteObject[] {
               ],
             },
           ],
+        },
+        {
+          // A document's verification page (issue 19): what the QR code opens, signed in or not.
+          element: <AuthLayout />,
+          children: [page('verify/:token', pageLoaders.verifyDocument, { titleKey: 'verifyDocument' })],
         },
         {
           element: <AuthGuard />,

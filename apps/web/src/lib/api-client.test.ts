@@ -58,6 +58,18 @@ describe('api client', () => {
     expect(calls[0]?.headers.get('Accept-Language')).toBe('fr');
   });
 
+  it('sends a FormData body as is (multipart, no JSON type) and reads a file as a Blob', async () => {
+    const { client, calls } = setup(() => new Response(new Uint8Array([37, 80, 68, 70]), { status: 200 }));
+    const form = new FormData();
+    form.append('description', 'scan');
+    const blob = await client.post<Blob>('documents/', form, { blob: true });
+    expect(calls[0]?.init.body).toBe(form);
+    expect(calls[0]?.headers.get('Content-Type')).toBeNull();
+    expect(calls[0]?.headers.get('Authorization')).toBe('Bearer old-access');
+    expect(blob.size).toBe(4);
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array([37, 80, 68, 70]));
+  });
+
   it('public calls carry no bearer token nor Hospital-ID', async () => {
     const { client, calls } = setup(() => json(200, {}));
     await client.post('login/', { email: 'a@b.c', password: 'x' }, { public: true });

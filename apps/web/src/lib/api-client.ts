@@ -82,6 +82,8 @@ export interface RequestOptions {
    */
   silent?: boolean;
   signal?: AbortSignal;
+  /** The answer's body as a Blob (a file download) instead of parsed JSON. */
+  blob?: boolean;
 }
 
 export interface ApiClientDeps {
@@ -163,6 +165,19 @@ async function readBody(response: Response, signal?: AbortSignal | null): Promis
   return text;
 }
 
+function isFormData(body: unknown): body is FormData {
+  return typeof FormData !== 'undefined' && body instanceof FormData;
+}
+
+/** A file's body; cut off on the way, it is no answer (status 0), like `readBody`. */
+async function readBlob(response: Response, signal?: AbortSignal | null): Promise<Blob> {
+  try {
+    return await response.blob();
+  } catch (error) {
+    throw noAnswer(error, signal);
+  }
+}
+
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   let refreshing: Promise<string | null> | null = null;
 
@@ -179,7 +194,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const headers = new Headers(options.headers);
     headers.set('Accept', 'application/json');
     headers.set('Accept-Language', deps.getLanguage());
-    if (hasBody) headers.set('Content-Type', 'application/json');
+    // A FormData body (a file upload) sets its own multipart type with the boundary.
+    if (hasBody && !isFormData(options.body)) headers.set('Content-Type', 'application/json');
     if (!options.public) {
       if (token) headers.set('Authorization', `Bearer ${token}`);
       const hospitalId = deps.getHospitalId();
@@ -193,7 +209,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return deps.fetch()(url, {
       method,
       headers: buildHeaders(options, token, hasBody),
-      body: hasBody ? JSON.stringify(options.body) : undefined,
+      body: hasBody ? (isFormData(options.body) ? options.body : JSON.stringify(options.body)) : undefined,
       signal: options.signal,
       credentials: 'same-origin',
     });
@@ -213,7 +229,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         throw noAnswer(error, options.signal);
       }
 
-      if (response.ok) return (await readBody(response, options.signal)) as T;
+      if (response.ok) {
+        if (options.blob) return (await readBlob(response, options.signal)) as T;
+        return (await readBody(response, options.signal)) as T;
+      }
 
       const status = response.status;
 

@@ -37,10 +37,12 @@ export function DateFilter({
   label,
   value,
   onChange,
+  w = 170,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
+  w?: number;
 }) {
-  return <DateField label={label} value={value} onChange={onChange} clearable w={170} />;
+  return <DateField label={label} value={value} onChange={onChange} clearable w={w} />;
 }

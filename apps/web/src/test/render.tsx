@@ -57,7 +57,7 @@ export interface AppOptions {
   routes?: Record<string, (request: MockRequest) => Response | Promise<Response>>;
 }
 
-/** A request as the fake server's answers see it: method, URL and the JSON body (parsed). */
+/** A request as the fake server's answers see it: method, URL and the JSON body (parsed; a FormData as is). */
 export interface MockRequest {
   method: string;
   url: URL;
@@ -96,7 +96,8 @@ export function renderApp(path: string, options: AppOptions = {}) {
     }
     const custom = options.routes?.[url.pathname];
     if (custom) {
-      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+      const raw = init?.body;
+      const body = raw instanceof FormData ? raw : raw ? JSON.parse(String(raw)) : undefined;
       return custom({ method: init?.method ?? 'GET', url, body });
     }
     if (url.pathname === '/api/profile/' && user) return Response.json(user);

@@ -7,6 +7,8 @@ import {
   CONSULTATION_MINUTES_MIN,
   type THospitalSettings,
   type TWorkingHours,
+  UPLOAD_MAX_MB_MAX,
+  UPLOAD_MAX_MB_MIN,
   WEEKDAYS,
   type Weekday,
   ZHospitalSettingsUpdate,
@@ -44,6 +46,7 @@ interface DayValues {
 interface SettingsValues {
   consultation_minutes: number | string;
   notification_sound: boolean;
+  upload_max_mb: number | string;
   days: Record<Weekday, DayValues>;
   [key: string]: unknown;
 }
@@ -58,6 +61,7 @@ function valuesOf(settings: THospitalSettings): SettingsValues {
   return {
     consultation_minutes: settings.consultation_minutes,
     notification_sound: settings.notification_sound,
+    upload_max_mb: settings.upload_max_mb,
     days,
   };
 }
@@ -89,6 +93,7 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
       {
         consultation_minutes: Number(values.consultation_minutes),
         notification_sound: values.notification_sound,
+        upload_max_mb: Number(values.upload_max_mb),
         working_hours: workingHoursOf(values.days),
       },
       form,
@@ -122,6 +127,19 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
           suffix=" min"
           maw={260}
           {...form.getInputProps('consultation_minutes')}
+        />
+        <NumberInput
+          label={t('hospitalSettings.uploadMax')}
+          description={t('hospitalSettings.uploadMaxHint', {
+            min: UPLOAD_MAX_MB_MIN,
+            max: UPLOAD_MAX_MB_MAX,
+          })}
+          min={UPLOAD_MAX_MB_MIN}
+          max={UPLOAD_MAX_MB_MAX}
+          allowDecimal={false}
+          suffix=" Mo"
+          maw={260}
+          {...form.getInputProps('upload_max_mb')}
         />
         <Stack gap={4}>
           <Text size="sm" fw={500}>

@@ -56,6 +56,7 @@ describe("the hospital's settings on /admin → Réglages", () => {
         {
           consultation_minutes: 30,
           notification_sound: false,
+          upload_max_mb: 10,
           working_hours: { ...DEFAULT_HOSPITAL_SETTINGS.working_hours, sat: null },
         },
       ]),

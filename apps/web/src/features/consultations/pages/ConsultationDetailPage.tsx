@@ -11,6 +11,7 @@ import { Link, useParams } from 'react-router';
 import { useConsultation } from '../../../lib/clinical/api/get-consultation';
 import { ConsultationStatusBadge } from '../../../lib/clinical/components/ConsultationBadges';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
+import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton';
 import { formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
@@ -58,6 +59,12 @@ export default function ConsultationDetailPage() {
             )}
           </Text>
         </div>
+        {record.status !== 'cancelled' && (
+          <IssueDocumentButton
+            source={{ type: 'consultation', id: record.id }}
+            defaultKind={record.status === 'completed' ? 'consultation_report' : 'medical_certificate'}
+          />
+        )}
       </Group>
 
       {record.status === 'completed' && (

@@ -46,6 +46,7 @@ import {
 import { examName, lineValue, localized, referenceLabel } from '../../../lib/clinical/components/exam-format';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
+import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton';
 import { formatDateTime } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
@@ -262,6 +263,9 @@ export default function ExamDetailPage() {
             >
               {t('actions.cancel')}
             </Button>
+          )}
+          {order.status === 'validated' && (
+            <IssueDocumentButton source={{ type: 'exam', id: order.id }} kinds={['exam_results_report']} />
           )}
         </Group>
       </Group>

@@ -35,6 +35,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
+import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
@@ -205,6 +206,10 @@ export default function HospitalizationDetailPage() {
               {t('detail.requestTransfer')}
             </Button>
           )}
+          <IssueDocumentButton
+            source={{ type: 'hospitalization', id: stay.id }}
+            defaultKind={open ? 'medical_certificate' : 'discharge_summary'}
+          />
           {stay.can.discharge && (
             <Button
               color="green"

@@ -29,6 +29,7 @@ import { PatientExamsHistory } from '../../../lib/clinical/components/PatientExa
 import { PatientPrescriptionsPanel } from '../../../lib/clinical/components/PatientPrescriptionsPanel';
 import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
 import { usePharmacyAllowed } from '../../../lib/clinical/components/prescription-format';
+import { PatientDocumentsPanel } from '../../../lib/documents/PatientDocumentsPanel';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
@@ -53,7 +54,6 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 const LATER_TABS = [
   { value: 'exams', icon: IconFlask },
   { value: 'hospitalizations', icon: IconBed },
-  { value: 'documents', icon: IconFileText },
   { value: 'billing', icon: IconReceipt },
 ] as const;
 
@@ -181,6 +181,9 @@ export default function PatientDetailPage() {
                 {t('tabs.prescriptions.label')}
               </Tabs.Tab>
             )}
+            <Tabs.Tab value="documents" leftSection={<IconFileText size={16} />}>
+              {t('tabs.documents.label')}
+            </Tabs.Tab>
             {LATER_TABS.map(({ value, icon: Icon }) => (
               <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
                 {t(`tabs.${value}.label`)}
@@ -205,6 +208,9 @@ export default function PatientDetailPage() {
               <PatientPrescriptionsPanel patientId={patient.id} />
             </Tabs.Panel>
           )}
+          <Tabs.Panel value="documents" p="md">
+            <PatientDocumentsPanel patientId={patient.id} archived={archived} />
+          </Tabs.Panel>
           {LATER_TABS.map(({ value }) => (
             <Tabs.Panel key={value} value={value} p="lg">
               {value === 'exams' ? (

@@ -16,6 +16,7 @@ import { CancelPrescriptionModal } from '../../../lib/clinical/components/Consul
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { PrescriptionStatusBadge } from '../../../lib/clinical/components/PrescriptionBadges';
 import { PrescriptionLinesView } from '../../../lib/clinical/components/PrescriptionLinesView';
+import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton';
 import { formatDateTime } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
@@ -80,6 +81,9 @@ export default function PrescriptionDetailPage() {
           <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
             {t('detail.print')}
           </Button>
+          {p.status !== 'draft' && p.status !== 'cancelled' && (
+            <IssueDocumentButton source={{ type: 'prescription', id: p.id }} />
+          )}
           {p.can.cancel && (
             <Button
               variant="default"
