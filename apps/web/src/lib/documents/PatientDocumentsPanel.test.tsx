@@ -40,8 +40,9 @@ function open(handler: Handler = server()) {
   );
 }
 
-function chooseFile(file: File) {
-  const input = screen.getByTestId('upload-input') as HTMLInputElement;
+async function chooseFile(file: File) {
+  // The dialog opens with a transition: wait for its file input.
+  const input = (await screen.findByTestId('upload-input')) as HTMLInputElement;
   expect(input.accept).toBe('image/*,application/pdf');
   fireEvent.change(input, { target: { files: [file] } });
 }
@@ -74,7 +75,7 @@ describe("the patient record's documents", () => {
       }),
     );
     await user.click(await screen.findByRole('button', { name: 'Ajouter un document' }));
-    chooseFile(new File(['%PDF-1.7'], 'lettre.pdf', { type: 'application/pdf' }));
+    await chooseFile(new File(['%PDF-1.7'], 'lettre.pdf', { type: 'application/pdf' }));
     expect(await screen.findByTestId('upload-file-name')).toHaveTextContent('lettre.pdf');
     await user.type(screen.getByRole('textbox', { name: 'Description' }), 'Lettre');
     await user.click(screen.getByRole('button', { name: 'Déposer' }));
@@ -90,13 +91,13 @@ describe("the patient record's documents", () => {
   it('refuses a file of another type or too large before sending, in words', async () => {
     const { user, calls } = open();
     await user.click(await screen.findByRole('button', { name: 'Ajouter un document' }));
-    chooseFile(new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' }));
+    await chooseFile(new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' }));
     expect(await screen.findByTestId('upload-error')).toHaveTextContent(
       'Seules les images (JPEG, PNG, WebP) et les PDF sont acceptés.',
     );
     const big = new File(['x'], 'scan.jpg', { type: 'image/jpeg' });
     Object.defineProperty(big, 'size', { value: 11 * 1024 * 1024 });
-    chooseFile(big);
+    await chooseFile(big);
     expect(await screen.findByTestId('upload-error')).toHaveTextContent(
       'Ce fichier est trop volumineux (10 Mo au plus).',
     );
@@ -118,7 +119,7 @@ describe("the patient record's documents", () => {
       ),
     );
     await user.click(await screen.findByRole('button', { name: 'Ajouter un document' }));
-    chooseFile(new File(['MZ'], 'photo.jpg', { type: 'image/jpeg' }));
+    await chooseFile(new File(['MZ'], 'photo.jpg', { type: 'image/jpeg' }));
     await user.click(screen.getByRole('button', { name: 'Déposer' }));
     expect(await screen.findByTestId('upload-error')).toHaveTextContent(
       "Le contenu du fichier n'est pas une image ni un PDF.",

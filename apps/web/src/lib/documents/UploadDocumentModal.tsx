@@ -13,6 +13,7 @@ import { IconCamera, IconFileUpload, IconUpload } from '@tabler/icons-react';
 import { type DragEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../api-client';
+import { DateField } from '../date-field';
 import { toast } from '../toast';
 import { useUploadPatientDocument } from './api';
 
@@ -200,12 +201,7 @@ export function UploadDocumentModal({
               allowDeselect={false}
               onChange={(value) => value && setCategory(value as PatientDocumentCategory)}
             />
-            <TextInput
-              type="date"
-              label={t('patientTab.date')}
-              value={date}
-              onChange={(event) => setDate(event.currentTarget.value)}
-            />
+            <DateField label={t('patientTab.date')} value={date} onChange={setDate} />
           </Group>
           <Textarea
             label={t('patientTab.description')}
