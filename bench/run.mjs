@@ -823,8 +823,8 @@ async function careScenario(server) {
       ),
   });
   return {
-    patients: mine.count,
-    tasks: tasks.count,
+    patientCount: mine.count,
+    taskCount: tasks.count,
     ...Object.fromEntries(
       Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
     ),
@@ -835,7 +835,7 @@ async function careScenario(server) {
 function careRows(c, engine) {
   row(
     '9 nurse dashboard',
-    `p95 GET /api/nurses/{id}/tasks/ (${c.patients} patients, ${c.tasks} tasks in the shift, ${engine}) vs a patient's record`,
+    `p95 GET /api/nurses/{id}/tasks/ (${c.patientCount} patients, ${c.taskCount} tasks in the shift, ${engine}) vs a patient's record`,
     ms(c.tasks.p95),
     ms(c.detail.p95),
     c.tasks.p95 / c.detail.p95,
@@ -843,7 +843,7 @@ function careRows(c, engine) {
   );
   row(
     '9 nurse dashboard',
-    `p95 GET /api/nurses/{id}/patients/ (${c.patients} patients, ${engine}) vs a patient's record`,
+    `p95 GET /api/nurses/{id}/patients/ (${c.patientCount} patients, ${engine}) vs a patient's record`,
     ms(c.patients.p95),
     ms(c.detail.p95),
     c.patients.p95 / c.detail.p95,
