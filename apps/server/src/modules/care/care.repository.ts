@@ -40,14 +40,16 @@ export function inScope(hospitalId: string, userId: string, dept: SQL): SQL {
  * doctor in charge (the stay's, or the visit's open consultation execution's), since when, open or not, and
  * the latest vitals' NEWS2.
  */
-/** From a plan `cp`: its patient, stay or visit, department and bed. */
-export const PLAN_JOINS = sql`join patients p on p.id = cp.patient_id
-  left join hospitalizations s on s.id = cp.hospitalization_id
+/** From a plan `cp`: its stay or visit, department and bed (what the scope filters read). */
+export const PLAN_PLACE_JOINS = sql`left join hospitalizations s on s.id = cp.hospitalization_id
   left join admissions a on a.id = cp.admission_id
   join departments d on d.id = coalesce(s.department_id, a.department_id)
   left join beds b on b.id = s.bed_id
   left join rooms r on r.id = b.room_id
   left join wards w on w.id = r.ward_id`;
+
+/** From a plan `cp`: its patient, stay or visit, department and bed. */
+export const PLAN_JOINS = sql`join patients p on p.id = cp.patient_id ${PLAN_PLACE_JOINS}`;
 
 export const PLAN_FROM = sql`from care_plans cp ${PLAN_JOINS}
   left join lateral (select e.doctor_id from executions e where e.admission_id = a.id

@@ -15,7 +15,7 @@ import {
   OPEN_VISIT,
   PLAN_COLUMNS,
   PLAN_FROM,
-  PLAN_JOINS,
+  PLAN_PLACE_JOINS,
   type PlanRow,
   placeOf,
   toExecution,
@@ -91,7 +91,7 @@ export class TasksService {
       status: string;
     }>(
       sql`select e.id, e.scheduled_at, e.priority, e.status::text as status
-        from care_executions e join care_plans cp on cp.id = e.plan_id ${PLAN_JOINS}
+        from care_executions e join care_plans cp on cp.id = e.plan_id ${PLAN_PLACE_JOINS}
         where e.hospital_id = ${hospital.id} and ${where}
         and e.scheduled_at >= ${from.toISOString()} and e.scheduled_at < ${shift.end.toISOString()}
         and (e.scheduled_at >= ${shift.start.toISOString()} or e.status <> 'scheduled' or e.scheduled_at < ${overdueBefore.toISOString()})
@@ -114,16 +114,24 @@ export class TasksService {
     });
 
     // Doses of the open plans of her departments (doses are the ward's, never assigned to one nurse).
-    const plans = await this.app.db.execute<PlanRow>(
-      sql`select ${PLAN_COLUMNS} ${PLAN_FROM} where cp.hospital_id = ${hospital.id} and ${where}
+    // The open plans in scope (ids only), their signed lines, and the full rows of the plans that have lines.
+    const open = await this.app.db.execute<{ id: string }>(
+      sql`select cp.id from care_plans cp ${PLAN_PLACE_JOINS} where cp.hospital_id = ${hospital.id} and ${where}
         and (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end)
         limit 500`,
     );
-    const byPlan = new Map(plans.rows.map((p) => [p.plan_id, p]));
     const lines = await planLines(
       this.app.db,
-      plans.rows.map((p) => p.plan_id),
+      open.rows.map((p) => p.id),
     );
+    const withLines = [...new Set(lines.map((l) => l.plan_id))];
+    const plans =
+      withLines.length > 0
+        ? await this.app.db.execute<PlanRow>(
+            sql`select ${PLAN_COLUMNS} ${PLAN_FROM} where cp.id in (${sqlList(withLines)})`,
+          )
+        : { rows: [] as PlanRow[] };
+    const byPlan = new Map(plans.rows.map((p) => [p.plan_id, p]));
     const doses = await dosesOf(this.app.db, lines, from, shift.end, now, clock.timeZone);
     for (const l of lines) {
       const plan = byPlan.get(l.plan_id);
