@@ -17,6 +17,7 @@ import { DiskStorage, type FileStorage } from './lib/storage.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { careRoutes } from './modules/care/care.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
@@ -225,6 +226,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(hospitalSettingsRoutes);
   await app.register(pharmacyRoutes);
   await app.register(documentsRoutes);
+  await app.register(careRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

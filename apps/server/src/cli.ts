@@ -1,4 +1,4 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N]
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care]
 // | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
@@ -7,6 +7,7 @@ import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/ru
 import {
   seedScale,
   seedScaleBeds,
+  seedScaleCare,
   seedScaleNurses,
   seedScalePharmacy,
   seedScaleRecords,
@@ -56,6 +57,18 @@ async function main(command: string | undefined) {
     if (command === 'seed-scale') {
       if (config.appEnv === 'production')
         throw new SeedRefused('The scale seed never runs in production mode.');
+      if (process.argv.includes('--care')) {
+        const r = await seedScaleCare(database.db);
+        console.log(
+          `${r.hospital}: ${r.plans} care plans, ${r.executions} care executions in the bench ward.`,
+        );
+        if (
+          !process.argv.includes('--patients') &&
+          !process.argv.includes('--beds') &&
+          !process.argv.includes('--pharmacy')
+        )
+          return;
+      }
       if (process.argv.includes('--pharmacy')) {
         const r = await seedScalePharmacy(database.db);
         console.log(`${r.hospital}: ${r.presentations} presentations, ${r.lots} lots in its pharmacy.`);

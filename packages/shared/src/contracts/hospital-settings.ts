@@ -18,7 +18,7 @@ export const UPLOAD_MAX_MB_MAX = 50;
 
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** A time of day, `HH:MM` on 24 hours. */
-const ZTimeOfDay = z.string().regex(TIME_RE, 'settings.time_invalid');
+export const ZTimeOfDay = z.string().regex(TIME_RE, 'settings.time_invalid');
 
 /** The hours of one day: opening and closing time (closing after opening), or null when closed. */
 export const ZDayHours = z
@@ -51,6 +51,20 @@ const settingsFields = {
     .int('settings.upload_range')
     .min(UPLOAD_MAX_MB_MIN, 'settings.upload_range')
     .max(UPLOAD_MAX_MB_MAX, 'settings.upload_range'),
+  /**
+   * When the nursing shifts change (issue 20): 2 to 4 times of day, in order, in the hospital's time zone; each
+   * shift runs from one time to the next (the last one to the first of the next day).
+   */
+  shift_times: z
+    .array(ZTimeOfDay)
+    .min(2, 'settings.shift_times_count')
+    .max(4, 'settings.shift_times_count')
+    .refine(
+      (t) => t.every((v, i) => i === 0 || !TIME_RE.test(v) || !TIME_RE.test(t[i - 1] ?? '') || t[i - 1]! < v),
+      {
+        message: 'settings.shift_times_order',
+      },
+    ),
 };
 
 /** A change: any of the settings; a field it does not know is refused (400), not silently dropped. */
@@ -80,4 +94,5 @@ export const DEFAULT_HOSPITAL_SETTINGS = {
   },
   notification_sound: true,
   upload_max_mb: 10,
+  shift_times: ['07:00', '19:00'],
 } as const satisfies z.infer<z.ZodObject<typeof settingsFields>>;

@@ -185,6 +185,8 @@ export const hospitalSettings = pgTable(
     notificationSound: boolean('notification_sound').notNull(),
     /** The largest patient document upload, MB (issue 19). */
     uploadMaxMb: smallint('upload_max_mb').notNull().default(10),
+    /** The nursing shift changes, `["07:00", "19:00"]` (issue 20): checked by the API's schema. */
+    shiftTimes: jsonb('shift_times').$type<string[]>().notNull().default(['07:00', '19:00']),
     updatedAt: updatedAt(),
     updatedBy: uuid('updated_by').references(() => users.id),
   },
