@@ -48,6 +48,8 @@ export const pageLoaders = {
   pharmacyMedication: () => import('../features/pharmacy/pages/MedicationDetailPage'),
   pharmacyPrescription: () => import('../features/pharmacy/pages/PrescriptionDetailPage'),
   medications: () => import('../features/pharmacy/pages/MedicationsPage'),
+  care: () => import('../features/care/pages/CarePage'),
+  careDetail: () => import('../features/care/pages/CareDetailPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -83,6 +85,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
         pageLoaders.pharmacyMedication,
         pageLoaders.medications,
       ];
+    case 'care':
+      return [pageLoaders.care, pageLoaders.careDetail];
     case 'admin':
       return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff];
     default:

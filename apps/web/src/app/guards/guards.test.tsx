@@ -176,10 +176,10 @@ describe('route guards in the router', () => {
   });
 
   it('an allowed module opens its page', async () => {
-    const { router } = renderApp('/care', { user: makeUser() });
+    const { router } = renderApp('/billing', { user: makeUser() });
     await screen.findByTestId('module-placeholder');
-    expect(locationOf(router)).toBe('/care');
-    expect(screen.getByText(/Soins infirmiers, administration des médicaments/)).toBeInTheDocument();
+    expect(locationOf(router)).toBe('/billing');
+    expect(screen.getByText(/Factures, paiements et reçus des patients/)).toBeInTheDocument();
   });
 
   it('the navigation lists only the modules of the environment and role', async () => {

@@ -22,7 +22,7 @@ import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePharmacies } from '../api/pharmacies';
 import { DispenseModal } from '../components/DispenseModal';
-import { PrintStyles } from '../components/PrintStyles';
+import { PrintStyles } from '../../../lib/print-styles';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
