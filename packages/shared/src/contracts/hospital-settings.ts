@@ -15,7 +15,7 @@ export const CONSULTATION_MINUTES_MAX = 120;
 
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** A time of day, `HH:MM` on 24 hours. */
-const ZTimeOfDay = z.string().regex(TIME_RE, 'settings.time_invalid');
+export const ZTimeOfDay = z.string().regex(TIME_RE, 'settings.time_invalid');
 
 /** The hours of one day: opening and closing time (closing after opening), or null when closed. */
 export const ZDayHours = z
@@ -42,6 +42,20 @@ const settingsFields = {
     .max(CONSULTATION_MINUTES_MAX, 'settings.minutes_range'),
   working_hours: ZWorkingHours,
   notification_sound: z.boolean(),
+  /**
+   * When the nursing shifts change (issue 20): 2 to 4 times of day, in order, in the hospital's time zone; each
+   * shift runs from one time to the next (the last one to the first of the next day).
+   */
+  shift_times: z
+    .array(ZTimeOfDay)
+    .min(2, 'settings.shift_times_count')
+    .max(4, 'settings.shift_times_count')
+    .refine(
+      (t) => t.every((v, i) => i === 0 || !TIME_RE.test(v) || !TIME_RE.test(t[i - 1] ?? '') || t[i - 1]! < v),
+      {
+        message: 'settings.shift_times_order',
+      },
+    ),
 };
 
 /** A change: any of the settings; a field it does not know is refused (400), not silently dropped. */
@@ -70,4 +84,5 @@ export const DEFAULT_HOSPITAL_SETTINGS = {
     sun: null,
   },
   notification_sound: true,
+  shift_times: ['07:00', '19:00'],
 } as const satisfies z.infer<z.ZodObject<typeof settingsFields>>;

@@ -6,38 +6,45 @@ import { AVPU, MOBILITY, SATS_DISCRIMINATOR_CODES, VITAL_BOUNDS } from '../domai
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
 import { ZPageQuery, zDateTime, zPage } from './common.js';
 
-const vital = (key: keyof typeof VITAL_BOUNDS) => {
+/** One vital sign within its physiological bounds (shared with the ward vitals of the care module). */
+export const zVital = (key: keyof typeof VITAL_BOUNDS) => {
   const b = VITAL_BOUNDS[key];
   const n = b.integer ? z.number().int() : z.number();
   return n.min(b.min).max(b.max).nullish();
 };
 
+/** The diastolic pressure must stay below the systolic one. */
+export function checkBloodPressure(
+  v: { systolic_bp?: number | null; diastolic_bp?: number | null },
+  ctx: z.RefinementCtx,
+): void {
+  if (
+    typeof v.systolic_bp === 'number' &&
+    typeof v.diastolic_bp === 'number' &&
+    v.diastolic_bp >= v.systolic_bp
+  )
+    ctx.addIssue({ code: 'custom', path: ['diastolic_bp'], message: 'triage.diastolic_above_systolic' });
+}
+
 export const ZVitals = z
   .object({
-    temperature: vital('temperature'),
-    heart_rate: vital('heart_rate'),
-    respiratory_rate: vital('respiratory_rate'),
-    systolic_bp: vital('systolic_bp'),
-    diastolic_bp: vital('diastolic_bp'),
-    spo2: vital('spo2'),
-    weight: vital('weight'),
-    height: vital('height'),
-    glycaemia: vital('glycaemia'),
-    pain: vital('pain'),
-    gcs: vital('gcs'),
+    temperature: zVital('temperature'),
+    heart_rate: zVital('heart_rate'),
+    respiratory_rate: zVital('respiratory_rate'),
+    systolic_bp: zVital('systolic_bp'),
+    diastolic_bp: zVital('diastolic_bp'),
+    spo2: zVital('spo2'),
+    weight: zVital('weight'),
+    height: zVital('height'),
+    glycaemia: zVital('glycaemia'),
+    pain: zVital('pain'),
+    gcs: zVital('gcs'),
     avpu: z.enum(AVPU).nullish(),
     confused: z.boolean().nullish(),
     mobility: z.enum(MOBILITY).nullish(),
     trauma: z.boolean().nullish(),
   })
-  .superRefine((v, ctx) => {
-    if (
-      typeof v.systolic_bp === 'number' &&
-      typeof v.diastolic_bp === 'number' &&
-      v.diastolic_bp >= v.systolic_bp
-    )
-      ctx.addIssue({ code: 'custom', path: ['diastolic_bp'], message: 'triage.diastolic_above_systolic' });
-  });
+  .superRefine(checkBloodPressure);
 export type TVitals = z.infer<typeof ZVitals>;
 
 export const ZTriageCreate = z.object({

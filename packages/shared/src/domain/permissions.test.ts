@@ -22,3 +22,12 @@ describe('clinical action permissions', () => {
     expect(ACTION_GROUPS['patient.archive']).toEqual(['secretary', 'queue_manager', 'head_doctor', 'admin']);
   });
 });
+
+describe('nursing care permissions (issue 20)', () => {
+  it('gives care to the care team and the charge nurse, never to administrators or the front desk', () => {
+    expect(ACTION_GROUPS['care.write']).toContain('nurse');
+    expect(ACTION_GROUPS['care.write']).toContain('queue_manager');
+    expect(ACTION_GROUPS['care.read']).not.toContain('admin');
+    expect(ACTION_GROUPS['care.read']).not.toContain('secretary');
+  });
+});

@@ -33,7 +33,9 @@ export type Action =
   | 'audit.read'
   | 'patient.access_log'
   | 'prescription.write'
-  | 'pharmacy.manage';
+  | 'pharmacy.manage'
+  | 'care.read'
+  | 'care.write';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -83,4 +85,10 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   // department, as the laboratory's does for exams); every member reads the medication reference.
   'prescription.write': ['doctor', 'head_doctor', 'midwife'],
   'pharmacy.manage': ['nurse', 'doctor', 'head_doctor', 'queue_manager'],
+  // Nursing care (issue 20, decision 0025). The care team of the patient's department (the service checks the
+  // department): nurses, the charge nurse (queue-manager group), doctors, the head doctor and midwives read the
+  // plans, write orders, assign executions and record executions, vitals, doses and handoffs. Administrators,
+  // secretaries and laboratory staff have no access to nursing records.
+  'care.read': ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
+  'care.write': ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
 };
