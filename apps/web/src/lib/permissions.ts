@@ -22,6 +22,25 @@ const ACTION_MODULE: Partial<Record<Action, ModuleName>> = {
   'pharmacy.manage': 'pharmacy',
 };
 
+/**
+ * Modules whose whole content is one action's (the server refuses every call of the module to the other groups):
+ * the navigation hides them and the module guard refuses them like a role restriction. Nursing records (issue 20)
+ * are the care team's: secretaries and administrators have no `care.read`.
+ */
+const MODULE_READ_ACTION: Partial<Record<ModuleName, Action>> = { care: 'care.read' };
+
+/** Whether the user's role groups in the hospital lack the action a module is made of (see MODULE_READ_ACTION). */
+export function moduleActionRefused(
+  user: Parameters<typeof rolesInHospital>[0],
+  hospitalId: string | null,
+  moduleName: ModuleName,
+): boolean {
+  const action = MODULE_READ_ACTION[moduleName];
+  if (!action || !user) return false;
+  const groups = userRoleGroups(rolesInHospital(user, hospitalId));
+  return !groups.some((group) => ACTION_GROUPS[action].includes(group));
+}
+
 export interface Permissions {
   groups: DashboardGroup[];
   can: (action: Action) => boolean;
@@ -64,6 +83,8 @@ export function useModuleAllowed(moduleName: ModuleName): boolean {
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const { environment, extraModules } = useModuleScope();
-  return canAccessModule({ moduleName, environment, extraModules, user: rolesInHospital(user, hospitalId) })
-    .allowed;
+  return (
+    canAccessModule({ moduleName, environment, extraModules, user: rolesInHospital(user, hospitalId) })
+      .allowed && !moduleActionRefused(user, hospitalId, moduleName)
+  );
 }

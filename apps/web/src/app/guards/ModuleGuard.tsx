@@ -3,13 +3,19 @@
  * installation's extra modules) of /api/config/ and the user's roles in the current hospital. A refusal goes to
  * /?access_denied=true&message=<refusal text>.
  */
-import { accessDeniedRedirect, canAccessModule, DEFAULT_REFUSAL } from '@greensen/shared/domain/access';
+import {
+  accessDeniedRedirect,
+  canAccessModule,
+  DEFAULT_REFUSAL,
+  roleRefusal,
+} from '@greensen/shared/domain/access';
 import type { Language } from '@greensen/shared/domain/constants';
 import { type AppEnvironment, type ModuleName, moduleForPath } from '@greensen/shared/domain/modules';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useModuleScope } from '../../lib/app-config';
 import { languageFromPath, localizePath } from '../../lib/language';
+import { moduleActionRefused } from '../../lib/permissions';
 import { useAuthStore } from '../../stores/auth';
 import { rolesInHospital, type User, useUserStore } from '../../stores/user';
 
@@ -30,7 +36,10 @@ export function moduleRedirect(input: {
     extraModules: input.extraModules,
     user: rolesInHospital(input.user, input.hospitalId),
   });
-  if (decision.allowed) return null;
+  if (decision.allowed) {
+    if (!moduleActionRefused(input.user, input.hospitalId, module.name)) return null;
+    return localizePath(accessDeniedRedirect(roleRefusal(module.title[input.lang], input.lang)), input.lang);
+  }
   const message = decision.message[input.lang] || DEFAULT_REFUSAL[input.lang];
   return localizePath(accessDeniedRedirect(message), input.lang);
 }

@@ -8,6 +8,7 @@ import { Link, useLocation } from 'react-router';
 import { useModuleScope } from '../../lib/app-config';
 import { languageFromPath, localizePath } from '../../lib/language';
 import { ModuleIcon } from '../../lib/module-icons';
+import { moduleActionRefused } from '../../lib/permissions';
 import { useAuthStore } from '../../stores/auth';
 import { rolesInHospital, useUserStore } from '../../stores/user';
 
@@ -15,7 +16,9 @@ export function useAllowedModules() {
   const { environment, extraModules } = useModuleScope();
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  return allowedModules(environment, rolesInHospital(user, hospitalId), extraModules);
+  return allowedModules(environment, rolesInHospital(user, hospitalId), extraModules).filter(
+    (module) => !moduleActionRefused(user, hospitalId, module.name),
+  );
 }
 
 export function ModuleNav({ onNavigate }: { onNavigate?: () => void }) {

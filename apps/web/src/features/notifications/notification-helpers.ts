@@ -44,13 +44,16 @@ function idOf(value: unknown): string | null {
 }
 
 /**
- * The app path a notification is about (unprefixed): its admission, else its patient, else the
+ * The app path a notification is about (unprefixed): a care plan's file (a care task assigned, reassigned or
+ * scheduled, a NEWS2 escalation: `data.plan_id`), else its admission, else its patient, else the
  * hospitalizations list for a hospitalization; null when it leads nowhere.
  */
 export function notificationTarget(
   notification: Pick<TNotification, 'notification_type' | 'data'>,
 ): string | null {
   const data = notification.data ?? {};
+  const plan = idOf(data.plan_id);
+  if (plan) return `/care/${plan}`;
   const admission = idOf(data.admission_id);
   if (admission) return `/admissions/${admission}`;
   const patient = idOf(data.patient_id);

@@ -5,7 +5,7 @@
  * reads like a point (`37,8`).
  */
 import { parseNumberInput } from '@greensen/shared/domain/exams';
-import { computeNews2, type News2Result, news2Applies } from '@greensen/shared/domain/news2';
+import { computeNews2, type News2Result } from '@greensen/shared/domain/news2';
 import { VITAL_BOUNDS } from '@greensen/shared/domain/triage';
 
 export const ROUND_NUMBERS = [
@@ -78,8 +78,14 @@ export function readRow(row: RoundRow): ReadRow {
   };
 }
 
-/** The NEWS2 of what was typed, or null for a child (NEWS2 applies from 16) or an empty row. */
-export function liveNews2(read: ReadRow, ageYears: number | null): News2Result | null {
-  if (!read.touched || !news2Applies(ageYears)) return null;
-  return computeNews2(read.values);
+/**
+ * The NEWS2 of what was typed, or null for an empty row or a child (`applies`: the server says whether NEWS2 is
+ * computed for the patient — from 16 years); a hypercapnic patient is scored on SpO₂ scale 2.
+ */
+export function liveNews2(
+  read: ReadRow,
+  patient: { applies: boolean; hypercapnic: boolean },
+): News2Result | null {
+  if (!read.touched || !patient.applies) return null;
+  return computeNews2(read.values, { hypercapnic: patient.hypercapnic });
 }

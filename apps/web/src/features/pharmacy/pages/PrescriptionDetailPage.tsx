@@ -19,10 +19,10 @@ import { PrescriptionLinesView } from '../../../lib/clinical/components/Prescrip
 import { formatDateTime } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { PrintStyles } from '../../../lib/print-styles';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePharmacies } from '../api/pharmacies';
 import { DispenseModal } from '../components/DispenseModal';
-import { PrintStyles } from '../../../lib/print-styles';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

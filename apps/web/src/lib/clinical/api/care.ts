@@ -19,31 +19,15 @@ import type {
   TTaskList,
   ZHandoffList,
 } from '@greensen/shared/contracts/care';
-import {
-  keepPreviousData,
-  type QueryClient,
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { useAuthStore } from '../../../stores/auth';
 import { api } from '../../api-client';
-
-export const CARE_KEY = ['care'] as const;
-const NURSE_DASHBOARD_KEY = ['dashboard', 'nurse'] as const;
+import { CARE_KEY, invalidateCare, NURSE_DASHBOARD_KEY } from './care-keys';
 
 export type THandoffList = z.infer<typeof ZHandoffList>;
 export type THandoffListItem = THandoffList['results'][number];
 export type HandoffBox = 'to_give' | 'to_acknowledge' | 'unacknowledged' | 'all';
-
-/** Refetches every care query and the nurse dashboard (tasks, handoffs, patients). */
-export function invalidateCare(queryClient: QueryClient): Promise<unknown> {
-  return Promise.all(
-    [CARE_KEY, NURSE_DASHBOARD_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-  );
-}
 
 export interface TaskFilters {
   scope: 'mine' | 'ward';
@@ -110,6 +94,8 @@ export function useRecordDose() {
 
 export interface HandoffFilters {
   box: HandoffBox;
+  /** One care plan's handoffs (the care file). */
+  plan?: string | null;
   department?: string | null;
   ward?: string | null;
   page: number;
@@ -123,6 +109,7 @@ export function handoffsQueryOptions(hospitalId: string | null, filters: Handoff
       api.get<THandoffList>('care/handoffs/', {
         query: {
           box: filters.box,
+          plan: filters.plan ?? undefined,
           department: filters.department ?? undefined,
           ward: filters.ward ?? undefined,
           page: filters.page,
