@@ -15,6 +15,7 @@ import type { MailTransport } from './lib/mail.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { careRoutes } from './modules/care/care.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
 import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes.js';
@@ -212,6 +213,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(setupRoutes);
   await app.register(hospitalSettingsRoutes);
   await app.register(pharmacyRoutes);
+  await app.register(careRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

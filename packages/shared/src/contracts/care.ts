@@ -41,6 +41,7 @@
  * Hospital shift times are a hospital setting (`shift_times`, contracts/hospital-settings.ts).
  */
 import { z } from 'zod';
+import { GRACE_MINUTES } from '../domain/care.js';
 import { NEWS2_ESCALATIONS, NEWS2_RISKS } from '../domain/news2.js';
 import { AVPU } from '../domain/triage.js';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
@@ -261,7 +262,7 @@ export const NOT_DONE_REASONS = [
   'other',
 ] as const;
 /** Minutes after `scheduled_at` an execution (or a dose) still counts as on time. */
-export const CARE_GRACE_MINUTES = 30;
+export const CARE_GRACE_MINUTES = GRACE_MINUTES;
 
 export const ZCareExecution = z.object({
   id: z.uuid(),

@@ -183,6 +183,8 @@ export const hospitalSettings = pgTable(
       .$type<Record<string, { open: string; close: string } | null>>()
       .notNull(),
     notificationSound: boolean('notification_sound').notNull(),
+    /** The nursing shift changes, `["07:00", "19:00"]` (issue 20): checked by the API's schema. */
+    shiftTimes: jsonb('shift_times').$type<string[]>().notNull().default(['07:00', '19:00']),
     updatedAt: updatedAt(),
     updatedBy: uuid('updated_by').references(() => users.id),
   },

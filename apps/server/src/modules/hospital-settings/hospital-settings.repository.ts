@@ -13,19 +13,27 @@ export async function findHospitalSettings(q: Queryable, hospitalId: string): Pr
     consultation_minutes: number;
     working_hours: THospitalSettings['working_hours'];
     notification_sound: boolean;
+    shift_times: string[] | string;
     updated_at: Date | string;
     updated_by_id: string | null;
     updated_by_name: string | null;
-  }>(sql`select s.consultation_minutes, s.working_hours, s.notification_sound, s.updated_at,
+  }>(sql`select s.consultation_minutes, s.working_hours, s.notification_sound, s.shift_times, s.updated_at,
       u.id as updated_by_id, trim(u.first_name || ' ' || u.last_name) as updated_by_name
     from hospital_settings s left join users u on u.id = s.updated_by
     where s.hospital_id = ${hospitalId}`);
   const row = res.rows[0];
-  if (!row) return { ...structuredClone(DEFAULT_HOSPITAL_SETTINGS), updated_at: null, updated_by: null };
+  if (!row)
+    return {
+      ...structuredClone(DEFAULT_HOSPITAL_SETTINGS),
+      shift_times: [...DEFAULT_HOSPITAL_SETTINGS.shift_times],
+      updated_at: null,
+      updated_by: null,
+    };
   return {
     consultation_minutes: Number(row.consultation_minutes),
     working_hours: row.working_hours,
     notification_sound: row.notification_sound,
+    shift_times: typeof row.shift_times === 'string' ? JSON.parse(row.shift_times) : row.shift_times,
     updated_at: new Date(row.updated_at).toISOString(),
     updated_by: row.updated_by_id ? { id: row.updated_by_id, full_name: row.updated_by_name ?? '' } : null,
   };
@@ -45,6 +53,7 @@ export async function saveHospitalSettings(
   if (change.consultation_minutes !== undefined) set.consultationMinutes = change.consultation_minutes;
   if (change.working_hours !== undefined) set.workingHours = change.working_hours;
   if (change.notification_sound !== undefined) set.notificationSound = change.notification_sound;
+  if (change.shift_times !== undefined) set.shiftTimes = change.shift_times;
   const d = DEFAULT_HOSPITAL_SETTINGS;
   await q
     .insert(hospitalSettings)
@@ -53,6 +62,7 @@ export async function saveHospitalSettings(
       consultationMinutes: d.consultation_minutes,
       workingHours: d.working_hours,
       notificationSound: d.notification_sound,
+      shiftTimes: [...d.shift_times],
       ...set,
     })
     .onConflictDoUpdate({ target: hospitalSettings.hospitalId, set });

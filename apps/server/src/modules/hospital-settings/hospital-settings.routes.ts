@@ -14,6 +14,14 @@ defineMessages({
     fr: 'Heure attendue au format HH:MM (par exemple « 08:30 »).',
     en: 'A time as HH:MM is expected (for example "08:30").',
   },
+  'settings.shift_times_count': {
+    fr: 'De 2 à 4 heures de relève.',
+    en: 'From 2 to 4 shift change times.',
+  },
+  'settings.shift_times_order': {
+    fr: 'Les heures de relève doivent se suivre dans la journée.',
+    en: 'The shift change times must follow each other within the day.',
+  },
   'settings.hours_order': {
     fr: "L'heure de fermeture doit être après l'heure d'ouverture.",
     en: 'The closing time must be after the opening time.',

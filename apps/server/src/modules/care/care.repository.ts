@@ -1,0 +1,374 @@
+import type {
+  TCareExecution,
+  TCarePatient,
+  TDoseRecord,
+  TFluid,
+  TNews2,
+  TVitalsRecord,
+} from '@greensen/shared/contracts/care';
+import { CARE_PRIORITIES } from '@greensen/shared/contracts/care';
+import { isLate } from '@greensen/shared/domain/care';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import {
+  DEPARTMENT_REF_COLUMNS,
+  fullName,
+  iso,
+  isoRequired,
+  PATIENT_REF_COLUMNS,
+  patientRef,
+  type RefRow,
+} from '../../lib/clinical.js';
+import { sqlList } from '../../lib/queries.js';
+
+/** Emergency visits still in the department (a care plan may be opened for them: observation). */
+export const OPEN_VISIT = sql.raw(`('waiting', 'assigned', 'in_consultation')`);
+export const OPEN_STAY = sql.raw(`('pending_bed', 'admitted')`);
+
+/**
+ * The caller may see the patients of department `dept`: an active membership of it, or one without department
+ * (the whole hospital).
+ */
+export function inScope(hospitalId: string, userId: string, dept: SQL): SQL {
+  return sql`exists (select 1 from memberships m where m.hospital_id = ${hospitalId} and m.user_id = ${userId}
+    and m.is_active and (m.department_id is null or m.department_id = ${dept}))`;
+}
+
+/**
+ * What every plan row reads (alias `cp`): the patient, the department of the stay or visit, the bed, the
+ * doctor in charge (the stay's, or the visit's open consultation execution's), since when, open or not, and
+ * the latest vitals' NEWS2.
+ */
+export const PLAN_FROM = sql`from care_plans cp
+  join patients p on p.id = cp.patient_id
+  left join hospitalizations s on s.id = cp.hospitalization_id
+  left join admissions a on a.id = cp.admission_id
+  join departments d on d.id = coalesce(s.department_id, a.department_id)
+  left join beds b on b.id = s.bed_id
+  left join rooms r on r.id = b.room_id
+  left join wards w on w.id = r.ward_id
+  left join lateral (select e.doctor_id from executions e where e.admission_id = a.id
+    order by e.created_at desc limit 1) ve on true
+  left join users doc on doc.id = coalesce(s.doctor_id, ve.doctor_id)`;
+
+export const PLAN_COLUMNS = sql`cp.id as plan_id, cp.hospital_id, cp.hospitalization_id, cp.admission_id,
+  cp.hypercapnic, cp.goals, cp.created_at, cp.created_by, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
+  b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id, w.code as w_code,
+  w.name as w_name, doc.id as doc_id, doc.first_name as doc_first, doc.last_name as doc_last,
+  coalesce(s.requested_at, a.admitted_at) as since,
+  (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end) as is_open`;
+
+export interface PlanRow extends RefRow {
+  plan_id: string;
+  hospital_id: string;
+  hospitalization_id: string | null;
+  admission_id: string | null;
+  hypercapnic: boolean;
+  goals: string | null;
+  created_at: Date | string;
+  created_by: string;
+  b_id: string | null;
+  b_label: string | null;
+  r_id: string | null;
+  r_name: string | null;
+  w_id: string | null;
+  w_code: string | null;
+  w_name: string | null;
+  doc_id: string | null;
+  doc_first: string | null;
+  doc_last: string | null;
+  since: Date | string;
+  is_open: boolean;
+}
+
+export function placeOf(r: {
+  b_id: string | null;
+  b_label: string | null;
+  r_id: string | null;
+  r_name: string | null;
+  w_id: string | null;
+  w_code: string | null;
+  w_name: string | null;
+}) {
+  if (!r.b_id || !r.r_id || !r.w_id) return null;
+  return {
+    bed: { id: r.b_id, label: r.b_label ?? '' },
+    room: { id: r.r_id, name: r.r_name ?? '' },
+    ward: { id: r.w_id, code: r.w_code ?? '', name: r.w_name ?? '' },
+  };
+}
+
+export const departmentRef = (r: RefRow) => ({ id: r.d_id, code: r.d_code, name: r.d_name, kind: r.d_kind });
+export const personOf = (
+  id: string | null,
+  first: string | null | undefined,
+  last: string | null | undefined,
+) => (id ? { id, full_name: fullName(first, last) } : null);
+
+/** A plan's row by id in the hospital (null: none, or another hospital's). */
+export async function findPlan(q: Queryable, hospitalId: string, planId: string): Promise<PlanRow | null> {
+  const res = await q.execute<PlanRow>(
+    sql`select ${PLAN_COLUMNS} ${PLAN_FROM} where cp.id = ${planId} and cp.hospital_id = ${hospitalId}`,
+  );
+  return res.rows[0] ?? null;
+}
+
+export interface Counts {
+  news2: TCarePatient['news2'];
+  overdue: number;
+  due: number;
+}
+
+/**
+ * The latest NEWS2 and the open executions of plans: overdue (past time + grace) and due in `[now, shiftEnd)`.
+ * One query for a page of plans (doses are counted by the MAR code).
+ */
+export async function planCounts(
+  q: Queryable,
+  planIds: readonly string[],
+  now: Date,
+  shiftEnd: Date,
+  graceMinutes: number,
+): Promise<Map<string, Counts>> {
+  const out = new Map<string, Counts>();
+  if (planIds.length === 0) return out;
+  const limit = new Date(now.getTime() - graceMinutes * 60_000);
+  const res = await q.execute<{
+    plan_id: string;
+    news2_score: number | null;
+    news2: Record<string, unknown> | string | null;
+    recorded_at: Date | string | null;
+    overdue: number;
+    due: number;
+  }>(sql`select x.id as plan_id, v.news2_score, v.news2, v.recorded_at,
+      (select count(*)::int from care_executions e where e.plan_id = x.id and e.status = 'scheduled'
+        and e.scheduled_at < ${limit.toISOString()}) as overdue,
+      (select count(*)::int from care_executions e where e.plan_id = x.id and e.status = 'scheduled'
+        and e.scheduled_at >= ${limit.toISOString()} and e.scheduled_at < ${shiftEnd.toISOString()}) as due
+    from care_plans x
+    left join lateral (select cv.news2_score, cv.news2, cv.recorded_at from care_vitals cv
+      where cv.plan_id = x.id order by cv.recorded_at desc limit 1) v on true
+    where x.id in (${sqlList(planIds)})`);
+  for (const r of res.rows) {
+    const news2 = parseJson<TNews2>(r.news2);
+    out.set(r.plan_id, {
+      news2:
+        news2 && r.recorded_at && r.news2_score !== null
+          ? {
+              score: Number(r.news2_score),
+              risk: news2.risk,
+              escalation: news2.escalation,
+              complete: news2.complete,
+              recorded_at: isoRequired(r.recorded_at),
+            }
+          : null,
+      overdue: Number(r.overdue),
+      due: Number(r.due),
+    });
+  }
+  return out;
+}
+
+export function parseJson<T>(v: unknown): T | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return JSON.parse(v) as T;
+  return v as T;
+}
+
+export function carePatientOf(
+  r: PlanRow & { plan_id: string | null },
+  counts: Counts | undefined,
+): TCarePatient {
+  return {
+    plan: r.plan_id,
+    hospitalization: r.hospitalization_id,
+    admission: r.admission_id,
+    patient: patientRef(r),
+    department: departmentRef(r),
+    place: placeOf(r),
+    doctor: personOf(r.doc_id, r.doc_first, r.doc_last),
+    since: isoRequired(r.since),
+    hypercapnic: Boolean(r.hypercapnic),
+    news2: counts?.news2 ?? null,
+    overdue: counts?.overdue ?? 0,
+    due: counts?.due ?? 0,
+  };
+}
+
+// Executions ---------------------------------------------------------------------------------------------------
+
+export const EXECUTION_SELECT = sql`select e.id, e.plan_id, e.scheduled_at, e.priority, e.status, e.done_at,
+    e.not_done_reason, e.note, e.recorded_at,
+    o.id as o_id, o.kind as o_kind, o.title as o_title, o.instructions as o_instructions,
+    array_to_json(o.signs) as o_signs,
+    asg.id as asg_id, asg.first_name as asg_first, asg.last_name as asg_last,
+    dn.id as dn_id, dn.first_name as dn_first, dn.last_name as dn_last,
+    ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
+    b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id, w.code as w_code,
+    w.name as w_name
+  from care_executions e
+  join care_orders o on o.id = e.order_id
+  join care_plans cp on cp.id = e.plan_id
+  join patients p on p.id = e.patient_id
+  left join hospitalizations s on s.id = cp.hospitalization_id
+  left join admissions a on a.id = cp.admission_id
+  join departments d on d.id = coalesce(s.department_id, a.department_id)
+  left join beds b on b.id = s.bed_id
+  left join rooms r on r.id = b.room_id
+  left join wards w on w.id = r.ward_id
+  left join users asg on asg.id = e.assignee_id
+  left join users dn on dn.id = e.done_by`;
+
+export interface ExecutionRow extends RefRow {
+  id: string;
+  plan_id: string;
+  scheduled_at: Date | string;
+  priority: number;
+  status: TCareExecution['status'];
+  done_at: Date | string | null;
+  not_done_reason: string | null;
+  note: string | null;
+  recorded_at: Date | string | null;
+  o_id: string;
+  o_kind: TCareExecution['order']['kind'];
+  o_title: string;
+  o_instructions: string | null;
+  o_signs: string[] | string | null;
+  asg_id: string | null;
+  asg_first: string | null;
+  asg_last: string | null;
+  dn_id: string | null;
+  dn_first: string | null;
+  dn_last: string | null;
+  b_id: string | null;
+  b_label: string | null;
+  r_id: string | null;
+  r_name: string | null;
+  w_id: string | null;
+  w_code: string | null;
+  w_name: string | null;
+}
+
+export function toExecution(r: ExecutionRow, now: Date): TCareExecution {
+  const scheduled = new Date(r.scheduled_at);
+  const doneAt = r.done_at ? new Date(r.done_at) : null;
+  const signs = parseJson<string[]>(r.o_signs) ?? [];
+  return {
+    id: r.id,
+    plan: r.plan_id,
+    order: {
+      id: r.o_id,
+      kind: r.o_kind,
+      title: r.o_title,
+      instructions: r.o_instructions,
+      signs: signs as TCareExecution['order']['signs'],
+    },
+    patient: patientRef(r),
+    department: departmentRef(r),
+    place: placeOf(r),
+    priority: CARE_PRIORITIES[Number(r.priority) - 1] ?? 'normal',
+    scheduled_at: scheduled.toISOString(),
+    status: r.status,
+    late:
+      (r.status === 'scheduled' && isLate(scheduled, null, now)) ||
+      (r.status === 'done' && doneAt !== null && isLate(scheduled, doneAt, now)),
+    assignee: personOf(r.asg_id, r.asg_first, r.asg_last),
+    done_by: personOf(r.dn_id, r.dn_first, r.dn_last),
+    done_at: iso(r.done_at),
+    not_done_reason: r.not_done_reason as TCareExecution['not_done_reason'],
+    note: r.note,
+    recorded_at: iso(r.recorded_at),
+  };
+}
+
+export async function findExecution(
+  q: Queryable,
+  hospitalId: string,
+  id: string,
+  now: Date,
+): Promise<TCareExecution | null> {
+  const res = await q.execute<ExecutionRow>(
+    sql`${EXECUTION_SELECT} where e.id = ${id} and e.hospital_id = ${hospitalId}`,
+  );
+  const row = res.rows[0];
+  return row ? toExecution(row, now) : null;
+}
+
+// Vitals, fluids, doses -----------------------------------------------------------------------------------------
+
+export const VITALS_SELECT = sql`select v.*, u.first_name as u_first, u.last_name as u_last,
+    (select coalesce(json_agg(json_build_object('id', x.id, 'full_name', trim(x.first_name || ' ' || x.last_name))),
+      '[]'::json) from users x where x.id = any(v.escalated_to)) as escalated
+  from care_vitals v join users u on u.id = v.recorded_by`;
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export function toVitals(r: Record<string, unknown>): TVitalsRecord {
+  return {
+    id: r.id as string,
+    plan: r.plan_id as string,
+    patient: r.patient_id as string,
+    recorded_at: isoRequired(r.recorded_at as Date),
+    recorded_by: {
+      id: r.recorded_by as string,
+      full_name: fullName(r.u_first as string, r.u_last as string),
+    },
+    temperature: num(r.temperature),
+    heart_rate: num(r.heart_rate),
+    respiratory_rate: num(r.respiratory_rate),
+    systolic_bp: num(r.systolic_bp),
+    diastolic_bp: num(r.diastolic_bp),
+    spo2: num(r.spo2),
+    on_oxygen: Boolean(r.on_oxygen),
+    oxygen_flow: num(r.oxygen_flow),
+    avpu: (r.avpu as TVitalsRecord['avpu']) ?? null,
+    confused: (r.confused as boolean | null) ?? null,
+    pain: num(r.pain),
+    weight: num(r.weight),
+    glycaemia: num(r.glycaemia),
+    note: (r.note as string | null) ?? null,
+    news2: parseJson<TNews2>(r.news2),
+    escalated_to: parseJson<{ id: string; full_name: string }[]>(r.escalated) ?? [],
+  };
+}
+
+export function toFluid(r: Record<string, unknown>): TFluid {
+  return {
+    id: r.id as string,
+    plan: r.plan_id as string,
+    direction: r.direction as TFluid['direction'],
+    kind: r.kind as TFluid['kind'],
+    volume_ml: Number(r.volume_ml),
+    recorded_at: isoRequired(r.recorded_at as Date),
+    recorded_by: {
+      id: r.recorded_by as string,
+      full_name: fullName(r.u_first as string, r.u_last as string),
+    },
+    note: (r.note as string | null) ?? null,
+  };
+}
+
+export const DOSE_SELECT = sql`select ma.*, u.first_name as u_first, u.last_name as u_last
+  from medication_administrations ma join users u on u.id = ma.recorded_by`;
+
+export function toDose(r: Record<string, unknown>): TDoseRecord {
+  return {
+    id: r.id as string,
+    prescription_line: r.prescription_line_id as string,
+    scheduled_at: isoRequired(r.scheduled_at as Date),
+    outcome: r.outcome as TDoseRecord['outcome'],
+    given_at: iso(r.given_at as Date | null),
+    dose: num(r.dose),
+    dose_unit: (r.dose_unit as string | null) ?? null,
+    route: (r.route as TDoseRecord['route']) ?? null,
+    site: (r.site as string | null) ?? null,
+    reason: (r.reason as TDoseRecord['reason']) ?? null,
+    note: (r.note as string | null) ?? null,
+    late: Boolean(r.late),
+    recorded_by: {
+      id: r.recorded_by as string,
+      full_name: fullName(r.u_first as string, r.u_last as string),
+    },
+    recorded_at: isoRequired(r.recorded_at as Date),
+  };
+}

@@ -1,0 +1,333 @@
+import type {
+  TAdministrationCreate,
+  TDose,
+  TDoseRecord,
+  TMar,
+  TMarLine,
+} from '@greensen/shared/contracts/care';
+import { type DoseFrequency, doseTimes, GRACE_MINUTES, isLate } from '@greensen/shared/domain/care';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Queryable, Tx } from '../../db/client.js';
+import { medicationAdministrations } from '../../db/schema/index.js';
+import { fullName } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { hospitalClock, shiftOf } from './care.context.js';
+import { DOSE_SELECT, toDose } from './care.repository.js';
+import type { CareService } from './care.service.js';
+
+const HOUR = 3_600_000;
+const SIGNED = sql.raw(`('signed', 'partially_dispensed', 'dispensed')`);
+
+interface LineRow {
+  [k: string]: unknown;
+  plan_id: string;
+  id: string;
+  prescription_id: string;
+  dose: number | string;
+  dose_unit: string;
+  route: TMarLine['route'];
+  frequency: DoseFrequency | string;
+  duration_days: number | null;
+  instructions: string | null;
+  m_id: string;
+  inn_fr: string;
+  inn_en: string;
+  strength: string;
+  form: string;
+  signed_at: Date | string;
+  u_id: string;
+  u_first: string;
+  u_last: string;
+}
+
+/**
+ * The signed prescription lines of plans: those written in the stay, or in a consultation of the visit the plan
+ * (or its stay) came from.
+ */
+export async function planLines(q: Queryable, planIds: readonly string[]): Promise<LineRow[]> {
+  if (planIds.length === 0) return [];
+  const res =
+    await q.execute<LineRow>(sql`select cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit,
+      l.route, l.frequency, l.duration_days, l.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength,
+      mp.form::text as form, pr.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last
+    from care_plans cp
+    left join hospitalizations s on s.id = cp.hospitalization_id
+    join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
+    left join consultations c on c.id = pr.consultation_id
+    join prescription_lines l on l.prescription_id = pr.id
+    join medications m on m.id = l.medication_id
+    join medication_presentations mp on mp.id = l.presentation_id
+    join users u on u.id = pr.prescriber_id
+    where cp.id in (${sql.join(
+      planIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})
+      and ((cp.hospitalization_id is not null and pr.hospitalization_id = cp.hospitalization_id)
+        or c.admission_id = coalesce(cp.admission_id, s.admission_id))
+    order by pr.signed_at, l.position`);
+  return res.rows;
+}
+
+const parseFrequency = (f: DoseFrequency | string): DoseFrequency =>
+  typeof f === 'string' ? JSON.parse(f) : f;
+
+export function lineOf(r: LineRow): Omit<TMarLine, 'doses'> {
+  const frequency = parseFrequency(r.frequency);
+  const starts = new Date(r.signed_at);
+  return {
+    id: r.id,
+    prescription: r.prescription_id,
+    medication: { id: r.m_id, inn_fr: r.inn_fr, inn_en: r.inn_en },
+    strength: r.strength,
+    form: r.form,
+    dose: Number(r.dose),
+    dose_unit: r.dose_unit,
+    route: r.route,
+    frequency: frequency as TMarLine['frequency'],
+    instructions: r.instructions,
+    starts_at: starts.toISOString(),
+    ends_at: r.duration_days ? new Date(starts.getTime() + r.duration_days * 24 * HOUR).toISOString() : null,
+    prescriber: { id: r.u_id, full_name: fullName(r.u_first, r.u_last) },
+    as_needed: frequency.kind === 'as_needed',
+  };
+}
+
+/** The doses of lines in `[from, to)` with their records (as-needed lines: their administrations). */
+export async function dosesOf(
+  q: Queryable,
+  lines: LineRow[],
+  from: Date,
+  to: Date,
+  now: Date,
+  timeZone: string,
+): Promise<Map<string, TDose[]>> {
+  const out = new Map<string, TDose[]>();
+  if (lines.length === 0) return out;
+  const recorded = await q.execute<Record<string, unknown>>(sql`${DOSE_SELECT}
+    where ma.prescription_line_id in (${sql.join(
+      lines.map((l) => sql`${l.id}`),
+      sql`, `,
+    )}) and ma.scheduled_at >= ${from.toISOString()} and ma.scheduled_at < ${to.toISOString()}`);
+  const records = new Map<string, TDoseRecord>();
+  for (const r of recorded.rows) {
+    const d = toDose(r);
+    records.set(`${d.prescription_line}|${d.scheduled_at}`, d);
+  }
+  for (const l of lines) {
+    const times = doseTimes(
+      parseFrequency(l.frequency),
+      new Date(l.signed_at),
+      l.duration_days,
+      from,
+      to,
+      timeZone,
+    );
+    const keys = new Set(times.map((t) => t.toISOString()));
+    // As-needed administrations (and any record at a time no longer scheduled) are shown too.
+    for (const r of records.values()) if (r.prescription_line === l.id) keys.add(r.scheduled_at);
+    const doses = [...keys].sort().map((at): TDose => {
+      const record = records.get(`${l.id}|${at}`) ?? null;
+      const status: TDose['status'] = record
+        ? record.outcome
+        : isLate(new Date(at), null, now, GRACE_MINUTES)
+          ? 'overdue'
+          : 'due';
+      return { prescription_line: l.id, scheduled_at: at, status, record };
+    });
+    out.set(l.id, doses);
+  }
+  return out;
+}
+
+/** The medication administration record (issue 20): doses due per window, given once, idempotent writes. */
+export class MarService {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly care: CareService,
+  ) {}
+
+  async mar(ctx: ServiceContext, planId: string, w: { from?: string | undefined; to?: string | undefined }) {
+    const plan = await this.care.plan(ctx, planId);
+    const now = this.care.now();
+    const clock = await hospitalClock(this.app.db, scopedHospital(ctx).id);
+    const shift = shiftOf(clock, now);
+    const from = w.from ? new Date(w.from) : shift.start;
+    const to = w.to ? new Date(w.to) : shift.end;
+    if (to.getTime() <= from.getTime() || to.getTime() - from.getTime() > 7 * 24 * HOUR)
+      throw badRequest({ to: ['care.window_invalid'] });
+    const lines = await planLines(this.app.db, [planId]);
+    const doses = await dosesOf(this.app.db, lines, from, to, now, clock.timeZone);
+    await this.app.audit.record(ctx, {
+      action: 'care.mar_read',
+      resourceType: 'care_plan',
+      resourceId: planId,
+      patientId: plan.p_id,
+      details: { from: from.toISOString(), to: to.toISOString() },
+    });
+    const result: TMar = {
+      plan: planId,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      lines: lines.map((l) => ({ ...lineOf(l), doses: doses.get(l.id) ?? [] })),
+    };
+    return result;
+  }
+
+  private async byKey(q: Queryable, key: string) {
+    const res = await q.execute<Record<string, unknown>>(
+      sql`${DOSE_SELECT} where ma.idempotency_key = ${key}`,
+    );
+    return res.rows[0] ? { row: res.rows[0], dose: toDose(res.rows[0]) } : null;
+  }
+
+  /**
+   * Records a dose once. A submit repeated with the same key returns the first record (`created: false`), even
+   * when both arrive at the same instant (the unique key decides); another key for a dose already recorded is
+   * a 409. The dose must be one the line schedules (an as-needed line: any time, within its daily maximum).
+   */
+  async administer(
+    ctx: ServiceContext,
+    body: TAdministrationCreate,
+  ): Promise<{ dose: TDoseRecord; created: boolean }> {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const now = this.care.now();
+    const replay = (found: { row: Record<string, unknown>; dose: TDoseRecord }) => {
+      if (
+        found.row.hospital_id !== hospital.id ||
+        found.dose.prescription_line !== body.prescription_line ||
+        found.dose.scheduled_at !== new Date(body.scheduled_at).toISOString()
+      )
+        throw conflict('care.key_reused');
+      return { dose: found.dose, created: false };
+    };
+    const first = await this.byKey(this.app.db, body.idempotency_key);
+    if (first) return replay(first);
+    const scheduledAt = new Date(body.scheduled_at);
+    const outcome = await this.app.db.transaction(async (tx) => {
+      const found = await tx.execute<{
+        prescription_id: string;
+        hospitalization_id: string | null;
+        admission_id: string | null;
+      }>(
+        sql`select pr.id as prescription_id, pr.hospitalization_id, c.admission_id from prescription_lines l
+          join prescriptions pr on pr.id = l.prescription_id left join consultations c on c.id = pr.consultation_id
+          where l.id = ${body.prescription_line} and pr.hospital_id = ${hospital.id} and pr.status in ${SIGNED}`,
+      );
+      const origin = found.rows[0];
+      if (!origin) throw notFound();
+      const planId = await this.planOf(tx, ctx, origin);
+      const plan = await this.care.plan(ctx, planId, tx);
+      if (!plan.is_open) throw conflict('care.plan_closed');
+      const [line] = (await planLines(tx, [planId])).filter((l) => l.id === body.prescription_line);
+      if (!line) throw notFound();
+      const frequency = parseFrequency(line.frequency);
+      const clock = await hospitalClock(tx, hospital.id);
+      if (frequency.kind === 'as_needed') {
+        if (body.outcome === 'given')
+          await this.checkAsNeeded(tx, line.id, frequency.max_per_day, scheduledAt);
+      } else {
+        const window = doseTimes(
+          frequency,
+          new Date(line.signed_at),
+          line.duration_days,
+          new Date(scheduledAt.getTime() - 60_000),
+          new Date(scheduledAt.getTime() + 60_000),
+          clock.timeZone,
+        );
+        if (!window.some((t) => t.getTime() === scheduledAt.getTime()))
+          throw badRequest({ scheduled_at: ['care.dose_unknown'] });
+      }
+      if (scheduledAt.getTime() > now.getTime() + 12 * HOUR)
+        throw badRequest({ scheduled_at: ['care.dose_future'] });
+      const givenAt = body.outcome === 'given' ? (body.given_at ? new Date(body.given_at) : now) : null;
+      if (
+        givenAt &&
+        (givenAt.getTime() > now.getTime() + 60_000 || givenAt.getTime() < now.getTime() - 24 * HOUR)
+      )
+        throw badRequest({ given_at: ['care.time_range'] });
+      const inserted = await tx
+        .insert(medicationAdministrations)
+        .values({
+          hospitalId: hospital.id,
+          planId,
+          patientId: plan.p_id,
+          prescriptionLineId: line.id,
+          scheduledAt,
+          outcome: body.outcome,
+          givenAt,
+          dose: body.outcome === 'given' ? body.dose : null,
+          doseUnit: body.outcome === 'given' ? body.dose_unit : null,
+          route: body.outcome === 'given' ? body.route : null,
+          site: body.outcome === 'given' ? (body.site ?? null) : null,
+          reason: body.outcome === 'not_given' ? body.reason : null,
+          note: body.note ?? null,
+          late: givenAt !== null && frequency.kind !== 'as_needed' && isLate(scheduledAt, givenAt, now),
+          idempotencyKey: body.idempotency_key,
+          recordedBy: me,
+          recordedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: medicationAdministrations.id });
+      if (!inserted[0]) return null;
+      await this.app.audit.record(
+        ctx,
+        {
+          action: body.outcome === 'given' ? 'care.dose_given' : 'care.dose_not_given',
+          resourceType: 'medication_administration',
+          resourceId: inserted[0].id,
+          patientId: plan.p_id,
+          details: {
+            line: line.id,
+            scheduled_at: scheduledAt.toISOString(),
+            ...(body.outcome === 'not_given' ? { reason: body.reason } : {}),
+          },
+        },
+        tx,
+      );
+      return inserted[0].id;
+    });
+    if (outcome) {
+      const res = await this.app.db.execute<Record<string, unknown>>(
+        sql`${DOSE_SELECT} where ma.id = ${outcome}`,
+      );
+      return { dose: toDose(res.rows[0]!), created: true };
+    }
+    // The same key committed meanwhile (a double tap), or another record of this dose.
+    const again = await this.byKey(this.app.db, body.idempotency_key);
+    if (again) return replay(again);
+    throw conflict('care.dose_already_recorded');
+  }
+
+  private async checkAsNeeded(q: Queryable, lineId: string, maxPerDay: number, at: Date) {
+    const res = await q.execute<{ n: number }>(sql`select count(*)::int as n from medication_administrations
+      where prescription_line_id = ${lineId} and outcome = 'given'
+        and scheduled_at > ${new Date(at.getTime() - 24 * HOUR).toISOString()}
+        and scheduled_at <= ${at.toISOString()}`);
+    if (Number(res.rows[0]?.n ?? 0) >= maxPerDay) throw conflict('care.as_needed_max');
+  }
+
+  /** The plan a prescription belongs to (opened when none exists yet). */
+  private async planOf(
+    tx: Tx,
+    ctx: ServiceContext,
+    origin: { hospitalization_id: string | null; admission_id: string | null },
+  ): Promise<string> {
+    let stay = origin.hospitalization_id;
+    if (!stay && origin.admission_id) {
+      const s = await tx.execute<{ id: string }>(
+        sql`select id from hospitalizations where admission_id = ${origin.admission_id}
+          order by requested_at desc limit 1`,
+      );
+      stay = s.rows[0]?.id ?? null;
+    }
+    const plan = await this.care.ensurePlanIn(
+      tx,
+      ctx,
+      stay ? { hospitalization: stay } : { admission: origin.admission_id },
+    );
+    return plan.id;
+  }
+}

@@ -1,0 +1,380 @@
+import type {
+  TCareVitals,
+  TChart,
+  TFluid,
+  TRoundCreate,
+  TRoundPatient,
+  TVitalsCreate,
+  TVitalsRecord,
+} from '@greensen/shared/contracts/care';
+import { ZCareVitals } from '@greensen/shared/contracts/care';
+import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
+import { computeNews2, news2Applies } from '@greensen/shared/domain/news2';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import { careFluids, careVitals } from '../../db/schema/index.js';
+import { ageOf, fullName } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { badRequest, conflict } from '../../lib/errors.js';
+import { departmentHeads } from '../hospitalizations/hospitalizations.repository.js';
+import { type Notify, withNotifications } from '../notifications/notifications.service.js';
+import { hospitalClock, shiftDto, shiftOf } from './care.context.js';
+import { type PlanRow, toFluid, toVitals, VITALS_SELECT } from './care.repository.js';
+import type { CareService } from './care.service.js';
+
+const HOUR = 3_600_000;
+
+/**
+ * Ward vital signs (issue 20, decision 0025): a set per patient with its NEWS2 (adults), a round for a whole
+ * ward in one request, intake/output, and the temperature chart's series.
+ */
+export class VitalsService {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly care: CareService,
+  ) {}
+
+  /** The patients of a ward (or the caller's departments) with their latest set and the vitals task due. */
+  async round(ctx: ServiceContext, f: { department?: string | undefined; ward?: string | undefined }) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const now = this.care.now();
+    const clock = await hospitalClock(this.app.db, hospital.id);
+    const { rows } = await this.care.targets(this.app.db, hospital.id, me, { ...f, kind: 'all' }, 100, 0);
+    const planIds = rows.flatMap((r) => (r.plan ? [r.plan] : []));
+    const latest = new Map<string, TVitalsRecord>();
+    const due = new Map<string, string>();
+    if (planIds.length > 0) {
+      const ids = sql.join(
+        planIds.map((id) => sql`${id}`),
+        sql`, `,
+      );
+      const v = await this.app.db.execute<Record<string, unknown>>(
+        sql`select * from (${VITALS_SELECT} where v.plan_id in (${ids})) x
+          where x.recorded_at = (select max(y.recorded_at) from care_vitals y where y.plan_id = x.plan_id)`,
+      );
+      for (const r of v.rows) latest.set(r.plan_id as string, toVitals(r));
+      const shift = shiftOf(clock, now);
+      const e = await this.app.db.execute<{ plan_id: string; id: string }>(
+        sql`select distinct on (e.plan_id) e.plan_id, e.id from care_executions e
+          join care_orders o on o.id = e.order_id
+          where e.plan_id in (${ids}) and e.status = 'scheduled' and o.kind = 'vitals'
+            and e.scheduled_at < ${shift.end.toISOString()}
+          order by e.plan_id, e.scheduled_at`,
+      );
+      for (const r of e.rows) due.set(r.plan_id, r.id);
+    }
+    await this.app.audit.record(ctx, {
+      action: 'care.round_read',
+      resourceType: 'care_plan',
+      details: { filters: { ...f }, results: rows.length },
+    });
+    const results: TRoundPatient[] = rows.map((r) => ({
+      ...r,
+      news2_applies: news2Applies(r.patient.age),
+      latest: r.plan ? (latest.get(r.plan) ?? null) : null,
+      due_execution: r.plan ? (due.get(r.plan) ?? null) : null,
+    }));
+    return { shift: shiftDto(clock, shiftOf(clock, now)), results };
+  }
+
+  /** Every set of the round in one transaction: all saved (each with its NEWS2 and escalation), or none. */
+  async recordRound(ctx: ServiceContext, body: TRoundCreate) {
+    const now = this.care.now();
+    const recordedAt = this.checkTime(body.recorded_at, now, 'recorded_at');
+    const ids = await withNotifications(this.app, async (tx, notify) => {
+      const out: string[] = [];
+      const seen = new Set<string>();
+      for (const [i, entry] of body.entries.entries()) {
+        const key = entry.hospitalization ?? entry.admission ?? '';
+        if (seen.has(key)) throw badRequest({ [`entries.${i}`]: ['care.round_duplicate'] });
+        seen.add(key);
+        const plan = await this.care.ensurePlanIn(tx, ctx, {
+          hospitalization: entry.hospitalization,
+          admission: entry.admission,
+        });
+        const row = await this.care.plan(ctx, plan.id, tx);
+        out.push(
+          await this.insertSet(
+            tx,
+            ctx,
+            notify,
+            row,
+            ZCareVitals.parse(entry.vitals),
+            recordedAt,
+            entry.execution,
+          ),
+        );
+      }
+      return out;
+    });
+    const res = await this.app.db.execute<Record<string, unknown>>(
+      sql`${VITALS_SELECT} where v.id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    );
+    const byId = new Map(res.rows.map((r) => [r.id as string, toVitals(r)]));
+    return { results: ids.map((id) => byId.get(id)!) };
+  }
+
+  async recordOne(ctx: ServiceContext, planId: string, body: TVitalsCreate): Promise<TVitalsRecord> {
+    const now = this.care.now();
+    const recordedAt = this.checkTime(body.recorded_at, now, 'recorded_at');
+    const id = await withNotifications(this.app, async (tx, notify) => {
+      const row = await this.care.plan(ctx, planId, tx);
+      return this.insertSet(tx, ctx, notify, row, ZCareVitals.parse(body.vitals), recordedAt, body.execution);
+    });
+    const res = await this.app.db.execute<Record<string, unknown>>(sql`${VITALS_SELECT} where v.id = ${id}`);
+    return toVitals(res.rows[0]!);
+  }
+
+  private checkTime(value: string | null | undefined, now: Date, field: string): Date {
+    const at = value ? new Date(value) : now;
+    if (at.getTime() > now.getTime() + 60_000 || at.getTime() < now.getTime() - 24 * HOUR)
+      throw badRequest({ [field]: ['care.time_range'] });
+    return at;
+  }
+
+  /**
+   * One set: NEWS2 for an adult (scale 2 when the plan says hypercapnic); at an escalation (aggregate ≥ 5 or a
+   * parameter at 3: urgent; ≥ 7: emergency) the doctor in charge is notified at once (else the department's
+   * head, else the head doctors). The vitals execution it answers is done by the recorder.
+   */
+  private async insertSet(
+    tx: Tx,
+    ctx: ServiceContext,
+    notify: Notify,
+    plan: PlanRow,
+    v: TCareVitals & { on_oxygen: boolean },
+    recordedAt: Date,
+    executionId: string | null | undefined,
+  ): Promise<string> {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    if (!plan.is_open) throw conflict('care.plan_closed');
+    const age = ageOf(plan.p_birth_date);
+    const news2 = news2Applies(age) ? computeNews2(v, { hypercapnic: Boolean(plan.hypercapnic) }) : null;
+    let escalatedTo: string[] = [];
+    if (news2 && news2.escalation !== 'none') {
+      escalatedTo = plan.doc_id ? [plan.doc_id] : await departmentHeads(tx, hospital.id, plan.d_id);
+      escalatedTo = escalatedTo.filter((u) => u !== me);
+    }
+    if (executionId) {
+      const ex = await tx.execute<{ n: number }>(
+        sql`select count(*)::int as n from care_executions e join care_orders o on o.id = e.order_id
+          where e.id = ${executionId} and e.plan_id = ${plan.plan_id} and o.kind = 'vitals'`,
+      );
+      if (Number(ex.rows[0]?.n ?? 0) === 0) throw badRequest({ execution: ['care.execution_unknown'] });
+    }
+    const [row] = await tx
+      .insert(careVitals)
+      .values({
+        hospitalId: hospital.id,
+        planId: plan.plan_id,
+        patientId: plan.p_id,
+        recordedAt,
+        recordedBy: me,
+        temperature: v.temperature ?? null,
+        heartRate: v.heart_rate ?? null,
+        respiratoryRate: v.respiratory_rate ?? null,
+        systolicBp: v.systolic_bp ?? null,
+        diastolicBp: v.diastolic_bp ?? null,
+        spo2: v.spo2 ?? null,
+        onOxygen: v.on_oxygen,
+        oxygenFlow: v.oxygen_flow ?? null,
+        avpu: v.avpu ?? null,
+        confused: v.confused ?? null,
+        pain: v.pain ?? null,
+        weight: v.weight ?? null,
+        glycaemia: v.glycaemia ?? null,
+        note: v.note ?? null,
+        news2Score: news2?.score ?? null,
+        news2: news2 ? { ...news2 } : null,
+        escalatedTo,
+        executionId: executionId ?? null,
+      })
+      .returning({ id: careVitals.id });
+    const id = row!.id;
+    if (executionId)
+      await this.care.record(
+        ctx,
+        executionId,
+        { outcome: 'done', done_at: recordedAt.toISOString(), note: null },
+        tx,
+      );
+    await this.app.audit.record(
+      ctx,
+      {
+        action: 'care.vitals_record',
+        resourceType: 'care_vitals',
+        resourceId: id,
+        patientId: plan.p_id,
+        details: { plan: plan.plan_id, news2: news2?.score ?? null, escalation: news2?.escalation ?? null },
+      },
+      tx,
+    );
+    if (news2 && escalatedTo.length > 0) {
+      const params = {
+        patient: fullName(plan.p_first_name, plan.p_last_name),
+        score: news2.score,
+        place: plan.b_label ? `${plan.w_name ?? ''} ${plan.b_label}`.trim() : plan.d_name,
+      };
+      const level = news2.escalation === 'emergency' ? 'emergency' : 'urgent';
+      await notify({
+        hospitalId: hospital.id,
+        recipients: escalatedTo,
+        type: plan.hospitalization_id ? 'hospitalization' : 'consultation',
+        title: { key: `care.notify.news2_${level}.title`, params },
+        message: { key: `care.notify.news2_${level}.message`, params },
+        data: {
+          action: 'news2_alert',
+          escalation: news2.escalation,
+          score: news2.score,
+          plan_id: plan.plan_id,
+          patient_id: plan.p_id,
+          vitals_id: id,
+          ...(plan.hospitalization_id ? { hospitalization: plan.hospitalization_id } : {}),
+          ...(plan.admission_id ? { admission_id: plan.admission_id } : {}),
+        },
+        initiatedBy: me,
+      });
+    }
+    return id;
+  }
+
+  async list(ctx: ServiceContext, planId: string, page: number, pageSize: number) {
+    const plan = await this.care.plan(ctx, planId);
+    const res = await this.app.db.execute<Record<string, unknown>>(
+      sql`${VITALS_SELECT} where v.plan_id = ${planId} order by v.recorded_at desc
+        limit ${pageSize} offset ${(page - 1) * pageSize}`,
+    );
+    const counted = await this.app.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from care_vitals where plan_id = ${planId}`,
+    );
+    await this.app.audit.record(ctx, {
+      action: 'care.vitals_list',
+      resourceType: 'care_plan',
+      resourceId: planId,
+      patientId: plan.p_id,
+      details: { page },
+    });
+    return { rows: res.rows.map(toVitals), count: Number(counted.rows[0]?.n ?? 0) };
+  }
+
+  async addFluid(
+    ctx: ServiceContext,
+    planId: string,
+    body: {
+      direction: TFluid['direction'];
+      kind: TFluid['kind'];
+      volume_ml: number;
+      recorded_at?: string | null | undefined;
+      note?: string | null | undefined;
+    },
+  ): Promise<TFluid> {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const recordedAt = this.checkTime(body.recorded_at, this.care.now(), 'recorded_at');
+    const id = await this.app.db.transaction(async (tx) => {
+      const plan = await this.care.plan(ctx, planId, tx);
+      if (!plan.is_open) throw conflict('care.plan_closed');
+      const [row] = await tx
+        .insert(careFluids)
+        .values({
+          hospitalId: hospital.id,
+          planId,
+          direction: body.direction,
+          kind: body.kind,
+          volumeMl: body.volume_ml,
+          recordedAt,
+          recordedBy: me,
+          note: body.note ?? null,
+        })
+        .returning({ id: careFluids.id });
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'care.fluid_record',
+          resourceType: 'care_fluid',
+          resourceId: row!.id,
+          patientId: plan.p_id,
+          details: { plan: planId, direction: body.direction, volume_ml: body.volume_ml },
+        },
+        tx,
+      );
+      return row!.id;
+    });
+    const res = await this.app.db.execute<Record<string, unknown>>(
+      sql`select f.*, u.first_name as u_first, u.last_name as u_last from care_fluids f
+        join users u on u.id = f.recorded_by where f.id = ${id}`,
+    );
+    return toFluid(res.rows[0]!);
+  }
+
+  /** The temperature chart of `days` days from `from` (default: the last `days` days up to today). */
+  async chart(
+    ctx: ServiceContext,
+    planId: string,
+    q: { from?: string | undefined; days: number },
+  ): Promise<TChart> {
+    const plan = await this.care.plan(ctx, planId);
+    const clock = await hospitalClock(this.app.db, scopedHospital(ctx).id);
+    const today = zonedDate(this.care.now(), clock.timeZone);
+    const since = zonedDate(new Date(plan.since), clock.timeZone);
+    const fromDay = q.from ?? (addDays(today, 1 - q.days) < since ? since : addDays(today, 1 - q.days));
+    const toDay = addDays(fromDay, q.days - 1);
+    const start = zonedInstant(fromDay, '00:00', clock.timeZone);
+    const end = zonedInstant(addDays(toDay, 1), '00:00', clock.timeZone);
+    const vitals = await this.app.db.execute<Record<string, unknown>>(
+      sql`select recorded_at, temperature, heart_rate, systolic_bp, diastolic_bp, respiratory_rate, spo2, pain,
+          weight, news2_score from care_vitals
+        where plan_id = ${planId} and recorded_at >= ${start.toISOString()} and recorded_at < ${end.toISOString()}
+        order by recorded_at limit 2000`,
+    );
+    const fluids = await this.app.db.execute<{ day: string; direction: string; total: number }>(
+      sql`select ((f.recorded_at at time zone ${clock.timeZone})::date)::text as day, f.direction,
+          sum(f.volume_ml)::int as total
+        from care_fluids f where f.plan_id = ${planId}
+          and f.recorded_at >= ${start.toISOString()} and f.recorded_at < ${end.toISOString()}
+        group by 1, 2`,
+    );
+    const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    const points = vitals.rows.map((r) => ({
+      at: new Date(r.recorded_at as string).toISOString(),
+      temperature: num(r.temperature),
+      heart_rate: num(r.heart_rate),
+      systolic_bp: num(r.systolic_bp),
+      diastolic_bp: num(r.diastolic_bp),
+      respiratory_rate: num(r.respiratory_rate),
+      spo2: num(r.spo2),
+      pain: num(r.pain),
+      weight: num(r.weight),
+      news2: num(r.news2_score),
+    }));
+    const days: TChart['days'] = [];
+    for (let d = fromDay; d <= toDay; d = addDays(d, 1)) {
+      const intake = Number(fluids.rows.find((r) => r.day === d && r.direction === 'intake')?.total ?? 0);
+      const output = Number(fluids.rows.find((r) => r.day === d && r.direction === 'output')?.total ?? 0);
+      const weights = points.filter(
+        (p) => p.weight !== null && zonedDate(new Date(p.at), clock.timeZone) === d,
+      );
+      days.push({
+        date: d,
+        intake_ml: intake,
+        output_ml: output,
+        balance_ml: intake - output,
+        weight: weights.at(-1)?.weight ?? null,
+      });
+    }
+    await this.app.audit.record(ctx, {
+      action: 'care.chart_read',
+      resourceType: 'care_plan',
+      resourceId: planId,
+      patientId: plan.p_id,
+      details: { from: fromDay, days: q.days },
+    });
+    return { plan: planId, from: fromDay, to: toDay, since, time_zone: clock.timeZone, points, days };
+  }
+}
