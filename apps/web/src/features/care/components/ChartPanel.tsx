@@ -23,7 +23,9 @@ import { IconChevronLeft, IconChevronRight, IconDroplet, IconPrinter } from '@ta
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
+import { formatNumber } from '../../../lib/clinical/components/exam-format';
 import { formatDate, formatDateTime } from '../../../lib/format';
+import { uiLanguage } from '../../../lib/i18n';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { LoadError } from '../../../lib/page-states';
 import { PrintStyles } from '../../../lib/print-styles';
@@ -39,7 +41,8 @@ function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-const cell = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+const cell = (v: number | null | undefined) =>
+  v === null || v === undefined ? '' : formatNumber(v, uiLanguage());
 
 function FluidModal({ plan, onClose }: { plan: string; onClose: () => void }) {
   const { t } = useTranslation('care');
@@ -117,6 +120,16 @@ export function ChartPanel({ plan, patientName }: { plan: string; patientName: s
   const [fluid, setFluid] = useState(false);
   const query = useChart(plan, from, DAYS);
   const points = useMemo(() => (query.data ? chartPoints(query.data) : []), [query.data]);
+  const range = useMemo<[number, number]>(
+    () =>
+      query.data
+        ? [
+            new Date(`${query.data.from}T00:00:00`).getTime(),
+            new Date(`${addDays(query.data.to, 1)}T00:00:00`).getTime(),
+          ]
+        : [0, 0],
+    [query.data],
+  );
 
   if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
   if (query.isPending) return <Skeleton h={360} data-testid="chart-loading" />;
@@ -186,7 +199,7 @@ export function ChartPanel({ plan, patientName }: { plan: string; patientName: s
             </Center>
           }
         >
-          <TemperatureChart points={points} />
+          <TemperatureChart points={points} range={range} />
         </Suspense>
       )}
       <Table.ScrollContainer minWidth={720}>
@@ -244,7 +257,7 @@ export function ChartPanel({ plan, patientName }: { plan: string; patientName: s
                 <Table.Td c={d.balance_ml < 0 ? 'orange' : undefined}>
                   {d.intake_ml || d.output_ml ? `${d.balance_ml > 0 ? '+' : ''}${d.balance_ml} mL` : ''}
                 </Table.Td>
-                <Table.Td>{d.weight !== null ? `${d.weight} kg` : ''}</Table.Td>
+                <Table.Td>{d.weight !== null ? `${cell(d.weight)} kg` : ''}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -14,7 +14,14 @@ import type { ChartPoint } from './chart-points';
 
 const HEIGHT = 360;
 
-export default function TemperatureChart({ points }: { points: ChartPoint[] }) {
+export default function TemperatureChart({
+  points,
+  range,
+}: {
+  points: ChartPoint[];
+  /** The period shown (ms): the days of the sheet, whatever was measured in them. */
+  range: [number, number];
+}) {
   const { t, i18n } = useTranslation('care');
   const scheme = useComputedColorScheme('light');
   const theme = useMantineTheme();
@@ -55,7 +62,7 @@ export default function TemperatureChart({ points }: { points: ChartPoint[] }) {
       height: HEIGHT,
       cursor: { drag: { x: false, y: false } },
       scales: {
-        x: { time: true },
+        x: { time: true, range: [range[0] / 1000, range[1] / 1000] },
         temp: { range: [34, 42] },
         right: { range: [0, 220] },
         pain: { range: [0, 10] },
@@ -104,7 +111,7 @@ export default function TemperatureChart({ points }: { points: ChartPoint[] }) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, scheme, theme, t, i18n.language]);
+  }, [points, range, scheme, theme, t, i18n.language]);
 
   return (
     <div

@@ -6,6 +6,8 @@
 import type { TVitalsRecord } from '@greensen/shared/contracts/care';
 import { Checkbox, Group, SegmentedControl, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../lib/clinical/components/exam-format';
+import { uiLanguage } from '../../../lib/i18n';
 import {
   ACVPU,
   type Acvpu,
@@ -61,7 +63,7 @@ export function VitalsEntryFields({
                 </Text>
               }
               rightSectionWidth={48}
-              placeholder={last !== null && last !== undefined ? String(last) : ''}
+              placeholder={last !== null && last !== undefined ? formatNumber(last, uiLanguage()) : ''}
               value={row[field]}
               onChange={(event) => onChange({ [field]: event.currentTarget.value } as Partial<RoundRow>)}
               error={error}

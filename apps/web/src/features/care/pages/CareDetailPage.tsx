@@ -5,7 +5,7 @@
  * temperature chart (lazily drawn, with its table, printable), the MAR, and the handoffs.
  */
 import { news2Applies } from '@greensen/shared/domain/news2';
-import { Badge, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import {
   IconBed,
   IconChartLine,
@@ -19,11 +19,12 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { HandoffFormModal, HandoffList } from '../../../lib/clinical/components/care/Handoffs';
+import { useHandoff, useHandoffDraft } from '../../../lib/clinical/api/care';
+import { HandoffFormModal, HandoffView } from '../../../lib/clinical/components/care/Handoffs';
 import { News2Badge } from '../../../lib/clinical/components/care/News2Badge';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
-import { formatDateTime } from '../../../lib/format';
-import { DetailQueryState } from '../../../lib/page-states';
+import { formatDateTime, formatTime } from '../../../lib/format';
+import { DetailQueryState, LoadError } from '../../../lib/page-states';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePlan } from '../api/care-file';
 import { ChartPanel } from '../components/ChartPanel';
@@ -34,15 +35,51 @@ import { VitalsModal } from '../components/VitalsModal';
 
 type Dialog = 'vitals' | 'handoff' | null;
 
-function PlanHandoffs({ plan }: { plan: string }) {
+/**
+ * The handoff of the current shift for this patient: the one written (to read, or acknowledge), else the way to
+ * write it. (The list of handoffs has no per-plan filter; the current shift's is the one the draft names.)
+ */
+function PlanHandoffs({
+  plan,
+  patientName,
+  canWrite,
+}: {
+  plan: string;
+  patientName: string;
+  canWrite: boolean;
+}) {
   const { t } = useTranslation('care');
-  const [page, setPage] = useState(1);
+  const draft = useHandoffDraft(plan);
+  const existing = useHandoff(draft.data?.existing ?? null);
+  const [writing, setWriting] = useState(false);
+  if (draft.isError) return <LoadError error={draft.error} onRetry={() => void draft.refetch()} />;
+  if (draft.isPending || (draft.data.existing && existing.isPending)) return <Skeleton h={160} />;
   return (
-    <HandoffList
-      filters={{ box: 'all', plan, page, pageSize: 10 }}
-      onPageChange={setPage}
-      emptyText={t('handoffs.empty.plan')}
-    />
+    <Stack gap="sm" data-testid="plan-handoffs">
+      <Group justify="space-between" wrap="wrap">
+        <Text size="sm" c="dimmed">
+          {t('shift.label', {
+            from: formatTime(draft.data.shift.start),
+            to: formatTime(draft.data.shift.end),
+          })}
+        </Text>
+        {canWrite && (
+          <Button size="md" leftSection={<IconPencil size={18} />} onClick={() => setWriting(true)}>
+            {existing.data ? t('handoffs.rewrite') : t('handoffs.write')}
+          </Button>
+        )}
+      </Group>
+      {existing.data ? (
+        <HandoffView handoff={existing.data} />
+      ) : (
+        <Text c="dimmed" ta="center" py="lg">
+          {t('handoffs.empty.plan')}
+        </Text>
+      )}
+      {writing && (
+        <HandoffFormModal plan={plan} patientName={patientName} onClose={() => setWriting(false)} />
+      )}
+    </Stack>
   );
 }
 
@@ -168,7 +205,11 @@ export default function CareDetailPage() {
             />
           </Tabs.Panel>
           <Tabs.Panel value="handoffs" p="sm">
-            <PlanHandoffs plan={plan.id} />
+            <PlanHandoffs
+              plan={plan.id}
+              patientName={plan.patient.full_name}
+              canWrite={plan.can.record && !closed}
+            />
           </Tabs.Panel>
         </Tabs>
       </Paper>

@@ -94,8 +94,6 @@ export function useRecordDose() {
 
 export interface HandoffFilters {
   box: HandoffBox;
-  /** One care plan's handoffs (the care file). */
-  plan?: string | null;
   department?: string | null;
   ward?: string | null;
   page: number;
@@ -109,7 +107,6 @@ export function handoffsQueryOptions(hospitalId: string | null, filters: Handoff
       api.get<THandoffList>('care/handoffs/', {
         query: {
           box: filters.box,
-          plan: filters.plan ?? undefined,
           department: filters.department ?? undefined,
           ward: filters.ward ?? undefined,
           page: filters.page,
@@ -134,6 +131,16 @@ export function useHandoffDraft(plan: string | null) {
     queryFn: ({ signal }) => api.get<THandoffDraft>(`care/plans/${plan}/handoff-draft/`, { signal }),
     enabled: plan !== null,
     staleTime: 0,
+  });
+}
+
+/** One handoff (GET /api/care/handoffs/{id}/). */
+export function useHandoff(id: string | null) {
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  return useQuery({
+    queryKey: [...CARE_KEY, hospitalId, 'handoff', id] as const,
+    queryFn: ({ signal }) => api.get<THandoff>(`care/handoffs/${id}/`, { signal }),
+    enabled: id !== null,
   });
 }
 
