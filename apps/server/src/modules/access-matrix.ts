@@ -14,6 +14,7 @@
  * something must change this file too, and so be reviewed as a security change. This file is data: it is
  * never read by the running server.
  */
+import { randomUUID } from 'node:crypto';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 
 /** The callers of the matrix: one user per role group, nobody, and a signed-in user without any hospital. */
@@ -108,6 +109,14 @@ export interface HospitalKit {
     status?: 'draft' | 'signed',
     by?: DashboardGroup,
   ): Promise<{ id: string; version: number; line: string; patient: string }>;
+  /** The care plan (issue 20) of a new stay in a bed of the emergency department, opened by its nurse. */
+  carePlan(): Promise<{ id: string; stay: string; patient: string }>;
+  /** A care order of a new plan (a custom task once, now) and its scheduled execution. */
+  careExecution(): Promise<{ id: string; order: string; plan: string }>;
+  /** A handoff of a new plan for the current shift, written by another nurse of the department (not a caller). */
+  handoff(): Promise<{ id: string; plan: string }>;
+  /** A dose due of a signed prescription of an emergency visit with its care plan (the next scheduled one). */
+  dose(): Promise<{ line: string; scheduled_at: string; plan: string }>;
 }
 
 /** Who sends the request. */
@@ -191,6 +200,8 @@ const ALL: readonly DashboardGroup[] = [
   'admin',
 ];
 const PRACTITIONERS: readonly DashboardGroup[] = ['doctor', 'head_doctor', 'midwife'];
+/** Nursing care (issue 20): nurses, the charge nurse (queue-manager group), practitioners. */
+const CARE_TEAM: readonly DashboardGroup[] = ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'];
 /** Every group with the exams module (specification §6: not secretaries, not midwives). */
 const EXAMS: readonly DashboardGroup[] = ['head_doctor', 'doctor', 'queue_manager', 'nurse', 'admin'];
 const REGISTRATION: readonly DashboardGroup[] = ALL;
@@ -1046,6 +1057,236 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
         nurse_id: caller.hospitalId === kit.id && caller.group === 'nurse' ? caller.userId! : kit.staff.nurse,
       },
     }),
+  },
+  // Nursing care (issue 20, docs/decisions/0025-nursing-care.md): the care team; the plans are those of the
+  // caller's departments (the harness's midwife works in maternity: the object rule refuses her the emergency
+  // department's plans, and her lists are empty).
+  'GET /api/care/shift/': { allow: ALL, audit: 'none' },
+  'GET /api/care/patients/': { allow: CARE_TEAM, audit: 'search' },
+  'POST /api/care/plans/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({ body: { hospitalization: (await kit.stay({ bed: true })).id } }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/care/plans/:id/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.carePlan()).id } }),
+  },
+  'PATCH /api/care/plans/:id/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.carePlan()).id }, body: { hypercapnic: true } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/care/plans/:id/orders/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.careExecution()).plan }, query: { status: 'all' } }),
+  },
+  'POST /api/care/plans/:id/orders/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.carePlan()).id },
+      body: {
+        kind: 'vitals',
+        title: 'Surveillance des constantes',
+        signs: ['temperature', 'heart_rate', 'blood_pressure'],
+        schedule: { kind: 'every_hours', hours: 4 },
+        days: 2,
+      },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/care/orders/:id/stop/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.careExecution()).order },
+      body: { reason: 'Fin de la surveillance' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/care/plans/:id/executions/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.careExecution()).plan } }),
+  },
+  'GET /api/care/executions/': { allow: CARE_TEAM, audit: 'search' },
+  'POST /api/care/executions/:id/assign/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => ({
+      params: { id: (await kit.careExecution()).id },
+      body: { nurse: kit.staff.nurse },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/care/executions/:id/schedule/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => ({
+      params: { id: (await kit.careExecution()).id },
+      body: { scheduled_at: new Date(Date.now() + 3_600_000).toISOString() },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/care/executions/:id/record/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.careExecution()).id }, body: { outcome: 'done' } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/care/executions/:id/cancel/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.careExecution()).id },
+      body: { reason: 'Sortie du patient' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/nurses/:nurse_id/tasks/': {
+    allow: ['nurse', 'queue_manager', 'doctor', 'head_doctor'],
+    audit: 'search',
+    // The nurse reads her own tasks; the charge nurse and the doctors of her department read the hospital's nurse's.
+    request: (kit, caller) => ({
+      params: {
+        nurse_id: caller.hospitalId === kit.id && caller.group === 'nurse' ? caller.userId! : kit.staff.nurse,
+      },
+    }),
+  },
+  'GET /api/care/rounds/': { allow: CARE_TEAM, audit: 'search' },
+  'POST /api/care/rounds/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      body: {
+        entries: [
+          {
+            hospitalization: (await kit.carePlan()).stay,
+            vitals: {
+              temperature: 37.2,
+              heart_rate: 80,
+              respiratory_rate: 16,
+              systolic_bp: 125,
+              spo2: 97,
+              avpu: 'A',
+            },
+          },
+        ],
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/care/plans/:id/vitals/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.carePlan()).id } }),
+  },
+  'POST /api/care/plans/:id/vitals/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.carePlan()).id },
+      body: { vitals: { temperature: 37.8, heart_rate: 92, spo2: 96 } },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/care/plans/:id/fluids/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.carePlan()).id },
+      body: { direction: 'intake', kind: 'oral', volume_ml: 250 },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/care/plans/:id/chart/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.carePlan()).id } }),
+  },
+  'GET /api/care/plans/:id/mar/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.dose()).plan } }),
+  },
+  'POST /api/care/mar/administrations/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => {
+      const dose = await kit.dose();
+      return {
+        body: {
+          outcome: 'not_given',
+          prescription_line: dose.line,
+          scheduled_at: dose.scheduled_at,
+          idempotency_key: randomUUID(),
+          reason: 'refused',
+        },
+      };
+    },
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/care/handoffs/': { allow: CARE_TEAM, audit: 'search' },
+  'GET /api/care/plans/:id/handoff-draft/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.carePlan()).id } }),
+  },
+  'POST /api/care/handoffs/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      body: {
+        plan: (await kit.carePlan()).id,
+        situation: 'Patient stable, apyrétique.',
+        background: 'Paludisme grave, J2 artésunate.',
+        assessment: 'NEWS2 1.',
+        recommendation: 'Surveillance des constantes toutes les 4 h.',
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/care/handoffs/:id/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.handoff()).id } }),
+  },
+  'POST /api/care/handoffs/:id/acknowledge/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.handoff()).id }, body: {} }),
+    massAssignment: { extras: 'refused' },
   },
   'GET /api/transfers/': {
     allow: ALL,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   departments as departmentsTable,
@@ -101,7 +101,14 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     .from(medicationPresentations)
     .where(eq(medicationPresentations.code, 'paracetamol:tablet:oral:500 mg'));
   if (!paracetamol) throw new Error('fixture: the medication reference is not loaded');
+  // A second nurse of the emergency department, not a matrix caller: the author of the handoffs others acknowledge.
+  const writer = await makeUser(ctx.database.db, {
+    role: 'NURSE',
+    hospitals: [{ id: h.id, departmentId: departments.URG }],
+  });
+  const writerToken = await tokenFor(ctx.config.jwtSecret, writer);
   const secrets = new Set<string>([
+    writer.id,
     h.id,
     h.code,
     lab!.id,
@@ -409,6 +416,69 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       const a = await kit.account();
       const pair = await loginPair(app, a.email, a.password);
       return { access: pair.access, refresh: pair.refresh };
+    },
+    async carePlan() {
+      const stay = await kit.stay({ bed: true });
+      const res = await as('nurse', 'POST', '/api/care/plans/', { hospitalization: stay.id });
+      expectStatus(res, 201, 'care plan');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return { id, stay: stay.id, patient: stay.patient };
+    },
+    async careExecution() {
+      const plan = await kit.carePlan();
+      const res = await as('nurse', 'POST', `/api/care/plans/${plan.id}/orders/`, {
+        kind: 'dressing',
+        title: 'Pansement de cathéter',
+        schedule: { kind: 'once' },
+      });
+      expectStatus(res, 201, 'care order');
+      const order = (res.json() as { id: string }).id;
+      const list = await as('nurse', 'GET', `/api/care/plans/${plan.id}/executions/?status=open`);
+      expectStatus(list, 200, 'care executions');
+      const id = (list.json() as { results: { id: string }[] }).results[0]!.id;
+      keep(order, id);
+      return { id, order, plan: plan.id };
+    },
+    async handoff() {
+      const plan = await kit.carePlan();
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/care/handoffs/',
+        headers: { authorization: `Bearer ${writerToken}`, 'hospital-id': h.id },
+        payload: {
+          plan: plan.id,
+          situation: 'Patient stable.',
+          background: '',
+          assessment: '',
+          recommendation: '',
+        },
+      });
+      expectStatus(res, 201, 'handoff');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return { id, plan: plan.id };
+    },
+    async dose() {
+      const rx = await kit.prescription('signed');
+      const a = await ctx.database.db.execute<{ admission_id: string }>(
+        sql`select c.admission_id from prescriptions p join consultations c on c.id = p.consultation_id
+          where p.id = ${rx.id}`,
+      );
+      const res = await as('nurse', 'POST', '/api/care/plans/', { admission: a.rows[0]!.admission_id });
+      expectStatus(res, 201, 'care plan of a visit');
+      const plan = (res.json() as { id: string }).id;
+      const from = new Date(Date.now() - 3_600_000).toISOString();
+      const to = new Date(Date.now() + 24 * 3_600_000).toISOString();
+      const mar = await as(
+        'nurse',
+        'GET',
+        `/api/care/plans/${plan}/mar/?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+      );
+      expectStatus(mar, 200, 'MAR');
+      const doses = (mar.json() as { lines: { doses: { scheduled_at: string }[] }[] }).lines[0]!.doses;
+      keep(plan);
+      return { line: rx.line, scheduled_at: doses[0]!.scheduled_at, plan };
     },
     async staffMember() {
       const res = await as('admin', 'POST', '/api/admin/staff/', {

@@ -680,10 +680,10 @@ export const ZHandoffChange = z.object({
   text: z.string(),
 });
 export const ZSbar = {
-  situation: z.string().trim().max(4000),
-  background: z.string().trim().max(4000),
-  assessment: z.string().trim().max(4000),
-  recommendation: z.string().trim().max(4000),
+  situation: z.string().trim().max(4000).default(''),
+  background: z.string().trim().max(4000).default(''),
+  assessment: z.string().trim().max(4000).default(''),
+  recommendation: z.string().trim().max(4000).default(''),
 };
 export const ZHandoffDraft = z.object({
   plan: z.uuid(),

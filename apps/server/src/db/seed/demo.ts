@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { hashSecret } from '../../lib/passwords.js';
 import type { Db } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
+import { seedCare } from './care.js';
 import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
@@ -121,6 +122,23 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     lastName: 'Mwamba',
     language: 'fr',
     role: 'NURSE',
+    at: [{ hospital: 'HGG', department: 'URG' }],
+  },
+  // The night nurse of the emergency ward (her handoffs wait for infirmier@) and its charge nurse (issue 20).
+  {
+    email: 'infirmier2@greensen.test',
+    firstName: 'Grâce',
+    lastName: 'Ngalula',
+    language: 'fr',
+    role: 'NURSE',
+    at: [{ hospital: 'HGG', department: 'URG' }],
+  },
+  {
+    email: 'cadre@greensen.test',
+    firstName: 'Pascal',
+    lastName: 'Kasongo',
+    language: 'fr',
+    role: 'CHARGE_NURSE',
     at: [{ hospital: 'HGG', department: 'URG' }],
   },
   {
@@ -254,6 +272,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedExams(tx);
     await seedInpatient(tx);
     await seedPharmacy(tx);
+    await seedCare(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

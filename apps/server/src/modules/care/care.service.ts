@@ -905,11 +905,8 @@ export async function materializeOrder(
     created = rows.length;
   }
   const horizon = order.schedule.kind === 'once' ? order.startAt : until;
-  const done =
-    order.schedule.kind === 'once' || (order.endAt !== null && order.endAt.getTime() <= until.getTime());
   await q.execute(sql`update care_orders set materialized_until = greatest(coalesce(materialized_until,
       ${horizon.toISOString()}::timestamptz), ${horizon.toISOString()}::timestamptz)
-      ${done ? sql`, status = case when status = 'active' then 'completed'::care_order_status else status end` : sql``}
     where id = ${order.id}`);
   return created;
 }
@@ -935,9 +932,13 @@ export async function materializeDue(q: Queryable, now: Date, horizonHours = HOR
       o.priority::text as priority, o.materialized_until, h.time_zone
     from care_orders o join care_plans cp on cp.id = o.plan_id join hospitals h on h.id = o.hospital_id
     left join hospitalizations s on s.id = cp.hospitalization_id left join admissions a on a.id = cp.admission_id
-    where o.status = 'active' and (o.materialized_until is null or o.materialized_until < ${until.toISOString()})
+    where o.status = 'active' and (o.materialized_until is null or (o.materialized_until < ${until.toISOString()}
+        and (o.end_at is null or o.materialized_until < o.end_at)))
       and (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end)
     order by o.materialized_until nulls first limit 5000`);
+  // Orders whose last slot has passed are over.
+  await q.execute(sql`update care_orders set status = 'completed'
+    where status = 'active' and end_at is not null and end_at < ${now.toISOString()}`);
   let created = 0;
   for (const r of res.rows) {
     created += await materializeOrder(

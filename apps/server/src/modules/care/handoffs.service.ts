@@ -92,34 +92,43 @@ export class HandoffService {
     const t = T[lang];
     const f = from.toISOString();
     const e = to.toISOString();
-    const [vitals, doses, orders, notDone, results] = await Promise.all([
-      q.execute<{ recorded_at: Date | string; news2: News2Result | string | null }>(
-        sql`select recorded_at, news2 from care_vitals where plan_id = ${plan.plan_id}
+    // One after the other: `q` may be a transaction (one connection).
+    const vitals = await q.execute<{ recorded_at: Date | string; news2: News2Result | string | null }>(
+      sql`select recorded_at, news2 from care_vitals where plan_id = ${plan.plan_id}
           and recorded_at >= ${f} and recorded_at < ${e} order by recorded_at`,
-      ),
-      q.execute<{ scheduled_at: Date | string; reason: string; inn_fr: string; inn_en: string }>(
-        sql`select ma.scheduled_at, ma.reason, m.inn_fr, m.inn_en from medication_administrations ma
+    );
+    const doses = await q.execute<{
+      scheduled_at: Date | string;
+      reason: string;
+      inn_fr: string;
+      inn_en: string;
+    }>(
+      sql`select ma.scheduled_at, ma.reason, m.inn_fr, m.inn_en from medication_administrations ma
           join prescription_lines l on l.id = ma.prescription_line_id join medications m on m.id = l.medication_id
           where ma.plan_id = ${plan.plan_id} and ma.outcome = 'not_given'
             and ma.recorded_at >= ${f} and ma.recorded_at < ${e} order by ma.scheduled_at`,
-      ),
-      q.execute<{ ordered_at: Date | string; title: string }>(
-        sql`select ordered_at, title from care_orders where plan_id = ${plan.plan_id}
+    );
+    const orders = await q.execute<{ ordered_at: Date | string; title: string }>(
+      sql`select ordered_at, title from care_orders where plan_id = ${plan.plan_id}
           and ordered_at >= ${f} and ordered_at < ${e} order by ordered_at`,
-      ),
-      q.execute<{ recorded_at: Date | string; title: string; not_done_reason: string }>(
-        sql`select ex.recorded_at, o.title, ex.not_done_reason from care_executions ex
+    );
+    const notDone = await q.execute<{ recorded_at: Date | string; title: string; not_done_reason: string }>(
+      sql`select ex.recorded_at, o.title, ex.not_done_reason from care_executions ex
           join care_orders o on o.id = ex.order_id
           where ex.plan_id = ${plan.plan_id} and ex.status = 'not_done'
             and ex.recorded_at >= ${f} and ex.recorded_at < ${e} order by ex.recorded_at`,
-      ),
-      q.execute<{ validated_at: Date | string; name_fr: string; name_en: string; abnormal: boolean }>(
-        sql`select x.validated_at, c.name_fr, c.name_en, x.abnormal from exam_orders x
+    );
+    const results = await q.execute<{
+      validated_at: Date | string;
+      name_fr: string;
+      name_en: string;
+      abnormal: boolean;
+    }>(
+      sql`select x.validated_at, c.name_fr, c.name_en, x.abnormal from exam_orders x
           join exam_catalogue c on c.id = x.exam_id
           where x.patient_id = ${plan.p_id} and x.validated_at >= ${f} and x.validated_at < ${e}
           order by x.validated_at`,
-      ),
-    ]);
+    );
     const out: Change[] = [];
     for (const v of vitals.rows) {
       const n = parseJson<News2Result>(v.news2);

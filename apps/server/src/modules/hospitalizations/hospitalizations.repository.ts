@@ -475,7 +475,8 @@ const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Num
 
 /**
  * The stays in the wards a nurse looks after (the departments of her nurse memberships; all wards when one of
- * them has no department), with the latest vitals recorded for the patient and what needs her eye.
+ * them has no department), with the latest vitals recorded for the patient (at triage or on the ward: the care
+ * module's `care_vitals`, decision 0025) and what needs her eye.
  */
 export async function nursePatients(
   q: Queryable,
@@ -498,9 +499,15 @@ export async function nursePatients(
     from (${STAY_SELECT} where ${where}
       order by w.name nulls last, r.name nulls last, b.label nulls last, s.requested_at
       limit ${limit} offset ${offset}) x
-    left join lateral (select tr.recorded_at, tr.temperature, tr.heart_rate, tr.respiratory_rate,
-        tr.systolic_bp, tr.diastolic_bp, tr.spo2
-      from triage_records tr where tr.patient_id = x.p_id order by tr.recorded_at desc limit 1) v on true`);
+    left join lateral (select * from (
+        (select tr.recorded_at, tr.temperature, tr.heart_rate, tr.respiratory_rate, tr.systolic_bp,
+          tr.diastolic_bp, tr.spo2
+        from triage_records tr where tr.patient_id = x.p_id order by tr.recorded_at desc limit 1)
+        union all
+        (select cv.recorded_at, cv.temperature, cv.heart_rate, cv.respiratory_rate, cv.systolic_bp,
+          cv.diastolic_bp, cv.spo2
+        from care_vitals cv where cv.patient_id = x.p_id order by cv.recorded_at desc limit 1)
+      ) both_sources order by recorded_at desc limit 1) v on true`);
   const counted = await q.execute<{ n: number }>(sql`select count(*)::int as n from hospitalizations s
     left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id left join wards w on w.id = r.ward_id
     where ${where}`);
