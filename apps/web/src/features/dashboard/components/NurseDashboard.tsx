@@ -24,10 +24,10 @@ import { DashboardFrame } from './DashboardFrame';
 
 const PAGE_SIZE = 20;
 
-/** A tab loaded when opened, with the `care` strings it reads. */
+/** A tab loaded when opened, with the strings it reads (care; the medicines' routes and units of pharmacy). */
 function careTab(load: () => Promise<{ default: ComponentType }>) {
   return lazy(async () => {
-    const [module] = await Promise.all([load(), i18n.loadNamespaces('care')]);
+    const [module] = await Promise.all([load(), i18n.loadNamespaces(['care', 'pharmacy'])]);
     return module;
   });
 }
