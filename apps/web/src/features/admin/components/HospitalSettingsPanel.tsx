@@ -1,6 +1,7 @@
 /**
  * The hospital's settings on /admin → Réglages (decision 0021): default consultation duration, opening hours of
- * each weekday, and whether notifications ring by default for the hospital's staff.
+ * each weekday, whether notifications ring by default for the hospital's staff, and the times the nursing shifts
+ * change (2 to 4 a day, issue 20: the tasks, MAR and handoffs of a shift run from one to the next).
  */
 import {
   CONSULTATION_MINUTES_MAX,
@@ -15,6 +16,7 @@ import {
   Alert,
   Button,
   Checkbox,
+  CloseButton,
   Group,
   NumberInput,
   Paper,
@@ -25,7 +27,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconBuildingHospital, IconDeviceFloppy } from '@tabler/icons-react';
+import { IconBuildingHospital, IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServerFieldErrors } from '../../../lib/field-errors';
@@ -45,6 +47,7 @@ interface SettingsValues {
   consultation_minutes: number | string;
   notification_sound: boolean;
   days: Record<Weekday, DayValues>;
+  shift_times: string[];
   [key: string]: unknown;
 }
 
@@ -59,6 +62,7 @@ function valuesOf(settings: THospitalSettings): SettingsValues {
     consultation_minutes: settings.consultation_minutes,
     notification_sound: settings.notification_sound,
     days,
+    shift_times: [...settings.shift_times],
   };
 }
 
@@ -90,6 +94,7 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
         consultation_minutes: Number(values.consultation_minutes),
         notification_sound: values.notification_sound,
         working_hours: workingHoursOf(values.days),
+        shift_times: values.shift_times,
       },
       form,
       fieldOf,
@@ -173,6 +178,46 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+        </Stack>
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            {t('hospitalSettings.shifts')}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('hospitalSettings.shiftsHint')}
+          </Text>
+          <Group gap="xs" align="flex-end">
+            {form.values.shift_times.map((_, index) => (
+              <Group key={`shift-${index.toString()}`} gap={4} align="flex-end" wrap="nowrap">
+                <TextInput
+                  type="time"
+                  w={130}
+                  aria-label={t('hospitalSettings.shiftAt', { n: index + 1 })}
+                  {...form.getInputProps(`shift_times.${index}`)}
+                />
+                {form.values.shift_times.length > 2 && (
+                  <CloseButton
+                    aria-label={t('hospitalSettings.shiftRemove', { n: index + 1 })}
+                    onClick={() => form.removeListItem('shift_times', index)}
+                  />
+                )}
+              </Group>
+            ))}
+            {form.values.shift_times.length < 4 && (
+              <Button
+                variant="default"
+                leftSection={<IconPlus size={16} />}
+                onClick={() => form.insertListItem('shift_times', '')}
+              >
+                {t('hospitalSettings.shiftAdd')}
+              </Button>
+            )}
+          </Group>
+          {typeof form.errors.shift_times === 'string' && (
+            <Text size="sm" c="red">
+              {form.errors.shift_times}
+            </Text>
+          )}
         </Stack>
         <Switch
           label={t('hospitalSettings.sound')}

@@ -8,11 +8,9 @@ import { Badge, Group, Pagination, Skeleton, Stack, Text, Timeline, Title } from
 import { IconCheck, IconHandStop, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { nursesOf, TaskList } from '../../../lib/clinical/components/care/TaskList';
+import { nursesOf, TaskList, useSelfAsNurse } from '../../../lib/clinical/components/care/TaskList';
 import { formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
-import { usePermissions } from '../../../lib/permissions';
-import { useUserStore } from '../../../stores/user';
 import { usePlanExecutions } from '../api/care-file';
 
 const PAGE_SIZE = 50;
@@ -48,8 +46,7 @@ function Recorded({ execution: e }: { execution: TCareExecution }) {
 
 export function ExecutionsPanel({ plan }: { plan: string }) {
   const { t } = useTranslation('care');
-  const { userId } = usePermissions();
-  const user = useUserStore((state) => state.user);
+  const self = useSelfAsNurse();
   const [page, setPage] = useState(1);
   const query = usePlanExecutions(plan, page, PAGE_SIZE);
   if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
@@ -70,7 +67,7 @@ export function ExecutionsPanel({ plan }: { plan: string }) {
       <Title order={4}>{t('executions.toDo')}</Title>
       <TaskList
         tasks={open}
-        currentUser={user && userId ? { id: userId, full_name: user.full_name } : null}
+        currentUser={self}
         nurses={nursesOf(open)}
         emptyText={t('executions.nothingToDo')}
       />

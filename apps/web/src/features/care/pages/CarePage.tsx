@@ -13,11 +13,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { HandoffList } from '../../../lib/clinical/components/care/Handoffs';
-import { nursesOf, TaskList } from '../../../lib/clinical/components/care/TaskList';
+import { nursesOf, TaskList, useSelfAsNurse } from '../../../lib/clinical/components/care/TaskList';
 import { LoadError, PageHeader } from '../../../lib/page-states';
-import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
-import { useUserStore } from '../../../stores/user';
 import { type Scope, useOpenPlan, useWardExecutions } from '../api/care-file';
 import { RoundPanel } from '../components/RoundPanel';
 import { ScopePicker } from '../components/ScopePicker';
@@ -49,8 +47,7 @@ function OpeningPlan({ target }: { target: { hospitalization?: string; admission
 
 function WardTasks({ scope }: { scope: Scope }) {
   const { t } = useTranslation('care');
-  const { userId } = usePermissions();
-  const user = useUserStore((state) => state.user);
+  const self = useSelfAsNurse();
   const [status, setStatus] = useState<'open' | 'all'>('open');
   const [page, setPage] = useState(1);
   const query = useWardExecutions(scope, status, page, TASKS_PAGE);
@@ -85,7 +82,7 @@ function WardTasks({ scope }: { scope: Scope }) {
       ) : (
         <TaskList
           tasks={tasks}
-          currentUser={user && userId ? { id: userId, full_name: user.full_name } : null}
+          currentUser={self}
           nurses={nursesOf(tasks)}
           emptyText={status === 'open' ? t('tasks.emptyOpen') : t('tasks.empty')}
         />

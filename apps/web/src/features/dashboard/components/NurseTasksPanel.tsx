@@ -10,18 +10,17 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TaskFilters, useNurseTasks } from '../../../lib/clinical/api/care';
-import { nursesOf, TaskList } from '../../../lib/clinical/components/care/TaskList';
+import { nursesOf, TaskList, useSelfAsNurse } from '../../../lib/clinical/components/care/TaskList';
 import { formatTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
-import { useUserStore } from '../../../stores/user';
 
 const PAGE_SIZE = 30;
 
 export default function NurseTasksPanel() {
   const { t } = useTranslation('care');
   const { userId, groups } = usePermissions();
-  const user = useUserStore((state) => state.user);
+  const self = useSelfAsNurse();
   const [filters, setFilters] = useState<TaskFilters>({
     scope: groups.includes('queue_manager') && !groups.includes('nurse') ? 'ward' : 'mine',
     status: 'open',
@@ -87,7 +86,7 @@ export default function NurseTasksPanel() {
         <>
           <TaskList
             tasks={data.results}
-            currentUser={user && userId ? { id: userId, full_name: user.full_name } : null}
+            currentUser={self}
             nurses={nursesOf(data.results)}
             emptyText={filters.status === 'open' ? t('tasks.emptyOpen') : t('tasks.empty')}
           />

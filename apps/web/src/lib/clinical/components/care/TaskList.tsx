@@ -21,6 +21,8 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useAuthStore } from '../../../../stores/auth';
+import { rolesInHospital, useUserStore } from '../../../../stores/user';
 import { formatTime } from '../../../format';
 import { uiLanguage } from '../../../i18n';
 import { toast } from '../../../toast';
@@ -80,7 +82,7 @@ export function TaskList({
   emptyText,
 }: {
   tasks: TTask[];
-  /** The signed-in nurse ("assign to me"). */
+  /** The signed-in nurse ("assign to me"; null for a doctor: tasks go to nurses). */
   currentUser: NurseChoice | null;
   /** The nurses a task may be given to (besides the caller). */
   nurses: NurseChoice[];
@@ -283,6 +285,20 @@ export function TaskList({
       )}
     </Stack>
   );
+}
+
+/** Role codes a care task may be assigned to (the server's rule: a nurse or a charge nurse of the department). */
+const NURSE_ROLE_CODES = ['NURSE', 'CHARGE_NURSE'];
+
+/** The signed-in user as a possible assignee ("assign to me"), when they are a nurse; null otherwise. */
+export function useSelfAsNurse(): NurseChoice | null {
+  const user = useUserStore((state) => state.user);
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  if (!user) return null;
+  const nurse = rolesInHospital(user, hospitalId).active_roles.some((role) =>
+    NURSE_ROLE_CODES.includes(role.role_code.toUpperCase()),
+  );
+  return nurse ? { id: user.id, full_name: user.full_name } : null;
 }
 
 /** The nurses seen on a page of tasks (assignees), for the reassign picker. */
