@@ -3,7 +3,8 @@
 // Prints a table and writes bench/results/<YYYY-MM-DD>.json. Loopback only; every load is bounded in
 // requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N, --only web
 // (the first screens on a slow link alone, in headless Chromium: scenario 6), --only start, --only beds
-// (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock).
+// (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock), --only care
+// (scenario 9: the nurse dashboard's tasks and patients for a 40-patient ward with a week of executions).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
@@ -22,7 +23,14 @@ import {
   signedInState,
   signInForm,
 } from './lib/browser.mjs';
-import { ensureBeds, ensureDataset, ensurePharmacy, openDb, postgresVersion } from './lib/datasets.mjs';
+import {
+  ensureBeds,
+  ensureCare,
+  ensureDataset,
+  ensurePharmacy,
+  openDb,
+  postgresVersion,
+} from './lib/datasets.mjs';
 import { latency, throughput } from './lib/load.mjs';
 import { median, ms, percentile, round, rps, seconds, seeded } from './lib/stats.mjs';
 
@@ -784,6 +792,68 @@ function pharmacyRows(p, engine) {
   );
 }
 
+/**
+ * Scenario 9 (issue 20): the nurse dashboard's calls for a ward of 40 patients with a week of care executions —
+ * her tasks of the shift and her patients — against a patient's record (a secretary's), alternating.
+ */
+async function careScenario(server) {
+  const nurse = await signIn(server.url, 'infirmier@greensen.test');
+  const secretary = await signIn(server.url, 'secretaire@greensen.test');
+  const me = await api(server.url, nurse, 'GET', '/api/profile/');
+  const mine = await api(server.url, nurse, 'GET', `/api/nurses/${me.id}/patients/?page_size=100`);
+  const tasks = await api(server.url, nurse, 'GET', `/api/nurses/${me.id}/tasks/?page_size=100`);
+  const patients = mine.results.map((s) => s.patient.id).slice(0, 50);
+  const measured = await alternate({
+    tasks: () =>
+      latency(
+        server.url,
+        [{ path: `/api/nurses/${me.id}/tasks/` }, { path: `/api/nurses/${me.id}/tasks/?scope=ward&page=2` }],
+        { headers: nurse.headers, amount: CFG.perBatch },
+      ),
+    patients: () =>
+      latency(server.url, [{ path: `/api/nurses/${me.id}/patients/?page_size=50` }], {
+        headers: nurse.headers,
+        amount: CFG.perBatch,
+      }),
+    detail: () =>
+      latency(
+        server.url,
+        patients.map((id) => ({ path: `/api/patients/${id}/` })),
+        { headers: secretary.headers, amount: CFG.perBatch },
+      ),
+  });
+  return {
+    patientCount: mine.count,
+    taskCount: tasks.count,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** The table's lines of scenario 9. */
+function careRows(c, engine) {
+  row(
+    '9 nurse dashboard',
+    `p95 GET /api/nurses/{id}/tasks/ (${c.patientCount} patients, ${c.taskCount} tasks in the shift, ${engine}) vs a patient's record`,
+    ms(c.tasks.p95),
+    ms(c.detail.p95),
+    c.tasks.p95 / c.detail.p95,
+    atMost(2),
+  );
+  row(
+    '9 nurse dashboard',
+    `p95 GET /api/nurses/{id}/patients/ (${c.patientCount} patients, ${engine}) vs a patient's record`,
+    ms(c.patients.p95),
+    ms(c.detail.p95),
+    c.patients.p95 / c.detail.p95,
+    atMost(2),
+  );
+}
+
+/** `--only care`: scenario 9 alone (a 40-patient ward with a week of executions added to the dataset). */
+const careOnly = () => scenarioAlone('care', (d) => ensureCare(d, log), careScenario, careRows);
+
 /** `--only pharmacy`: scenario 8 alone (2,000 presentations and 20,000 lots added to the dataset). */
 const pharmacyOnly = () =>
   scenarioAlone('pharmacy', (d) => ensurePharmacy(d, log), pharmacyScenario, pharmacyRows);
@@ -1105,7 +1175,9 @@ async function main() {
       ? bedsOnly()
       : ONLY === 'pharmacy'
         ? pharmacyOnly()
-        : main()
+        : ONLY === 'care'
+          ? careOnly()
+          : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);

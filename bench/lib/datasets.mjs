@@ -123,6 +123,12 @@ export function ensurePharmacy(dataset, log) {
   return cli(['seed-scale', '--pharmacy'], dataset.database).trim();
 }
 
+/** The nursing ward of scenario 9 (issue 20): 40 patients, a week of care executions (idempotent). */
+export function ensureCare(dataset, log) {
+  log(`  ${dataset.name}: a 40-patient ward with a week of care executions (npm run seed:scale -- --care)…`);
+  return cli(['seed-scale', '--care'], dataset.database).trim();
+}
+
 export function ensureBeds(dataset, beds, log) {
   log(`  ${dataset.name}: a ${beds}-bed floor (npm run seed:scale -- --beds ${beds})…`);
   return cli(['seed-scale', '--beds', String(beds)], dataset.database).trim();

@@ -1,10 +1,10 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy]
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--care]
 // | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
-import { seedScale, seedScaleBeds, seedScalePharmacy } from './db/seed/scale.js';
+import { seedScale, seedScaleBeds, seedScaleCare, seedScalePharmacy } from './db/seed/scale.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
@@ -50,6 +50,18 @@ async function main(command: string | undefined) {
     if (command === 'seed-scale') {
       if (config.appEnv === 'production')
         throw new SeedRefused('The scale seed never runs in production mode.');
+      if (process.argv.includes('--care')) {
+        const r = await seedScaleCare(database.db);
+        console.log(
+          `${r.hospital}: ${r.plans} care plans, ${r.executions} care executions in the bench ward.`,
+        );
+        if (
+          !process.argv.includes('--patients') &&
+          !process.argv.includes('--beds') &&
+          !process.argv.includes('--pharmacy')
+        )
+          return;
+      }
       if (process.argv.includes('--pharmacy')) {
         const r = await seedScalePharmacy(database.db);
         console.log(`${r.hospital}: ${r.presentations} presentations, ${r.lots} lots in its pharmacy.`);

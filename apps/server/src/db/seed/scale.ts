@@ -313,3 +313,115 @@ export async function seedScalePharmacy(
     };
   });
 }
+
+/**
+ * Nursing care at scale (issue 20's bench): a ward of `patients` stays in a new ward of the department of the
+ * demo's emergency nurse (infirmier@), each with a care plan and three orders (vitals every 4 h, positioning
+ * every 3 h, an IV line every 8 h) materialised over a week (3.5 days back, 3.5 ahead), the past ones done.
+ * Idempotent: a second run adds nothing.
+ */
+export async function seedScaleCare(
+  db: Db,
+  patients = 40,
+): Promise<{ hospital: string; plans: number; executions: number }> {
+  const hospital = await firstHospital(db);
+  return db.transaction(async (tx) => {
+    const nurse = await tx.execute<{
+      id: string;
+      department_id: string;
+    }>(sql`select m.user_id as id, m.department_id
+      from memberships m join users u on u.id = m.user_id
+      where m.hospital_id = ${hospital.id} and u.email = 'infirmier@greensen.test' and m.department_id is not null
+      limit 1`);
+    const n = nurse.rows[0];
+    if (!n) throw new Error('No emergency nurse: seed the demo first.');
+    const code = 'SOINS-BENCH';
+    const existing = await tx.execute<{ id: string }>(
+      sql`select id from wards where hospital_id = ${hospital.id} and code = ${code}`,
+    );
+    if (!existing.rows[0]) {
+      const ward = await tx.execute<{
+        id: string;
+      }>(sql`insert into wards (id, hospital_id, department_id, name, code)
+        values (gen_random_uuid(), ${hospital.id}, ${n.department_id}, 'Unité de soins (charge)', ${code}) returning id`);
+      const wardId = ward.rows[0]!.id;
+      await tx.execute(sql`insert into rooms (id, hospital_id, ward_id, name)
+        select gen_random_uuid(), ${hospital.id}, ${wardId}, 'S-' || lpad(r::text, 2, '0')
+        from generate_series(1, ${Math.ceil(patients / 2)}) r`);
+      await tx.execute(sql`insert into beds (id, hospital_id, room_id, label, sort_order)
+        select gen_random_uuid(), ${hospital.id}, r.id, r.name || '-' || l.label, l.n
+        from rooms r cross join (values (1, 'A'), (2, 'B')) l(n, label) where r.ward_id = ${wardId}`);
+      const doctor = await tx.execute<{ id: string }>(sql`select user_id as id from memberships
+        where hospital_id = ${hospital.id} and is_active and upper(role_code) in ('DOCTOR', 'HEAD_DOCTOR')
+        order by created_at limit 1`);
+      // Synthetic patients for the ward (their own, so that no other stay is disturbed).
+      await tx.execute(sql`insert into patients (id, hospital_id, record_number, first_name, last_name, sex, birth_date)
+        select gen_random_uuid(), ${hospital.id}, ${`${hospital.code}-SOIN-`} || lpad(g::text, 4, '0'),
+          'Patient' || g, 'Soins', case when g % 2 = 0 then 'F' else 'M' end::sex, date '1960-01-01' + g * 200
+        from generate_series(1, ${patients}) g`);
+      await tx.execute(sql`with free as (
+          select b.id as bed_id, row_number() over (order by b.label) as rn
+          from beds b join rooms r on r.id = b.room_id where r.ward_id = ${wardId} limit ${patients}),
+        pats as (select id, row_number() over (order by record_number) as rn from patients
+          where hospital_id = ${hospital.id} and record_number like ${`${hospital.code}-SOIN-%`}),
+        ins as (
+          insert into hospitalizations (id, hospital_id, patient_id, department_id, doctor_id, status, reason,
+            bed_id, requested_at, admitted_at, expected_days)
+          select gen_random_uuid(), ${hospital.id}, pats.id, ${n.department_id}, ${doctor.rows[0]!.id}, 'admitted',
+            'Surveillance (jeu de données de charge)', free.bed_id, now() - interval '4 days', now() - interval '4 days', 7
+          from free join pats using (rn) returning id, bed_id, admitted_at)
+        insert into bed_assignments (id, hospital_id, hospitalization_id, bed_id, started_at)
+        select gen_random_uuid(), ${hospital.id}, id, bed_id, admitted_at from ins`);
+      await tx.execute(sql`update beds set status = 'occupied' where id in (select bed_id from hospitalizations
+        where hospital_id = ${hospital.id} and status = 'admitted' and bed_id is not null)`);
+      await tx.execute(sql`insert into care_plans (id, hospital_id, patient_id, hospitalization_id, created_by, created_at)
+        select gen_random_uuid(), s.hospital_id, s.patient_id, s.id, ${n.id}, s.requested_at
+        from hospitalizations s join beds b on b.id = s.bed_id join rooms r on r.id = b.room_id
+        where r.ward_id = ${wardId}`);
+      // Three orders per plan over the week, and their executions (every slot from 3.5 days back to 3.5 ahead).
+      await tx.execute(sql`insert into care_orders (id, hospital_id, plan_id, kind, title, priority, schedule,
+          start_at, end_at, ordered_by, ordered_at, materialized_until)
+        select gen_random_uuid(), cp.hospital_id, cp.id, o.kind::care_order_kind, o.title, o.priority::care_priority,
+          jsonb_build_object('kind', 'every_hours', 'hours', o.hours), date_trunc('hour', now()) - interval '84 hours',
+          date_trunc('hour', now()) + interval '84 hours', ${n.id}, now() - interval '84 hours',
+          date_trunc('hour', now()) + interval '84 hours'
+        from care_plans cp join hospitalizations s on s.id = cp.hospitalization_id
+          join beds b on b.id = s.bed_id join rooms r on r.id = b.room_id
+        cross join (values ('vitals', 'Constantes', 'normal', 4), ('positioning', 'Retournement', 'normal', 3),
+          ('iv_line', 'Voie veineuse', 'high', 8)) o(kind, title, priority, hours)
+        where r.ward_id = ${wardId}`);
+      await tx.execute(sql`insert into care_executions (id, hospital_id, plan_id, order_id, patient_id, slot_at,
+          scheduled_at, priority, status, done_by, done_at, recorded_at, assignee_id)
+        select gen_random_uuid(), o.hospital_id, o.plan_id, o.id, cp.patient_id, t, t,
+          case o.priority when 'high' then 2 else 3 end,
+          (case when t < now() - interval '1 hour' then 'done' else 'scheduled' end)::care_execution_status,
+          case when t < now() - interval '1 hour' then ${n.id}::uuid end,
+          case when t < now() - interval '1 hour' then t + interval '10 minutes' end,
+          case when t < now() - interval '1 hour' then t + interval '12 minutes' end,
+          case when (extract(epoch from t)::bigint / 3600) % 3 = 0 then null else ${n.id}::uuid end
+        from care_orders o join care_plans cp on cp.id = o.plan_id
+        cross join lateral generate_series(o.start_at, o.end_at - interval '1 second',
+          ((o.schedule ->> 'hours') || ' hours')::interval) t
+        where o.hospital_id = ${hospital.id} and o.title in ('Constantes', 'Retournement', 'Voie veineuse')
+          and o.ordered_by = ${n.id} and o.plan_id in (select cp2.id from care_plans cp2
+            join hospitalizations s on s.id = cp2.hospitalization_id join beds b on b.id = s.bed_id
+            join rooms r on r.id = b.room_id where r.ward_id = ${wardId})
+        on conflict (order_id, slot_at) do nothing`);
+      for (const table of ['care_plans', 'care_orders', 'care_executions', 'hospitalizations', 'patients'])
+        await tx.execute(sql.raw(`analyze ${table}`));
+    }
+    const counts = await tx.execute<{ plans: number; executions: number }>(sql`select
+        (select count(*)::int from care_plans cp join hospitalizations s on s.id = cp.hospitalization_id
+          join beds b on b.id = s.bed_id join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
+          where w.code = ${code} and w.hospital_id = ${hospital.id}) as plans,
+        (select count(*)::int from care_executions e join care_plans cp on cp.id = e.plan_id
+          join hospitalizations s on s.id = cp.hospitalization_id join beds b on b.id = s.bed_id
+          join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
+          where w.code = ${code} and w.hospital_id = ${hospital.id}) as executions`);
+    return {
+      hospital: hospital.code,
+      plans: Number(counts.rows[0]!.plans),
+      executions: Number(counts.rows[0]!.executions),
+    };
+  });
+}

@@ -12,6 +12,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import {
   DEPARTMENT_REF_COLUMNS,
+  departmentRef,
   fullName,
   iso,
   isoRequired,
@@ -39,14 +40,18 @@ export function inScope(hospitalId: string, userId: string, dept: SQL): SQL {
  * doctor in charge (the stay's, or the visit's open consultation execution's), since when, open or not, and
  * the latest vitals' NEWS2.
  */
-export const PLAN_FROM = sql`from care_plans cp
-  join patients p on p.id = cp.patient_id
-  left join hospitalizations s on s.id = cp.hospitalization_id
+/** From a plan `cp`: its stay or visit, department and bed (what the scope filters read). */
+export const PLAN_PLACE_JOINS = sql`left join hospitalizations s on s.id = cp.hospitalization_id
   left join admissions a on a.id = cp.admission_id
   join departments d on d.id = coalesce(s.department_id, a.department_id)
   left join beds b on b.id = s.bed_id
   left join rooms r on r.id = b.room_id
-  left join wards w on w.id = r.ward_id
+  left join wards w on w.id = r.ward_id`;
+
+/** From a plan `cp`: its patient, stay or visit, department and bed. */
+export const PLAN_JOINS = sql`join patients p on p.id = cp.patient_id ${PLAN_PLACE_JOINS}`;
+
+export const PLAN_FROM = sql`from care_plans cp ${PLAN_JOINS}
   left join lateral (select e.doctor_id from executions e where e.admission_id = a.id
     order by e.created_at desc limit 1) ve on true
   left join users doc on doc.id = coalesce(s.doctor_id, ve.doctor_id)`;
@@ -98,7 +103,6 @@ export function placeOf(r: {
   };
 }
 
-export const departmentRef = (r: RefRow) => ({ id: r.d_id, code: r.d_code, name: r.d_name, kind: r.d_kind });
 export const personOf = (
   id: string | null,
   first: string | null | undefined,
@@ -208,14 +212,7 @@ export const EXECUTION_SELECT = sql`select e.id, e.plan_id, e.scheduled_at, e.pr
     w.name as w_name
   from care_executions e
   join care_orders o on o.id = e.order_id
-  join care_plans cp on cp.id = e.plan_id
-  join patients p on p.id = e.patient_id
-  left join hospitalizations s on s.id = cp.hospitalization_id
-  left join admissions a on a.id = cp.admission_id
-  join departments d on d.id = coalesce(s.department_id, a.department_id)
-  left join beds b on b.id = s.bed_id
-  left join rooms r on r.id = b.room_id
-  left join wards w on w.id = r.ward_id
+  join care_plans cp on cp.id = e.plan_id ${PLAN_JOINS}
   left join users asg on asg.id = e.assignee_id
   left join users dn on dn.id = e.done_by`;
 

@@ -38,6 +38,7 @@ import {
   OPEN_VISIT,
   PLAN_COLUMNS,
   PLAN_FROM,
+  PLAN_JOINS,
   type PlanRow,
   personOf,
   planCounts,
@@ -547,10 +548,7 @@ export class CareService {
         limit ${pageSize} offset ${(page - 1) * pageSize}`,
     );
     const counted = await this.app.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from care_executions e join care_plans cp on cp.id = e.plan_id
-        left join hospitalizations s on s.id = cp.hospitalization_id left join admissions a on a.id = cp.admission_id
-        join departments d on d.id = coalesce(s.department_id, a.department_id)
-        left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id left join wards w on w.id = r.ward_id
+      sql`select count(*)::int as n from care_executions e join care_plans cp on cp.id = e.plan_id ${PLAN_JOINS}
         where ${full}`,
     );
     return { rows: res.rows.map((r) => toExecution(r, now)), count: Number(counted.rows[0]?.n ?? 0) };

@@ -11,13 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
 import { careHandoffs } from '../../db/schema/index.js';
-import { fullName, iso, isoRequired, patientRef } from '../../lib/clinical.js';
+import { departmentRef, fullName, iso, isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Lang } from '../../lib/i18n.js';
 import { type HospitalClock, hospitalClock, shiftDto, shiftOf } from './care.context.js';
 import {
-  departmentRef,
   inScope,
   OPEN_STAY,
   OPEN_VISIT,
@@ -66,19 +65,9 @@ const T = {
 } as const;
 
 const HANDOFF_SELECT = sql`select ho.*, au.first_name as au_first, au.last_name as au_last,
-    ak.first_name as ak_first, ak.last_name as ak_last, ${PLAN_COLUMNS}
-  from care_handoffs ho join users au on au.id = ho.author_id left join users ak on ak.id = ho.acknowledged_by
-  join care_plans cp on cp.id = ho.plan_id
-  join patients p on p.id = cp.patient_id
-  left join hospitalizations s on s.id = cp.hospitalization_id
-  left join admissions a on a.id = cp.admission_id
-  join departments d on d.id = coalesce(s.department_id, a.department_id)
-  left join beds b on b.id = s.bed_id
-  left join rooms r on r.id = b.room_id
-  left join wards w on w.id = r.ward_id
-  left join lateral (select e.doctor_id from executions e where e.admission_id = a.id
-    order by e.created_at desc limit 1) ve on true
-  left join users doc on doc.id = coalesce(s.doctor_id, ve.doctor_id)`;
+    ak.first_name as ak_first, ak.last_name as ak_last, ${PLAN_COLUMNS} ${PLAN_FROM}
+  join care_handoffs ho on ho.plan_id = cp.id
+  join users au on au.id = ho.author_id left join users ak on ak.id = ho.acknowledged_by`;
 
 /** SBAR shift handoffs (issue 20): pre-filled, written by the outgoing nurse, acknowledged by another. */
 export class HandoffService {

@@ -6,15 +6,16 @@ import type { FastifyInstance } from 'fastify';
 import { patientRef } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { forbidden, notFound } from '../../lib/errors.js';
+import { sqlList } from '../../lib/queries.js';
 import { hospitalClock, memberScope, shiftDto, shiftOf } from './care.context.js';
 import {
   EXECUTION_SELECT,
   type ExecutionRow,
-  inScope,
   OPEN_STAY,
   OPEN_VISIT,
   PLAN_COLUMNS,
   PLAN_FROM,
+  PLAN_PLACE_JOINS,
   type PlanRow,
   placeOf,
   toExecution,
@@ -68,7 +69,10 @@ export class TasksService {
     const from = new Date(shift.start.getTime() - OVERDUE_LOOKBACK_HOURS * HOUR);
     const overdueBefore = new Date(now.getTime() - GRACE_MINUTES * 60_000);
 
-    const scope = [inScope(hospital.id, nurseId, sql`d.id`)];
+    // Her departments as a list (all of them when one membership has none).
+    const scope = nurse.all
+      ? [sql`true`]
+      : [nurse.departments.size > 0 ? sql`d.id in (${sqlList([...nurse.departments])})` : sql`false`];
     if (q.department) scope.push(sql`d.id = ${q.department}`);
     if (q.ward) scope.push(sql`w.id = ${q.ward}`);
     const where = sql.join(scope, sql` and `);
@@ -79,30 +83,55 @@ export class TasksService {
       q.status === 'all'
         ? sql`and (e.status = 'scheduled' or (e.status in ('done', 'not_done') and e.scheduled_at >= ${shift.start.toISOString()}))`
         : sql`and e.status = 'scheduled'`;
-    const executions = await this.app.db.execute<ExecutionRow>(
-      sql`${EXECUTION_SELECT} where e.hospital_id = ${hospital.id} and ${where}
+    // First the light rows (time, priority, state); the page's rows are read in full afterwards.
+    const light = await this.app.db.execute<{
+      id: string;
+      scheduled_at: Date | string;
+      priority: number;
+      status: string;
+    }>(
+      sql`select e.id, e.scheduled_at, e.priority, e.status::text as status
+        from care_executions e join care_plans cp on cp.id = e.plan_id ${PLAN_PLACE_JOINS}
+        where e.hospital_id = ${hospital.id} and ${where}
         and e.scheduled_at >= ${from.toISOString()} and e.scheduled_at < ${shift.end.toISOString()}
         and (e.scheduled_at >= ${shift.start.toISOString()} or e.status <> 'scheduled' or e.scheduled_at < ${overdueBefore.toISOString()})
         and (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end)
         ${mine} ${status}
         order by e.scheduled_at, e.priority limit 2000`,
     );
-    const tasks: TTask[] = executions.rows.map((r) => {
-      const execution = toExecution(r, now);
-      return { type: 'execution', scheduled_at: execution.scheduled_at, late: execution.late, execution };
+    type Item =
+      | { kind: 'execution'; at: string; rank: number; key: string; overdue: boolean }
+      | { kind: 'dose'; at: string; rank: number; key: string; overdue: boolean; task: TTask };
+    const items: Item[] = light.rows.map((r) => {
+      const at = new Date(r.scheduled_at);
+      return {
+        kind: 'execution',
+        at: at.toISOString(),
+        rank: Number(r.priority),
+        key: r.id,
+        overdue: r.status === 'scheduled' && isLate(at, null, now),
+      };
     });
 
     // Doses of the open plans of her departments (doses are the ward's, never assigned to one nurse).
-    const plans = await this.app.db.execute<PlanRow>(
-      sql`select ${PLAN_COLUMNS} ${PLAN_FROM} where cp.hospital_id = ${hospital.id} and ${where}
+    // The open plans in scope (ids only), their signed lines, and the full rows of the plans that have lines.
+    const open = await this.app.db.execute<{ id: string }>(
+      sql`select cp.id from care_plans cp ${PLAN_PLACE_JOINS} where cp.hospital_id = ${hospital.id} and ${where}
         and (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end)
         limit 500`,
     );
-    const byPlan = new Map(plans.rows.map((p) => [p.plan_id, p]));
     const lines = await planLines(
       this.app.db,
-      plans.rows.map((p) => p.plan_id),
+      open.rows.map((p) => p.id),
     );
+    const withLines = [...new Set(lines.map((l) => l.plan_id))];
+    const plans =
+      withLines.length > 0
+        ? await this.app.db.execute<PlanRow>(
+            sql`select ${PLAN_COLUMNS} ${PLAN_FROM} where cp.id in (${sqlList(withLines)})`,
+          )
+        : { rows: [] as PlanRow[] };
+    const byPlan = new Map(plans.rows.map((p) => [p.plan_id, p]));
     const doses = await dosesOf(this.app.db, lines, from, shift.end, now, clock.timeZone);
     for (const l of lines) {
       const plan = byPlan.get(l.plan_id);
@@ -113,45 +142,56 @@ export class TasksService {
         const open = dose.status === 'due' || dose.status === 'overdue';
         if (!inShift && dose.status !== 'overdue') continue;
         if (q.status === 'open' && !open) continue;
-        const line = lineOf(l);
-        tasks.push({
-          type: 'dose',
-          scheduled_at: dose.scheduled_at,
-          late: dose.status === 'overdue' || (dose.record?.late ?? false),
-          plan: plan.plan_id,
-          patient: patientRef(plan),
-          place: placeOf(plan),
-          line,
-          dose,
+        items.push({
+          kind: 'dose',
+          at: dose.scheduled_at,
+          rank: DOSE_RANK,
+          key: `${l.id}|${dose.scheduled_at}`,
+          overdue: dose.status === 'overdue',
+          task: {
+            type: 'dose',
+            scheduled_at: dose.scheduled_at,
+            late: dose.status === 'overdue' || (dose.record?.late ?? false),
+            plan: plan.plan_id,
+            patient: patientRef(plan),
+            place: placeOf(plan),
+            line: lineOf(l),
+            dose,
+          },
         });
       }
     }
-    const rank = (t: TTask) =>
-      t.type === 'execution' ? CARE_PRIORITY_RANK[t.execution.priority] : DOSE_RANK;
-    tasks.sort(
-      (a, b) =>
-        a.scheduled_at.localeCompare(b.scheduled_at) ||
-        rank(a) - rank(b) ||
-        (a.type === 'execution' ? a.execution.id : a.dose.prescription_line).localeCompare(
-          b.type === 'execution' ? b.execution.id : b.dose.prescription_line,
-        ),
+    items.sort((a, b) => a.at.localeCompare(b.at) || a.rank - b.rank || a.key.localeCompare(b.key));
+    const start = (q.page - 1) * q.page_size;
+    const page = items.slice(start, start + q.page_size);
+    const ids = page.flatMap((i) => (i.kind === 'execution' ? [i.key] : []));
+    const full = new Map<string, TTask>();
+    if (ids.length > 0) {
+      const res = await this.app.db.execute<ExecutionRow>(
+        sql`${EXECUTION_SELECT} where e.id in (${sqlList(ids)})`,
+      );
+      for (const r of res.rows) {
+        const execution = toExecution(r, now);
+        full.set(r.id, {
+          type: 'execution',
+          scheduled_at: execution.scheduled_at,
+          late: execution.late,
+          execution,
+        });
+      }
+    }
+    const results = page.flatMap((i) =>
+      i.kind === 'dose' ? [i.task] : full.has(i.key) ? [full.get(i.key)!] : [],
     );
-    const overdue = tasks.filter(
-      (t) =>
-        (t.type === 'execution' &&
-          t.execution.status === 'scheduled' &&
-          isLate(new Date(t.scheduled_at), null, now)) ||
-        (t.type === 'dose' && t.dose.status === 'overdue'),
-    ).length;
+    const overdue = items.filter((i) => i.overdue).length;
     await this.app.audit.record(ctx, {
       action: 'care.tasks_read',
       resourceType: 'care_execution',
-      details: { nurse: nurseId, scope: q.scope, page: q.page, results: tasks.length },
+      details: { nurse: nurseId, scope: q.scope, page: q.page, results: results.length },
     });
-    const start = (q.page - 1) * q.page_size;
     return {
-      count: tasks.length,
-      results: tasks.slice(start, start + q.page_size),
+      count: items.length,
+      results,
       shift: shiftDto(clock, shift),
       overdue,
     };

@@ -127,6 +127,19 @@ describe('hospital-wide settings', () => {
     expect((await patch('admin', { theme: 'dark' })).statusCode).toBe(400);
   });
 
+  it('sets the nursing shift times (issue 20): 2 to 4 times in order', async () => {
+    const ok = await patch('admin', { shift_times: ['06:30', '14:30', '22:00'] });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().shift_times).toEqual(['06:30', '14:30', '22:00']);
+    const unordered = await patch('admin', { shift_times: ['19:00', '07:00'] });
+    expect(unordered.json()).toEqual({
+      shift_times: ['Les heures de relève doivent se suivre dans la journée.'],
+    });
+    const one = await patch('admin', { shift_times: ['07:00'] });
+    expect(one.json()).toEqual({ shift_times: ['De 2 à 4 heures de relève.'] });
+    expect((await patch('admin', { shift_times: ['07:00', '19:00'] })).statusCode).toBe(200);
+  });
+
   it('keeps both of two simultaneous changes of different fields', async () => {
     const [a, b] = await Promise.all([
       patch('admin', { consultation_minutes: 45 }),
