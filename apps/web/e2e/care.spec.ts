@@ -6,7 +6,7 @@ import { signIn } from './helpers';
  * and the tasks of her shift (late ones in red) and records one done in one tap; enters a round in which Didier
  * Mwamba crosses the NEWS2 threshold (the doctor is notified); gives the overdue metronidazole from her tasks
  * with a double tap (one dose recorded) and, in the MAR, gives one dose and refuses another with a reason; writes
- * the SBAR handoff of a patient.
+ * the SBAR handoff of a patient; acknowledges the night nurse's handoffs given to her.
  */
 test.use({ viewport: { width: 820, height: 1180 } });
 
@@ -90,4 +90,14 @@ test('the Urgences nurse: patients, tasks, a round, the MAR and a handoff', asyn
   await expect(handoff).toBeHidden();
   await page.getByRole('tab', { name: 'Transmissions' }).click();
   await expect(page.getByTestId('handoff')).toContainText('NEWS2 élevé à la tournée');
+
+  // The night nurse's handoffs, to read and acknowledge from the dashboard.
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Transmissions' }).click();
+  await page.getByText('À prendre', { exact: true }).click();
+  await page.getByRole('button', { name: 'Lire et acquitter' }).first().click();
+  const received = page.getByTestId('handoff');
+  await expect(received).toBeVisible();
+  await received.getByRole('button', { name: 'Acquitter' }).click();
+  await expect(received.getByText(/Acquittée par/)).toBeVisible();
 });
