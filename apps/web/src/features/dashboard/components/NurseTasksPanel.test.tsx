@@ -116,6 +116,41 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     expect(recorded[0]?.body).toEqual({ outcome: 'not_done', reason: 'patient_refused', note: null });
   });
 
+  it('reassigns a task to a nurse of the department (the server notifies her)', async () => {
+    const assigned: MockRequest[] = [];
+    const OTHER = '0190f0f0-abcd-7222-8333-444455556677';
+    const user = userEvent.setup();
+    renderApp('/', {
+      user: nurse,
+      routes: routes({
+        '/api/care/nurses/': () =>
+          Response.json({
+            count: 2,
+            next: null,
+            previous: null,
+            results: [
+              { id: NURSE_ID, full_name: 'Inès Mbala', role_code: 'NURSE' },
+              { id: OTHER, full_name: 'Grâce Ngalula', role_code: 'NURSE' },
+            ],
+          }),
+        [`/api/care/executions/${EXEC_ID}/assign/`]: (request) => {
+          assigned.push(request);
+          return Response.json({ execution: execution({ id: EXEC_ID }), reassigned_from: null });
+        },
+      }),
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Soins à faire' }, { timeout: 15_000 }));
+    const tasks = await screen.findAllByTestId('task', {}, { timeout: 15_000 });
+    await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: 'Autres actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Réattribuer' }, { timeout: 10_000 }));
+    const form = await screen.findByTestId('assign-form');
+    await user.click(within(form).getByLabelText('Infirmier(ère)'));
+    await user.click(await screen.findByRole('option', { name: 'Grâce Ngalula', hidden: true }));
+    await user.click(within(form).getByRole('button', { name: 'Réattribuer' }));
+    await waitFor(() => expect(assigned).toHaveLength(1));
+    expect(assigned[0]?.body).toEqual({ nurse: OTHER });
+  });
+
   it('the handoffs tab lists what to give and what to acknowledge; acknowledging sends it', async () => {
     const acknowledged: MockRequest[] = [];
     const written = handoff();

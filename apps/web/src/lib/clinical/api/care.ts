@@ -63,6 +63,37 @@ export function useNurseTasks(nurseId: string | null, filters: TaskFilters) {
   return useQuery({ ...tasksQueryOptions(hospitalId, nurseId ?? '', filters), enabled: nurseId !== null });
 }
 
+export interface CareNurse {
+  id: string;
+  full_name: string;
+  role_code?: string;
+}
+
+/**
+ * The nurses a task of a department may be given to (GET /api/care/nurses/?department=). Asked quietly: where the
+ * server has no such list the picker keeps the nurses it has seen on the tasks (an empty list here).
+ */
+export function useCareNurses(department: string | null) {
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  return useQuery({
+    queryKey: [...CARE_KEY, hospitalId, 'nurses', department] as const,
+    queryFn: async ({ signal }) => {
+      try {
+        const page = await api.get<{ results: CareNurse[] }>('care/nurses/', {
+          query: { department: department ?? undefined, page_size: 100 },
+          signal,
+          silent: true,
+        });
+        return page.results;
+      } catch {
+        return [] as CareNurse[];
+      }
+    },
+    enabled: department !== null,
+    staleTime: 5 * 60_000,
+  });
+}
+
 /** Done (by the caller, at the real time) or not done with a reason. */
 export function useRecordExecution() {
   const queryClient = useQueryClient();

@@ -12,7 +12,7 @@ import { isApiError } from '../../../api-client';
 import { serverErrorsFromBody } from '../../../field-errors';
 import { formatTime } from '../../../format';
 import { FormFooter, ModalForm } from '../../../modal-form';
-import { useAssignExecution, useRecordExecution } from '../../api/care';
+import { useAssignExecution, useCareNurses, useRecordExecution } from '../../api/care';
 import { fromLocalInput, realTimeError, toLocalInput } from './care-time';
 
 type Reason = (typeof NOT_DONE_REASONS)[number];
@@ -175,12 +175,16 @@ export function AssignModal({
   nurses,
   onClose,
 }: {
-  execution: Pick<TCareExecution, 'id' | 'order' | 'patient' | 'assignee'>;
+  execution: Pick<TCareExecution, 'id' | 'order' | 'patient' | 'assignee' | 'department'>;
   nurses: NurseChoice[];
   onClose: () => void;
 }) {
   const { t } = useTranslation('care');
   const assign = useAssignExecution();
+  const listed = useCareNurses(execution.department.id);
+  const choices = [...nurses];
+  for (const nurse of listed.data ?? [])
+    if (!choices.some((c) => c.id === nurse.id)) choices.push({ id: nurse.id, full_name: nurse.full_name });
   const [nurse, setNurse] = useState<string | null>(null);
   const { errors, setErrors, general, fail } = useFailure();
   const submit = () => {
@@ -207,7 +211,7 @@ export function AssignModal({
         <Select
           size="md"
           label={t('tasks.assignTo')}
-          data={nurses
+          data={choices
             .filter((n) => n.id !== execution.assignee?.id)
             .map((n) => ({ value: n.id, label: n.full_name }))}
           value={nurse}
