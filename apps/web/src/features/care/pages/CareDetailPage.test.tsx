@@ -125,4 +125,65 @@ describe('the care file', () => {
       prescription_line: LINE_ID,
     });
   });
+
+  it('writes a care order with its schedule, and stops one with a reason', async () => {
+    const created: MockRequest[] = [];
+    const stopped: MockRequest[] = [];
+    const order = {
+      id: '0190f0f0-0d0d-7222-8333-444455556609',
+      plan: PLAN_ID,
+      kind: 'dressing',
+      title: 'Réfection du pansement',
+      instructions: null,
+      signs: [],
+      priority: 'normal',
+      schedule: { kind: 'fixed_times', times: ['08:00', '20:00'] },
+      start_at: '2026-03-04T08:00:00Z',
+      end_at: null,
+      status: 'active',
+      ordered_by: { id: NURSE_ID, full_name: 'Inès Mbala' },
+      ordered_at: '2026-03-04T07:00:00Z',
+      stopped_by: null,
+      stopped_at: null,
+      stop_reason: null,
+    };
+    const user = userEvent.setup();
+    renderApp(`/care/${PLAN_ID}`, {
+      user: nurse,
+      routes: {
+        ...routes(() => Response.json({})),
+        [`/api/care/plans/${PLAN_ID}/orders/`]: (request) => {
+          if (request.method === 'POST') {
+            created.push(request);
+            return Response.json(order, { status: 201 });
+          }
+          return Response.json({ count: 1, next: null, previous: null, results: [order] });
+        },
+        [`/api/care/orders/${order.id}/stop/`]: (request) => {
+          stopped.push(request);
+          return Response.json({ ...order, status: 'stopped' });
+        },
+      },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Plan de soins' }, { timeout: 15_000 }));
+    expect(await screen.findByText('À 08:00, 20:00')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Nouvelle prescription de soin' }));
+    const form = await screen.findByTestId('order-form');
+    expect(within(form).getByLabelText(/Intitulé/)).toHaveValue('Surveillance des constantes');
+    await user.click(within(form).getByRole('button', { name: 'Prescrire' }));
+    await waitFor(() => expect(created).toHaveLength(1));
+    expect(created[0]?.body).toMatchObject({
+      kind: 'vitals',
+      title: 'Surveillance des constantes',
+      signs: ['temperature', 'heart_rate', 'blood_pressure', 'spo2'],
+      priority: 'normal',
+      schedule: { kind: 'every_hours', hours: 4 },
+      days: null,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Arrêter' }));
+    await user.type(await screen.findByLabelText(/Motif de l'arrêt/), 'Cicatrisation obtenue');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Arrêter' }));
+    await waitFor(() => expect(stopped).toHaveLength(1));
+    expect(stopped[0]?.body).toEqual({ reason: 'Cicatrisation obtenue' });
+  });
 });
