@@ -87,7 +87,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
       `/care/${PLAN_ID}`,
     );
     await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: /Fait maintenant/ }));
-    await waitFor(() => expect(recorded).toHaveLength(1));
+    await waitFor(() => expect(recorded).toHaveLength(1), { timeout: 10_000 });
     expect(recorded[0]?.body).toEqual({ outcome: 'done' });
   });
 
@@ -107,12 +107,12 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     const tasks = await screen.findAllByTestId('task', {}, { timeout: 15_000 });
     await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: 'Autres actions' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Non fait' }, { timeout: 10_000 }));
-    const form = await screen.findByTestId('execution-form');
+    const form = await screen.findByTestId('execution-form', {}, { timeout: 10_000 });
     await user.click(within(form).getByRole('button', { name: 'Enregistrer comme non fait' }));
-    expect(await within(form).findByText('Choisissez un motif')).toBeInTheDocument();
+    expect(await within(form).findByText('Choisissez un motif', {}, { timeout: 10_000 })).toBeInTheDocument();
     await user.click(within(form).getByRole('radio', { name: 'Refus du patient' }));
     await user.click(within(form).getByRole('button', { name: 'Enregistrer comme non fait' }));
-    await waitFor(() => expect(recorded).toHaveLength(1));
+    await waitFor(() => expect(recorded).toHaveLength(1), { timeout: 10_000 });
     expect(recorded[0]?.body).toEqual({ outcome: 'not_done', reason: 'patient_refused', note: null });
   });
 
