@@ -44,6 +44,7 @@ import {
   planCounts,
   toExecution,
 } from './care.repository.js';
+import { dosesOf, planLines } from './mar.service.js';
 
 /** Executions exist this far ahead (the job and each new order materialise up to it). */
 export const HORIZON_HOURS = 48;
@@ -145,9 +146,12 @@ export class CareService {
       left join care_plans cp on cp.hospitalization_id = s.id
       where s.hospital_id = ${hospitalId} and s.status in ${OPEN_STAY} and ${conds(sql`s.department_id`)}
         ${filters.ward ? sql`and w.id = ${filters.ward}` : sql``}`;
-    const visits = sql`select cp.id as plan_id, a.hospital_id, null::uuid, a.id, coalesce(cp.hypercapnic, false),
-        ${sql.raw(PATIENT_COLUMNS)}, d.id, d.code, d.name, d.kind, null::uuid, null::text, null::uuid, null::text,
-        null::uuid, null::text, null::text, doc.id, doc.first_name, doc.last_name, a.admitted_at, null::text, null::text
+    const visits = sql`select cp.id as plan_id, a.hospital_id, null::uuid as hospitalization_id,
+        a.id as admission_id, coalesce(cp.hypercapnic, false) as hypercapnic, ${sql.raw(PATIENT_COLUMNS)},
+        d.id as d_id, d.code as d_code, d.name as d_name, d.kind as d_kind, null::uuid as b_id, null::text as b_label,
+        null::uuid as r_id, null::text as r_name, null::uuid as w_id, null::text as w_code, null::text as w_name,
+        doc.id as doc_id, doc.first_name as doc_first, doc.last_name as doc_last, a.admitted_at as since,
+        null::text as sort_ward, null::text as sort_bed
       from admissions a join patients p on p.id = a.patient_id join departments d on d.id = a.department_id
       left join lateral (select e.doctor_id from executions e where e.admission_id = a.id
         order by e.created_at desc limit 1) ve on true
@@ -176,12 +180,11 @@ export class CareService {
     const { rows, count } = await run(q);
     const now = this.now();
     const clock = await hospitalClock(q, hospitalId);
-    const counts = await planCounts(
+    const counts = await countsOf(
       q,
       rows.flatMap((r) => (r.plan_id ? [r.plan_id] : [])),
+      clock,
       now,
-      shiftOf(clock, now).end,
-      GRACE_MINUTES,
     );
     return {
       count,
@@ -270,7 +273,7 @@ export class CareService {
     const row = await this.plan(ctx, planId, q);
     const now = this.now();
     const clock = await this.clock(ctx, q);
-    const counts = await planCounts(q, [planId], now, shiftOf(clock, now).end, GRACE_MINUTES);
+    const counts = await countsOf(q, [planId], clock, now);
     const creator = await q.execute<{ first_name: string; last_name: string }>(
       sql`select first_name, last_name from users where id = ${row.created_by}`,
     );
@@ -791,6 +794,33 @@ export class CareService {
   async covers(ctx: ServiceContext, departmentId: string) {
     return covers(await memberScope(this.app.db, scopedHospital(ctx).id, actingUser(ctx).id), departmentId);
   }
+}
+
+/**
+ * The latest NEWS2 and the open work of plans: executions (planCounts) and doses — overdue ones of the last day,
+ * due ones of the shift.
+ */
+async function countsOf(q: Queryable, planIds: string[], clock: HospitalClock, now: Date) {
+  const shift = shiftOf(clock, now);
+  const counts = await planCounts(q, planIds, now, shift.end, GRACE_MINUTES);
+  const lines = await planLines(q, planIds);
+  const doses = await dosesOf(
+    q,
+    lines,
+    new Date(shift.start.getTime() - 24 * HOUR),
+    shift.end,
+    now,
+    clock.timeZone,
+  );
+  for (const l of lines) {
+    const c = counts.get(l.plan_id);
+    if (!c) continue;
+    for (const d of doses.get(l.id) ?? []) {
+      if (d.status === 'overdue') c.overdue += 1;
+      else if (d.status === 'due') c.due += 1;
+    }
+  }
+  return counts;
 }
 
 const PATIENT_COLUMNS = `p.id as p_id, p.record_number as p_record_number, p.first_name as p_first_name,

@@ -435,6 +435,11 @@ describe('medication administration record', () => {
     const times = tasks.results.map((t: { scheduled_at: string }) => t.scheduled_at);
     expect([...times].sort()).toEqual(times);
     expect(tasks.overdue).toBeGreaterThan(0);
+    // The care list counts the overdue doses with the late execution.
+    const list = await call(ctx.app, nurse, 'GET', '/api/care/patients/?kind=emergency&page_size=100');
+    expect(list.statusCode, list.body).toBe(200);
+    const row = list.json().results.find((r: { plan: string | null }) => r.plan === plan);
+    expect(row.overdue).toBeGreaterThanOrEqual(3);
     expect(tasks.shift.label).toMatch(/^\d\d:\d\d$/);
     // The charge nurse sees her tasks; a nurse of another department does not.
     expect((await call(ctx.app, charge, 'GET', `/api/nurses/${nurse.id}/tasks/`)).statusCode).toBe(200);
