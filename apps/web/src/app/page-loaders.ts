@@ -53,6 +53,8 @@ export const pageLoaders = {
   adminTemplates: () => import('../features/templates/pages/AdminTemplatesPage'),
   documents: () => import('../features/documents/pages/DocumentsPage'),
   verifyDocument: () => import('../features/documents/pages/VerifyDocumentPage'),
+  care: () => import('../features/care/pages/CarePage'),
+  careDetail: () => import('../features/care/pages/CareDetailPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -88,6 +90,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
         pageLoaders.pharmacyMedication,
         pageLoaders.medications,
       ];
+    case 'care':
+      return [pageLoaders.care, pageLoaders.careDetail];
     case 'admin':
       return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff, pageLoaders.adminTemplates];
     case 'templates':

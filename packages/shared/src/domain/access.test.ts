@@ -12,6 +12,7 @@ import {
   roleRefusal,
 } from './access.js';
 import { MODULES, type ModuleName } from './modules.js';
+import { ACTION_GROUPS } from './permissions.js';
 
 const user = (...codes: string[]) => ({ active_roles: codes.map((role_code) => ({ role_code })) });
 
@@ -192,8 +193,11 @@ describe('allowedModules', () => {
     ]);
   });
 
-  it('gives an administrator all 18 modules in development, and each role only what it has to do', () => {
-    expect(allowedModules('development', user('ADMIN'))).toHaveLength(18);
+  it("gives an administrator every module but the nurses' records in development, and each role what it has to do", () => {
+    // Care records are the care team's (decision 0025): the administrator manages, she does not nurse.
+    expect(allowedModules('development', user('ADMIN')).map((m) => m.name)).toEqual(
+      MODULES.map((m) => m.name).filter((m) => m !== 'care'),
+    );
     // The secretary and the nurse no longer see billing, hospitals or administration (issue 25).
     expect(allowedModules('development', user('SECRETARY')).map((m) => m.name)).toEqual([
       'dashboard',
@@ -237,6 +241,10 @@ describe('allowedModules', () => {
         user: { active_roles: [{ role_code: 'NURSE' }, { role_code: 'HEAD_DOCTOR' }] },
       }).allowed,
     ).toBe(true);
+  });
+
+  it('shows care to the care team the API lets read it', () => {
+    expect([...MODULE_AUDIENCE.care].sort()).toEqual([...ACTION_GROUPS['care.read']].sort());
   });
 
   it("keeps the specification's two restrictions inside the module × role table", () => {

@@ -47,7 +47,8 @@ export const MODULE_AUDIENCE: Readonly<Record<ModuleName, readonly DashboardGrou
   doctors: EVERYONE,
   triage: EVERYONE,
   hospitalizations: EVERYONE,
-  care: EVERYONE.filter((g) => g !== 'secretary'),
+  // The care team's records (ACTION_GROUPS['care.read'], decision 0025).
+  care: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse'],
   medical_acts: CLINICAL_STAFF,
   billing: ['head_doctor', 'admin'],
   hospitals: ['admin'],

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { locationOf, makeUser, renderApp } from '../../test/render';
 import { moduleRedirect } from './ModuleGuard';
@@ -178,10 +178,27 @@ describe('route guards in the router', () => {
   });
 
   it('an allowed module opens its page', async () => {
-    const { router } = renderApp('/care', { user: makeUser() });
+    const { router } = renderApp('/appointments', { user: makeUser() });
     await screen.findByTestId('module-placeholder');
-    expect(locationOf(router)).toBe('/care');
-    expect(screen.getByText(/Soins infirmiers, administration des médicaments/)).toBeInTheDocument();
+    expect(locationOf(router)).toBe('/appointments');
+    expect(screen.getByText(/Plannings des prestataires et prise de rendez-vous/)).toBeInTheDocument();
+  });
+
+  it('care (Soins) is for the care team: hidden from a secretary and refused to her, listed for a nurse', async () => {
+    const { router } = renderApp('/care', { user: secretary });
+    const alert = await screen.findByTestId('access-denied');
+    expect(alert).toHaveTextContent(`L'accès au module "Soins" n'est pas autorisé pour votre rôle`);
+    expect(router.state.location.pathname).toBe('/');
+    const nav = await screen.findByTestId('module-nav');
+    expect(within(nav).queryByText('Soins')).not.toBeInTheDocument();
+  });
+
+  it('the navigation lists Soins for a nurse', async () => {
+    renderApp('/settings', {
+      user: makeUser({ active_roles: [{ role_code: 'NURSE', hospital: 'h1', department: null }] }),
+    });
+    const nav = await screen.findByTestId('module-nav');
+    expect(within(nav).getByText('Soins')).toBeInTheDocument();
   });
 
   it('the navigation lists only the modules of the environment and role', async () => {

@@ -44,7 +44,8 @@ function idOf(value: unknown): string | null {
 }
 
 /**
- * The app path a notification is about (unprefixed): a signed prescription to dispense, else its admission, else
+ * The app path a notification is about (unprefixed): a signed prescription to dispense, else a care plan's file
+ * (a care task assigned, reassigned or scheduled, a NEWS2 escalation: `data.plan_id`), else its admission, else
  * its patient, else the hospitalizations list for a hospitalization; null when it leads nowhere.
  */
 export function notificationTarget(
@@ -53,6 +54,8 @@ export function notificationTarget(
   const data = notification.data ?? {};
   const prescription = idOf(data.prescription_id);
   if (prescription) return `/pharmacy/prescriptions/${prescription}`;
+  const plan = idOf(data.plan_id);
+  if (plan) return `/care/${plan}`;
   const admission = idOf(data.admission_id);
   if (admission) return `/admissions/${admission}`;
   const patient = idOf(data.patient_id);

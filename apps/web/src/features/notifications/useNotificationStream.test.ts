@@ -1,6 +1,7 @@
 import type { TNotification, TSocketEnvelope } from '@greensen/shared/contracts/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { currentPathname } from '../../lib/navigation';
+import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth';
 import { useNotificationsStore } from '../../stores/notifications';
@@ -203,6 +204,23 @@ describe('notification stream', () => {
     });
     expect(useNotificationsStore.getState().notifications.map((n) => n.id)).toEqual([a.id]);
     expect(useNotificationsStore.getState().unreadCount).toBe(0);
+  });
+
+  it('a care task (assigned, reassigned, scheduled) leads to its care file and refreshes the care queries', () => {
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries').mockResolvedValue();
+    const n = notification({
+      notification_type: 'execution_reassigned',
+      data: { action: 'execution_reassigned', execution_id: 'e1', plan_id: 'c1', patient_id: 'p1' },
+    });
+    expect(notificationTarget(n)).toBe('/care/c1');
+    push(n);
+    const keys = invalidate.mock.calls.map(([filters]) => filters?.queryKey);
+    expect(keys).toEqual(expect.arrayContaining([['care'], ['dashboard', 'nurse']]));
+    invalidate.mockClear();
+    // The consultation queue's executions carry no care plan: they keep leading to the visit.
+    push(notification({ notification_type: 'execution_assigned', data: { admission_id: 'a1' } }));
+    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).not.toContainEqual(['care']);
+    invalidate.mockRestore();
   });
 
   it('leads to the admission, else the patient, else the hospitalizations for a hospitalization', () => {

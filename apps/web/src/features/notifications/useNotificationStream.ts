@@ -16,6 +16,7 @@ import {
   shouldPlaySound,
 } from '@greensen/shared/domain/notifications';
 import { createElement, useEffect } from 'react';
+import { invalidateCare, isCareTaskNotification } from '../../lib/clinical/api/care-keys';
 import { invalidateExams } from '../../lib/clinical/api/exam-keys';
 import { currentPathname } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
@@ -63,6 +64,9 @@ export function handleSocketEnvelope(envelope: TSocketEnvelope): void {
       for (const flag of flags) raise(flag);
       // Validated results: the exam lists, the consultation's exams and the dashboard's alerts refresh.
       if (isExamValidatedNotification(notification)) void invalidateExams(queryClient);
+      // A care task assigned, reassigned or scheduled: the care pages and the nurse dashboard show it at once
+      // (on the dashboard the `dashboard` flag above does the same, as §4 says).
+      if (isCareTaskNotification(notification)) void invalidateCare(queryClient);
       return;
     }
     case 'mark_read':

@@ -1,6 +1,7 @@
 /**
  * The hospital's settings on /admin → Réglages (decision 0021): default consultation duration, opening hours of
- * each weekday, and whether notifications ring by default for the hospital's staff.
+ * each weekday, whether notifications ring by default for the hospital's staff, and the times the nursing shifts
+ * change (2 to 4 a day, issue 20: the tasks, MAR and handoffs of a shift run from one to the next).
  */
 import {
   CONSULTATION_MINUTES_MAX,
@@ -17,6 +18,7 @@ import {
   Alert,
   Button,
   Checkbox,
+  CloseButton,
   Group,
   NumberInput,
   Paper,
@@ -27,7 +29,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconBuildingHospital, IconDeviceFloppy } from '@tabler/icons-react';
+import { IconBuildingHospital, IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServerFieldErrors } from '../../../lib/field-errors';
@@ -48,6 +50,7 @@ interface SettingsValues {
   notification_sound: boolean;
   upload_max_mb: number | string;
   days: Record<Weekday, DayValues>;
+  shift_times: string[];
   [key: string]: unknown;
 }
 
@@ -63,6 +66,7 @@ function valuesOf(settings: THospitalSettings): SettingsValues {
     notification_sound: settings.notification_sound,
     upload_max_mb: settings.upload_max_mb,
     days,
+    shift_times: [...settings.shift_times],
   };
 }
 
@@ -95,6 +99,7 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
         notification_sound: values.notification_sound,
         upload_max_mb: Number(values.upload_max_mb),
         working_hours: workingHoursOf(values.days),
+        shift_times: values.shift_times,
       },
       form,
       fieldOf,
@@ -191,6 +196,46 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+        </Stack>
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            {t('hospitalSettings.shifts')}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('hospitalSettings.shiftsHint')}
+          </Text>
+          <Group gap="xs" align="flex-end">
+            {form.values.shift_times.map((_, index) => (
+              <Group key={`shift-${index.toString()}`} gap={4} align="flex-end" wrap="nowrap">
+                <TextInput
+                  type="time"
+                  w={130}
+                  aria-label={t('hospitalSettings.shiftAt', { n: index + 1 })}
+                  {...form.getInputProps(`shift_times.${index}`)}
+                />
+                {form.values.shift_times.length > 2 && (
+                  <CloseButton
+                    aria-label={t('hospitalSettings.shiftRemove', { n: index + 1 })}
+                    onClick={() => form.removeListItem('shift_times', index)}
+                  />
+                )}
+              </Group>
+            ))}
+            {form.values.shift_times.length < 4 && (
+              <Button
+                variant="default"
+                leftSection={<IconPlus size={16} />}
+                onClick={() => form.insertListItem('shift_times', '')}
+              >
+                {t('hospitalSettings.shiftAdd')}
+              </Button>
+            )}
+          </Group>
+          {typeof form.errors.shift_times === 'string' && (
+            <Text size="sm" c="red">
+              {form.errors.shift_times}
+            </Text>
+          )}
         </Stack>
         <Switch
           label={t('hospitalSettings.sound')}

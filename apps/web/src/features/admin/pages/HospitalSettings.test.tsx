@@ -58,6 +58,7 @@ describe("the hospital's settings on /admin → Réglages", () => {
           notification_sound: false,
           upload_max_mb: 10,
           working_hours: { ...DEFAULT_HOSPITAL_SETTINGS.working_hours, sat: null },
+          shift_times: ['07:00', '19:00'],
         },
       ]),
     );
@@ -77,6 +78,27 @@ describe("the hospital's settings on /admin → Réglages", () => {
       await within(panel).findByText("L'heure de fermeture doit être après l'heure d'ouverture."),
     ).toBeInTheDocument();
     expect(patches).toEqual([]);
+  }, 40_000);
+
+  it('sets the nursing shift changes (2 to 4, in the order of the day)', async () => {
+    const { patches } = renderSettings();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('tab', { name: 'Réglages' }));
+    const panel = await screen.findByTestId('hospital-settings-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Ajouter une relève' }));
+    const third = within(panel).getByLabelText('Relève 3');
+    await user.type(third, '06:00');
+    await user.click(within(panel).getByRole('button', { name: 'Enregistrer' }));
+    expect(
+      await within(panel).findByText('Les relèves vont dans l’ordre de la journée, sans doublon.'),
+    ).toBeInTheDocument();
+    expect(patches).toEqual([]);
+    await user.clear(third);
+    await user.type(third, '23:00');
+    await user.click(within(panel).getByRole('button', { name: 'Enregistrer' }));
+    await vi.waitFor(() =>
+      expect(patches).toEqual([expect.objectContaining({ shift_times: ['07:00', '19:00', '23:00'] })]),
+    );
   }, 40_000);
 
   it("gives the signed-in app the hospital's sound default", async () => {

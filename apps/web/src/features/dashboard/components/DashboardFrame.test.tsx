@@ -7,14 +7,14 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("the nurse's dashboard", () => {
+describe("the administrator's dashboard", () => {
   it('says why a tab whose module is not in service yet is empty instead of showing a blank tab', async () => {
-    const nurse = makeUser({ active_roles: [{ role_code: 'NURSE', hospital: 'h1', department: null }] });
-    renderApp('/', { user: nurse });
+    const admin = makeUser({ active_roles: [{ role_code: 'ADMIN', hospital: 'h1', department: null }] });
+    renderApp('/', { user: admin });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('tab', { name: 'Soins à faire' }, { timeout: 15_000 }));
+    await user.click(await screen.findByRole('tab', { name: 'Analyses' }, { timeout: 15_000 }));
     expect(await screen.findByTestId('tab-pending')).toHaveTextContent(
-      'ce tableau se remplira quand les soins infirmiers et les analyses seront en service',
+      'ce tableau se remplira quand le reporting sera en service',
     );
   });
 });

@@ -2,26 +2,46 @@
  * Nurse dashboard "Unit Overview" (spec §6): the `my-patients` tab lists the inpatients of the nurse's wards
  * (GET /api/nurses/{id}/patients/, the nurse's own id) with bed and ward, days in hospital, latest vitals and
  * what needs her eye (allergies, a transfer under way, the expected stay exceeded); a row opens the stay. The
- * tasks and handoffs tabs come with the care module. Refreshed by the frame's timer (60 s) and the dashboard flag.
+ * `tasks` and `handoffs` tabs (issue 20) are chunks of their own, loaded with the care strings when opened, so the
+ * first screen does not carry them. Refreshed by the frame's timer (60 s) and the dashboard flag.
  */
 import type { TNursePatient } from '@greensen/shared/contracts/hospitalizations';
 import type { Language } from '@greensen/shared/domain/constants';
 import type { DashboardConfig } from '@greensen/shared/domain/dashboards';
-import { Badge, Group, Stack, Text } from '@mantine/core';
+import { Badge, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconClockExclamation, IconTransfer } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useNursePatients } from '../../../lib/clinical/api/nurse-patients';
 import { PagedQueryTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { formatTime } from '../../../lib/format';
-import { uiLanguage } from '../../../lib/i18n';
+import { i18n, uiLanguage } from '../../../lib/i18n';
 import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { DashboardFrame } from './DashboardFrame';
 
 const PAGE_SIZE = 20;
+
+/** A tab loaded when opened, with the strings it reads (care; the medicines' routes and units of pharmacy). */
+function careTab(load: () => Promise<{ default: ComponentType }>) {
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), i18n.loadNamespaces(['care', 'pharmacy'])]);
+    return module;
+  });
+}
+const NurseTasksPanel = careTab(() => import('./NurseTasksPanel'));
+const NurseHandoffsPanel = careTab(() => import('./NurseHandoffsPanel'));
+
+function TabLoading() {
+  return (
+    <Stack gap="xs" p="sm">
+      <Skeleton h={72} />
+      <Skeleton h={72} />
+    </Stack>
+  );
+}
 
 const FLAG_VISUALS = {
   allergies: { color: 'red', Icon: IconAlertTriangle },
@@ -159,6 +179,16 @@ export function NurseDashboard({
           <Stack gap={0} p={0}>
             <NursePatients />
           </Stack>
+        ),
+        tasks: (
+          <Suspense fallback={<TabLoading />}>
+            <NurseTasksPanel />
+          </Suspense>
+        ),
+        handoffs: (
+          <Suspense fallback={<TabLoading />}>
+            <NurseHandoffsPanel />
+          </Suspense>
         ),
       }}
     />

@@ -27,6 +27,7 @@ import {
   IconArrowsExchange,
   IconBed,
   IconDoorExit,
+  IconNurse,
   IconPencil,
   IconSkull,
   IconTransfer,
@@ -38,7 +39,7 @@ import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
-import { usePermissions } from '../../../lib/permissions';
+import { useModuleAllowed, usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useAssignBed } from '../api/board';
@@ -146,6 +147,7 @@ export default function HospitalizationDetailPage() {
   const { t } = useTranslation('hospitalizations');
   const to = useLocalizedPath();
   const { can } = usePermissions();
+  const careAllowed = useModuleAllowed('care');
   const query = useStay(id);
   const assign = useAssignBed();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -178,6 +180,17 @@ export default function HospitalizationDetailPage() {
           </Text>
         </div>
         <Group gap="xs">
+          {careAllowed && (
+            <Button
+              component={Link}
+              to={to(`/care?stay=${stay.id}`)}
+              variant="light"
+              color="teal"
+              leftSection={<IconNurse size={16} />}
+            >
+              {t('detail.careFile')}
+            </Button>
+          )}
           {stay.can.edit && (
             <Button
               variant="default"

@@ -20,10 +20,10 @@ import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton'
 import { formatDateTime } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { PrintStyles } from '../../../lib/print-styles';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePharmacies } from '../api/pharmacies';
 import { DispenseModal } from '../components/DispenseModal';
-import { PrintStyles } from '../components/PrintStyles';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,0 +1,189 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  dose,
+  execution,
+  LINE_ID,
+  marLine,
+  NURSE_ID,
+  PLAN_ID,
+  plan,
+  SHIFT,
+} from '../../../lib/clinical/components/care/care.fixture';
+import { type MockRequest, makeUser, renderApp } from '../../../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const nurse = makeUser({
+  id: NURSE_ID,
+  full_name: 'Inès Mbala',
+  active_roles: [{ role_code: 'NURSE', hospital: 'h1', department: null }],
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function routes(administrations: (r: MockRequest) => Response | Promise<Response>) {
+  return {
+    [`/api/care/plans/${PLAN_ID}/`]: () => Response.json(plan()),
+    [`/api/care/plans/${PLAN_ID}/executions/`]: () =>
+      Response.json({ count: 1, next: null, previous: null, results: [execution()] }),
+    '/api/care/shift/': () =>
+      Response.json({ current: SHIFT, previous: SHIFT, next: SHIFT, shift_times: ['07:00', '19:00'] }),
+    [`/api/care/plans/${PLAN_ID}/mar/`]: () =>
+      Response.json({ plan: PLAN_ID, from: SHIFT.start, to: SHIFT.end, lines: [marLine([dose()])] }),
+    '/api/care/mar/administrations/': administrations,
+  };
+}
+
+async function openDoseForm(administrations: (r: MockRequest) => Response | Promise<Response>) {
+  const user = userEvent.setup();
+  const view = renderApp(`/care/${PLAN_ID}`, { user: nurse, routes: routes(administrations) });
+  await user.click(await screen.findByRole('tab', { name: 'Médicaments' }, { timeout: 15_000 }));
+  await user.click(await screen.findByTestId('mar-dose'));
+  const form = await screen.findByTestId('dose-form');
+  return { user, form, ...view };
+}
+
+describe('the care file', () => {
+  it('shows the patient, the tasks to do and the care plan tabs', async () => {
+    renderApp(`/care/${PLAN_ID}`, {
+      user: nurse,
+      routes: routes(() => Response.json({})),
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Dossier de soins de Joseph Kabila' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('Réfection du pansement')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Séjour/ })).toHaveAttribute(
+      'href',
+      '/hospitalizations/0190f0f0-5555-7222-8333-444455556662',
+    );
+  });
+
+  it('a double tap on "give" records one dose: one request, with the key made when the form opened', async () => {
+    const calls: MockRequest[] = [];
+    let answer: (response: Response) => void = () => {};
+    const { user, form } = await openDoseForm((request) => {
+      calls.push(request);
+      return new Promise<Response>((resolve) => {
+        answer = resolve;
+      });
+    });
+    const submit = within(form).getByTestId('dose-submit');
+    await user.dblClick(submit);
+    await user.click(submit);
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(submit).toBeDisabled();
+    const body = calls[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      outcome: 'given',
+      prescription_line: LINE_ID,
+      scheduled_at: '2026-03-04T08:00:00Z',
+      dose: 1,
+      dose_unit: 'tablet',
+      route: 'oral',
+    });
+    expect(body.idempotency_key).toMatch(UUID);
+    answer(Response.json({ id: 'r1' }, { status: 201 }));
+    await waitFor(() => expect(screen.queryByTestId('dose-form')).not.toBeInTheDocument());
+    expect(calls).toHaveLength(1);
+  });
+
+  it('saving again after a failure sends the same key (the server records the dose once)', async () => {
+    const keys: unknown[] = [];
+    const { user, form } = await openDoseForm((request) => {
+      keys.push((request.body as { idempotency_key: string }).idempotency_key);
+      return keys.length === 1
+        ? Response.json({ detail: 'Service indisponible' }, { status: 503 })
+        : Response.json({ id: 'r1' }, { status: 200 });
+    });
+    await user.click(within(form).getByTestId('dose-submit'));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Service indisponible');
+    await user.click(within(form).getByTestId('dose-submit'));
+    await waitFor(() => expect(keys).toHaveLength(2));
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('a dose not given needs a reason, and is sent with it', async () => {
+    const calls: MockRequest[] = [];
+    const { user, form } = await openDoseForm((request) => {
+      calls.push(request);
+      return Response.json({ id: 'r1' }, { status: 201 });
+    });
+    await user.click(within(form).getByRole('radio', { name: 'Non donné' }));
+    await user.click(within(form).getByTestId('dose-submit'));
+    expect(await within(form).findByText('Choisissez un motif')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+    await user.click(within(form).getByRole('radio', { name: 'Vomissement' }));
+    await user.click(within(form).getByTestId('dose-submit'));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]?.body).toMatchObject({
+      outcome: 'not_given',
+      reason: 'vomited',
+      prescription_line: LINE_ID,
+    });
+  });
+
+  it('writes a care order with its schedule, and stops one with a reason', async () => {
+    const created: MockRequest[] = [];
+    const stopped: MockRequest[] = [];
+    const order = {
+      id: '0190f0f0-0d0d-7222-8333-444455556609',
+      plan: PLAN_ID,
+      kind: 'dressing',
+      title: 'Réfection du pansement',
+      instructions: null,
+      signs: [],
+      priority: 'normal',
+      schedule: { kind: 'fixed_times', times: ['08:00', '20:00'] },
+      start_at: '2026-03-04T08:00:00Z',
+      end_at: null,
+      status: 'active',
+      ordered_by: { id: NURSE_ID, full_name: 'Inès Mbala' },
+      ordered_at: '2026-03-04T07:00:00Z',
+      stopped_by: null,
+      stopped_at: null,
+      stop_reason: null,
+    };
+    const user = userEvent.setup();
+    renderApp(`/care/${PLAN_ID}`, {
+      user: nurse,
+      routes: {
+        ...routes(() => Response.json({})),
+        [`/api/care/plans/${PLAN_ID}/orders/`]: (request) => {
+          if (request.method === 'POST') {
+            created.push(request);
+            return Response.json(order, { status: 201 });
+          }
+          return Response.json({ count: 1, next: null, previous: null, results: [order] });
+        },
+        [`/api/care/orders/${order.id}/stop/`]: (request) => {
+          stopped.push(request);
+          return Response.json({ ...order, status: 'stopped' });
+        },
+      },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Plan de soins' }, { timeout: 15_000 }));
+    expect(await screen.findByText('À 08:00, 20:00')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Nouvelle prescription de soin' }));
+    const form = await screen.findByTestId('order-form');
+    expect(within(form).getByLabelText(/Intitulé/)).toHaveValue('Surveillance des constantes');
+    await user.click(within(form).getByRole('button', { name: 'Prescrire' }));
+    await waitFor(() => expect(created).toHaveLength(1));
+    expect(created[0]?.body).toMatchObject({
+      kind: 'vitals',
+      title: 'Surveillance des constantes',
+      signs: ['temperature', 'heart_rate', 'blood_pressure', 'spo2'],
+      priority: 'normal',
+      schedule: { kind: 'every_hours', hours: 4 },
+      days: null,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Arrêter' }));
+    await user.type(await screen.findByLabelText(/Motif de l'arrêt/), 'Cicatrisation obtenue');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Arrêter' }));
+    await waitFor(() => expect(stopped).toHaveLength(1));
+    expect(stopped[0]?.body).toEqual({ reason: 'Cicatrisation obtenue' });
+  });
+});

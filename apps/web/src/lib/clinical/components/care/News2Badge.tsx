@@ -1,0 +1,40 @@
+/**
+ * A NEWS2 score with its colour (green low, yellow a single red parameter, orange medium, red high): the score,
+ * and in words the clinical response due; "partial" when parameters were missing (it can only under-score).
+ */
+import type { News2Risk } from '@greensen/shared/domain/news2';
+import { news2Colour } from '@greensen/shared/domain/news2';
+import { Badge, type BadgeProps, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export function News2Badge({
+  score,
+  risk,
+  complete = true,
+  size = 'lg',
+  testId,
+}: {
+  score: number;
+  risk: News2Risk;
+  complete?: boolean;
+  size?: BadgeProps['size'];
+  testId?: string;
+}) {
+  const { t } = useTranslation('care');
+  const colour = news2Colour(risk);
+  return (
+    <Tooltip label={t(`news2.risk.${risk}`)}>
+      <Badge
+        color={colour}
+        variant={colour === 'green' ? 'light' : 'filled'}
+        autoContrast
+        size={size}
+        data-testid={testId}
+        data-risk={risk}
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
+        {complete ? t('news2.badge', { score }) : t('news2.badgePartial', { score })}
+      </Badge>
+    </Tooltip>
+  );
+}
