@@ -1140,6 +1140,12 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit) => ({ params: { id: (await kit.careExecution()).plan } }),
   },
   'GET /api/care/executions/': { allow: CARE_TEAM, audit: 'search' },
+  'GET /api/care/nurses/': {
+    allow: CARE_TEAM,
+    audit: 'none',
+    request: (kit) => ({ query: { department: kit.departments.URG } }),
+    otherHospital: 'empty',
+  },
   'POST /api/care/executions/:id/assign/': {
     allow: CARE_TEAM,
     objectRule: ['midwife'],

@@ -18,6 +18,7 @@
  * | POST | /care/orders/{id}/stop/                  | care team: stops it and cancels its future executions |
  * | GET  | /care/plans/{id}/executions/             | care team |
  * | GET  | /care/executions/                        | care team: the ward-wide view (charge nurse, head nurse, doctors) |
+ * | GET  | /care/nurses/                            | care team: the nurses a department's task may be given to |
  * | POST | /care/executions/{id}/assign/            | care team: notifies execution_assigned / execution_reassigned |
  * | POST | /care/executions/{id}/schedule/          | care team: notifies execution_scheduled |
  * | POST | /care/executions/{id}/record/            | care team: done (by the caller, real time) or not done (reason) |
@@ -745,3 +746,16 @@ export const ZHandoffQuery = ZPageQuery.extend({
   department: z.uuid().optional(),
   ward: z.uuid().optional(),
 });
+
+/** A nurse a department's task may be given to (`GET /api/care/nurses/?department=`). */
+export const ZCareNurse = z.object({
+  id: z.uuid(),
+  full_name: z.string(),
+  /** NURSE or CHARGE_NURSE. */
+  role_code: z.string(),
+  /** Her department there; null: every department of the hospital. */
+  department: z.uuid().nullable(),
+});
+export type TCareNurse = z.infer<typeof ZCareNurse>;
+export const ZCareNurseQuery = ZPageQuery.extend({ department: z.uuid() });
+export const ZCareNurseList = zPage(ZCareNurse);

@@ -6,6 +6,8 @@ import {
   ZCareExecution,
   ZCareExecutionList,
   ZCareExecutionQuery,
+  ZCareNurseList,
+  ZCareNurseQuery,
   ZCareOrder,
   ZCareOrderCreate,
   ZCareOrderList,
@@ -401,6 +403,30 @@ export async function careRoutes(app: FastifyInstance) {
     async (request) => {
       const { page, page_size, ...f } = request.query;
       const { rows, count } = await care.wardExecutions(contextOf(request), f, page, page_size);
+      return pageOf(request, request.query, count, rows);
+    },
+  );
+
+  r.get(
+    '/api/care/nurses/',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary:
+          "The nurses a department's task may be given to (its nurses and charge nurses, and the hospital-wide ones)",
+        querystring: ZCareNurseQuery,
+        response: { 200: ZCareNurseList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, department } = request.query;
+      const { rows, count } = await care.nurses(
+        contextOf(request),
+        department,
+        page_size,
+        (page - 1) * page_size,
+      );
       return pageOf(request, request.query, count, rows);
     },
   );

@@ -576,6 +576,39 @@ export class CareService {
   }
 
   /** A nurse of the hospital working in the department (400 otherwise). */
+  /**
+   * The nurses a task of `departmentId` may be given to: active NURSE and CHARGE_NURSE members of that department,
+   * or of the whole hospital (the same rule as `assign`), by name. Staff names only: no patient data.
+   */
+  async nurses(ctx: ServiceContext, departmentId: string, limit: number, offset: number) {
+    const hospital = scopedHospital(ctx);
+    const where = sql`m.hospital_id = ${hospital.id} and m.is_active and u.is_active
+      and upper(m.role_code) in ${NURSE_ROLES} and (m.department_id is null or m.department_id = ${departmentId})`;
+    const rows = await this.app.db.execute<{
+      id: string;
+      first_name: string;
+      last_name: string;
+      role_code: string;
+      department: string | null;
+    }>(sql`select distinct on (u.last_name, u.first_name, u.id) u.id, u.first_name, u.last_name,
+        upper(m.role_code) as role_code, m.department_id as department
+      from memberships m join users u on u.id = m.user_id
+      where ${where}
+      order by u.last_name, u.first_name, u.id, m.department_id nulls last
+      limit ${limit} offset ${offset}`);
+    const counted = await this.app.db.execute<{ n: number }>(sql`select count(distinct u.id)::int as n
+      from memberships m join users u on u.id = m.user_id where ${where}`);
+    return {
+      count: Number(counted.rows[0]?.n ?? 0),
+      rows: rows.rows.map((r) => ({
+        id: r.id,
+        full_name: fullName(r.first_name, r.last_name),
+        role_code: r.role_code,
+        department: r.department,
+      })),
+    };
+  }
+
   private async checkNurse(tx: Tx, hospitalId: string, nurseId: string, departmentId: string) {
     const res = await tx.execute<{ n: number }>(sql`select count(*)::int as n from memberships m
       join users u on u.id = m.user_id

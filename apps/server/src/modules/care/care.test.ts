@@ -190,6 +190,26 @@ describe('plans and orders', () => {
 });
 
 describe('assignment and its notifications', () => {
+  it('lists the nurses a task of a department may be given to, and no one else', async () => {
+    const res = await call(ctx.app, doctor, 'GET', `/api/care/nurses/?department=${h.dep('URG').id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const ids = (res.json().results as { id: string; role_code: string }[]).map((n) => n.id);
+    expect(ids).toEqual(expect.arrayContaining([nurse.id, nurse2.id, charge.id]));
+    expect(ids).not.toContain(medNurse.id);
+    expect(ids).not.toContain(doctor.id);
+    expect(ids).not.toContain(otherNurse.id);
+    expect(res.json().count).toBe(ids.length);
+    const roles = Object.fromEntries(
+      (res.json().results as { id: string; role_code: string }[]).map((n) => [n.id, n.role_code]),
+    );
+    expect(roles[charge.id]).toBe('CHARGE_NURSE');
+    // Another hospital's department: nobody. A secretary: refused.
+    const foreign = await call(ctx.app, doctor, 'GET', `/api/care/nurses/?department=${other.dep('URG').id}`);
+    expect(foreign.json().results).toEqual([]);
+    const refused = await call(ctx.app, desk, 'GET', `/api/care/nurses/?department=${h.dep('URG').id}`);
+    expect(refused.statusCode).toBe(403);
+  });
+
   it('assigned (with sound), reassigned to both (with sound), scheduled (no sound); data.action is the type', async () => {
     const { plan } = await planInBed();
     await order(plan, { kind: 'iv_line', title: 'Changer la perfusion', schedule: { kind: 'once' } });
