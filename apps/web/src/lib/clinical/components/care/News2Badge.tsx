@@ -31,7 +31,16 @@ export function News2Badge({
         size={size}
         data-testid={testId}
         data-risk={risk}
-        style={{ fontVariantNumeric: 'tabular-nums' }}
+        // The score must always be read whole (never "NEWS2 …" in a narrow column): the label wraps instead.
+        styles={{
+          root: {
+            height: 'auto',
+            minHeight: 'var(--badge-height)',
+            flexShrink: 0,
+            fontVariantNumeric: 'tabular-nums',
+          },
+          label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.3 },
+        }}
       >
         {complete ? t('news2.badge', { score }) : t('news2.badgePartial', { score })}
       </Badge>
