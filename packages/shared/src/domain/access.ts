@@ -51,7 +51,8 @@ export const MODULE_AUDIENCE: Readonly<Record<ModuleName, readonly DashboardGrou
   care: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse'],
   medical_acts: CLINICAL_STAFF,
   billing: ['head_doctor', 'admin'],
-  hospitals: ['admin'],
+  // Administrators change the structure; head doctors read it (wards and beds of their services).
+  hospitals: ['head_doctor', 'admin'],
   pharmacy: CLINICAL_STAFF,
   appointments: EVERYONE,
   admin: ['admin'],

@@ -130,13 +130,20 @@ describe('the hospitals page', () => {
     expect(saved[0]).not.toHaveProperty('code');
   });
 
-  it('lets a nurse look without offering any change', async () => {
-    const nurse = makeUser({ active_roles: [{ role_code: 'NURSE', hospital: 'h1', department: null }] });
-    renderApp('/hospitals', { user: nurse, routes });
+  it('lets a head doctor look without offering any change, and keeps the module from a nurse', async () => {
+    const head = makeUser({ active_roles: [{ role_code: 'HEAD_DOCTOR', hospital: 'h1', department: null }] });
+    const view = renderApp('/hospitals', { user: head, routes });
     const beds = await screen.findByTestId('ward-beds');
     expect(within(beds).getAllByTestId('bed-chip')).toHaveLength(3);
     expect(screen.queryByRole('button', { name: 'Nouvelle chambre' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Nouvelle unité' })).not.toBeInTheDocument();
     expect(screen.getByText(/seuls les administrateurs les modifient/)).toBeInTheDocument();
+    view.unmount();
+    // A nurse has nothing to do in the hospital's structure (module × role table): refused with the spec's text.
+    const nurse = makeUser({ active_roles: [{ role_code: 'NURSE', hospital: 'h1', department: null }] });
+    renderApp('/hospitals', { user: nurse, routes });
+    expect(await screen.findByTestId('access-denied')).toHaveTextContent(
+      `L'accès au module "Hôpitaux" n'est pas autorisé pour votre rôle`,
+    );
   });
 });
