@@ -196,12 +196,13 @@ export async function seedCare(tx: Queryable): Promise<number> {
     priority: 'urgent',
     instructions: 'Au pic fébrile si possible.',
   });
+  // Three quarters of an hour late whatever the time of day the demo is made (a fixed time of day would fall in
+  // another shift, or be done already, at some hours).
   await order('Didier', {
     kind: 'feeding',
     title: 'Hydratation orale fractionnée',
-    schedule: { kind: 'fixed_times', times: ['08:00', '12:00', '16:00', '20:00'] },
-    startAt: shift.start,
-    days: 2,
+    schedule: { kind: 'once' },
+    startAt: new Date(now - 45 * 60_000),
   });
 
   // What the shift has done so far: the work more than an hour old is done (by the night nurse before the
