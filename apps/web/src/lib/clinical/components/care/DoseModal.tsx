@@ -39,6 +39,7 @@ import { ModalForm } from '../../../modal-form';
 import { useRecordDose } from '../../api/care';
 import { medicationName, presentationLabel, routeLabel, unitLabel } from '../prescription-format';
 import { fromLocalInput, realTimeError, toLocalInput } from './care-time';
+import { ReasonChips } from './ReasonChips';
 
 type DoseLine = Omit<TMarLine, 'doses'>;
 type Outcome = 'given' | 'not_given';
@@ -198,25 +199,14 @@ export function DoseModal({
             />
           </>
         ) : (
-          <Stack gap={6}>
-            <Text size="sm" fw={500}>
-              {t('mar.reason')}
-            </Text>
-            <Chip.Group multiple={false} value={reason} onChange={(value) => setReason(value as Reason)}>
-              <Group gap="xs">
-                {DOSE_NOT_GIVEN_REASONS.map((r) => (
-                  <Chip key={r} value={r} size="md" color="orange">
-                    {t(`mar.reasons.${r}`)}
-                  </Chip>
-                ))}
-              </Group>
-            </Chip.Group>
-            {errors.reason && (
-              <Text size="sm" c="red">
-                {errors.reason}
-              </Text>
-            )}
-          </Stack>
+          <ReasonChips
+            label={t('mar.reason')}
+            reasons={DOSE_NOT_GIVEN_REASONS}
+            value={reason}
+            onChange={setReason}
+            labelOf={(r) => t(`mar.reasons.${r}`)}
+            error={errors.reason}
+          />
         )}
         <Textarea
           size="md"

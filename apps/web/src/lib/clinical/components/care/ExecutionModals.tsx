@@ -14,6 +14,7 @@ import { formatTime } from '../../../format';
 import { FormFooter, ModalForm } from '../../../modal-form';
 import { useAssignExecution, useCareNurses, useRecordExecution } from '../../api/care';
 import { fromLocalInput, realTimeError, toLocalInput } from './care-time';
+import { ReasonChips } from './ReasonChips';
 
 type Reason = (typeof NOT_DONE_REASONS)[number];
 
@@ -122,25 +123,14 @@ export function RecordExecutionModal({
             error={errors.done_at}
           />
         ) : (
-          <Stack gap={6}>
-            <Text size="sm" fw={500}>
-              {t('tasks.reason')}
-            </Text>
-            <Chip.Group multiple={false} value={reason} onChange={(value) => setReason(value as Reason)}>
-              <Group gap="xs">
-                {NOT_DONE_REASONS.map((r) => (
-                  <Chip key={r} value={r} size="md" color="orange">
-                    {t(`tasks.reasons.${r}`)}
-                  </Chip>
-                ))}
-              </Group>
-            </Chip.Group>
-            {errors.reason && (
-              <Text size="sm" c="red">
-                {errors.reason}
-              </Text>
-            )}
-          </Stack>
+          <ReasonChips
+            label={t('tasks.reason')}
+            reasons={NOT_DONE_REASONS}
+            value={reason}
+            onChange={setReason}
+            labelOf={(r) => t(`tasks.reasons.${r}`)}
+            error={errors.reason}
+          />
         )}
         <Textarea
           size="md"
