@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/render';
 import { DOCUMENT_ID } from './documents.fixture';
@@ -32,16 +32,20 @@ describe('the file viewer', () => {
       url.pathname === `/api/${file.path}` ? pdfResponse() : undefined,
     );
     await screen.findByTestId('pdf-viewer');
-    act(() => {
-      fireEvent(
-        document,
-        Object.assign(new Event('securitypolicyviolation'), {
-          blockedURI: 'blob:file',
-          effectiveDirective: 'frame-src',
-        }),
-      );
+    // The viewer listens from an effect run after it shows: the refusal is sent until it has been heard.
+    await waitFor(() => {
+      act(() => {
+        fireEvent(
+          document,
+          Object.assign(new Event('securitypolicyviolation'), {
+            blockedURI: 'blob:file',
+            effectiveDirective: 'frame-src',
+          }),
+        );
+      });
+      expect(screen.getByTestId('pdf-blocked')).toBeInTheDocument();
     });
-    const blocked = await screen.findByTestId('pdf-blocked');
+    const blocked = screen.getByTestId('pdf-blocked');
     expect(blocked).toHaveTextContent("L'aperçu intégré n'est pas autorisé");
     expect(screen.queryByTestId('pdf-viewer')).not.toBeInTheDocument();
   });
