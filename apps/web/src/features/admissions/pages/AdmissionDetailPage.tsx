@@ -24,7 +24,7 @@ import { AdmissionStatusBadge } from '../../../lib/clinical/components/Admission
 import { AssignPatientModal } from '../../../lib/clinical/components/AssignPatientModal';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
-import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
+import { TriageLevelBadge, targetDelayLabel } from '../../../lib/clinical/components/TriageLevelBadge';
 import { TriageModal } from '../../../lib/clinical/components/TriageModal';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
@@ -263,13 +263,7 @@ export default function AdmissionDetailPage() {
                     targetMinutes={admission.triage.target_minutes}
                     size="xl"
                   />
-                  <Text size="sm">
-                    {admission.triage.target_minutes === null
-                      ? t('triage:target.none')
-                      : admission.triage.target_minutes === 0
-                        ? t('triage:target.immediate')
-                        : t('triage:target.minutes', { minutes: admission.triage.target_minutes })}
-                  </Text>
+                  <Text size="sm">{targetDelayLabel(admission.triage.target_minutes, t)}</Text>
                 </Group>
                 <Text size="sm" c="dimmed">
                   {t('triage:recordedAt', { date: formatDateTime(admission.triage.recorded_at) })}

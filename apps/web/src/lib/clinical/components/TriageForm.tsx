@@ -33,7 +33,7 @@ import { serverErrorsFromBody, useServerFieldErrors } from '../../field-errors';
 import { toast } from '../../toast';
 import { issueMessage } from '../../zod-form';
 import { useCreateTriage } from '../api/create-triage';
-import { LEVEL_COLORS, levelLabel, TriageLevelBadge } from './TriageLevelBadge';
+import { LEVEL_COLORS, levelLabel, TriageLevelBadge, targetDelayLabel } from './TriageLevelBadge';
 import {
   EMPTY_VITALS,
   hasAnyVital,
@@ -170,11 +170,7 @@ export function TriageForm({
                 <>
                   <TriageLevelBadge level={suggestion.level} size="lg" />
                   <Text size="sm" c="dimmed">
-                    {TARGET_MINUTES[suggestion.level] === null
-                      ? t('target.none')
-                      : TARGET_MINUTES[suggestion.level] === 0
-                        ? t('target.immediate')
-                        : t('target.minutes', { minutes: TARGET_MINUTES[suggestion.level] })}
+                    {targetDelayLabel(TARGET_MINUTES[suggestion.level] ?? null, t)}
                   </Text>
                 </>
               ) : (

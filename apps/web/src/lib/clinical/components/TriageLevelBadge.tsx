@@ -1,6 +1,7 @@
 /** A triage level chip in its colour (FRENCH 1…5 or SATS colours). */
 import { Badge, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { formatMinutes } from '../../format';
 import { NEVER_CUT } from '../../theme';
 
 export const LEVEL_COLORS: Record<string, string> = {
@@ -22,6 +23,19 @@ const DARK_TEXT = new Set(['3A', '3B', 'yellow']);
 
 export function levelLabel(level: string, t: (key: string) => string): string {
   return /^[0-9]/.test(level) ? level : t(`triage:levels.${level}`);
+}
+
+/**
+ * A triage level's target delay as a sentence, its duration written as every other duration of the UI
+ * (`formatMinutes`: '4 h', '1 h 30', '15 min'), never '240 min' beside a wait of '4 h'.
+ */
+export function targetDelayLabel(
+  targetMinutes: number | null,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
+  if (targetMinutes === null) return t('triage:target.none');
+  if (targetMinutes === 0) return t('triage:target.immediate');
+  return t('triage:target.delay', { delay: formatMinutes(targetMinutes) });
 }
 
 export function TriageLevelBadge({
@@ -58,17 +72,5 @@ export function TriageLevelBadge({
     </Badge>
   );
   if (targetMinutes === undefined) return badge;
-  return (
-    <Tooltip
-      label={
-        targetMinutes === null
-          ? t('target.none')
-          : targetMinutes === 0
-            ? t('target.immediate')
-            : t('target.minutes', { minutes: targetMinutes })
-      }
-    >
-      {badge}
-    </Tooltip>
-  );
+  return <Tooltip label={targetDelayLabel(targetMinutes, t)}>{badge}</Tooltip>;
 }
