@@ -9,7 +9,7 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { colorSchemeManager } from '../lib/color-scheme';
 import { i18n } from '../lib/i18n';
-import { theme } from '../lib/theme';
+import { cssVariablesResolver, theme } from '../lib/theme';
 
 // The toast container is not needed to paint a page: it loads with the first toast (the notifications
 // store keeps the toasts raised until it is there).
@@ -30,7 +30,12 @@ export function Providers({ queryClient, children }: { queryClient: QueryClient;
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
+        <MantineProvider
+          theme={theme}
+          cssVariablesResolver={cssVariablesResolver}
+          colorSchemeManager={colorSchemeManager}
+          defaultColorScheme="auto"
+        >
           <Toasts />
           {children}
         </MantineProvider>

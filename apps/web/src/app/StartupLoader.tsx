@@ -27,7 +27,7 @@ export function StartupLoader({ lang }: { lang: Language }) {
     >
       <Stack align="center" gap="md">
         <Image src="/favicon.svg" alt="" w={88} h={88} />
-        <Title order={1} fz={32} c="greensen.7">
+        <Title order={1} fz={32} c="greensen">
           Greensen
         </Title>
         <Loader size="sm" type="dots" />

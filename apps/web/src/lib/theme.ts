@@ -1,5 +1,13 @@
 /** The `greensen` theme: green primary, cool grays. */
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import {
+  Anchor,
+  type CSSVariablesResolver,
+  createTheme,
+  darken,
+  getPrimaryShade,
+  luminance,
+  type MantineColorsTuple,
+} from '@mantine/core';
 
 /** Cool grays (slate-like, a touch of blue). */
 const coolGray: MantineColorsTuple = [
@@ -9,7 +17,8 @@ const coolGray: MantineColorsTuple = [
   '#bcc5d0',
   '#9aa5b4',
   '#7a8697',
-  '#5f6b7c',
+  // Dimmed text (`c="dimmed"`): 4.5:1 on white and on the tinted rows (red.1) it appears on.
+  '#576374',
   '#4a5565',
   '#343d4b',
   '#1f2631',
@@ -83,6 +92,11 @@ export const theme = createTheme({
   defaultRadius: 'md',
   cursorType: 'pointer',
   headings: { fontWeight: '650' },
+  components: {
+    // Links are underlined, as in the NHS and GOV.UK designs: inside a sentence a link is told apart by more
+    // than its colour (axe link-in-text-block, WCAG 1.4.1).
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+  },
 });
 
 /**
@@ -93,3 +107,59 @@ export const NEVER_CUT = {
   root: { overflow: 'visible', flexShrink: 0 },
   label: { overflow: 'visible', textOverflow: 'clip' },
 } as const;
+
+/** WCAG AA for normal text (axe's `color-contrast`): every text the theme colours must reach it. */
+export const MIN_CONTRAST = 4.5;
+
+/** WCAG contrast ratio of two colours (hex or rgba), 1 to 21. */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** `color` itself when it reads on `background` at `MIN_CONTRAST`, else darkened by steps of 4 % until it does. */
+export function readableOn(color: string, background: string): string {
+  let out = color;
+  for (let step = 1; contrastRatio(out, background) < MIN_CONTRAST && step <= 25; step++)
+    out = darken(color, step * 0.04);
+  return out;
+}
+
+/**
+ * Filled colours lighter than this (relative luminance) keep their shade: the components put dark text on them
+ * (yellow, and lime in the light scheme: triage levels 3A and 3B). The dark scheme's filled shade is one lighter.
+ */
+const LIGHT_FILL = { light: 0.36, dark: 0.45 } as const;
+
+/**
+ * Mantine's palette shades give white text on green, red or orange at about 3:1 and the light variant's text on
+ * its tint at about 4:1 (axe, issue 25). These variables keep every colour of the theme but darken, only as much
+ * as needed, the three uses that carry text: the filled background under white text (light and dark schemes), the
+ * coloured text on white or on a tint (`c="red"`, links), and the light variant's text on its tint (chips, the
+ * active navigation entry, avatars).
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (merged) => {
+  const light: Record<string, string> = {};
+  const dark: Record<string, string> = {};
+  for (const [name, shades] of Object.entries(merged.colors)) {
+    for (const [scheme, out] of [
+      ['light', light],
+      ['dark', dark],
+    ] as const) {
+      const base = shades[getPrimaryShade(merged, scheme)]!;
+      if (luminance(base) > LIGHT_FILL[scheme]) continue;
+      const filled = readableOn(base, '#ffffff');
+      if (filled === base) continue;
+      out[`--mantine-color-${name}-filled`] = filled;
+      out[`--mantine-color-${name}-filled-hover`] = darken(filled, 0.12);
+    }
+    const text = readableOn(shades[getPrimaryShade(merged, 'light')]!, shades[1]!);
+    light[`--mantine-color-${name}-text`] = text;
+    light[`--mantine-color-${name}-outline`] = text;
+    light[`--mantine-color-${name}-light-color`] = readableOn(shades[9]!, shades[2]!);
+  }
+  light['--mantine-color-anchor'] = `var(--mantine-color-${merged.primaryColor}-text)`;
+  // Dimmed text on the dark body (#242424) and on its tinted rows: the default (dark.2) gives 4.0:1.
+  dark['--mantine-color-dimmed'] = '#a3a3a3';
+  return { variables: {}, light, dark };
+};

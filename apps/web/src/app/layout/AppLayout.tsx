@@ -67,10 +67,11 @@ function Shell({ lang }: { lang: 'fr' | 'en' }) {
               size="sm"
               aria-label={opened ? t('nav.close') : t('nav.open')}
             />
-            <UnstyledButton component={Link} to={to('/')} aria-label={t('home')}>
+            {/* "Greensen — Accueil": the visible name is part of the link's name (axe label-content-name-mismatch). */}
+            <UnstyledButton component={Link} to={to('/')} aria-label={`Greensen — ${t('home')}`}>
               <Group gap={8} wrap="nowrap">
                 <Image src="/favicon.svg" alt="" w={30} h={30} />
-                <Text fw={700} fz="lg" c="greensen.7" visibleFrom="lg">
+                <Text fw={700} fz="lg" c="var(--mantine-color-greensen-text)" visibleFrom="lg">
                   Greensen
                 </Text>
               </Group>

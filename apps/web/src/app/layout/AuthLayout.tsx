@@ -24,7 +24,7 @@ export function AuthLayout() {
         <Stack w="100%" maw={440} gap="lg">
           <Stack align="center" gap={4}>
             <Image src="/favicon.svg" alt="" w={56} h={56} />
-            <Title order={2} c="greensen.7">
+            <Title order={2} c="greensen">
               Greensen
             </Title>
             <Text c="dimmed" size="sm" ta="center">

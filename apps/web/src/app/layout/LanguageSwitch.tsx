@@ -20,7 +20,8 @@ export function LanguageSwitch() {
           color="gray"
           size="compact-md"
           leftSection={<IconLanguage size={18} />}
-          aria-label={t('language.label')}
+          // The visible code is part of the name (axe label-content-name-mismatch): "Langue : FR".
+          aria-label={t('language.current', { code: current.toUpperCase() })}
         >
           {current.toUpperCase()}
         </Button>

@@ -1,6 +1,6 @@
 /** User menu: profile, settings, sign out. */
 import { titlePrefix } from '@greensen/shared/domain/roles';
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -30,15 +30,18 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={220} withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label={t('userMenu.label')} data-testid="user-menu">
+        {/* Named by its content (the name shown, then "Menu utilisateur"), so that the visible text is part of
+            the accessible name (axe label-content-name-mismatch); the initials are decoration. */}
+        <UnstyledButton data-testid="user-menu">
           <Group gap={8} wrap="nowrap">
-            <Avatar color="greensen" radius="xl" size={32}>
+            <Avatar color="greensen" radius="xl" size={32} aria-hidden>
               {initialsOf(user.full_name || user.email)}
             </Avatar>
             <Text size="sm" fw={500} visibleFrom="lg" maw={160} truncate>
               {displayName(user)}
             </Text>
-            <IconChevronDown size={14} />
+            <VisuallyHidden>{t('userMenu.label')}</VisuallyHidden>
+            <IconChevronDown size={14} aria-hidden />
           </Group>
         </UnstyledButton>
       </Menu.Target>

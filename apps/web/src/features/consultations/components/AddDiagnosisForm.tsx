@@ -165,7 +165,7 @@ export function AddDiagnosisForm({
             </div>
           </SimpleGrid>
           {effectiveRank === 'primary' && currentPrimary && (
-            <Text size="sm" c="orange.8">
+            <Text size="sm" c="orange">
               {t('diagnoses.demoteNotice', { label: currentPrimary.icd_code ?? currentPrimary.label })}
             </Text>
           )}

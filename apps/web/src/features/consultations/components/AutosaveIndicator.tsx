@@ -46,7 +46,7 @@ export function AutosaveIndicator({
       content = (
         <>
           <IconAlertTriangle size={16} color="var(--mantine-color-orange-6)" />
-          <Text size="sm" c="orange.7">
+          <Text size="sm" c="orange">
             {t(`autosave.${status}`)}
           </Text>
           {status === 'error' && (

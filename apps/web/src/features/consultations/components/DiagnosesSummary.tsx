@@ -36,7 +36,7 @@ export function DiagnosesSummary({
         ))
       )}
       {editable && !hasPrimary && diagnoses.length > 0 && (
-        <Text size="sm" c="orange.7">
+        <Text size="sm" c="orange">
           {t('diagnoses.noPrimary')}
         </Text>
       )}

@@ -112,7 +112,7 @@ function NursePatients() {
                 </Text>
               </div>
             ) : (
-              <Text size="sm" c="orange.8" fw={600}>
+              <Text size="sm" c="orange" fw={600}>
                 {t('nurse.pendingBed')}
               </Text>
             ),

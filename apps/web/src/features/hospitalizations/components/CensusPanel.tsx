@@ -102,7 +102,7 @@ export function CensusPanel() {
             <Table.Tr fw={700} data-testid="census-totals">
               <Table.Td colSpan={2}>
                 {t('census.totals')}
-                <Text size="xs" c="orange.8" fw={600}>
+                <Text size="xs" c="orange" fw={600}>
                   {t('census.pending', { count: totals.pending })}
                 </Text>
               </Table.Td>

@@ -69,7 +69,7 @@ export function PlaceText({ place, status }: { place: TBedPlace | null; status: 
   return (
     <Text
       size="sm"
-      c={status === 'pending_bed' ? 'orange.8' : 'dimmed'}
+      c={status === 'pending_bed' ? 'orange' : 'dimmed'}
       fw={status === 'pending_bed' ? 600 : undefined}
     >
       {status === 'pending_bed' ? t('place.pending') : '—'}

@@ -230,7 +230,7 @@ export function TransfersTable({
                 </Text>
               )}
               {tr.reject_reason && (
-                <Text size="xs" c="red.7">
+                <Text size="xs" c="red">
                   {tr.reject_reason}
                 </Text>
               )}

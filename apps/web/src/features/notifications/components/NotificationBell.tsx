@@ -16,26 +16,28 @@ export function NotificationBell() {
   const label = unread > 0 ? t('bell.labelWithUnread', { count: unread }) : t('bell.label');
 
   return (
-    <Popover
-      opened={opened}
-      onChange={setOpened}
-      width={380}
-      position="bottom-end"
-      shadow="md"
-      radius="md"
-      withinPortal
-      trapFocus={false}
+    // The indicator wraps the popover so that the popover's target, which receives aria-haspopup and
+    // aria-expanded, is the button itself (on the indicator's div they are not allowed: axe aria-allowed-attr).
+    <Indicator
+      label={unread > 99 ? '99+' : unread}
+      size={18}
+      color="red"
+      offset={6}
+      disabled={unread === 0}
+      withBorder
+      data-testid="notification-badge"
     >
-      <Popover.Target>
-        <Indicator
-          label={unread > 99 ? '99+' : unread}
-          size={18}
-          color="red"
-          offset={6}
-          disabled={unread === 0}
-          withBorder
-          data-testid="notification-badge"
-        >
+      <Popover
+        opened={opened}
+        onChange={setOpened}
+        width={380}
+        position="bottom-end"
+        shadow="md"
+        radius="md"
+        withinPortal
+        trapFocus={false}
+      >
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -47,11 +49,11 @@ export function NotificationBell() {
           >
             <IconBell size={20} />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown p={0} maw="calc(100vw - 16px)">
-        <NotificationPanel onNavigate={() => setOpened(false)} />
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Target>
+        <Popover.Dropdown p={0} maw="calc(100vw - 16px)">
+          <NotificationPanel onNavigate={() => setOpened(false)} />
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }

@@ -105,7 +105,7 @@ export function AlertsPanel({ pharmacy }: { pharmacy: string }) {
               {t('lots.number')} {lot.lot_number} · {lot.on_hand}
             </Table.Td>
             <Table.Td ta="right">
-              <Text size="sm" c={lot.expired ? 'red' : 'orange.8'} fw={600}>
+              <Text size="sm" c={lot.expired ? 'red' : 'orange'} fw={600}>
                 {lot.expired
                   ? t('flags.expired')
                   : t('alerts.expiresOn', { date: formatDate(lot.expiry_date) })}

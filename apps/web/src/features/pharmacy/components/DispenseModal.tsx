@@ -258,7 +258,7 @@ function DispenseLine({
               />
             </Group>
             {substituted && (
-              <Text size="sm" c="orange.8" fw={600}>
+              <Text size="sm" c="orange" fw={600}>
                 {t('dispense.substitution')}
               </Text>
             )}

@@ -38,7 +38,7 @@ export function VariablesPanel({
       {query.isPending ? (
         <Skeleton h={200} />
       ) : (
-        <ScrollArea.Autosize mah={480} type="auto">
+        <ScrollArea.Autosize mah={480} type="auto" viewportProps={{ tabIndex: 0 }}>
           <Stack gap={2}>
             {(query.data?.variables ?? []).map((variable) => (
               <Tooltip
@@ -55,7 +55,7 @@ export function VariablesPanel({
                   py={4}
                   style={{ borderRadius: 'var(--mantine-radius-sm)', display: 'block', width: '100%' }}
                 >
-                  <Text size="xs" ff="monospace" c="greensen.7" style={{ overflowWrap: 'anywhere' }}>
+                  <Text size="xs" ff="monospace" c="greensen" style={{ overflowWrap: 'anywhere' }}>
                     {variable.path}
                     {variable.type === 'list' && (
                       <Badge ml={4} size="xs" variant="light">

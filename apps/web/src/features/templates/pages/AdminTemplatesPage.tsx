@@ -102,7 +102,7 @@ function TemplateList({ selected, onSelect }: { selected: string | null; onSelec
             {t('templates.empty')}
           </Text>
         ) : (
-          <ScrollArea.Autosize mah={620} type="auto">
+          <ScrollArea.Autosize mah={620} type="auto" viewportProps={{ tabIndex: 0 }}>
             <Stack gap={2} data-testid="admin-template-list">
               {sorted.map((item) => (
                 <NavLink

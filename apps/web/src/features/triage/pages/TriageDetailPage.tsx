@@ -59,7 +59,7 @@ export default function TriageDetailPage() {
               {t('detail.suggested')} <strong>{levelLabel(triage.suggested_level, t)}</strong>
             </Text>
             {triage.overridden && (
-              <Text size="sm" c="orange.7">
+              <Text size="sm" c="orange">
                 {t('detail.overridden', { reason: triage.override_reason ?? '' })}
               </Text>
             )}

@@ -47,7 +47,7 @@ export function AllergyAlert({
     return (
       <Group gap={6} data-testid="allergies-not-asked">
         <IconHelpCircle size={18} color="var(--mantine-color-orange-7)" aria-hidden />
-        <Text size="sm" fw={600} c="orange.8">
+        <Text size="sm" fw={600} c="orange">
           {t('allergies.notAsked')}
         </Text>
       </Group>

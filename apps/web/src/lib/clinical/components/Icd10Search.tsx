@@ -93,7 +93,7 @@ export function Icd10Search({
           <Combobox.Footer>
             <Text
               size="sm"
-              c="orange.8"
+              c="orange"
               style={{ cursor: 'pointer' }}
               role="button"
               tabIndex={0}

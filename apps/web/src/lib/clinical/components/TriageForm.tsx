@@ -174,7 +174,7 @@ export function TriageForm({
                   </Text>
                 </>
               ) : (
-                <Text size="sm" c={unreadable.length > 0 ? 'orange.8' : 'dimmed'} data-testid="no-suggestion">
+                <Text size="sm" c={unreadable.length > 0 ? 'orange' : 'dimmed'} data-testid="no-suggestion">
                   {t(unreadable.length > 0 ? 'form.suggestionBlocked' : 'form.noSuggestion')}
                 </Text>
               )}
@@ -242,12 +242,12 @@ export function TriageForm({
             })}
           </Group>
           {overridden && (
-            <Text size="sm" c="orange.7">
+            <Text size="sm" c="orange">
               {t('form.overrideNotice', { suggested: levelLabel(suggestion.level, t) })}
             </Text>
           )}
           {form.errors.level && (
-            <Text size="sm" c="red.7" role="alert">
+            <Text size="sm" c="red" role="alert">
               {form.errors.level}
             </Text>
           )}

@@ -1,0 +1,92 @@
+/**
+ * Accessibility (issue 25): axe finds no serious or critical violation of WCAG 2.1 A/AA on the main signed-in
+ * pages, in the light and the dark colour schemes. axe-core is injected into the page (the test context lifts
+ * the app's Content-Security-Policy for that script only; the app itself runs unchanged).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, type Page, test } from '@playwright/test';
+import { signIn } from './helpers';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+test.use({ bypassCSP: true });
+
+interface Finding {
+  rule: string;
+  impact: string;
+  targets: string[];
+}
+
+/** The serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<Finding[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } }).axe;
+    const result = (await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    })) as {
+      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+    };
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({
+        rule: v.id,
+        impact: v.impact ?? '',
+        targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+      }));
+  });
+}
+
+/** A page given by its path, or the first record of a list page (a detail page of the demo). */
+type Target = string | { list: string; detail: string };
+
+async function open(page: Page, target: Target) {
+  if (typeof target === 'string') {
+    await page.goto(target);
+  } else {
+    await page.goto(target.list);
+    // A link to a record, or else the first row of the list (rows open their record).
+    const link = page.locator(`a[href^="${target.detail}"]:not([href$="/create"])`);
+    const row = page.locator('tbody tr');
+    await expect(link.or(row).first()).toBeVisible();
+    await ((await link.count()) > 0 ? link : row).first().click();
+    await expect(page).toHaveURL(new RegExp(`${target.detail}[0-9a-f-]{8,}`));
+  }
+  // The page's data has arrived (the socket does not count).
+  await page.waitForLoadState('networkidle');
+}
+
+const ROLES: { email: string; pages: Target[] }[] = [
+  {
+    email: 'admin@greensen.test',
+    pages: ['/', '/patients', '/admissions', '/triage', '/hospitalizations', '/admin'],
+  },
+  {
+    email: 'medecin@greensen.test',
+    pages: [
+      '/',
+      { list: '/consultations', detail: '/consultations/' },
+      { list: '/pharmacy', detail: '/pharmacy/prescriptions/' },
+    ],
+  },
+  { email: 'infirmier@greensen.test', pages: ['/', '/care'] },
+];
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const role of ROLES) {
+    test(`axe: no serious or critical violation for ${role.email} in ${scheme} mode`, async ({ page }) => {
+      test.setTimeout(30_000 + role.pages.length * 6_000);
+      await page.emulateMedia({ colorScheme: scheme });
+      await signIn(page, role.email);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      const found: Record<string, Finding[]> = {};
+      for (const target of role.pages) {
+        await open(page, target);
+        const violations = await seriousViolations(page);
+        if (violations.length > 0) found[page.url()] = violations;
+      }
+      expect(found).toEqual({});
+    });
+  }
+}
