@@ -66,6 +66,10 @@ defineMessages({
     fr: 'Cette consultation est annulée.',
     en: 'This consultation is cancelled.',
   },
+  'pharmacy.stay_closed': {
+    fr: 'Ce séjour est terminé : on ne prescrit plus depuis lui.',
+    en: 'This stay has ended: prescriptions are no longer written from it.',
+  },
   'pharmacy.hospitalization_unknown': {
     fr: "Ce séjour n'est pas celui de ce patient dans l'hôpital.",
     en: 'This stay is not one of this patient in the hospital.',

@@ -228,6 +228,44 @@ describe('prescriptions and their safety checks', () => {
     expect(refused.statusCode).toBe(403);
   });
 
+  it('is written from an open stay and listed with it; a closed stay takes no more prescriptions', async () => {
+    const c = await startedConsultation(ctx.app, actors(), urg, 'emergency');
+    const stay = await call(ctx.app, doctor, 'POST', '/api/hospitalizations/', {
+      admission: c.admission,
+      department: urg,
+      reason: 'Paludisme grave',
+    });
+    expect(stay.statusCode, stay.body).toBe(201);
+    const fromStay = await call(ctx.app, doctor, 'POST', '/api/prescriptions/', {
+      patient: c.patient,
+      hospitalization: stay.json().id,
+      lines: [line(await presentationOf('N02BE01'))],
+    });
+    expect(fromStay.statusCode, fromStay.body).toBe(201);
+    expect(fromStay.json()).toMatchObject({ hospitalization: stay.json().id, consultation: null });
+    const listed = await call(ctx.app, nurse, 'GET', `/api/prescriptions/?hospitalization=${stay.json().id}`);
+    expect(listed.json().results.map((r: { id: string }) => r.id)).toEqual([fromStay.json().id]);
+
+    const discharged = await call(
+      ctx.app,
+      doctor,
+      'POST',
+      `/api/hospitalizations/${stay.json().id}/discharge/`,
+      {
+        mode: 'home',
+        summary: 'Apyrétique, sortie.',
+      },
+    );
+    expect(discharged.statusCode, discharged.body).toBeLessThan(300);
+    const closed = await call(ctx.app, doctor, 'POST', '/api/prescriptions/', {
+      patient: c.patient,
+      hospitalization: stay.json().id,
+      lines: [line(await presentationOf('N02BE01'))],
+    });
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().detail).toBe('Ce séjour est terminé : on ne prescrit plus depuis lui.');
+  });
+
   it('refuses a stale draft save with the current version', async () => {
     const rx = await prescribe([line(await presentationOf('N02BE01'))]);
     const first = await call(ctx.app, doctor, 'PATCH', `/api/prescriptions/${rx.id}/`, {

@@ -1,3 +1,4 @@
+import { OPEN_HOSPITALIZATION_STATUSES } from '@greensen/shared/contracts/hospitalizations';
 import type {
   TPrescription,
   TPrescriptionLineInput,
@@ -319,12 +320,15 @@ export class PrescriptionService {
       department = c.department_id;
     }
     if (body.hospitalization) {
-      const res = await tx.execute<{ department_id: string; patient_id: string }>(
-        sql`select department_id, patient_id from hospitalizations where id = ${body.hospitalization} and hospital_id = ${hospitalId}`,
+      const res = await tx.execute<{ department_id: string; patient_id: string; status: string }>(
+        sql`select department_id, patient_id, status from hospitalizations where id = ${body.hospitalization} and hospital_id = ${hospitalId}`,
       );
       const h = res.rows[0];
       if (!h || h.patient_id !== body.patient)
         throw badRequest({ hospitalization: ['pharmacy.hospitalization_unknown'] });
+      // A closed stay is a record: its treatment is prescribed at discharge or in a new visit.
+      if (!(OPEN_HOSPITALIZATION_STATUSES as readonly string[]).includes(h.status))
+        throw conflict('pharmacy.stay_closed');
       department ??= h.department_id;
     }
     return department!;

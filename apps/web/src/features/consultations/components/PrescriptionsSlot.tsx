@@ -4,7 +4,7 @@
  * in apps/web/src/lib/clinical; it hides itself for users without the pharmacy module.
  */
 import type { TConsultationDetail } from '@greensen/shared/contracts/consultations';
-import { ConsultationPrescriptionsPanel } from '../../../lib/clinical/components/ConsultationPrescriptionsPanel';
+import { PrescriptionsPanel } from '../../../lib/clinical/components/PrescriptionsPanel';
 
 export function PrescriptionsSlot({
   consultation,
@@ -15,8 +15,8 @@ export function PrescriptionsSlot({
   canPrescribe: boolean;
 }) {
   return (
-    <ConsultationPrescriptionsPanel
-      consultationId={consultation.id}
+    <PrescriptionsPanel
+      source={{ consultation: consultation.id }}
       patient={consultation.patient}
       canPrescribe={canPrescribe}
     />

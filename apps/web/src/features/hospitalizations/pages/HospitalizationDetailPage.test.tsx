@@ -92,6 +92,37 @@ describe('the stay page', () => {
     });
   });
 
+  it("lists the stay's prescriptions and offers prescribing from an open stay, not from a closed one", async () => {
+    const asked: string[] = [];
+    const prescriptions = {
+      '/api/prescriptions/': (request: { url: URL }) => {
+        asked.push(request.url.search);
+        return page([]);
+      },
+    };
+    const open = renderApp(`/hospitalizations/${STAY_ADMITTED}`, {
+      user: doctor,
+      routes: { ...routes(), ...prescriptions },
+    });
+    const panel = await screen.findByTestId('stay-prescriptions', {}, { timeout: 15_000 });
+    expect(await within(panel).findByText('Aucune ordonnance pour ce séjour.')).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Prescrire' })).toBeInTheDocument();
+    expect(new URLSearchParams(asked[0]).get('hospitalization')).toBe(STAY_ADMITTED);
+    expect(new URLSearchParams(asked[0]).get('consultation')).toBeNull();
+    open.unmount();
+
+    renderApp(`/hospitalizations/${STAY_ADMITTED}`, {
+      user: doctor,
+      routes: {
+        ...routes(stayDetail({ status: 'discharged', place: null, ended_at: '2026-03-04T10:00:00Z' })),
+        ...prescriptions,
+      },
+    });
+    const closed = await screen.findByTestId('stay-prescriptions', {}, { timeout: 15_000 });
+    expect(await within(closed).findByText('Aucune ordonnance pour ce séjour.')).toBeInTheDocument();
+    expect(within(closed).queryByRole('button', { name: 'Prescrire' })).not.toBeInTheDocument();
+  });
+
   it('a closed stay is read-only apart from addenda', async () => {
     const closed = stayDetail({
       status: 'discharged',

@@ -36,6 +36,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
+import { PrescriptionsPanel } from '../../../lib/clinical/components/PrescriptionsPanel';
 import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
@@ -311,6 +312,8 @@ export default function HospitalizationDetailPage() {
       </Grid>
 
       <DischargeCard stay={stay} />
+
+      <PrescriptionsPanel source={{ hospitalization: stay.id }} patient={stay.patient} canPrescribe={open} />
 
       <ProgressNotes
         stay={stay.id}

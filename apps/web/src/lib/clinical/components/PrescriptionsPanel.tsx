@@ -1,8 +1,9 @@
 /**
- * The prescriptions of a consultation, beside its form (issue 18): each with its number, status and medicines;
- * "Prescrire" while the consultation may be edited (practitioners), a draft to go on with, and cancelling with a
- * reason what the server allows. The consultations feature places it; it hides itself for users without the
- * pharmacy module (whose API would refuse them).
+ * The prescriptions of a consultation (beside its form) or of a stay (on its page) (issue 18): each with its
+ * number, status and medicines; "Prescrire" while the consultation may be edited or the stay is open
+ * (practitioners), a draft to go on with, and cancelling with a reason what the server allows. The consultations
+ * and hospitalizations features place it; it hides itself for users without the pharmacy module (whose API would
+ * refuse them).
  */
 import { ZPrescriptionCancel } from '@greensen/shared/contracts/pharmacy';
 import { Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
@@ -98,14 +99,17 @@ export function PrescriptionListRow({
   );
 }
 
-export function ConsultationPrescriptionsPanel({
-  consultationId,
+/** What the prescriptions are written from: a consultation, or an inpatient stay. */
+export type PrescriptionSource = { consultation: string } | { hospitalization: string };
+
+export function PrescriptionsPanel({
+  source,
   patient,
   canPrescribe,
 }: {
-  consultationId: string;
+  source: PrescriptionSource;
   patient: PatientRefLike;
-  /** The consultation may be edited by the user: prescribing is offered. */
+  /** The consultation may be edited, or the stay is open: prescribing is offered (to prescribers). */
   canPrescribe: boolean;
 }) {
   const { t } = useTranslation('pharmacy');
@@ -113,15 +117,22 @@ export function ConsultationPrescriptionsPanel({
   const mayPrescribe = useMayPrescribe() && canPrescribe;
   const [editing, setEditing] = useState<{ draftId: string | null } | null>(null);
   const [cancelling, setCancelling] = useState<TPrescriptionListItem | null>(null);
+  const fromStay = 'hospitalization' in source;
+  const sourceId = fromStay ? source.hospitalization : source.consultation;
   const query = usePrescriptions(
-    { consultation: consultationId, status: 'all', page: 1, pageSize: 50 },
-    allowed && Boolean(consultationId),
+    { ...source, status: 'all', page: 1, pageSize: 50 },
+    allowed && Boolean(sourceId),
   );
   if (!allowed) return null;
   const prescriptions = query.data?.results ?? [];
 
   return (
-    <Paper withBorder radius="md" p="md" data-testid="consultation-prescriptions">
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      data-testid={fromStay ? 'stay-prescriptions' : 'consultation-prescriptions'}
+    >
       <Stack gap="sm">
         <Group justify="space-between" gap="xs">
           <Group gap={6}>
@@ -144,7 +155,7 @@ export function ConsultationPrescriptionsPanel({
           <LoadError error={query.error} onRetry={() => void query.refetch()} />
         ) : prescriptions.length === 0 ? (
           <Text size="sm" c="dimmed">
-            {t('panel.empty')}
+            {t(fromStay ? 'panel.emptyStay' : 'panel.empty')}
           </Text>
         ) : (
           <Stack gap="xs">
@@ -167,7 +178,8 @@ export function ConsultationPrescriptionsPanel({
         opened={editing !== null}
         onClose={() => setEditing(null)}
         patient={patient}
-        consultationId={consultationId}
+        consultationId={fromStay ? null : sourceId}
+        hospitalizationId={fromStay ? sourceId : null}
         draftId={editing?.draftId}
       />
       <CancelPrescriptionModal prescription={cancelling} onClose={() => setCancelling(null)} />
