@@ -198,7 +198,8 @@ describe('allowedModules', () => {
     expect(allowedModules('development', user('ADMIN')).map((m) => m.name)).toEqual(
       MODULES.map((m) => m.name).filter((m) => m !== 'care'),
     );
-    // The secretary and the nurse no longer see billing, hospitals or administration (issue 25).
+    // The secretary and the nurse do not see hospitals or administration (issue 25); the secretary sees billing,
+    // where the cashiers work (decision 0027), the nurse does not.
     expect(allowedModules('development', user('SECRETARY')).map((m) => m.name)).toEqual([
       'dashboard',
       'patients',
@@ -206,6 +207,7 @@ describe('allowedModules', () => {
       'doctors',
       'triage',
       'hospitalizations',
+      'billing',
       'appointments',
       'templates',
       'chat',

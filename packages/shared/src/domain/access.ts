@@ -50,7 +50,9 @@ export const MODULE_AUDIENCE: Readonly<Record<ModuleName, readonly DashboardGrou
   // The care team's records (ACTION_GROUPS['care.read'], decision 0025).
   care: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse'],
   medical_acts: CLINICAL_STAFF,
-  billing: ['head_doctor', 'admin'],
+  // The cash desk's cashiers (secretary or queue-manager roles in a billing department) and the management
+  // (decision 0027); the API further requires the billing department's membership for the cash desk.
+  billing: ['head_doctor', 'admin', 'secretary', 'queue_manager'],
   // Administrators change the structure; head doctors read it (wards and beds of their services).
   hospitals: ['head_doctor', 'admin'],
   pharmacy: CLINICAL_STAFF,

@@ -36,7 +36,15 @@ export type Action =
   | 'prescription.read'
   | 'pharmacy.manage'
   | 'care.read'
-  | 'care.write';
+  | 'care.write'
+  | 'medical_act.read'
+  | 'medical_act.manage'
+  | 'medical_act.record'
+  | 'billing.read'
+  | 'billing.work'
+  | 'billing.credit'
+  | 'billing.manage'
+  | 'billing.balance';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -94,4 +102,33 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   // secretaries and laboratory staff have no access to nursing records.
   'care.read': ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
   'care.write': ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
+  // Medical acts and billing (issue 21, docs/decisions/0027-billing-roles.md). "Billing staff" are the members of
+  // a department of kind `billing` among BILLING_STAFF_GROUPS: for the secretary and queue-manager groups (and
+  // for `billing.work`, every group) the service checks that membership, as the pharmacy's does.
+  /** The catalogue and its tariffs: every member (act labels and prices, no patient data). */
+  'medical_act.read': ['secretary', 'queue_manager', ...CARE, 'admin'],
+  /** Acts, tariffs and payers: the hospital's management. */
+  'medical_act.manage': ['head_doctor', 'admin'],
+  /** Record or cancel a performed act: clinicians, and billing staff (checked by the service). */
+  'medical_act.record': [...CARE, 'secretary', 'queue_manager'],
+  /** Invoices, receipts, payers, statements, cash-session reports: billing staff and the management. */
+  'billing.read': ['secretary', 'queue_manager', 'nurse', 'head_doctor', 'admin'],
+  /** Assemble, edit, issue, cancel drafts; payments and refunds (with an open cash session): billing staff only. */
+  'billing.work': ['secretary', 'queue_manager', 'nurse', 'head_doctor'],
+  /** Credit notes: billing staff, the head doctor and administrators. */
+  'billing.credit': ['secretary', 'queue_manager', 'nurse', 'head_doctor', 'admin'],
+  /** Payers and their coverage rules: the hospital's management. */
+  'billing.manage': ['head_doctor', 'admin'],
+  /** A patient's balance: clinicians, billing staff and the management; not the cash desk's details. */
+  'billing.balance': ['secretary', 'queue_manager', ...CARE, 'admin'],
 };
+
+/** Role groups that count as billing staff when they are members of a department of kind `billing`. */
+export const BILLING_STAFF_GROUPS: readonly DashboardGroup[] = [
+  'secretary',
+  'queue_manager',
+  'nurse',
+  'head_doctor',
+];
+/** Groups that pass `billing.read` / `billing.credit` / `billing.balance` without a billing membership. */
+export const BILLING_MANAGER_GROUPS: readonly DashboardGroup[] = ['head_doctor', 'admin'];
