@@ -331,10 +331,11 @@ export class SchedulesService {
   async addException(ctx: ServiceContext, body: TScheduleExceptionCreate) {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
-    if (body.provider !== me && !mayAct(ctx, 'schedule.manage'))
-      throw forbidden('appointments.own_exceptions');
     const id = await withNotifications(this.app, async (tx, notify) => {
+      // An unknown provider (or another hospital's) is a 400 on the field for everyone, before the own-absence rule.
       await this.checkProvider(tx, hospital.id, body.provider);
+      if (body.provider !== me && !mayAct(ctx, 'schedule.manage'))
+        throw forbidden('appointments.own_exceptions');
       const zone = await hospitalZone(tx, hospital.id);
       const from = zonedInstant(body.start_date, '00:00', zone);
       const until = zonedInstant(addDays(body.end_date, 1), '00:00', zone);
