@@ -1,4 +1,4 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N]
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N] [--appointments]
 // | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
 import {
   seedScale,
+  seedScaleAppointments,
   seedScaleBeds,
   seedScaleBilling,
   seedScaleCare,
@@ -65,6 +66,11 @@ async function main(command: string | undefined) {
           throw new SeedRefused('usage: cli.js seed-scale --billing N (1 to 5000000 invoices)');
         // One line of JSON: the bench reads the stay's id from it.
         console.log(JSON.stringify(await seedScaleBilling(database.db, total)));
+        return;
+      }
+      if (process.argv.includes('--appointments')) {
+        // One line of JSON: the bench reads the department from it.
+        console.log(JSON.stringify(await seedScaleAppointments(database.db)));
         return;
       }
       if (process.argv.includes('--care')) {

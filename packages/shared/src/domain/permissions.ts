@@ -44,7 +44,13 @@ export type Action =
   | 'billing.work'
   | 'billing.credit'
   | 'billing.manage'
-  | 'billing.balance';
+  | 'billing.balance'
+  | 'appointment.read'
+  | 'appointment.book'
+  | 'appointment.check_in'
+  | 'appointment.overbook'
+  | 'schedule.manage'
+  | 'holiday.manage';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -121,6 +127,16 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'billing.manage': ['head_doctor', 'admin'],
   /** A patient's balance: clinicians, billing staff and the management; not the cash desk's details. */
   'billing.balance': ['secretary', 'queue_manager', ...CARE, 'admin'],
+  // Appointments (issue 22, decision 0028). Bookers read, book, confirm, reschedule, cancel, record a no-show or a
+  // completion; the desk (secretaries, queue managers) checks patients in; only a head doctor books beyond a slot's
+  // capacity; head doctors and administrators manage every provider's schedule (a provider reads their own);
+  // administrators keep the hospital's public holidays.
+  'appointment.read': ['secretary', 'queue_manager', 'nurse', 'doctor', 'head_doctor', 'midwife'],
+  'appointment.book': ['secretary', 'queue_manager', 'nurse', 'doctor', 'head_doctor', 'midwife'],
+  'appointment.check_in': ['secretary', 'queue_manager'],
+  'appointment.overbook': ['head_doctor'],
+  'schedule.manage': ['head_doctor', 'admin'],
+  'holiday.manage': ['admin'],
 };
 
 /** Role groups that count as billing staff when they are members of a department of kind `billing`. */

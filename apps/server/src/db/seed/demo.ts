@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { hashSecret } from '../../lib/passwords.js';
 import type { Db } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
+import { seedAppointments } from './appointments.js';
 import { seedBilling } from './billing.js';
 import { seedCare } from './care.js';
 import { seedExams } from './exams.js';
@@ -286,6 +287,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedPharmacy(tx);
     await seedCare(tx);
     await seedBilling(tx);
+    await seedAppointments(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,
