@@ -31,6 +31,8 @@ import { listReadEntry } from '../../lib/queries.js';
 import { findAdmissionView } from '../admissions/admissions.repository.js';
 import { AdmissionsService } from '../admissions/admissions.service.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
+import { findDoctor } from '../queues/queues.repository.js';
+import { QueuesService } from '../queues/queues.service.js';
 import {
   type AppointmentFilters,
   appointmentMoves,
@@ -54,12 +56,14 @@ type Move = 'booked' | 'moved' | 'cancelled';
  */
 export class AppointmentsService {
   private readonly admissions: AdmissionsService;
+  private readonly queues: QueuesService;
 
   constructor(
     private readonly app: FastifyInstance,
     private readonly schedules: SchedulesService,
   ) {
     this.admissions = new AdmissionsService(app);
+    this.queues = new QueuesService(app);
   }
 
   now(): Date {
@@ -480,13 +484,17 @@ export class AppointmentsService {
   }
 
   /**
-   * Check-in at the desk, on the appointment's day: opens the visit (admission) in the appointment's department —
-   * the patient enters its queue like any registered visit — and links it, in one transaction.
+   * Check-in at the desk, on the appointment's day: opens the visit (admission) in the appointment's department and
+   * links it, in one transaction. The booking named its practitioner, so the visit is then assigned to them as the
+   * desk's assignment would (the consultation execution, `execution_assigned` to the doctor): the patient is in the
+   * doctor's queue at once. A provider who takes no visits (not a practitioner of the hospital any more) leaves the
+   * visit waiting in the department's queue, for the queue manager to assign.
    */
   async checkIn(ctx: ServiceContext, id: string): Promise<TCheckInResult> {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     let admissionId = '';
+    let providerId = '';
     const appointment = await this.change(ctx, id, 'appointment.check_in', async (tx, a) => {
       AppointmentsService.requireMove(a, 'checked_in');
       const zone = await hospitalZone(tx, hospital.id);
@@ -509,11 +517,14 @@ export class AppointmentsService {
         reason: a.reason,
       });
       admissionId = visit.id;
+      providerId = a.provider_id;
       await tx.execute(sql`update appointments set status = 'checked_in', checked_in_at = now(),
           admission_id = ${visit.id}, updated_at = now()
         where id = ${id}`);
       return { admission: visit.id, queue_number: visit.queueNumber, from: a.status };
     });
+    if (await findDoctor(this.app.db, hospital.id, providerId))
+      await this.queues.assign(ctx, admissionId, providerId);
     const admission = (await findAdmissionView(this.app.db, hospital.id, admissionId))!;
     return {
       appointment,

@@ -364,7 +364,7 @@ describe('check-in, today and the feed', () => {
     });
   });
 
-  it('checks the patient in at the desk: the visit opens in the department, linked, in the queue', async () => {
+  it("checks the patient in at the desk: the visit opens in the department, linked, in the doctor's queue", async () => {
     expect(
       (await call(ctx.app, doctor, 'POST', `/api/appointments/${appointment}/check-in/`, {})).statusCode,
     ).toBe(403);
@@ -372,18 +372,29 @@ describe('check-in, today and the feed', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.appointment).toMatchObject({ status: 'checked_in', admission: { id: body.admission.id } });
-    expect(body.admission).toMatchObject({ status: 'waiting', department: { id: h.dep('MED').id } });
+    // The booking named the doctor: the visit is assigned to them, in their queue, and they are told.
+    expect(body.admission).toMatchObject({ status: 'assigned', department: { id: h.dep('MED').id } });
     const queueList = await call(
       ctx.app,
       queue,
       'GET',
-      `/api/admissions/?department=${h.dep('MED').id}&status=waiting&page_size=100`,
+      `/api/admissions/?department=${h.dep('MED').id}&status=assigned&page_size=100`,
     );
     expect(queueList.json().results.map((a: { id: string }) => a.id)).toContain(body.admission.id);
+    const doctorQueue = await call(ctx.app, provider, 'GET', `/api/doctors/${provider.id}/execution-queue/`);
+    expect(doctorQueue.statusCode, doctorQueue.body).toBe(200);
+    expect(doctorQueue.json().results.map((e: { admission_id: string }) => e.admission_id)).toContain(
+      body.admission.id,
+    );
+    const told = await ctx.database.db.execute<{ type: string }>(
+      sql`select notification_type as type from notifications where recipient_id = ${provider.id}
+        and data->>'admission_id' = ${body.admission.id}`,
+    );
+    expect(told.rows.map((r) => r.type)).toContain('execution_assigned');
     const today_ = await call(ctx.app, provider, 'GET', '/api/appointments/today/');
     expect(today_.json().results[0]).toMatchObject({
       status: 'checked_in',
-      admission: { status: 'waiting' },
+      admission: { status: 'assigned' },
     });
     expect(
       (await call(ctx.app, desk, 'POST', `/api/appointments/${appointment}/check-in/`, {})).statusCode,
