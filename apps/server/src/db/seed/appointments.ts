@@ -102,6 +102,17 @@ export async function seedAppointments(tx: Queryable): Promise<number> {
       await tx.execute<{ id: string }>(sql`select id from patients where hospital_id = ${hospitalId}
         and archived_at is null and deceased_at is null order by record_number limit 40`)
     ).rows.map((r) => r.id);
+  // Patients free to be checked in today: no visit open (the desk's check-in opens one; a second is refused) and
+  // no stay under way.
+  const freeToday = (
+    await tx.execute<{ id: string }>(sql`select p.id from patients p where p.hospital_id = ${hgg.id}
+      and p.archived_at is null and p.deceased_at is null
+      and not exists (select 1 from admissions a where a.patient_id = p.id
+        and a.status in ('waiting', 'assigned', 'in_consultation'))
+      and not exists (select 1 from hospitalizations s where s.patient_id = p.id
+        and s.status in ('pending_bed', 'admitted'))
+      order by p.record_number limit 6`)
+  ).rows.map((r) => r.id);
   const pools = new Map<string, string[]>();
   const nextPatient = async (hospitalId: string) => {
     let pool = pools.get(hospitalId);
@@ -127,8 +138,10 @@ export async function seedAppointments(tx: Queryable): Promise<number> {
     minutes: number;
     type: AppointmentType;
     status: AppointmentStatus;
+    /** The patient, else the next of the hospital's pool. */
+    patient?: string;
   }) => {
-    const patient = await nextPatient(b.hospitalId);
+    const patient = b.patient ?? (await nextPatient(b.hospitalId));
     if (!patient) return;
     const start = b.start.toISOString();
     const end = new Date(b.start.getTime() + b.minutes * MINUTE).toISOString();
@@ -212,8 +225,11 @@ export async function seedAppointments(tx: Queryable): Promise<number> {
       .entries())
       await book({ ...base, start: x.start, type: type(i), status: i % 2 === 0 ? 'confirmed' : 'booked' });
     if (s.email === 'medecin@greensen.test' && s.hospital === 'HGG') {
-      // Today, around now (on 20-minute boundaries): two seen, one who did not come, three to come.
-      const here = Math.floor(now / SLOT) * SLOT;
+      // Today, around now (on 20-minute boundaries): two seen, one who did not come, three to come — for patients
+      // without an open visit, so that the desk can check them in. Late in the evening they move earlier so that the
+      // three to come stay on today's date (a check-in is for the appointment's day).
+      let here = Math.floor(now / SLOT) * SLOT;
+      while (zonedDate(new Date(here + 5 * SLOT), h.time_zone) !== today) here -= SLOT;
       const today_: [number, AppointmentStatus][] = [
         [-6, 'completed'],
         [-4, 'completed'],
@@ -223,7 +239,13 @@ export async function seedAppointments(tx: Queryable): Promise<number> {
         [5, 'booked'],
       ];
       for (const [i, [k, status]] of today_.entries())
-        await book({ ...base, start: new Date(here + k * SLOT), type: type(i), status });
+        await book({
+          ...base,
+          start: new Date(here + k * SLOT),
+          type: type(i),
+          status,
+          patient: status === 'confirmed' || status === 'booked' ? freeToday[i] : undefined,
+        });
     }
   }
 
