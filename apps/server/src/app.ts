@@ -17,6 +17,8 @@ import { DiskStorage, type FileStorage } from './lib/storage.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { billingRoutes } from './modules/billing/billing.routes.js';
+import { medicalActsRoutes } from './modules/billing/medical-acts.routes.js';
 import { careRoutes } from './modules/care/care.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
@@ -227,6 +229,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(pharmacyRoutes);
   await app.register(documentsRoutes);
   await app.register(careRoutes);
+  await app.register(medicalActsRoutes);
+  await app.register(billingRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

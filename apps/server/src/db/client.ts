@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ParserOptions, PGlite, type QueryOptions, type Transaction, types } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql } from 'drizzle-orm';
@@ -119,7 +120,10 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
     path = join(dataDir, 'pgdata');
     mkdirSync(path, { recursive: true });
   }
-  const client = await PGlite.create(path, { extensions: { pg_trgm, unaccent }, parsers: KEPT_AS_TEXT });
+  const client = await PGlite.create(path, {
+    extensions: { btree_gist, pg_trgm, unaccent },
+    parsers: KEPT_AS_TEXT,
+  });
   // The array types the client reads from the catalogue when it starts replaced the option's array entries.
   Object.assign(client.parsers, KEPT_AS_TEXT);
   const db = drizzlePglite(withParsersOnce(client), { schema }) as unknown as Db;

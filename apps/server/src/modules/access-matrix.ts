@@ -123,6 +123,30 @@ export interface HospitalKit {
   handoff(): Promise<{ id: string; plan: string }>;
   /** A dose due of a signed prescription of an emergency visit with its care plan (the next scheduled one). */
   dose(): Promise<{ line: string; scheduled_at: string; plan: string }>;
+  /**
+   * The hospital's billing department (CAI, the cash desk; decision 0027). Its members are the harness's secretary
+   * and head doctor (a second membership each): the queue manager and the nurse pass the billing routes' roles but
+   * are not members, so that the object rule refuses them.
+   */
+  billing: string;
+  /** The catalogue's consultation act (derived from completed consultations), with private and insured tariffs. */
+  consultationAct: string;
+  /** A new act of the catalogue with a private tariff, made by the hospital's administrator. */
+  act(): Promise<string>;
+  /** A manual act performed for a new visit, recorded by the hospital's doctor. */
+  performedAct(): Promise<{ id: string; admission: string; patient: string }>;
+  /** A new payer (an insurer covering 80 % of consultations), made by the hospital's administrator. */
+  payer(): Promise<string>;
+  /** A coverage of a new patient by a new payer, added by the cash desk (the secretary). */
+  coverage(): Promise<{ id: string; patient: string }>;
+  /** The invoice of a new visit with a completed consultation, assembled by the cash desk: a draft, or issued. */
+  invoice(status?: 'draft' | 'issued'): Promise<{ id: string; line: string; patient: string }>;
+  /** An open cash session of a billing member of the hospital (the secretary or the head doctor). */
+  cashSession(group?: 'secretary' | 'head_doctor'): Promise<string>;
+  /** Closes the member's open cash session, if any. */
+  closeCashSession(group: 'secretary' | 'head_doctor'): Promise<void>;
+  /** A cash payment of an issued invoice taken by the secretary, and its receipt. */
+  payment(): Promise<{ id: string; receipt: string; invoice: string }>;
 }
 
 /** Who sends the request. */
@@ -266,6 +290,36 @@ const PRESCRIPTION_READERS: readonly DashboardGroup[] = [
   'queue_manager',
   'admin',
 ];
+// Medical acts and billing (issue 21, docs/decisions/0027-billing-roles.md). The harness's billing department
+// (CAI) has the secretary and the head doctor as members; the queue manager and the nurse pass the roles of the
+// cash desk's routes but are not members, so that the object rule refuses them. The secretary comes first: the
+// fuzzer and the replays act as the first group.
+const BILLING_READERS: readonly DashboardGroup[] = [
+  'secretary',
+  'head_doctor',
+  'admin',
+  'queue_manager',
+  'nurse',
+];
+const BILLING_WORKERS: readonly DashboardGroup[] = ['secretary', 'head_doctor', 'queue_manager', 'nurse'];
+const NOT_BILLING_MEMBERS: readonly DashboardGroup[] = ['queue_manager', 'nurse'];
+const BILLING_MANAGERS: readonly DashboardGroup[] = ['head_doctor', 'admin'];
+/** Clinicians record performed acts; secretaries and queue managers as billing staff only. */
+const ACT_RECORDERS: readonly DashboardGroup[] = [
+  'doctor',
+  'head_doctor',
+  'midwife',
+  'nurse',
+  'secretary',
+  'queue_manager',
+];
+/** The caller's group when they are a billing member of `kit`'s hospital (their own cash session), else null. */
+const cashierOf = (kit: HospitalKit, caller: Caller): 'secretary' | 'head_doctor' | null =>
+  caller.hospitalId === kit.id && (caller.group === 'secretary' || caller.group === 'head_doctor')
+    ? caller.group
+    : null;
+const today = () => new Date().toISOString().slice(0, 10);
+
 /** Document models are managed by administrators and head doctors (decision 0023). */
 const TEMPLATE_MANAGERS: readonly DashboardGroup[] = ['admin', 'head_doctor'];
 /** The groups that issue some kind of document (the doctor first: the fuzzer and replays act as it). */
@@ -1544,6 +1598,288 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: (kit) => ({ body: { pharmacy: kit.pharmacy, presentation: kit.presentation, level: 20 } }),
     otherHospital: 'rejected',
     massAssignment: { extras: 'refused' },
+  },
+
+  // Medical acts (issue 21, docs/decisions/0027-billing-roles.md) ------------------------------------------------
+  // The catalogue holds no patient data: every member reads it, the management changes it (events).
+  'GET /api/medical-acts/': { allow: ALL, audit: 'none', request: () => ({ query: { q: 'consult' } }) },
+  'POST /api/medical-acts/': {
+    allow: BILLING_MANAGERS,
+    audit: 'event',
+    request: () => ({
+      body: {
+        code: unique('ECHO-').toUpperCase(),
+        label_fr: 'Échographie abdominale',
+        label_en: 'Abdominal ultrasound',
+        category: 'imaging',
+        tariffs: [{ payer_category: 'private', price: 1_500_000 }],
+      },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/medical-acts/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: await kit.act() } }),
+  },
+  'PATCH /api/medical-acts/:id/': {
+    allow: BILLING_MANAGERS,
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.act() }, body: { label_en: 'Dressing' } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/medical-acts/:id/tariffs/': {
+    allow: BILLING_MANAGERS,
+    audit: 'event',
+    request: async (kit) => ({
+      params: { id: await kit.act() },
+      body: { payer_category: 'private', price: 3000, valid_from: inAYear() },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  // Performed acts are patient data: clinicians, and the cash desk's members.
+  'GET /api/medical-acts/performed/': {
+    allow: ACT_RECORDERS,
+    objectRule: ['queue_manager'],
+    audit: 'search',
+    request: (kit) => ({ query: { admission: kit.standing.admission } }),
+  },
+  'POST /api/medical-acts/performed/': {
+    allow: ACT_RECORDERS,
+    objectRule: ['queue_manager'],
+    audit: 'create',
+    request: async (kit) => ({
+      body: { act: kit.consultationAct, admission: (await kit.admission()).id, quantity: 1 },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/medical-acts/performed/:id/cancel/': {
+    allow: ACT_RECORDERS,
+    objectRule: ['queue_manager'],
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.performedAct()).id },
+      body: { reason: 'Saisi par erreur' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+
+  // Billing (issue 21, docs/decisions/0027-billing-roles.md) -----------------------------------------------------
+  'GET /api/payers/': { allow: BILLING_READERS, objectRule: NOT_BILLING_MEMBERS, audit: 'none' },
+  'POST /api/payers/': {
+    allow: BILLING_MANAGERS,
+    audit: 'event',
+    request: () => ({
+      body: {
+        code: unique('MUT-').toUpperCase(),
+        name: unique('Mutuelle '),
+        kind: 'mutual',
+        rules: [{ category: 'laboratory', rate_percent: 70, ceiling: 2_000_000 }],
+      },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/payers/:id/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: await kit.payer() } }),
+  },
+  'PATCH /api/payers/:id/': {
+    allow: BILLING_MANAGERS,
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.payer() }, body: { contact: '+243 81 000 00 01' } }),
+    massAssignment: { extras: 'refused' },
+  },
+  // The claim lists patients: audited as a search.
+  'GET /api/payers/:id/statement/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'search',
+    request: async (kit) => ({
+      params: { id: await kit.payer() },
+      query: { from: '2026-01-01', to: today() },
+    }),
+  },
+  'GET /api/patients/:id/coverages/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.patient } }),
+  },
+  'POST /api/patients/:id/coverages/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.patient()).id },
+      body: { payer: await kit.payer(), member_number: unique('M-') },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/patients/:id/coverages/:coverage_id/end/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'update',
+    request: async (kit) => {
+      const c = await kit.coverage();
+      return { params: { id: c.patient, coverage_id: c.id }, body: {} };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  // A patient's balance: clinicians see it too (not the cash desk's details).
+  'GET /api/patients/:id/balance/': {
+    allow: ALL,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.patient } }),
+  },
+  'GET /api/invoices/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+  },
+  'POST /api/invoices/assemble/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'create',
+    request: async (kit) => ({ body: { admission: (await kit.consultation('completed')).admission } }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/invoices/:id/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.invoice('issued')).id } }),
+  },
+  'POST /api/invoices/:id/lines/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'update',
+    request: async (kit) => ({
+      params: { id: (await kit.invoice()).id },
+      body: { act: kit.consultationAct, quantity: 1 },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/invoices/:id/lines/:line_id/remove/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'update',
+    request: async (kit) => {
+      const inv = await kit.invoice();
+      return { params: { id: inv.id, line_id: inv.line }, body: { reason: 'Acte non réalisé' } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/invoices/:id/lines/:line_id/discount/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'update',
+    request: async (kit) => {
+      const inv = await kit.invoice();
+      return {
+        params: { id: inv.id, line_id: inv.line },
+        body: { amount: 1000, reason: 'Geste commercial' },
+      };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/invoices/:id/issue/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.invoice()).id } }),
+  },
+  'POST /api/invoices/:id/cancel/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'cancel',
+    request: async (kit) => ({ params: { id: (await kit.invoice()).id }, body: { reason: 'Doublon' } }),
+    massAssignment: { extras: 'refused' },
+  },
+  // Credit notes: the cash desk, the head doctor and administrators.
+  'POST /api/invoices/:id/credit-note/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.invoice('issued')).id },
+      body: { reason: 'Erreur de tarif' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  // Payments need the caller's own open cash session (made here for the billing members).
+  'POST /api/payments/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'create',
+    request: async (kit, caller) => {
+      const cashier = cashierOf(kit, caller);
+      if (cashier) await kit.cashSession(cashier);
+      return { body: { invoice: (await kit.invoice('issued')).id, method: 'cash', amount: 500 } };
+    },
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/payments/:id/refund/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'update',
+    request: async (kit, caller) => {
+      const p = await kit.payment();
+      const cashier = cashierOf(kit, caller);
+      if (cashier) await kit.cashSession(cashier);
+      return { params: { id: p.id }, body: { amount: 100, reason: 'Trop perçu' } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/receipts/:id/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.payment()).receipt } }),
+  },
+  // Cash sessions hold no patient data; opening and closing are events.
+  'GET /api/cash-sessions/': { allow: BILLING_READERS, objectRule: NOT_BILLING_MEMBERS, audit: 'none' },
+  'POST /api/cash-sessions/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'event',
+    request: async (kit, caller) => {
+      const cashier = cashierOf(kit, caller);
+      if (cashier) await kit.closeCashSession(cashier);
+      return { body: { floats: [{ currency: 'CDF', amount: 50_000 }] } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/cash-sessions/current/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'none',
+    request: async (kit, caller) => {
+      const cashier = cashierOf(kit, caller);
+      if (cashier) await kit.cashSession(cashier);
+      return {};
+    },
+  },
+  'POST /api/cash-sessions/:id/close/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'event',
+    request: async (kit, caller) => ({
+      params: { id: await kit.cashSession(cashierOf(kit, caller) ?? 'secretary') },
+      body: { counted: [{ currency: 'CDF', amount: 9_500 }], note: 'Billet déchiré' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/cash-sessions/:id/report/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: await kit.cashSession('secretary') } }),
   },
 
   // Documents (issue 19, docs/decisions/0023-documents.md) -----------------------------------------------------

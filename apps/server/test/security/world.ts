@@ -105,6 +105,20 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     .from(medicationPresentations)
     .where(eq(medicationPresentations.code, 'paracetamol:tablet:oral:500 mg'));
   if (!paracetamol) throw new Error('fixture: the medication reference is not loaded');
+  // The cash desk (decision 0027): the secretary and the head doctor work there too (not the queue manager or
+  // the nurse, who pass the billing routes' roles).
+  const [cai] = await ctx.database.db
+    .insert(departmentsTable)
+    .values({ hospitalId: h.id, code: 'CAI', name: 'Caisse', kind: 'billing' })
+    .returning({ id: departmentsTable.id });
+  await ctx.database.db.insert(memberships).values(
+    (['secretary', 'head_doctor'] as const).map((g) => ({
+      userId: staff[g],
+      hospitalId: h.id,
+      departmentId: cai!.id,
+      roleCode: GROUP_ROLE[g],
+    })),
+  );
   // A second nurse of the emergency department, not a matrix caller: the author of the handoffs others acknowledge.
   const writer = await makeUser(ctx.database.db, {
     role: 'NURSE',
@@ -117,6 +131,7 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     h.code,
     lab!.id,
     pha!.id,
+    cai!.id,
     ...Object.values(departments),
     ...Object.values(staff),
   ]);
@@ -142,6 +157,98 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     standing: { patient: '', admission: '', triage: '', consultation: '', notification: '' },
     pharmacy: pha!.id,
     presentation: paracetamol.id,
+    billing: cai!.id,
+    consultationAct: '',
+    async act() {
+      const res = await as('admin', 'POST', '/api/medical-acts/', {
+        code: uniqueName('ACT-').toUpperCase(),
+        label_fr: 'Pansement simple',
+        label_en: 'Simple dressing',
+        category: 'nursing',
+        tariffs: [{ payer_category: 'private', price: 2500 }],
+      });
+      expectStatus(res, 201, 'medical act');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    async performedAct() {
+      const a = await kit.admission();
+      const res = await as('doctor', 'POST', '/api/medical-acts/performed/', {
+        act: kit.consultationAct,
+        admission: a.id,
+      });
+      expectStatus(res, 201, 'performed act');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return { id, admission: a.id, patient: a.patient };
+    },
+    async payer() {
+      const res = await as('admin', 'POST', '/api/payers/', {
+        code: uniqueName('ASS-').toUpperCase(),
+        name: uniqueName('Assurance '),
+        kind: 'insurer',
+        rules: [{ category: 'consultation', rate_percent: 80, ceiling: null }],
+      });
+      expectStatus(res, 201, 'payer');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    async coverage() {
+      const patient = await kit.patient();
+      const res = await as('secretary', 'POST', `/api/patients/${patient.id}/coverages/`, {
+        payer: await kit.payer(),
+        member_number: uniqueName('M-'),
+      });
+      expectStatus(res, 201, 'coverage');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return { id, patient: patient.id };
+    },
+    async invoice(status = 'draft') {
+      const c = await kit.consultation('completed');
+      const res = await as('secretary', 'POST', '/api/invoices/assemble/', { admission: c.admission });
+      expectStatus(res, 201, 'invoice');
+      const inv = res.json() as { id: string; lines: { id: string; performed_act: string }[] };
+      keep(inv.id, ...inv.lines.flatMap((l) => [l.id, l.performed_act]));
+      if (status === 'issued') {
+        const issued = await as('secretary', 'POST', `/api/invoices/${inv.id}/issue/`);
+        expectStatus(issued, 200, 'invoice issue');
+        keep((issued.json() as { number: string }).number);
+      }
+      return { id: inv.id, line: inv.lines[0]!.id, patient: c.patient };
+    },
+    async cashSession(group = 'secretary') {
+      const current = await as(group, 'GET', '/api/cash-sessions/current/');
+      if (current.statusCode === 200) return (current.json() as { id: string }).id;
+      const res = await as(group, 'POST', '/api/cash-sessions/', {
+        floats: [{ currency: 'CDF', amount: 10_000 }],
+      });
+      expectStatus(res, 201, 'cash session');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    async closeCashSession(group) {
+      const current = await as(group, 'GET', '/api/cash-sessions/current/');
+      if (current.statusCode !== 200) return;
+      const id = (current.json() as { id: string }).id;
+      expectStatus(await as(group, 'POST', `/api/cash-sessions/${id}/close/`, { counted: [] }), 200, 'close');
+    },
+    async payment() {
+      const inv = await kit.invoice('issued');
+      await kit.cashSession('secretary');
+      const res = await as('secretary', 'POST', '/api/payments/', {
+        invoice: inv.id,
+        method: 'cash',
+        amount: 1000,
+      });
+      expectStatus(res, 201, 'payment');
+      const r = res.json() as { id: string; number: string; payment: { id: string } };
+      keep(r.id, r.number, r.payment.id);
+      return { id: r.payment.id, receipt: r.id, invoice: inv.id };
+    },
     async medication() {
       return paracetamol.medication;
     },
@@ -551,6 +658,20 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       return { id, patient: patient.id };
     },
   };
+  const consultationAct = await as('admin', 'POST', '/api/medical-acts/', {
+    code: 'CONS-GEN',
+    label_fr: 'Consultation de médecine générale',
+    label_en: 'General practice consultation',
+    category: 'consultation',
+    auto_source: 'consultation',
+    tariffs: [
+      { payer_category: 'private', price: 500_000 },
+      { payer_category: 'insured', price: 500_000 },
+    ],
+  });
+  expectStatus(consultationAct, 201, 'consultation act');
+  kit.consultationAct = (consultationAct.json() as { id: string }).id;
+  keep(kit.consultationAct);
   const consultation = await kit.consultation();
   const triaged = await kit.triaged();
   kit.standing = {

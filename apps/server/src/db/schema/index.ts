@@ -1,6 +1,7 @@
 // The Drizzle schema, one file per area. Migrations are generated from these files (npm run db:generate).
 export * from './audit.js';
 export * from './auth.js';
+export * from './billing.js';
 export * from './care.js';
 export * from './clinical.js';
 export * from './documents.js';

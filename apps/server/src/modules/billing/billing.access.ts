@@ -1,0 +1,47 @@
+import { BILLING_MANAGER_GROUPS, BILLING_STAFF_GROUPS } from '@greensen/shared/domain/permissions';
+import { roleGroup } from '@greensen/shared/domain/roles';
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { forbidden } from '../../lib/errors.js';
+
+/**
+ * Billing staff (decision 0027): an active membership of an active department of kind `billing` of the hospital,
+ * with a role of the secretary, queue-manager, nurse or head-doctor group. One query.
+ */
+export async function isBillingStaff(q: Queryable, ctx: ServiceContext): Promise<boolean> {
+  const user = actingUser(ctx);
+  const hospital = scopedHospital(ctx);
+  const res = await q.execute<{ role_code: string }>(sql`select m.role_code from memberships m
+    join departments d on d.id = m.department_id and d.kind = 'billing' and d.is_active
+    where m.hospital_id = ${hospital.id} and m.user_id = ${user.id} and m.is_active`);
+  return res.rows.some((r) => BILLING_STAFF_GROUPS.includes(roleGroup(r.role_code)));
+}
+
+/** The cash desk's work (assemble, edit, issue, payments): billing staff only, else 403. */
+export async function requireBillingStaff(q: Queryable, ctx: ServiceContext): Promise<void> {
+  if (!(await isBillingStaff(q, ctx))) throw forbidden('billing.not_billing_staff');
+}
+
+/** Reads, reports and credit notes: the head doctor and administrators, or billing staff; else 403. */
+export async function requireBillingReader(q: Queryable, ctx: ServiceContext): Promise<void> {
+  const groups = scopedHospital(ctx).groups;
+  if (groups.some((g) => BILLING_MANAGER_GROUPS.includes(g))) return;
+  await requireBillingStaff(q, ctx);
+}
+
+/** Whether the caller is the head doctor or an administrator of the hospital. */
+export function isBillingManager(ctx: ServiceContext): boolean {
+  return scopedHospital(ctx).groups.some((g) => BILLING_MANAGER_GROUPS.includes(g));
+}
+
+/** A database error's SQLSTATE (through driver wrappers), or null. */
+export function sqlState(err: unknown): string | null {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}

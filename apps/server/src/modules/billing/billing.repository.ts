@@ -1,0 +1,423 @@
+import type {
+  TInvoice,
+  TInvoiceLine,
+  TPayer,
+  TPayment,
+  TPaymentSummary,
+} from '@greensen/shared/contracts/billing';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { fullName, iso, isoRequired } from '../../lib/clinical.js';
+import { sqlList } from '../../lib/queries.js';
+
+const num = (v: unknown) => Number(v ?? 0);
+const ref = (id: unknown, first: unknown, last: unknown) =>
+  id ? { id: String(id), full_name: fullName(first as string, last as string) } : null;
+
+// Invoices ----------------------------------------------------------------------------------------------
+
+export interface InvoiceRow {
+  [column: string]: unknown;
+  id: string;
+  number: string | null;
+  kind: TInvoice['kind'];
+  status: TInvoice['status'];
+  patient_id: string;
+  p_record_number: string;
+  p_first_name: string;
+  p_last_name: string;
+  admission_id: string | null;
+  hospitalization_id: string | null;
+  currency: string;
+  payer_category: TInvoice['payer_category'];
+  payer_id: string | null;
+  payer_code: string | null;
+  payer_name: string | null;
+  payer_kind: TPayer['kind'] | null;
+  coverage_id: string | null;
+  member_number: string | null;
+  total: string | number;
+  payer_share: string | number;
+  patient_share: string | number;
+  paid: string | number;
+  credited_patient_share: string | number;
+  credited_invoice_id: string | null;
+  credited_number: string | null;
+  credit_reason: string | null;
+  issued_at: string | Date | null;
+  created_at: string | Date;
+  cancel_reason: string | null;
+  created_by: string;
+  cb_first: string;
+  cb_last: string;
+  issued_by: string | null;
+  ib_first: string | null;
+  ib_last: string | null;
+  hospital_code: string;
+}
+
+export const INVOICE_SELECT = sql`select i.id, i.number, i.kind, i.status, i.patient_id,
+    p.record_number as p_record_number, p.first_name as p_first_name, p.last_name as p_last_name,
+    i.admission_id, i.hospitalization_id, i.currency, i.payer_category, i.payer_id, py.code as payer_code,
+    py.name as payer_name, py.kind as payer_kind, i.coverage_id, i.member_number, i.total, i.payer_share,
+    i.patient_share, i.paid, i.credited_patient_share, i.credited_invoice_id, ci.number as credited_number,
+    i.credit_reason, i.issued_at, i.created_at, i.cancel_reason, i.created_by, cb.first_name as cb_first,
+    cb.last_name as cb_last, i.issued_by, ib.first_name as ib_first, ib.last_name as ib_last,
+    h.code as hospital_code
+  from invoices i
+  join patients p on p.id = i.patient_id
+  join hospitals h on h.id = i.hospital_id
+  join users cb on cb.id = i.created_by
+  left join users ib on ib.id = i.issued_by
+  left join payers py on py.id = i.payer_id
+  left join invoices ci on ci.id = i.credited_invoice_id`;
+
+/** What the patient still owes on an invoice (negative: to refund). */
+export const balanceOf = (r: Pick<InvoiceRow, 'patient_share' | 'credited_patient_share' | 'paid'>) =>
+  num(r.patient_share) + num(r.credited_patient_share) - num(r.paid);
+
+export function toInvoice(r: InvoiceRow): TInvoice {
+  return {
+    id: r.id,
+    number: r.number,
+    kind: r.kind,
+    status: r.status,
+    patient: {
+      id: r.patient_id,
+      record_number: r.p_record_number,
+      full_name: fullName(r.p_first_name, r.p_last_name),
+    },
+    admission: r.admission_id,
+    hospitalization: r.hospitalization_id,
+    currency: r.currency,
+    payer_category: r.payer_category,
+    payer:
+      r.payer_id && r.payer_kind
+        ? { id: r.payer_id, code: r.payer_code ?? '', name: r.payer_name ?? '', kind: r.payer_kind }
+        : null,
+    total: num(r.total),
+    payer_share: num(r.payer_share),
+    patient_share: num(r.patient_share),
+    paid: num(r.paid),
+    balance: r.kind === 'invoice' && r.status !== 'cancelled' ? balanceOf(r) : 0,
+    credited_invoice: r.credited_invoice_id ? { id: r.credited_invoice_id, number: r.credited_number } : null,
+    issued_at: iso(r.issued_at),
+    created_at: isoRequired(r.created_at),
+  };
+}
+
+export async function findInvoice(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<InvoiceRow>(
+    sql`${INVOICE_SELECT} where i.hospital_id = ${hospitalId} and i.id = ${id}`,
+  );
+  return res.rows[0] ?? null;
+}
+
+/** The invoice's row, locked until the transaction ends (every change of a draft, every payment). */
+export async function lockInvoice(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<{
+    id: string;
+    status: TInvoice['status'];
+    kind: TInvoice['kind'];
+    patient_id: string;
+    currency: string;
+    payer_id: string | null;
+    payer_category: TInvoice['payer_category'];
+    patient_share: string | number;
+    credited_patient_share: string | number;
+    paid: string | number;
+    admission_id: string | null;
+    hospitalization_id: string | null;
+  }>(sql`select id, status, kind, patient_id, currency, payer_id, payer_category, patient_share,
+      credited_patient_share, paid, admission_id, hospitalization_id
+    from invoices where hospital_id = ${hospitalId} and id = ${id} for update`);
+  return res.rows[0] ?? null;
+}
+
+export interface InvoiceFilters {
+  patient?: string | undefined;
+  status?: string | undefined;
+  kind?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  number?: string | undefined;
+}
+
+/**
+ * A page of invoices, newest first. Each filter has its index: patient (`invoices_patient_idx`), dates and
+ * the default order (`invoices_hospital_created_idx`), status (`invoices_hospital_status_idx`), number (unique).
+ * The count stops at 10 000 (`count_capped`) so that a large hospital's unfiltered list stays fast.
+ */
+export async function listInvoices(
+  q: Queryable,
+  hospitalId: string,
+  f: InvoiceFilters,
+  limit: number,
+  offset: number,
+) {
+  const where: SQL[] = [sql`i.hospital_id = ${hospitalId}`];
+  if (f.patient) where.push(sql`i.patient_id = ${f.patient}`);
+  if (f.status) where.push(sql`i.status = ${f.status}`);
+  if (f.kind) where.push(sql`i.kind = ${f.kind}`);
+  if (f.from) where.push(sql`i.created_at >= ${f.from}::date`);
+  if (f.to) where.push(sql`i.created_at < ${f.to}::date + 1`);
+  if (f.number) {
+    where.push(
+      /^\d{1,6}$/.test(f.number)
+        ? sql`i.number like ${`%-${f.number.padStart(6, '0')}`}`
+        : sql`i.number = ${f.number.toUpperCase()}`,
+    );
+  }
+  const cond = sql.join(where, sql` and `);
+  const CAP = 10_000;
+  const [rows, count] = await Promise.all([
+    q.execute<InvoiceRow>(
+      sql`${INVOICE_SELECT} where ${cond} order by i.created_at desc, i.id desc limit ${limit} offset ${offset}`,
+    ),
+    q.execute<{ n: number }>(
+      sql`select count(*)::int as n from (select 1 from invoices i where ${cond} limit ${CAP + 1}) c`,
+    ),
+  ]);
+  const n = Number(count.rows[0]?.n ?? 0);
+  return { rows: rows.rows, count: Math.min(n, CAP), capped: n > CAP };
+}
+
+interface LineRow {
+  [column: string]: unknown;
+  id: string;
+  position: number;
+  act_id: string;
+  code: string;
+  label_fr: string;
+  label_en: string;
+  category: TInvoiceLine['act']['category'];
+  performed_act_id: string | null;
+  quantity: number;
+  unit_price: string | number;
+  discount: string | number;
+  discount_reason: string | null;
+  db_id: string | null;
+  db_first: string | null;
+  db_last: string | null;
+  total: string | number;
+  payer_share: string | number;
+  patient_share: string | number;
+  removed_at: string | Date | null;
+  removed_reason: string | null;
+  rb_id: string | null;
+  rb_first: string | null;
+  rb_last: string | null;
+}
+
+export async function linesOf(q: Queryable, invoiceId: string): Promise<TInvoiceLine[]> {
+  const res =
+    await q.execute<LineRow>(sql`select il.id, il.position, il.act_id, il.code, il.label_fr, il.label_en,
+      il.category, il.performed_act_id, il.quantity, il.unit_price, il.discount, il.discount_reason,
+      db.id as db_id, db.first_name as db_first, db.last_name as db_last, il.total, il.payer_share,
+      il.patient_share, il.removed_at, il.removed_reason, rb.id as rb_id, rb.first_name as rb_first,
+      rb.last_name as rb_last
+    from invoice_lines il left join users db on db.id = il.discount_by left join users rb on rb.id = il.removed_by
+    where il.invoice_id = ${invoiceId} order by il.position`);
+  return res.rows.map((r) => ({
+    id: r.id,
+    position: Number(r.position),
+    act: { id: r.act_id, code: r.code, label_fr: r.label_fr, label_en: r.label_en, category: r.category },
+    performed_act: r.performed_act_id,
+    quantity: Number(r.quantity),
+    unit_price: num(r.unit_price),
+    gross: Number(r.quantity) * num(r.unit_price),
+    discount: num(r.discount),
+    discount_reason: r.discount_reason,
+    discount_by: ref(r.db_id, r.db_first, r.db_last),
+    total: num(r.total),
+    payer_share: num(r.payer_share),
+    patient_share: num(r.patient_share),
+    is_removed: r.removed_at !== null,
+    removed_reason: r.removed_reason,
+    removed_by: ref(r.rb_id, r.rb_first, r.rb_last),
+    removed_at: iso(r.removed_at),
+  }));
+}
+
+// Payments ----------------------------------------------------------------------------------------------
+
+interface PaymentRow {
+  [column: string]: unknown;
+  id: string;
+  invoice_id: string;
+  invoice_number: string | null;
+  kind: TPayment['kind'];
+  method: TPayment['method'];
+  operator: TPayment['operator'];
+  phone: string | null;
+  reference: string | null;
+  currency: string;
+  amount: string | number;
+  rate: string | null;
+  amount_invoice: string | number;
+  refunded_payment_id: string | null;
+  note: string | null;
+  reason: string | null;
+  cash_session_id: string;
+  received_by: string;
+  rb_first: string;
+  rb_last: string;
+  received_at: string | Date;
+  receipt_id: string;
+  receipt_number: string;
+}
+
+const PAYMENT_SELECT = sql`select pm.id, pm.invoice_id, i.number as invoice_number, pm.kind, pm.method, pm.operator,
+    pm.phone, pm.reference, pm.currency, pm.amount, pm.rate::text as rate, pm.amount_invoice,
+    pm.refunded_payment_id, pm.note, pm.reason, pm.cash_session_id, pm.received_by, u.first_name as rb_first,
+    u.last_name as rb_last, pm.received_at, r.id as receipt_id, r.number as receipt_number
+  from payments pm join invoices i on i.id = pm.invoice_id join users u on u.id = pm.received_by
+  join receipts r on r.payment_id = pm.id`;
+
+/** `655.95700000` → `655.957`. */
+const trimRate = (rate: string | null) =>
+  rate === null ? null : rate.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+
+export function toPayment(r: PaymentRow): TPayment {
+  return {
+    id: r.id,
+    kind: r.kind,
+    method: r.method,
+    operator: r.operator,
+    currency: r.currency,
+    amount: num(r.amount),
+    rate: trimRate(r.rate),
+    amount_invoice_currency: num(r.amount_invoice),
+    reference: r.reference,
+    receipt: { id: r.receipt_id, number: r.receipt_number },
+    received_by: { id: r.received_by, full_name: fullName(r.rb_first, r.rb_last) },
+    received_at: isoRequired(r.received_at),
+    invoice: { id: r.invoice_id, number: r.invoice_number },
+    phone: r.phone,
+    note: r.note,
+    reason: r.reason,
+    refunded_payment: r.refunded_payment_id,
+    cash_session: r.cash_session_id,
+  };
+}
+
+export async function paymentsOf(q: Queryable, invoiceId: string): Promise<TPaymentSummary[]> {
+  const res = await q.execute<PaymentRow>(sql`${PAYMENT_SELECT} where pm.invoice_id = ${invoiceId}
+    order by pm.received_at, pm.id`);
+  return res.rows.map((r) => {
+    const p = toPayment(r);
+    return {
+      id: p.id,
+      kind: p.kind,
+      method: p.method,
+      operator: p.operator,
+      currency: p.currency,
+      amount: p.amount,
+      rate: p.rate,
+      amount_invoice_currency: p.amount_invoice_currency,
+      reference: p.reference,
+      receipt: p.receipt,
+      received_by: p.received_by,
+      received_at: p.received_at,
+    };
+  });
+}
+
+export async function findPaymentByReceipt(q: Queryable, hospitalId: string, receiptId: string) {
+  const res = await q.execute<PaymentRow & { issued_at: string | Date; patient_id: string }>(
+    sql`${PAYMENT_SELECT} where pm.hospital_id = ${hospitalId} and r.id = ${receiptId}`,
+  );
+  return res.rows[0] ?? null;
+}
+
+export async function findPayment(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<PaymentRow>(
+    sql`${PAYMENT_SELECT} where pm.hospital_id = ${hospitalId} and pm.id = ${id}`,
+  );
+  return res.rows[0] ?? null;
+}
+
+// Payers ------------------------------------------------------------------------------------------------
+
+interface PayerRow {
+  [column: string]: unknown;
+  id: string;
+  code: string;
+  name: string;
+  kind: TPayer['kind'];
+  payer_category: TPayer['payer_category'];
+  contact: string | null;
+  is_active: boolean;
+  max_age_years: number | null;
+  eligible_sex: 'F' | 'M' | null;
+}
+
+export async function payersById(q: Queryable, hospitalId: string, ids?: string[]) {
+  const res = await q.execute<PayerRow>(sql`select id, code, name, kind, payer_category, contact, is_active,
+      max_age_years, eligible_sex from payers where hospital_id = ${hospitalId}
+      ${ids ? sql`and id in (${ids.length ? sqlList(ids) : sql`null`})` : sql``} order by name, id`);
+  return res.rows;
+}
+
+export async function listPayers(
+  q: Queryable,
+  hospitalId: string,
+  f: { q?: string | undefined; kind?: string | undefined },
+  limit: number,
+  offset: number,
+) {
+  const where: SQL[] = [sql`hospital_id = ${hospitalId}`];
+  if (f.q)
+    where.push(sql`f_unaccent(lower(code || ' ' || name)) like f_unaccent(${`%${f.q.toLowerCase()}%`})`);
+  if (f.kind) where.push(sql`kind = ${f.kind}`);
+  const cond = sql.join(where, sql` and `);
+  const [rows, count] = await Promise.all([
+    q.execute<PayerRow>(sql`select id, code, name, kind, payer_category, contact, is_active, max_age_years,
+        eligible_sex from payers where ${cond} order by name, id limit ${limit} offset ${offset}`),
+    q.execute<{ n: number }>(sql`select count(*)::int as n from payers where ${cond}`),
+  ]);
+  return { rows: rows.rows, count: Number(count.rows[0]?.n ?? 0) };
+}
+
+export interface RuleRow {
+  payer_id: string;
+  category: TPayer['rules'][number]['category'];
+  rate_percent: number;
+  ceiling: string | number | null;
+}
+
+export async function rulesOf(q: Queryable, payerIds: string[]) {
+  const out = new Map<string, TPayer['rules']>();
+  if (!payerIds.length) return out;
+  const res = await q.execute<
+    RuleRow & Record<string, unknown>
+  >(sql`select payer_id, category, rate_percent, ceiling
+    from payer_rules where payer_id in (${sqlList(payerIds)}) order by category`);
+  for (const r of res.rows) {
+    const list = out.get(r.payer_id) ?? [];
+    list.push({
+      category: r.category,
+      rate_percent: Number(r.rate_percent),
+      ceiling: r.ceiling === null ? null : Number(r.ceiling),
+    });
+    out.set(r.payer_id, list);
+  }
+  return out;
+}
+
+export function toPayer(r: PayerRow, rules: TPayer['rules']): TPayer {
+  return {
+    id: r.id,
+    code: r.code,
+    name: r.name,
+    kind: r.kind,
+    payer_category: r.payer_category,
+    contact: r.contact,
+    is_active: r.is_active,
+    rules,
+    eligibility: {
+      max_age_years: r.max_age_years === null ? null : Number(r.max_age_years),
+      sex: r.eligible_sex,
+    },
+  };
+}

@@ -1,0 +1,609 @@
+import {
+  ZCashSession,
+  ZCashSessionClose,
+  ZCashSessionList,
+  ZCashSessionOpen,
+  ZCashSessionQuery,
+  ZCashSessionReport,
+  ZCoverage,
+  ZCoverageCreate,
+  ZCoverageEnd,
+  ZCoverageList,
+  ZCreditNoteCreate,
+  ZInvoiceAssemble,
+  ZInvoiceCancel,
+  ZInvoiceDetail,
+  ZInvoiceLineCreate,
+  ZInvoiceLineDiscount,
+  ZInvoiceLineParams,
+  ZInvoiceLineRemove,
+  ZInvoiceList,
+  ZInvoiceQuery,
+  ZPatientBalance,
+  ZPayer,
+  ZPayerCreate,
+  ZPayerList,
+  ZPayerQuery,
+  ZPayerStatement,
+  ZPayerStatementQuery,
+  ZPayerUpdate,
+  ZPaymentCreate,
+  ZPaymentRefund,
+  ZReceipt,
+} from '@greensen/shared/contracts/billing';
+import { ZIdParams } from '@greensen/shared/contracts/common';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
+import type { DashboardGroup } from '@greensen/shared/domain/roles';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { contextOf } from '../../lib/context.js';
+import { defineMessages } from '../../lib/i18n.js';
+import { pageOf } from '../../lib/pagination.js';
+import { InvoicesService } from './invoices.service.js';
+import { PayersService } from './payers.service.js';
+import { PaymentsService } from './payments.service.js';
+
+defineMessages({
+  'billing.not_billing_staff': {
+    fr: 'Réservé au personnel de la caisse (membres d’un service de facturation).',
+    en: 'For the cash desk staff only (members of a billing department).',
+  },
+  'billing.currency_invalid': {
+    fr: 'Code de devise ISO 4217 attendu : trois lettres, par exemple « XOF ».',
+    en: 'An ISO 4217 currency code is expected: three letters, for example "XOF".',
+  },
+  'billing.rate_invalid': {
+    fr: 'Taux attendu : un nombre décimal positif (8 décimales au plus), par exemple 655.957.',
+    en: 'Expected rate: a positive decimal number (at most 8 decimals), for example 655.957.',
+  },
+  'billing.code_invalid': {
+    fr: 'Code attendu : lettres majuscules, chiffres, « . », « _ » ou « - ».',
+    en: 'Expected code: capital letters, digits, ".", "_" or "-".',
+  },
+  'billing.rules_duplicate_category': {
+    fr: 'Une seule règle par catégorie d’actes.',
+    en: 'One rule per act category.',
+  },
+  'billing.valid_to_before_from': {
+    fr: 'La fin précède le début.',
+    en: 'The end is before the start.',
+  },
+  'billing.visit_or_stay': {
+    fr: 'Une facture se rattache à une visite ou à un séjour (un seul des deux).',
+    en: 'An invoice belongs to a visit or to a stay (exactly one).',
+  },
+  'billing.phone_invalid': { fr: 'Numéro de téléphone invalide.', en: 'Invalid phone number.' },
+  'billing.operator_required': {
+    fr: "L'opérateur de mobile money est requis.",
+    en: 'The mobile money operator is required.',
+  },
+  'billing.phone_required': {
+    fr: 'Le numéro du payeur est requis pour le mobile money.',
+    en: "The payer's phone number is required for mobile money.",
+  },
+  'billing.reference_required': {
+    fr: 'La référence de la transaction est requise pour le mobile money.',
+    en: 'The transaction reference is required for mobile money.',
+  },
+  'billing.operator_mobile_only': {
+    fr: 'Un opérateur ne se donne que pour un paiement par mobile money.',
+    en: 'An operator is given for a mobile money payment only.',
+  },
+  'billing.currency_twice': { fr: 'Chaque devise une seule fois.', en: 'Each currency once.' },
+  'billing.encounter_unknown': {
+    fr: "Cette visite ou ce séjour n'existe pas dans l'hôpital.",
+    en: 'No such visit or stay in the hospital.',
+  },
+  'billing.coverage_not_applicable': {
+    fr: 'Cette prise en charge ne s’applique pas à ce patient à cette date (validité, âge ou sexe).',
+    en: 'This coverage does not apply to this patient on that date (validity, age or sex).',
+  },
+  'billing.already_issued': {
+    fr: 'La facture de cette visite ou de ce séjour est déjà émise : corrigez-la par un avoir.',
+    en: 'The invoice of this visit or stay is already issued: correct it with a credit note.',
+  },
+  'billing.assembling': {
+    fr: 'La facture de cette visite est en cours de création : réessayez.',
+    en: 'The invoice of this visit is being created: try again.',
+  },
+  'billing.not_draft': {
+    fr: 'Seul un brouillon de facture se modifie, s’émet ou s’annule.',
+    en: 'Only a draft invoice can be changed, issued or cancelled.',
+  },
+  'billing.act_unknown': {
+    fr: "Cet acte n'existe pas ou n'est plus actif.",
+    en: 'No such act, or it is no longer active.',
+  },
+  'billing.no_tariff': {
+    fr: "Cet acte n'a pas de tarif aujourd'hui pour la catégorie de la facture.",
+    en: "This act has no tariff today for the invoice's category.",
+  },
+  'billing.line_unknown': {
+    fr: "Cette ligne n'est pas une ligne active de la facture.",
+    en: 'Not a live line of this invoice.',
+  },
+  'billing.discount_above_line': {
+    fr: 'La remise dépasse le montant de la ligne.',
+    en: 'The discount is above the amount of the line.',
+  },
+  'billing.empty': {
+    fr: 'Une facture sans ligne ne s’émet pas.',
+    en: 'An invoice without lines is not issued.',
+  },
+  'billing.has_payments': {
+    fr: 'Ce brouillon a reçu des paiements : remboursez-les avant de l’annuler.',
+    en: 'This draft has received payments: refund them before cancelling it.',
+  },
+  'billing.not_creditable': {
+    fr: 'Un avoir se fait sur une facture émise.',
+    en: 'A credit note is made against an issued invoice.',
+  },
+  'billing.line_credited': {
+    fr: 'Une de ces lignes a déjà fait l’objet d’un avoir.',
+    en: 'One of these lines already has a credit note.',
+  },
+  'billing.nothing_to_credit': {
+    fr: 'Toutes les lignes de cette facture ont déjà fait l’objet d’un avoir.',
+    en: 'Every line of this invoice already has a credit note.',
+  },
+  'billing.invoice_unknown': {
+    fr: "Cette facture n'existe pas dans l'hôpital.",
+    en: 'No such invoice in the hospital.',
+  },
+  'billing.not_payable': {
+    fr: 'Cette facture ne reçoit pas de paiement (annulée, ou un avoir).',
+    en: 'This invoice takes no payment (cancelled, or a credit note).',
+  },
+  'billing.no_open_session': {
+    fr: 'Ouvrez votre session de caisse pour encaisser.',
+    en: 'Open your cash session to take payments.',
+  },
+  'billing.rate_required': {
+    fr: 'Le taux du jour est requis pour un paiement dans une autre devise que celle de la facture.',
+    en: "The rate of the day is required for a payment in another currency than the invoice's.",
+  },
+  'billing.overpayment': {
+    fr: 'Le montant dépasse le reste à payer ({balance}).',
+    en: 'The amount is above what is left to pay ({balance}).',
+  },
+  'billing.reference_taken': {
+    fr: 'Cette référence de transaction est déjà enregistrée pour cet opérateur.',
+    en: 'This transaction reference is already recorded for this operator.',
+  },
+  'billing.not_refundable': { fr: 'Un remboursement ne se rembourse pas.', en: 'A refund is not refunded.' },
+  'billing.refund_above_payment': {
+    fr: 'Le remboursement dépasse ce qui reste du paiement ({left}).',
+    en: 'The refund is above what is left of the payment ({left}).',
+  },
+  'billing.session_already_open': {
+    fr: 'Vous avez déjà une session de caisse ouverte.',
+    en: 'You already have an open cash session.',
+  },
+  'billing.not_your_session': {
+    fr: 'Seul le caissier de la session la clôture.',
+    en: 'Only the cashier of the session closes it.',
+  },
+  'billing.session_closed': { fr: 'Cette session est déjà clôturée.', en: 'This session is already closed.' },
+  'billing.payer_code_taken': {
+    fr: 'Ce code de tiers payant existe déjà.',
+    en: 'This payer code already exists.',
+  },
+  'billing.payer_unknown': {
+    fr: "Ce tiers payant n'existe pas ou n'est plus actif.",
+    en: 'No such payer, or it is inactive.',
+  },
+  'billing.coverage_exists': {
+    fr: 'Cette prise en charge existe déjà pour ce patient à cette date.',
+    en: 'This coverage already exists for this patient from that date.',
+  },
+});
+
+/**
+ * Billing (issue 21, `/billing`, decision 0027): payers and coverage, invoices, payments and receipts, the cash
+ * desk, payer statements and a patient's balance. Routes let the role groups of ACTION_GROUPS through; the
+ * services then require a billing department's membership where decision 0027 says so.
+ */
+export async function billingRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const invoices = new InvoicesService(app);
+  const paymentsService = new PaymentsService(app);
+  const payers = new PayersService(app);
+  const policy = (roles: readonly DashboardGroup[]) =>
+    ({ access: { scope: 'hospital', module: 'billing', roles } }) as const;
+  const reader = policy(ACTION_GROUPS['billing.read']);
+  const worker = policy(ACTION_GROUPS['billing.work']);
+  const crediter = policy(ACTION_GROUPS['billing.credit']);
+  const manager = policy(ACTION_GROUPS['billing.manage']);
+  const balance = policy(ACTION_GROUPS['billing.balance']);
+  const tags = ['billing'];
+  const PatientParams = z.object({ id: z.uuid() });
+  const CoverageParams = z.object({ id: z.uuid(), coverage_id: z.uuid() });
+
+  // Payers and coverage ---------------------------------------------------------------------------------
+
+  r.get(
+    '/api/payers/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'Payers with their coverage rules',
+        querystring: ZPayerQuery,
+        response: { 200: ZPayerList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, ...f } = request.query;
+      const { rows, count } = await payers.list(contextOf(request), f, page, page_size);
+      return pageOf(request, request.query, count, rows);
+    },
+  );
+  r.post(
+    '/api/payers/',
+    {
+      config: manager,
+      schema: { tags, summary: 'A new payer', body: ZPayerCreate, response: { 201: ZPayer } },
+    },
+    async (request, reply) => reply.status(201).send(await payers.create(contextOf(request), request.body)),
+  );
+  r.get(
+    '/api/payers/:id/',
+    { config: reader, schema: { tags, summary: 'A payer', params: ZIdParams, response: { 200: ZPayer } } },
+    async (request) => payers.read(contextOf(request), request.params.id),
+  );
+  r.patch(
+    '/api/payers/:id/',
+    {
+      config: manager,
+      schema: {
+        tags,
+        summary: 'Changes a payer (its rules replace the whole list)',
+        params: ZIdParams,
+        body: ZPayerUpdate,
+        response: { 200: ZPayer },
+      },
+    },
+    async (request) => payers.update(contextOf(request), request.params.id, request.body),
+  );
+  r.get(
+    '/api/payers/:id/statement/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'What to claim from a payer: issued invoices and credit notes of a period with its share',
+        params: ZIdParams,
+        querystring: ZPayerStatementQuery,
+        response: { 200: ZPayerStatement },
+      },
+    },
+    async (request) =>
+      payers.statement(contextOf(request), request.params.id, request.query.from, request.query.to),
+  );
+  r.get(
+    '/api/patients/:id/coverages/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: "A patient's coverages",
+        params: PatientParams,
+        response: { 200: ZCoverageList },
+      },
+    },
+    async (request) => payers.coverages(contextOf(request), request.params.id),
+  );
+  r.post(
+    '/api/patients/:id/coverages/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'Adds a coverage (payer, member number, validity) to a patient',
+        params: PatientParams,
+        body: ZCoverageCreate,
+        response: { 201: ZCoverage },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await payers.addCoverage(contextOf(request), request.params.id, request.body)),
+  );
+  r.post(
+    '/api/patients/:id/coverages/:coverage_id/end/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'Ends a coverage (default today)',
+        params: CoverageParams,
+        body: ZCoverageEnd,
+        response: { 200: ZCoverage },
+      },
+    },
+    async (request) =>
+      payers.endCoverage(
+        contextOf(request),
+        request.params.id,
+        request.params.coverage_id,
+        request.body.valid_to,
+      ),
+  );
+  r.get(
+    '/api/patients/:id/balance/',
+    {
+      config: balance,
+      schema: {
+        tags,
+        summary: "A patient's balance: what is owed on issued invoices (clinicians read it too)",
+        params: PatientParams,
+        response: { 200: ZPatientBalance },
+      },
+    },
+    async (request) => payers.balance(contextOf(request), request.params.id),
+  );
+
+  // Invoices --------------------------------------------------------------------------------------------
+
+  r.get(
+    '/api/invoices/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'Invoices and credit notes by patient, status, kind, date range, number; newest first',
+        querystring: ZInvoiceQuery,
+        response: { 200: ZInvoiceList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, ...f } = request.query;
+      const { rows, count, capped } = await invoices.list(contextOf(request), f, page, page_size);
+      return pageOf(request, request.query, count, rows, { countCapped: capped });
+    },
+  );
+  r.post(
+    '/api/invoices/assemble/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'The draft invoice of a visit or a stay from what was performed (201 new, 200 refreshed)',
+        body: ZInvoiceAssemble,
+        response: { 200: ZInvoiceDetail, 201: ZInvoiceDetail },
+      },
+    },
+    async (request, reply) => {
+      const { created, invoice } = await invoices.assemble(contextOf(request), request.body);
+      return reply.status(created ? 201 : 200).send(invoice);
+    },
+  );
+  r.get(
+    '/api/invoices/:id/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'An invoice with its lines, payments and credit notes',
+        params: ZIdParams,
+        response: { 200: ZInvoiceDetail },
+      },
+    },
+    async (request) => invoices.read(contextOf(request), request.params.id),
+  );
+  r.post(
+    '/api/invoices/:id/lines/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'Adds a line (an act of the catalogue) to a draft',
+        params: ZIdParams,
+        body: ZInvoiceLineCreate,
+        response: { 200: ZInvoiceDetail },
+      },
+    },
+    async (request) => invoices.addLine(contextOf(request), request.params.id, request.body),
+  );
+  r.post(
+    '/api/invoices/:id/lines/:line_id/remove/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'Removes a line of a draft with a reason',
+        params: ZInvoiceLineParams,
+        body: ZInvoiceLineRemove,
+        response: { 200: ZInvoiceDetail },
+      },
+    },
+    async (request) =>
+      invoices.removeLine(contextOf(request), request.params.id, request.params.line_id, request.body.reason),
+  );
+  r.post(
+    '/api/invoices/:id/lines/:line_id/discount/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'A discount on a line of a draft (amount, reason; the caller is recorded)',
+        params: ZInvoiceLineParams,
+        body: ZInvoiceLineDiscount,
+        response: { 200: ZInvoiceDetail },
+      },
+    },
+    async (request) =>
+      invoices.discountLine(
+        contextOf(request),
+        request.params.id,
+        request.params.line_id,
+        request.body.amount,
+        request.body.reason,
+      ),
+  );
+  r.post(
+    '/api/invoices/:id/issue/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'Issues a draft: FAC-<HOSPITAL>-<YEAR>-000123, without gaps; immutable afterwards',
+        params: ZIdParams,
+        response: { 200: ZInvoiceDetail },
+      },
+    },
+    async (request) => invoices.issue(contextOf(request), request.params.id),
+  );
+  r.post(
+    '/api/invoices/:id/cancel/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'Cancels a draft with a reason',
+        params: ZIdParams,
+        body: ZInvoiceCancel,
+        response: { 200: ZInvoiceDetail },
+      },
+    },
+    async (request) => invoices.cancel(contextOf(request), request.params.id, request.body.reason),
+  );
+  r.post(
+    '/api/invoices/:id/credit-note/',
+    {
+      config: crediter,
+      schema: {
+        tags,
+        summary: 'A credit note (AV-…) against an issued invoice: all its lines, or some',
+        params: ZIdParams,
+        body: ZCreditNoteCreate,
+        response: { 201: ZInvoiceDetail },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await invoices.creditNote(contextOf(request), request.params.id, request.body)),
+  );
+
+  // Payments and receipts -------------------------------------------------------------------------------
+
+  r.post(
+    '/api/payments/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: "A payment in the cashier's open session; its numbered receipt (REC-…)",
+        body: ZPaymentCreate,
+        response: { 201: ZReceipt },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await paymentsService.record(contextOf(request), request.body)),
+  );
+  r.post(
+    '/api/payments/:id/refund/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'Refunds (part of) a payment with a reason: a negative movement and its receipt',
+        params: ZIdParams,
+        body: ZPaymentRefund,
+        response: { 201: ZReceipt },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await paymentsService.refund(
+            contextOf(request),
+            request.params.id,
+            request.body.amount,
+            request.body.reason,
+          ),
+        ),
+  );
+  r.get(
+    '/api/receipts/:id/',
+    {
+      config: reader,
+      schema: { tags, summary: 'A receipt, to print', params: ZIdParams, response: { 200: ZReceipt } },
+    },
+    async (request) => paymentsService.readReceipt(contextOf(request), request.params.id),
+  );
+
+  // Cash desk -------------------------------------------------------------------------------------------
+
+  r.get(
+    '/api/cash-sessions/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: "Cash sessions: the cashier's own; everyone's for the head doctor and administrators",
+        querystring: ZCashSessionQuery,
+        response: { 200: ZCashSessionList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, ...f } = request.query;
+      const { rows, count } = await paymentsService.list(contextOf(request), f, page, page_size);
+      return pageOf(request, request.query, count, rows);
+    },
+  );
+  r.post(
+    '/api/cash-sessions/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'Opens the caller’s cash session with a float per currency (one open session each)',
+        body: ZCashSessionOpen,
+        response: { 201: ZCashSession },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await paymentsService.open(contextOf(request), request.body)),
+  );
+  r.get(
+    '/api/cash-sessions/current/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: 'The caller’s open cash session (404 when none)',
+        response: { 200: ZCashSession },
+      },
+    },
+    async (request) => paymentsService.current(contextOf(request)),
+  );
+  r.post(
+    '/api/cash-sessions/:id/close/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary:
+          'Closes the caller’s session with the cash counted per currency; the report with the variance',
+        params: ZIdParams,
+        body: ZCashSessionClose,
+        response: { 200: ZCashSessionReport },
+      },
+    },
+    async (request) => paymentsService.close(contextOf(request), request.params.id, request.body),
+  );
+  r.get(
+    '/api/cash-sessions/:id/report/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'Expected vs counted cash per currency, totals per method and operator',
+        params: ZIdParams,
+        response: { 200: ZCashSessionReport },
+      },
+    },
+    async (request) => paymentsService.report(contextOf(request), request.params.id),
+  );
+}
