@@ -74,6 +74,8 @@ export function InvoicesPanel({
           label={t('invoices.patient')}
           placeholder={t('invoices.anyPatient')}
           nothingFound={t('invoices.noPatient')}
+          required={false}
+          withAsterisk={false}
           clearable
           value={patient}
           onChange={(id) => resetPage(setPatient)(id || null)}
@@ -86,8 +88,8 @@ export function InvoicesPanel({
           value={status}
           onChange={(value) => resetPage(setStatus)(value as InvoiceStatus | null)}
         />
-        <DateFilter label={t('invoices.from')} value={from} onChange={resetPage(setFrom)} w={undefined} />
-        <DateFilter label={t('invoices.to')} value={until} onChange={resetPage(setUntil)} w={undefined} />
+        <DateFilter label={t('invoices.from')} value={from} onChange={resetPage(setFrom)} />
+        <DateFilter label={t('invoices.to')} value={until} onChange={resetPage(setUntil)} />
       </SimpleGrid>
       {staff && (
         <Group justify="flex-end">
