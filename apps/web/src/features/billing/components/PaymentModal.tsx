@@ -14,13 +14,7 @@ import {
   type TPayment,
   ZPaymentCreate,
 } from '@greensen/shared/contracts/billing';
-import {
-  COMMON_CURRENCIES,
-  convertMinor,
-  minorToDecimal,
-  parseMoney,
-  RATE_PATTERN,
-} from '@greensen/shared/domain/money';
+import { convertMinor, minorToDecimal, parseMoney, RATE_PATTERN } from '@greensen/shared/domain/money';
 import {
   Alert,
   Anchor,
@@ -39,6 +33,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
+import { PICKER_CURRENCIES } from '../../../lib/billing/currencies';
 import { useFormFailure } from '../../../lib/field-errors';
 import { uiLanguage } from '../../../lib/i18n';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -226,7 +221,7 @@ export function PaymentModal({
           <Select
             label={t('cash.currency')}
             allowDeselect={false}
-            data={[...new Set([invoice.currency, ...COMMON_CURRENCIES])]}
+            data={[...new Set([invoice.currency, ...PICKER_CURRENCIES])]}
             {...form.getInputProps('currency')}
           />
           <MoneyInput
