@@ -12,8 +12,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PagedQueryTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientPicker } from '../../../lib/clinical/components/PatientPicker';
+import { DateField } from '../../../lib/date-field';
 import { formatDate } from '../../../lib/format';
-import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
+import { SearchFilter, useListPage } from '../../../lib/list-filters';
 import { money } from '../../../lib/money';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useInvoices } from '../api/invoices';
@@ -63,7 +64,7 @@ export function InvoicesPanel({
 
   return (
     <Stack gap="sm" data-testid="invoices-panel">
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+      <SimpleGrid cols={{ base: 1, xs: 2, sm: 3, lg: 5 }} spacing="sm">
         <SearchFilter
           label={t('invoices.number')}
           placeholder={t('invoices.numberPlaceholder')}
@@ -88,8 +89,8 @@ export function InvoicesPanel({
           value={status}
           onChange={(value) => resetPage(setStatus)(value as InvoiceStatus | null)}
         />
-        <DateFilter label={t('invoices.from')} value={from} onChange={resetPage(setFrom)} />
-        <DateFilter label={t('invoices.to')} value={until} onChange={resetPage(setUntil)} />
+        <DateField label={t('invoices.from')} value={from} onChange={resetPage(setFrom)} clearable />
+        <DateField label={t('invoices.to')} value={until} onChange={resetPage(setUntil)} clearable />
       </SimpleGrid>
       {staff && (
         <Group justify="flex-end">
