@@ -6,7 +6,9 @@
 // (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock), --only records
 // (scenario 9: a 500-visit record against a 5-visit one), --only sockets (scenario 10: 2,000 sockets notified),
 // --only documents (scenario 11: a two-page consultation report as PDF against the same as HTML), --only care
-// (scenario 12: the nurse dashboard's tasks and patients for a 40-patient ward with a week of executions).
+// (scenario 12: the nurse dashboard's tasks and patients for a 40-patient ward with a week of executions),
+// --only billing (scenario 13: the invoice list filtered by patient and by date over a large invoice table, and
+// assembling a 30-day stay's invoice of ~300 lines; --invoices N sets the table's size, 1,000,000 at full scale).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
@@ -31,6 +33,7 @@ import {
 import {
   BENCH_NURSE,
   ensureBeds,
+  ensureBilling,
   ensureCare,
   ensureDataset,
   ensureNurses,
@@ -885,6 +888,98 @@ function careRows(c, engine) {
 
 /** `--only care`: scenario 12 alone (a 40-patient ward with a week of executions added to the dataset). */
 const careOnly = () => scenarioAlone('care', (d) => ensureCare(d, log), careScenario, careRows);
+
+/** Invoices seeded for scenario 13 (`--invoices N`; the issue's figure is 1,000,000, the default a small scale). */
+const BILLING_INVOICES = args.includes('--invoices') ? Number(args[args.indexOf('--invoices') + 1]) : 20_000;
+
+/**
+ * Scenario 13 (issue 21): the cashier's invoice list filtered by patient and by a week's dates over the seeded
+ * invoice table (goal: p95 ≤ 50 ms), and assembling the invoice of a 30-day stay of ~300 lines (a refresh of the
+ * draft: derivation of the bed-days, pricing, the payer split of every line) against a patient's record (goal:
+ * ≤ 2×), alternating. The first, full assembly is timed once.
+ */
+async function billingScenario(server, _database, seeded) {
+  const cashier = await signIn(server.url, 'caisse@greensen.test');
+  const secretary = await signIn(server.url, 'secretaire@greensen.test');
+  const { results: recent } = await api(server.url, cashier, 'GET', '/api/invoices/?page_size=50');
+  const { results: people } = await api(server.url, secretary, 'GET', '/api/patients/?page_size=50');
+  const t0 = performance.now();
+  const first = await api(server.url, cashier, 'POST', '/api/invoices/assemble/', {
+    hospitalization: seeded.stay,
+  });
+  const firstMs = performance.now() - t0;
+  const day = (offset) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+  const measured = await alternate({
+    byPatient: () =>
+      latency(
+        server.url,
+        recent.map((i) => ({ path: `/api/invoices/?patient=${i.patient.id}` })),
+        { headers: cashier.headers, amount: CFG.perBatch },
+      ),
+    byDate: () =>
+      latency(
+        server.url,
+        [10, 100, 400, 900].map((d) => ({ path: `/api/invoices/?from=${day(d + 7)}&to=${day(d)}` })),
+        { headers: cashier.headers, amount: CFG.perBatch },
+      ),
+    assemble: () =>
+      latency(
+        server.url,
+        [
+          {
+            path: '/api/invoices/assemble/',
+            method: 'POST',
+            body: JSON.stringify({ hospitalization: seeded.stay }),
+            headers: { ...cashier.headers, 'content-type': 'application/json' },
+          },
+        ],
+        { headers: cashier.headers, amount: Math.max(5, Math.round(CFG.perBatch / 4)) },
+      ),
+    detail: () =>
+      latency(
+        server.url,
+        people.map((p) => ({ path: `/api/patients/${p.id}/` })),
+        { headers: secretary.headers, amount: CFG.perBatch },
+      ),
+  });
+  return {
+    invoices: seeded.invoices,
+    lines: first.lines?.length ?? 0,
+    firstAssemblyMs: firstMs,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** The table's lines of scenario 13. */
+function billingRows(b, engine) {
+  for (const [key, what] of [
+    ['byPatient', 'filtered by patient'],
+    ['byDate', 'filtered by a week'],
+  ])
+    row(
+      '13 billing',
+      `p95 GET /api/invoices/ ${what} (${b.invoices.toLocaleString('en')} invoices, ${engine}) vs the 50 ms goal`,
+      ms(b[key].p95),
+      '50 ms',
+      b[key].p95 / 50,
+      atMost(1),
+    );
+  row(
+    '13 billing',
+    `p95 POST /api/invoices/assemble/ of a 30-day stay (${b.lines} lines, ${engine}) vs a patient's record`,
+    ms(b.assemble.p95),
+    ms(b.detail.p95),
+    b.assemble.p95 / b.detail.p95,
+    atMost(2),
+    `first assembly ${ms(b.firstAssemblyMs)}`,
+  );
+}
+
+/** `--only billing`: scenario 13 alone (invoices and the 30-day stay added to the dataset). */
+const billingOnly = () =>
+  scenarioAlone('billing', (d) => ensureBilling(d, BILLING_INVOICES, log), billingScenario, billingRows);
 
 /** `--only pharmacy`: scenario 8 alone (2,000 presentations and 20,000 lots added to the dataset). */
 const pharmacyOnly = () =>
@@ -1748,7 +1843,9 @@ async function main() {
               ? documentsOnly()
               : ONLY === 'care'
                 ? careOnly()
-                : main()
+                : ONLY === 'billing'
+                  ? billingOnly()
+                  : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);

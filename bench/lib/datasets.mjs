@@ -157,3 +157,19 @@ export function ensureNurses(dataset, count, log) {
       .at(-1),
   );
 }
+
+/**
+ * The invoices of scenario 13 (issue 21): at least `invoices` issued invoices and a 30-day stay of ~300 acts
+ * (`npm run seed:scale -- --billing N`, idempotent): `{invoices, stay, acts}`.
+ */
+export function ensureBilling(dataset, invoices, log) {
+  log(
+    `  ${dataset.name}: ${invoices.toLocaleString('en')} invoices and a 30-day stay (npm run seed:scale -- --billing ${invoices})…`,
+  );
+  return JSON.parse(
+    cli(['seed-scale', '--billing', String(invoices)], dataset.database)
+      .trim()
+      .split('\n')
+      .at(-1),
+  );
+}

@@ -1,4 +1,4 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care]
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N]
 // | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
@@ -7,6 +7,7 @@ import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/ru
 import {
   seedScale,
   seedScaleBeds,
+  seedScaleBilling,
   seedScaleCare,
   seedScaleNurses,
   seedScalePharmacy,
@@ -57,6 +58,15 @@ async function main(command: string | undefined) {
     if (command === 'seed-scale') {
       if (config.appEnv === 'production')
         throw new SeedRefused('The scale seed never runs in production mode.');
+      const billingAt = process.argv.indexOf('--billing');
+      if (billingAt > 0) {
+        const total = Number(process.argv[billingAt + 1]);
+        if (!Number.isInteger(total) || total < 1 || total > 5_000_000)
+          throw new SeedRefused('usage: cli.js seed-scale --billing N (1 to 5000000 invoices)');
+        // One line of JSON: the bench reads the stay's id from it.
+        console.log(JSON.stringify(await seedScaleBilling(database.db, total)));
+        return;
+      }
       if (process.argv.includes('--care')) {
         const r = await seedScaleCare(database.db);
         console.log(

@@ -64,7 +64,7 @@ describe(`database on ${TEST_DB_KIND} PostgreSQL`, () => {
     expect(await databaseIsEmpty(ctx.app.db)).toBe(true);
     const summary = await seedDemoIfAllowed(ctx.database, ctx.config);
     expect(summary?.hospitals).toBe(2);
-    expect(summary?.departments).toBe(18);
+    expect(summary?.departments).toBe(20);
     const emails = (await ctx.app.db.select({ email: users.email }).from(users)).map((u) => u.email).sort();
     expect(emails).toEqual(DEMO_ACCOUNTS.map((a) => a.email).sort());
     const [one] = await ctx.app.db.select().from(users).where(sql`email = 'medecin@greensen.test'`);

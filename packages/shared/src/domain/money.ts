@@ -43,9 +43,6 @@ export function currencyExponent(currency: string): number {
   return CURRENCY_EXPONENTS[currency.toUpperCase()] ?? 2;
 }
 
-/** The currencies offered in a currency picker (payments in another currency, cash floats). */
-export const COMMON_CURRENCIES = ['XOF', 'XAF', 'GNF', 'CDF', 'GHS', 'NGN', 'EUR', 'USD'] as const;
-
 const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 /** Rounds `num / den` (den > 0) half away from zero. */

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { hashSecret } from '../../lib/passwords.js';
 import type { Db } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
+import { seedBilling } from './billing.js';
 import { seedCare } from './care.js';
 import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
@@ -19,7 +20,8 @@ export const DEMO_HOSPITALS = [
     code: 'HGG',
     name: 'Hôpital Général de Greensen',
     timeZone: 'Africa/Kinshasa',
-    currency: 'CDF',
+    // Billed in F CFA (issue 21's demo); the clinic keeps Congolese francs: two currencies, two exponents.
+    currency: 'XOF',
     triageScale: 'FRENCH',
   },
   {
@@ -41,6 +43,7 @@ export const DEMO_DEPARTMENTS: { code: string; name: string; kind: Kind; wards: 
   { code: 'IMG', name: 'Imagerie', kind: 'imaging', wards: 0 },
   { code: 'PHA', name: 'Pharmacie', kind: 'pharmacy', wards: 0 },
   { code: 'ADM', name: 'Administration', kind: 'administration', wards: 0 },
+  { code: 'CAI', name: 'Caisse', kind: 'billing', wards: 0 },
 ];
 
 interface DemoAccount {
@@ -165,6 +168,15 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     role: 'NURSE',
     at: [{ hospital: 'HGG', department: 'PHA' }],
   },
+  // The cash desk's cashier (issue 21, decision 0027): a secretary of the billing department.
+  {
+    email: 'caisse@greensen.test',
+    firstName: 'Aimée',
+    lastName: 'Tshilombo',
+    language: 'fr',
+    role: 'SECRETARY',
+    at: [{ hospital: 'HGG', department: 'CAI' }],
+  },
   {
     email: 'medecin.cdf@greensen.test',
     firstName: 'John',
@@ -273,6 +285,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedInpatient(tx);
     await seedPharmacy(tx);
     await seedCare(tx);
+    await seedBilling(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

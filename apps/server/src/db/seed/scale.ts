@@ -552,3 +552,108 @@ export async function seedScaleCare(
     };
   });
 }
+
+/** The reason of the bench's billed visits and of its 30-day stay (what makes `seedScaleBilling` idempotent). */
+const BENCH_BILLING_REASON = 'Banc d’essai de facturation';
+
+/**
+ * Billing at scale (issue 21's bench, `npm run seed:scale -- --billing N`): at least `total` issued invoices in the
+ * first hospital (each of its own completed outpatient visit of a random patient, created over the last three
+ * years), and a 30-day stay with about 300 performed acts (30 bed-days derived at assembly, 270 nursing and
+ * medicine acts) whose invoice the bench assembles. Needs the demo's catalogue (`seed:demo`). Idempotent.
+ */
+export async function seedScaleBilling(
+  db: Db,
+  total: number,
+): Promise<{ hospital: string; invoices: number; stay: string; acts: number }> {
+  const hospital = await firstHospital(db);
+  const facts = await db.execute<{
+    patients: string[] | string;
+    department: string;
+    doctor: string;
+    have: number;
+  }>(
+    sql`select (select array_agg(id order by id) from (select id from patients where hospital_id = ${hospital.id}
+          and archived_at is null limit 100000) p) as patients,
+        (select id from departments where hospital_id = ${hospital.id} and kind = 'clinical' order by code limit 1) as department,
+        (select user_id from memberships where hospital_id = ${hospital.id} and upper(role_code) = 'SECRETARY'
+          order by created_at, user_id limit 1) as doctor,
+        (select count(*)::int from admissions where hospital_id = ${hospital.id} and reason = ${BENCH_BILLING_REASON}
+          and admission_type = 'outpatient') as have`,
+  );
+  const f = facts.rows[0]!;
+  const patients =
+    typeof f.patients === 'string' ? f.patients.replace(/[{}]/g, '').split(',') : (f.patients ?? []);
+  if (!patients.length || !f.department || !f.doctor)
+    throw new Error('Seed the demo first (npm run seed:demo).');
+  const pids = `{${patients.join(',')}}`;
+  const BATCH = 50_000;
+  for (let from = Number(f.have) + 1; from <= total; from += BATCH) {
+    const to = Math.min(total, from + BATCH - 1);
+    await db.transaction(async (tx) => {
+      // Visit k: a random patient, some day of the last three years; queue numbers far above a day's real ones.
+      await tx.execute(sql`with v as (
+          insert into admissions (id, hospital_id, patient_id, department_id, admission_type, reason, status,
+            queue_date, queue_number, admitted_at, closed_at, created_by)
+          select gen_random_uuid(), ${hospital.id}, (${pids}::uuid[])[1 + (k * 7919) % ${patients.length}],
+            ${f.department}, 'outpatient', ${BENCH_BILLING_REASON}, 'completed',
+            (now() - (k % 1095) * interval '1 day')::date, 500000 + k,
+            now() - (k % 1095) * interval '1 day', now() - (k % 1095) * interval '1 day' + interval '1 hour',
+            ${f.doctor}
+          from generate_series(${from}::int, ${to}::int) k
+          returning id, patient_id, admitted_at, queue_number)
+        insert into invoices (id, hospital_id, number, kind, status, patient_id, admission_id, currency,
+          payer_category, total, payer_share, patient_share, paid, issued_at, issued_by, created_by, created_at,
+          updated_at)
+        select gen_random_uuid(), ${hospital.id}, 'FAC-' || ${hospital.code} || '-BENCH-' || (v.queue_number - 500000),
+          'invoice', 'issued', v.patient_id, v.id, h.currency, 'private', 5000 + (v.queue_number % 20) * 500, 0,
+          5000 + (v.queue_number % 20) * 500, case when v.queue_number % 3 = 0 then 0 else 5000 end,
+          v.admitted_at + interval '50 minutes', ${f.doctor}, ${f.doctor}, v.admitted_at + interval '45 minutes',
+          v.admitted_at + interval '50 minutes'
+        from v join hospitals h on h.id = ${hospital.id}`);
+    });
+  }
+  // The 30-day stay: a patient in the first clinical department since 30 days, 9 acts a day besides the bed-day.
+  let stay = (
+    await db.execute<{
+      id: string;
+    }>(sql`select s.id from hospitalizations s where s.hospital_id = ${hospital.id}
+      and s.reason = ${BENCH_BILLING_REASON} limit 1`)
+  ).rows[0]?.id;
+  if (!stay) {
+    stay = await db.transaction(async (tx) => {
+      const patient = await tx.execute<{ id: string }>(sql`select p.id from patients p
+        where p.hospital_id = ${hospital.id} and p.archived_at is null and p.deceased_at is null
+          and not exists (select 1 from hospitalizations s where s.patient_id = p.id)
+        order by p.record_number desc limit 1`);
+      const patientId = patient.rows[0]?.id;
+      if (!patientId) throw new Error('No patient without a stay: run seed:scale --patients first.');
+      const doctor = await tx.execute<{ id: string }>(sql`select user_id as id from memberships
+        where hospital_id = ${hospital.id} and is_active and upper(role_code) = 'DOCTOR' order by created_at, user_id limit 1`);
+      const s = await tx.execute<{
+        id: string;
+      }>(sql`insert into hospitalizations (id, hospital_id, patient_id,
+          department_id, doctor_id, status, reason, requested_at, admitted_at, ended_at, discharge_mode)
+        values (gen_random_uuid(), ${hospital.id}, ${patientId}, ${f.department}, ${doctor.rows[0]!.id}, 'discharged',
+          ${BENCH_BILLING_REASON}, now() - interval '30 days', now() - interval '30 days', now(), 'home')
+        returning id`);
+      const id = s.rows[0]!.id;
+      await tx.execute(sql`insert into performed_acts (id, hospital_id, patient_id, act_id, hospitalization_id,
+          quantity, source, performed_at, performed_by)
+        select gen_random_uuid(), ${hospital.id}, ${patientId}, ma.id, ${id}, 1 + (d % 3), 'manual',
+          now() - interval '30 days' + d * interval '1 day' + (ma.rn * interval '1 hour'), ${doctor.rows[0]!.id}
+        from generate_series(0, 29) d
+        cross join (select id, row_number() over (order by code) as rn from medical_acts
+          where hospital_id = ${hospital.id} and category in ('nursing', 'medicine') and is_active
+          order by code limit 9) ma`);
+      return id;
+    });
+  }
+  for (const table of ['admissions', 'invoices', 'performed_acts'])
+    await db.execute(sql.raw(`analyze ${table}`));
+  const counts = await db.execute<{ invoices: number; acts: number }>(sql`select
+      (select count(*)::int from admissions where hospital_id = ${hospital.id} and reason = ${BENCH_BILLING_REASON}
+        and admission_type = 'outpatient') as invoices,
+      (select count(*)::int from performed_acts where hospitalization_id = ${stay}) as acts`);
+  return { hospital: hospital.code, invoices: counts.rows[0]!.invoices, stay, acts: counts.rows[0]!.acts };
+}

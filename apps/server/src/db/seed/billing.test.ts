@@ -1,0 +1,92 @@
+import type { TInvoice, TInvoiceDetail } from '@greensen/shared/contracts/billing';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { demoActor } from '../../../test/factories.js';
+import { CASHIER } from './billing.js';
+import { seedDemo } from './demo.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  await seedDemo(ctx.database.db);
+}, 120_000);
+afterAll(() => ctx.close());
+
+const actor = (email: string) => demoActor(ctx.database.db, ctx.config.jwtSecret, email);
+const get = async (who: { headers: Record<string, string> }, url: string) => {
+  const res = await ctx.app.inject({ method: 'GET', url, headers: who.headers });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+
+it('gives the cashier an open session, a catalogue, two payers and an issued invoice paid in part', async () => {
+  const cashier = await actor(CASHIER);
+  const session = await get(cashier, '/api/cash-sessions/current/');
+  expect(session.floats).toEqual([{ currency: 'XOF', amount: 25_000 }]);
+  const acts = await get(cashier, '/api/medical-acts/?page_size=100');
+  expect(acts.count).toBeGreaterThanOrEqual(40);
+  const cons = acts.results.find((a: { code: string }) => a.code === 'CONS-GEN');
+  expect(
+    cons.current_tariffs.map((t: { payer_category: string; price: number }) => [t.payer_category, t.price]),
+  ).toEqual(
+    expect.arrayContaining([
+      ['private', 5000],
+      ['indigent', 1250],
+    ]),
+  );
+  const payers = await get(cashier, '/api/payers/');
+  expect(payers.results.map((p: { kind: string }) => p.kind).sort()).toEqual(['free_care', 'insurer']);
+
+  const list = await get(cashier, '/api/invoices/?status=issued');
+  const invoice = list.results.find((i: TInvoice) => i.payer?.code === 'ASCOMA') as TInvoice;
+  expect(invoice.currency).toBe('XOF');
+  expect(invoice.number).toMatch(/^FAC-HGG-\d{4}-000001$/);
+  expect(invoice.balance).toBeGreaterThan(0);
+  expect(invoice.paid).toBeGreaterThan(0);
+  const detail = (await get(cashier, `/api/invoices/${invoice.id}/`)) as TInvoiceDetail;
+  expect(detail.lines.map((l) => l.act.code)).toEqual(['CONS-GEN', 'LAB-TDR', 'MED-AL', 'MED-PCM']);
+  expect(detail.lines.every((l) => l.payer_share + l.patient_share === l.total)).toBe(true);
+  expect(detail.payments.map((p) => [p.method, p.operator])).toEqual([
+    ['cash', null],
+    ['mobile_money', 'mtn_momo'],
+  ]);
+  // The same MTN MoMo reference again is refused.
+  const again = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/',
+    headers: cashier.headers,
+    payload: {
+      invoice: invoice.id,
+      method: 'mobile_money',
+      amount: 100,
+      operator: 'mtn_momo',
+      phone: '+243 81 555 12 34',
+      reference: detail.payments[1]!.reference,
+    },
+  });
+  expect(again.statusCode, again.body).toBe(409);
+});
+
+it('lets the cashier invoice the second insured visit with the insurer’s share; clinicians see the balance', async () => {
+  const cashier = await actor(CASHIER);
+  const visit = await ctx.database.db.execute<{ admission: string; patient: string }>(sql`
+    select c.admission_id as admission, c.patient_id as patient from patient_coverages pc
+    join consultations c on c.patient_id = pc.patient_id and c.status = 'completed'
+    where not exists (select 1 from invoices i where i.patient_id = pc.patient_id) limit 1`);
+  const v = visit.rows[0]!;
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/invoices/assemble/',
+    headers: cashier.headers,
+    payload: { admission: v.admission },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const draft = res.json() as TInvoiceDetail;
+  expect(draft.payer?.code).toBe('ASCOMA');
+  const cons = draft.lines.find((l) => l.act.code === 'CONS-GEN')!;
+  expect([cons.unit_price, cons.payer_share, cons.patient_share]).toEqual([5000, 4000, 1000]);
+  const nurse = await actor('infirmier@greensen.test');
+  const balance = await get(nurse, `/api/patients/${v.patient}/balance/`);
+  expect(balance).toMatchObject({ currency: 'XOF', balance: 0, draft_invoices: 1 });
+});
