@@ -3,11 +3,11 @@
  * others can be added. The text of each amount is read by `readCurrencyAmounts` into minor units (French decimal
  * comma accepted, never a float).
  */
+import { COMMON_CURRENCIES } from '@greensen/shared/contracts/structure';
 import { parseMoney } from '@greensen/shared/domain/money';
 import { ActionIcon, Button, Group, Select, Stack } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { PICKER_CURRENCIES } from '../../../lib/billing/currencies';
 import { MoneyInput } from '../../../lib/money-input';
 
 export interface CurrencyRow {
@@ -48,7 +48,7 @@ export function CurrencyAmountsField({
 }) {
   const { t } = useTranslation('billing');
   const used = new Set(rows.map((row) => row.currency));
-  const free = PICKER_CURRENCIES.filter((currency) => !used.has(currency));
+  const free = COMMON_CURRENCIES.filter((currency) => !used.has(currency));
   const set = (index: number, change: Partial<CurrencyRow>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
   return (

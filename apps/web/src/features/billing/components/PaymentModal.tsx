@@ -5,6 +5,7 @@
  * the amount it makes in the invoice's currency (the shared rounding rule). The server's refusals are shown as they
  * come: a reference already recorded (409), no open cash session (409). After the payment, its receipt to print.
  */
+
 import {
   MOBILE_MONEY_OPERATORS,
   type MobileMoneyOperator,
@@ -14,6 +15,7 @@ import {
   type TPayment,
   ZPaymentCreate,
 } from '@greensen/shared/contracts/billing';
+import { COMMON_CURRENCIES } from '@greensen/shared/contracts/structure';
 import { convertMinor, minorToDecimal, parseMoney, RATE_PATTERN } from '@greensen/shared/domain/money';
 import {
   Alert,
@@ -33,7 +35,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
-import { PICKER_CURRENCIES } from '../../../lib/billing/currencies';
 import { useFormFailure } from '../../../lib/field-errors';
 import { uiLanguage } from '../../../lib/i18n';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -221,7 +222,7 @@ export function PaymentModal({
           <Select
             label={t('cash.currency')}
             allowDeselect={false}
-            data={[...new Set([invoice.currency, ...PICKER_CURRENCIES])]}
+            data={[...new Set([invoice.currency, ...COMMON_CURRENCIES])]}
             {...form.getInputProps('currency')}
           />
           <MoneyInput
