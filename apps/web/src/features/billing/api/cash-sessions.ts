@@ -1,6 +1,6 @@
 /**
  * The cash desk (issue 21): the cashier's open session (GET /api/cash-sessions/current/, 404 when none), opening
- * one with a float per currency, closing it with the cash counted per currency, a session's report (expected vs
+ * one with a float per currency, closing it with the cash counted per currency (answered with its report), a session's report (expected vs
  * counted, variance; totals per method and operator) and the sessions list (the cashier's own, every one for the
  * management).
  */
@@ -57,5 +57,5 @@ export const useOpenCashSession = () =>
 
 export const useCloseCashSession = () =>
   useBillingWrite(({ id, ...body }: TCashSessionClose & { id: string }) =>
-    api.post<TCashSession>(`cash-sessions/${id}/close/`, body),
+    api.post<TCashSessionReport>(`cash-sessions/${id}/close/`, body),
   );

@@ -12,7 +12,7 @@ import {
   PAYMENT_METHODS,
   type PaymentMethod,
   type TInvoiceDetail,
-  type TPayment,
+  type TReceipt,
   ZPaymentCreate,
 } from '@greensen/shared/contracts/billing';
 import { COMMON_CURRENCIES } from '@greensen/shared/contracts/structure';
@@ -79,7 +79,10 @@ export function PaymentModal({
 }) {
   const { t } = useTranslation('billing');
   const to = useLocalizedPath();
+  const [refused, setRefused] = useState<string | null>(null);
   const form = useForm<Values>({
+    // A refusal concerns what was sent: it goes away as soon as the cashier changes something.
+    onValuesChange: () => setRefused(null),
     initialValues: {
       method: 'cash',
       operator: null,
@@ -92,8 +95,7 @@ export function PaymentModal({
     },
   });
   const { general, clear, fail } = useFormFailure(form, t('pay.failed'));
-  const [refused, setRefused] = useState<string | null>(null);
-  const [done, setDone] = useState<TPayment | null>(null);
+  const [done, setDone] = useState<TReceipt | null>(null);
   const record = useRecordPayment();
   const v = form.getValues();
   const foreign = v.currency !== invoice.currency;
@@ -151,14 +153,14 @@ export function PaymentModal({
         <Stack gap="sm" data-testid="payment-done">
           <Alert color="green" icon={<IconCircleCheck size={18} />} title={t('pay.done')}>
             {t('pay.doneText', {
-              amount: money(done.amount, done.currency),
-              receipt: done.receipt.number,
+              amount: money(done.payment.amount, done.payment.currency),
+              receipt: done.number,
             })}
           </Alert>
           <Group justify="flex-end">
             <Button
               component={Link}
-              to={to(`/billing/receipts/${done.receipt.id}`)}
+              to={to(`/billing/receipts/${done.id}`)}
               variant="default"
               leftSection={<IconPrinter size={16} />}
             >
@@ -234,7 +236,8 @@ export function PaymentModal({
           />
           {foreign && (
             <TextInput
-              label={t('pay.rate', { from: v.currency, to: invoice.currency })}
+              label={t('pay.rate')}
+              placeholder={t('pay.ratePlaceholder', { from: v.currency, to: invoice.currency })}
               required
               inputMode="decimal"
               autoComplete="off"

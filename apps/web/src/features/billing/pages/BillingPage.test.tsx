@@ -135,7 +135,7 @@ describe('/billing', () => {
         [`/api/cash-sessions/${SESSION_ID}/close/`]: (r) => {
           closed.push(r);
           isClosed = true;
-          return Response.json(session({ status: 'closed' }));
+          return Response.json(report(true));
         },
       }),
     });

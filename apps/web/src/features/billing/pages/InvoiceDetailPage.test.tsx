@@ -74,24 +74,43 @@ describe('/billing/invoices/:id', () => {
             );
           return Response.json(
             {
-              id: '0190f0f0-aaaa-7222-8333-444455550001',
-              kind: 'payment',
-              method: 'mobile_money',
-              operator: 'mtn_momo',
-              currency: 'XOF',
-              amount: 7500,
-              rate: null,
-              amount_invoice_currency: 7500,
-              reference: 'MP240304.1200.A1',
-              receipt: { id: '0190f0f0-bbbb-7222-8333-444455550001', number: 'REC-HGG-2026-000007' },
-              received_by: { id: 'c', full_name: 'Mariam Koné' },
-              received_at: '2026-03-04T12:00:00Z',
-              invoice: { id: INVOICE_ID, number: 'FAC-HGG-2026-000042' },
-              phone: '+225 07 12 34 56 78',
-              note: null,
-              reason: null,
-              refunded_payment: null,
-              cash_session: session().id,
+              id: '0190f0f0-bbbb-7222-8333-444455550001',
+              number: 'REC-HGG-2026-000007',
+              issued_at: '2026-03-04T12:00:00Z',
+              hospital: {
+                id: '0190f0f0-cccc-7222-8333-444455550001',
+                name: 'Hôpital Général de Greensen',
+                code: 'HGG',
+              },
+              patient: invoiceDetail().patient,
+              invoice: {
+                id: INVOICE_ID,
+                number: 'FAC-HGG-2026-000042',
+                currency: 'XOF',
+                patient_share: 12500,
+                paid: 12500,
+                balance: 0,
+              },
+              payment: {
+                id: '0190f0f0-aaaa-7222-8333-444455550001',
+                kind: 'payment',
+                method: 'mobile_money',
+                operator: 'mtn_momo',
+                currency: 'XOF',
+                amount: 7500,
+                rate: null,
+                amount_invoice_currency: 7500,
+                reference: 'MP240304.1200.A1',
+                receipt: { id: '0190f0f0-bbbb-7222-8333-444455550001', number: 'REC-HGG-2026-000007' },
+                received_by: { id: 'c', full_name: 'Mariam Koné' },
+                received_at: '2026-03-04T12:00:00Z',
+                invoice: { id: INVOICE_ID, number: 'FAC-HGG-2026-000042' },
+                phone: '+225 07 12 34 56 78',
+                note: null,
+                reason: null,
+                refunded_payment: null,
+                cash_session: session().id,
+              },
             },
             { status: 201 },
           );
@@ -116,7 +135,9 @@ describe('/billing/invoices/:id', () => {
       return form;
     };
     await pay();
-    expect(await screen.findByTestId('payment-done')).toHaveTextContent('REC-HGG-2026-000007');
+    const done = await screen.findByTestId('payment-done');
+    expect(done).toHaveTextContent('REC-HGG-2026-000007');
+    expect(done).toHaveTextContent(/7\s500\sF\sCFA encaissé/);
     expect(sent[0]?.body).toEqual({
       invoice: INVOICE_ID,
       method: 'mobile_money',

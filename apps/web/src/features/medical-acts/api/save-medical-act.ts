@@ -6,7 +6,6 @@ import type {
   TMedicalActCreate,
   TMedicalActDetail,
   TMedicalActUpdate,
-  TTariff,
   TTariffCreate,
 } from '@greensen/shared/contracts/medical-acts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -28,4 +27,6 @@ export const useUpdateMedicalAct = (id: string) =>
   useCatalogueWrite((body: TMedicalActUpdate) => api.patch<TMedicalActDetail>(`medical-acts/${id}/`, body));
 
 export const useCreateTariff = (id: string) =>
-  useCatalogueWrite((body: TTariffCreate) => api.post<TTariff>(`medical-acts/${id}/tariffs/`, body));
+  useCatalogueWrite((body: TTariffCreate) =>
+    api.post<TMedicalActDetail>(`medical-acts/${id}/tariffs/`, body),
+  );
