@@ -116,10 +116,12 @@ function CurrentSession({ session, onClosed }: { session: TCashSession; onClosed
           </Button>
         </Group>
         <Text size="sm" c="dimmed">
-          {t('cash.floats')}:{' '}
-          {session.floats.length === 0
-            ? '—'
-            : session.floats.map((f) => money(f.amount, f.currency)).join(' · ')}
+          {t('cash.floatsLine', {
+            amounts:
+              session.floats.length === 0
+                ? '—'
+                : session.floats.map((f) => money(f.amount, f.currency)).join(' · '),
+          })}
         </Text>
         {report.isPending || report.isError ? (
           <DetailQueryState query={report} blocks={[120]} />

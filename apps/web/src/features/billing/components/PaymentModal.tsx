@@ -132,7 +132,8 @@ export function PaymentModal({
         rate: foreign ? rate : null,
         operator: mobile ? v.operator : null,
         phone: mobile ? v.phone.trim() || null : null,
-        reference: v.reference.trim() || null,
+        // Cash has no reference (a reference typed for another method before switching to cash is dropped).
+        reference: v.method === 'cash' ? null : v.reference.trim() || null,
         note: v.note.trim() || null,
       },
       form,

@@ -53,6 +53,7 @@ export function PaymentsList({
                     to={to(`/billing/receipts/${p.receipt.id}`)}
                     size="sm"
                     ff="monospace"
+                    style={{ whiteSpace: 'nowrap' }}
                   >
                     {p.receipt.number}
                   </Anchor>

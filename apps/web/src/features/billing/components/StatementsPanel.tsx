@@ -54,7 +54,9 @@ export function StatementsPanel() {
         <LoadError error={payers.error} onRetry={() => void payers.refetch()} />
       ) : payers.data && payers.data.results.length === 0 ? (
         <Text c="dimmed">{t('statements.noPayer')}</Text>
-      ) : from && to && to < from ? (
+      ) : !from || !to ? (
+        <Text c="dimmed">{t('statements.choosePeriod')}</Text>
+      ) : to < from ? (
         <Text c="red">{t('statements.badPeriod')}</Text>
       ) : statement.isError ? (
         <LoadError error={statement.error} onRetry={() => void statement.refetch()} />
