@@ -55,6 +55,11 @@ export const pageLoaders = {
   verifyDocument: () => import('../features/documents/pages/VerifyDocumentPage'),
   care: () => import('../features/care/pages/CarePage'),
   careDetail: () => import('../features/care/pages/CareDetailPage'),
+  medicalActs: () => import('../features/medical-acts/pages/MedicalActsPage'),
+  medicalActDetail: () => import('../features/medical-acts/pages/MedicalActDetailPage'),
+  billing: () => import('../features/billing/pages/BillingPage'),
+  invoiceDetail: () => import('../features/billing/pages/InvoiceDetailPage'),
+  receipt: () => import('../features/billing/pages/ReceiptPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -96,6 +101,10 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff, pageLoaders.adminTemplates];
     case 'templates':
       return [pageLoaders.templates, pageLoaders.templateDetail];
+    case 'medical_acts':
+      return [pageLoaders.medicalActs, pageLoaders.medicalActDetail];
+    case 'billing':
+      return [pageLoaders.billing, pageLoaders.invoiceDetail, pageLoaders.receipt];
     default:
       return [pageLoaders.placeholder];
   }

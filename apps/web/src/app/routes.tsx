@@ -133,9 +133,27 @@ function moduleRoutes(): RouteObject[] {
     }),
     page('care', pageLoaders.care, { titleKey: 'care', module: 'care', kind: 'list' }),
     page('care/:id', pageLoaders.careDetail, { titleKey: 'careDetail', module: 'care', kind: 'detail' }),
-    placeholder('medical-acts', { titleKey: 'medicalActs', module: 'medical_acts' }),
-    placeholder('medical-acts/:id', { titleKey: 'medicalActDetail', module: 'medical_acts', kind: 'detail' }),
-    placeholder('billing', { titleKey: 'billing', module: 'billing' }),
+    page('medical-acts', pageLoaders.medicalActs, {
+      titleKey: 'medicalActs',
+      module: 'medical_acts',
+      kind: 'list',
+    }),
+    page('medical-acts/:id', pageLoaders.medicalActDetail, {
+      titleKey: 'medicalActDetail',
+      module: 'medical_acts',
+      kind: 'detail',
+    }),
+    page('billing', pageLoaders.billing, { titleKey: 'billing', module: 'billing', kind: 'list' }),
+    page('billing/invoices/:id', pageLoaders.invoiceDetail, {
+      titleKey: 'invoiceDetail',
+      module: 'billing',
+      kind: 'detail',
+    }),
+    page('billing/receipts/:id', pageLoaders.receipt, {
+      titleKey: 'receipt',
+      module: 'billing',
+      kind: 'detail',
+    }),
     page('hospitals', pageLoaders.hospitals, { titleKey: 'hospitals', module: 'hospitals', kind: 'list' }),
     page('pharmacy', pageLoaders.pharmacy, { titleKey: 'pharmacy', module: 'pharmacy', kind: 'list' }),
     page('pharmacy/medications/:id', pageLoaders.pharmacyMedication, {

@@ -19,6 +19,8 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { PatientBalancePanel } from '../../../lib/billing/PatientBalancePanel';
+import { useBillingRights } from '../../../lib/billing/rights';
 import { AllergyAlert } from '../../../lib/clinical/components/AllergyBadge';
 import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmissionModal';
 import {
@@ -54,7 +56,6 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 const LATER_TABS = [
   { value: 'exams', icon: IconFlask },
   { value: 'hospitalizations', icon: IconBed },
-  { value: 'billing', icon: IconReceipt },
 ] as const;
 
 export default function PatientDetailPage() {
@@ -69,6 +70,7 @@ export default function PatientDetailPage() {
   const [admitting, setAdmitting] = useState(false);
   const consultationsAllowed = useConsultationsAllowed();
   const pharmacyAllowed = usePharmacyAllowed();
+  const billing = useBillingRights();
 
   if (query.isPending || query.isError)
     return <DetailQueryState query={query} blocks={[120, 240]} testId="patient-loading" />;
@@ -189,6 +191,11 @@ export default function PatientDetailPage() {
                 {t(`tabs.${value}.label`)}
               </Tabs.Tab>
             ))}
+            {billing.balance && (
+              <Tabs.Tab value="billing" leftSection={<IconReceipt size={16} />}>
+                {t('tabs.billing.label')}
+              </Tabs.Tab>
+            )}
             {can('patient.access_log') && (
               <Tabs.Tab value="access" leftSection={<IconEye size={16} />}>
                 {t('accessLog.tab')}
@@ -220,6 +227,11 @@ export default function PatientDetailPage() {
               )}
             </Tabs.Panel>
           ))}
+          {billing.balance && (
+            <Tabs.Panel value="billing" p="md">
+              <PatientBalancePanel patientId={patient.id} invoicesLink={billing.read} />
+            </Tabs.Panel>
+          )}
           {can('patient.access_log') && (
             <Tabs.Panel value="access" p="md">
               <PatientAccessLog patientId={patient.id} />

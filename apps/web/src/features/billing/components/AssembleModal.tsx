@@ -1,0 +1,97 @@
+/**
+ * "Facturer une visite": billing staff pick a patient, then one of their visits; the server assembles the visit's
+ * draft invoice from what was performed (consultations, validated exams, dispensed medicines, manual acts) with the
+ * patient's current coverage, or refreshes the existing draft. The invoice opens.
+ */
+import { ZInvoiceAssemble } from '@greensen/shared/contracts/billing';
+import { Select, Stack, Switch } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useAdmissions } from '../../../lib/clinical/api/list-admissions';
+import { PatientPicker } from '../../../lib/clinical/components/PatientPicker';
+import { useFormFailure } from '../../../lib/field-errors';
+import { formatDateTime } from '../../../lib/format';
+import { FormFooter, ModalForm } from '../../../lib/modal-form';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
+import { validateWith } from '../../../lib/zod-form';
+import { useAssembleInvoice } from '../api/invoices';
+
+interface Values extends Record<string, unknown> {
+  patient: string;
+  admission: string | null;
+  no_coverage: boolean;
+}
+
+export function AssembleModal({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('billing');
+  const navigate = useNavigate();
+  const to = useLocalizedPath();
+  const form = useForm<Values>({ initialValues: { patient: '', admission: null, no_coverage: false } });
+  const { general, clear, fail } = useFormFailure(form, t('assemble.failed'));
+  const patient = form.getValues().patient;
+  const visits = useAdmissions({ patient, ordering: '-admitted_at', page: 1, pageSize: 20 }, patient !== '');
+  const assemble = useAssembleInvoice();
+
+  async function submit() {
+    clear();
+    const v = form.getValues();
+    if (!v.patient) {
+      form.setFieldError('patient', t('assemble.patientRequired'));
+      return;
+    }
+    const body = validateWith(
+      ZInvoiceAssemble,
+      { admission: v.admission, no_coverage: v.no_coverage || undefined },
+      form,
+    );
+    if (!body) return;
+    try {
+      const invoice = await assemble.mutateAsync(body);
+      onClose();
+      navigate(to(`/billing/invoices/${invoice.id}`));
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  return (
+    <ModalForm opened onClose={onClose} title={t('assemble.title')} onSubmit={() => void submit()}>
+      <Stack gap="sm">
+        <PatientPicker
+          label={t('invoices.patient')}
+          required
+          nothingFound={t('invoices.noPatient')}
+          value={form.getValues().patient}
+          error={form.errors.patient}
+          onChange={(id) => {
+            form.setFieldValue('patient', id);
+            form.setFieldValue('admission', null);
+          }}
+        />
+        <Select
+          label={t('assemble.visit')}
+          required
+          disabled={!patient}
+          placeholder={visits.isFetching ? t('common:states.loading') : undefined}
+          nothingFoundMessage={t('assemble.noVisit')}
+          data={(visits.data?.results ?? []).map((visit) => ({
+            value: visit.id,
+            label: `${formatDateTime(visit.admitted_at)} · ${visit.department.name}`,
+          }))}
+          {...form.getInputProps('admission')}
+        />
+        <Switch
+          label={t('assemble.noCoverage')}
+          {...form.getInputProps('no_coverage', { type: 'checkbox' })}
+        />
+        <FormFooter
+          general={general}
+          onCancel={onClose}
+          submitLabel={t('assemble.submit')}
+          loading={assemble.isPending}
+        />
+      </Stack>
+    </ModalForm>
+  );
+}

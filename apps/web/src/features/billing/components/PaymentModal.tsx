@@ -1,0 +1,269 @@
+/**
+ * "Encaisser" on an issued invoice (issue 21): the method (cash, card, transfer, cheque, mobile money), for mobile
+ * money the operator, the payer's phone and the operator's transaction reference; a reference for the others; the
+ * amount (the balance by default, French decimal comma accepted) and, in another currency, the rate of the day with
+ * the amount it makes in the invoice's currency (the shared rounding rule). The server's refusals are shown as they
+ * come: a reference already recorded (409), no open cash session (409). After the payment, its receipt to print.
+ */
+
+import {
+  MOBILE_MONEY_OPERATORS,
+  type MobileMoneyOperator,
+  PAYMENT_METHODS,
+  type PaymentMethod,
+  type TInvoiceDetail,
+  type TReceipt,
+  ZPaymentCreate,
+} from '@greensen/shared/contracts/billing';
+import { COMMON_CURRENCIES } from '@greensen/shared/contracts/structure';
+import { convertMinor, minorToDecimal, parseMoney, RATE_PATTERN } from '@greensen/shared/domain/money';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconAlertTriangle, IconCircleCheck, IconPrinter } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { isApiError } from '../../../lib/api-client';
+import { useFormFailure } from '../../../lib/field-errors';
+import { uiLanguage } from '../../../lib/i18n';
+import { FormFooter, ModalForm } from '../../../lib/modal-form';
+import { money } from '../../../lib/money';
+import { MoneyInput } from '../../../lib/money-input';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
+import { validateWith } from '../../../lib/zod-form';
+import { useRecordPayment } from '../api/payments';
+
+interface Values extends Record<string, unknown> {
+  method: PaymentMethod;
+  operator: MobileMoneyOperator | null;
+  phone: string;
+  reference: string;
+  currency: string;
+  amount: string;
+  rate: string;
+  note: string;
+}
+
+/** The text of an amount for the field, with the UI's decimal separator. */
+function amountField(amount: number, currency: string): string {
+  const text = minorToDecimal(Math.max(0, amount), currency);
+  return uiLanguage() === 'fr' ? text.replace('.', ',') : text;
+}
+
+/** The rate as typed (`655,957`) as the API wants it (`655.957`); null when it is not a rate. */
+function readRate(text: string): string | null {
+  const rate = text.trim().replace(/\s/g, '').replace(',', '.');
+  return RATE_PATTERN.test(rate) && /[1-9]/.test(rate) ? rate : null;
+}
+
+export function PaymentModal({
+  invoice,
+  sessionOpen,
+  onClose,
+}: {
+  invoice: TInvoiceDetail;
+  /** The cashier has an open cash session (a payment needs one: the server refuses otherwise). */
+  sessionOpen: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('billing');
+  const to = useLocalizedPath();
+  const [refused, setRefused] = useState<string | null>(null);
+  const form = useForm<Values>({
+    // A refusal concerns what was sent: it goes away as soon as the cashier changes something.
+    onValuesChange: () => setRefused(null),
+    initialValues: {
+      method: 'cash',
+      operator: null,
+      phone: '',
+      reference: '',
+      currency: invoice.currency,
+      amount: invoice.balance > 0 ? amountField(invoice.balance, invoice.currency) : '',
+      rate: '',
+      note: '',
+    },
+  });
+  const { general, clear, fail } = useFormFailure(form, t('pay.failed'));
+  const [done, setDone] = useState<TReceipt | null>(null);
+  const record = useRecordPayment();
+  const v = form.getValues();
+  const foreign = v.currency !== invoice.currency;
+  const amount = parseMoney(v.amount, v.currency);
+  const rate = readRate(v.rate);
+  const converted =
+    foreign && amount !== null && amount > 0 && rate
+      ? convertMinor(amount, v.currency, rate, invoice.currency)
+      : null;
+
+  async function submit() {
+    clear();
+    setRefused(null);
+    if (v.amount.trim() !== '' && (amount === null || amount <= 0)) {
+      form.setFieldError('amount', t('amountInvalid'));
+      return;
+    }
+    if (foreign && v.rate.trim() === '') {
+      form.setFieldError('rate', t('pay.rateRequired'));
+      return;
+    }
+    if (foreign && !rate) {
+      form.setFieldError('rate', t('pay.rateInvalid'));
+      return;
+    }
+    const mobile = v.method === 'mobile_money';
+    const body = validateWith(
+      ZPaymentCreate,
+      {
+        invoice: invoice.id,
+        method: v.method,
+        currency: v.currency,
+        amount: amount ?? undefined,
+        rate: foreign ? rate : null,
+        operator: mobile ? v.operator : null,
+        phone: mobile ? v.phone.trim() || null : null,
+        // Cash has no reference (a reference typed for another method before switching to cash is dropped).
+        reference: v.method === 'cash' ? null : v.reference.trim() || null,
+        note: v.note.trim() || null,
+      },
+      form,
+    );
+    if (!body) return;
+    try {
+      setDone(await record.mutateAsync(body));
+    } catch (error) {
+      // A reference already recorded, no open session, an invoice not payable: the server's words, prominently.
+      if (isApiError(error) && error.status === 409) setRefused(error.message);
+      else fail(error);
+    }
+  }
+
+  if (done)
+    return (
+      <ModalForm opened onClose={onClose} title={t('pay.title')} onSubmit={onClose}>
+        <Stack gap="sm" data-testid="payment-done">
+          <Alert color="green" icon={<IconCircleCheck size={18} />} title={t('pay.done')}>
+            {t('pay.doneText', {
+              amount: money(done.payment.amount, done.payment.currency),
+              receipt: done.number,
+            })}
+          </Alert>
+          <Group justify="flex-end">
+            <Button
+              component={Link}
+              to={to(`/billing/receipts/${done.id}`)}
+              variant="default"
+              leftSection={<IconPrinter size={16} />}
+            >
+              {t('pay.printReceipt')}
+            </Button>
+            <Button type="submit" data-autofocus>
+              {t('close')}
+            </Button>
+          </Group>
+        </Stack>
+      </ModalForm>
+    );
+
+  return (
+    <ModalForm opened onClose={onClose} title={t('pay.title')} size="lg" onSubmit={() => void submit()}>
+      <Stack gap="sm" data-testid="payment-form">
+        <Text size="sm">{t('pay.balance', { amount: money(invoice.balance, invoice.currency) })}</Text>
+        {!sessionOpen && (
+          <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="no-session-warning">
+            {t('pay.noSession')}{' '}
+            <Anchor component={Link} to={to('/billing?tab=cash')} size="sm">
+              {t('pay.openSession')}
+            </Anchor>
+          </Alert>
+        )}
+        <Select
+          label={t('pay.method')}
+          required
+          allowDeselect={false}
+          data={PAYMENT_METHODS.map((value) => ({ value, label: t(`methods.${value}`) }))}
+          {...form.getInputProps('method')}
+        />
+        {v.method === 'mobile_money' && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <Select
+              label={t('pay.operator')}
+              required
+              data={MOBILE_MONEY_OPERATORS.map((value) => ({ value, label: t(`operators.${value}`) }))}
+              {...form.getInputProps('operator')}
+            />
+            <TextInput
+              label={t('pay.phone')}
+              required
+              type="tel"
+              inputMode="tel"
+              placeholder="+225 07 00 00 00 00"
+              {...form.getInputProps('phone')}
+            />
+          </SimpleGrid>
+        )}
+        {v.method !== 'cash' && (
+          <TextInput
+            label={v.method === 'mobile_money' ? t('pay.transaction') : t('pay.reference')}
+            required={v.method === 'mobile_money'}
+            description={v.method === 'mobile_money' ? t('pay.transactionHint') : undefined}
+            autoComplete="off"
+            {...form.getInputProps('reference')}
+          />
+        )}
+        <SimpleGrid cols={{ base: 1, sm: foreign ? 3 : 2 }} spacing="sm">
+          <Select
+            label={t('cash.currency')}
+            allowDeselect={false}
+            data={[...new Set([invoice.currency, ...COMMON_CURRENCIES])]}
+            {...form.getInputProps('currency')}
+          />
+          <MoneyInput
+            label={t('pay.amount')}
+            required
+            currency={v.currency}
+            data-autofocus
+            {...form.getInputProps('amount')}
+          />
+          {foreign && (
+            <TextInput
+              label={t('pay.rate')}
+              placeholder={t('pay.ratePlaceholder', { from: v.currency, to: invoice.currency })}
+              required
+              inputMode="decimal"
+              autoComplete="off"
+              {...form.getInputProps('rate')}
+            />
+          )}
+        </SimpleGrid>
+        {foreign && converted !== null && (
+          <Text size="sm" data-testid="converted">
+            {t('pay.converted', { amount: money(converted, invoice.currency) })}
+          </Text>
+        )}
+        <Textarea label={t('pay.note')} autosize minRows={1} {...form.getInputProps('note')} />
+        {refused && (
+          <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t('pay.refused')} role="alert">
+            {refused}
+          </Alert>
+        )}
+        <FormFooter
+          general={general}
+          onCancel={onClose}
+          submitLabel={t('pay.submit')}
+          loading={record.isPending}
+        />
+      </Stack>
+    </ModalForm>
+  );
+}

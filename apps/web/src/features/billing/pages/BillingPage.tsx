@@ -1,0 +1,82 @@
+/**
+ * /billing (Facturation, issue 21): the tabs Factures (invoices and credit notes), Caisse (the cashier's session and
+ * the sessions' reports) and Tiers payants (payer statements over a period). Billing staff — members of a billing
+ * department — invoice visits and work the cash desk; the management reads everything. The tab is kept in the
+ * address (`?tab=cash`); `?patient=` filters the invoices on a patient (the patient record's link).
+ */
+import { Alert, Skeleton, Stack, Tabs } from '@mantine/core';
+import { IconCashRegister, IconFileInvoice, IconShieldCheck } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useHospitalCurrency } from '../../../lib/billing/hospital-currency';
+import { useBillingRights } from '../../../lib/billing/rights';
+import { PageHeader } from '../../../lib/page-states';
+import { PrintStyles } from '../../../lib/print-styles';
+import { CashDeskPanel } from '../components/CashDeskPanel';
+import { InvoicesPanel } from '../components/InvoicesPanel';
+import { StatementsPanel } from '../components/StatementsPanel';
+
+const TABS = ['invoices', 'cash', 'statements'] as const;
+type Tab = (typeof TABS)[number];
+
+export default function BillingPage() {
+  const { t } = useTranslation('billing');
+  const rights = useBillingRights();
+  const currency = useHospitalCurrency();
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab') as Tab;
+  const tab: Tab = TABS.includes(asked) ? asked : 'invoices';
+
+  // Outside the billing departments and the management: nothing to read here (the API would refuse).
+  if (!rights.ready || !rights.read)
+    return (
+      <Stack gap="md">
+        <PageHeader title={t('title')} subtitle={t('subtitle')} />
+        {rights.ready ? (
+          <Alert color="gray" data-testid="billing-not-staff">
+            {t('notStaff')}
+          </Alert>
+        ) : (
+          <Skeleton h={240} data-testid="billing-loading" />
+        )}
+      </Stack>
+    );
+
+  return (
+    <Stack gap="md">
+      <PrintStyles />
+      <PageHeader title={t('title')} subtitle={rights.staff ? t('subtitleStaff') : t('subtitle')} />
+      <Tabs
+        value={tab}
+        keepMounted={false}
+        onChange={(value) => {
+          const next = new URLSearchParams(params);
+          if (value && value !== 'invoices') next.set('tab', value);
+          else next.delete('tab');
+          setParams(next, { replace: true });
+        }}
+      >
+        <Tabs.List style={{ overflowX: 'auto', flexWrap: 'nowrap' }} data-no-print>
+          <Tabs.Tab value="invoices" leftSection={<IconFileInvoice size={16} />}>
+            {t('tabs.invoices')}
+          </Tabs.Tab>
+          <Tabs.Tab value="cash" leftSection={<IconCashRegister size={16} />}>
+            {t('tabs.cash')}
+          </Tabs.Tab>
+          <Tabs.Tab value="statements" leftSection={<IconShieldCheck size={16} />}>
+            {t('tabs.statements')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="invoices" pt="md">
+          <InvoicesPanel staff={rights.staff} initialPatient={params.get('patient')} />
+        </Tabs.Panel>
+        <Tabs.Panel value="cash" pt="md">
+          <CashDeskPanel staff={rights.staff} currency={currency} />
+        </Tabs.Panel>
+        <Tabs.Panel value="statements" pt="md">
+          <StatementsPanel />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * The current hospital's currency (GET /api/hospitals/{id}/, read by every member): the currency of its tariffs,
+ * invoices and the cash desk's first float. XOF until known.
+ */
+import type { THospital } from '@greensen/shared/contracts/structure';
+import { useQuery } from '@tanstack/react-query';
+import { useAuthStore } from '../../stores/auth';
+import { api } from '../api-client';
+import { BILLING_KEY } from './patient-balance';
+
+export function useHospitalCurrency(): string {
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const query = useQuery({
+    queryKey: [...BILLING_KEY, hospitalId, 'currency'] as const,
+    queryFn: ({ signal }) => api.get<THospital>(`hospitals/${hospitalId}/`, { signal }),
+    select: (hospital) => hospital.currency,
+    enabled: hospitalId !== null,
+    staleTime: 30 * 60_000,
+  });
+  return query.data ?? 'XOF';
+}
