@@ -18,7 +18,7 @@ export const pageLoaders = {
   settings: () => import('../features/settings/pages/SettingsPage'),
   profile: () => import('../features/profile/pages/ProfilePage'),
   notFound: () => import('../features/errors/pages/NotFoundPage'),
-  calendar: () => import('../features/calendar/pages/CalendarPage'),
+  calendar: () => import('../features/appointments/pages/CalendarPage'),
   placeholder: () => import('../features/modules/pages/ModulePlaceholderPage'),
   patients: () => import('../features/patients/pages/PatientsPage'),
   patientDetail: () => import('../features/patients/pages/PatientDetailPage'),
@@ -55,6 +55,8 @@ export const pageLoaders = {
   verifyDocument: () => import('../features/documents/pages/VerifyDocumentPage'),
   care: () => import('../features/care/pages/CarePage'),
   careDetail: () => import('../features/care/pages/CareDetailPage'),
+  appointments: () => import('../features/appointments/pages/AppointmentsPage'),
+  appointmentDetail: () => import('../features/appointments/pages/AppointmentDetailPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -96,6 +98,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.admin, pageLoaders.adminJobs, pageLoaders.adminStaff, pageLoaders.adminTemplates];
     case 'templates':
       return [pageLoaders.templates, pageLoaders.templateDetail];
+    case 'appointments':
+      return [pageLoaders.appointments, pageLoaders.appointmentDetail];
     default:
       return [pageLoaders.placeholder];
   }
