@@ -15,6 +15,7 @@ import { type Database, openDatabase } from './db/client.js';
 import type { MailTransport } from './lib/mail.js';
 import { DiskStorage, type FileStorage } from './lib/storage.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
+import { appointmentsRoutes } from './modules/appointments/appointments.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { careRoutes } from './modules/care/care.routes.js';
@@ -227,6 +228,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(pharmacyRoutes);
   await app.register(documentsRoutes);
   await app.register(careRoutes);
+  await app.register(appointmentsRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

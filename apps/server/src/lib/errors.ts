@@ -10,7 +10,13 @@ export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     readonly key: MessageKey | string,
-    readonly extra: { fields?: FieldErrors; code?: string; params?: Record<string, string | number> } = {},
+    readonly extra: {
+      fields?: FieldErrors;
+      code?: string;
+      params?: Record<string, string | number>;
+      /** More fields of a 409's body (e.g. the bookings a schedule change would affect). */
+      body?: Record<string, unknown>;
+    } = {},
   ) {
     super(key);
   }
@@ -36,4 +42,17 @@ export function isUniqueViolation(err: unknown): { constraint: string } | null {
     e = (e as { cause?: unknown }).cause;
   }
   return null;
+}
+
+/**
+ * A CHECK constraint refused the row (PostgreSQL 23514, through driver wrappers): a pharmacy lot that would go
+ * negative, an appointment slot booked beyond its capacity.
+ */
+export function isCheckViolation(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    if ((e as { code?: unknown }).code === '23514') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }

@@ -123,6 +123,25 @@ export interface HospitalKit {
   handoff(): Promise<{ id: string; plan: string }>;
   /** A dose due of a signed prescription of an emergency visit with its care plan (the next scheduled one). */
   dose(): Promise<{ line: string; scheduled_at: string; plan: string }>;
+  /**
+   * A doctor of the medicine department (not a matrix caller) with a standing schedule every day, all day, 20-minute
+   * slots of capacity 50, every appointment type (issue 22).
+   */
+  provider: string;
+  /** A new doctor of the medicine department, without a schedule. */
+  newProvider(): Promise<string>;
+  /** A new schedule of a new provider, made by the administrator. */
+  schedule(): Promise<string>;
+  /** A future slot of `provider` (tomorrow, hospital time; another one at each call). */
+  slot(): string;
+  /** An appointment of a new patient with `provider` in the medicine department, starting now, at `status`. */
+  appointment(status?: 'booked' | 'checked_in'): Promise<{ id: string; patient: string }>;
+  /** A training day of `provider`, far in the future, recorded by the administrator. */
+  scheduleException(provider: string): Promise<string>;
+  /** A public holiday far in the future, added by the administrator. */
+  holiday(): Promise<string>;
+  /** The token of a new calendar feed link of the hospital's doctor. */
+  icsToken(): Promise<string>;
 }
 
 /** Who sends the request. */
@@ -219,6 +238,31 @@ const CANCELLERS: readonly DashboardGroup[] = [
   'head_doctor',
   'midwife',
 ];
+
+/** Appointments (issue 22, decision 0028): who books, confirms, moves and cancels. */
+const BOOKERS: readonly DashboardGroup[] = [
+  'secretary',
+  'queue_manager',
+  'nurse',
+  'doctor',
+  'head_doctor',
+  'midwife',
+];
+/** Who sees patients and may have a schedule (and so record their own absences), with the schedule managers. */
+const PROVIDERS_AND_MANAGERS: readonly DashboardGroup[] = [
+  'head_doctor',
+  'admin',
+  'doctor',
+  'midwife',
+  'nurse',
+];
+/** The caller when they are a provider of `kit`'s hospital, else its standing appointments provider. */
+const providerFor = (kit: HospitalKit, caller: Caller) =>
+  caller.hospitalId === kit.id &&
+  caller.userId &&
+  ['doctor', 'head_doctor', 'midwife', 'nurse'].includes(caller.group)
+    ? caller.userId
+    : kit.provider;
 
 let serial = 0;
 /** A string unique in this process (names, emails). */
@@ -1309,6 +1353,176 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     objectRule: ['midwife'],
     audit: 'update',
     request: async (kit) => ({ params: { id: (await kit.handoff()).id }, body: {} }),
+    massAssignment: { extras: 'refused' },
+  },
+  // Appointments (issue 22, docs/decisions/0028-appointments.md). Schedules, absences, holidays and providers are
+  // read by every member (no patient data); appointments by the bookers; the desk checks in.
+  'GET /api/appointments/schedules/': { allow: ALL, audit: 'none' },
+  'POST /api/appointments/schedules/': {
+    allow: ['head_doctor', 'admin'],
+    audit: 'event',
+    request: async (kit) => ({
+      body: {
+        provider: await kit.newProvider(),
+        department: kit.departments.MED,
+        sessions: [{ weekday: 'tue', start: '08:00', end: '12:00' }],
+        slot_minutes: 20,
+        capacity: 2,
+        types: ['follow_up'],
+        valid_from: '2026-01-01',
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/appointments/schedules/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: await kit.schedule() } }),
+  },
+  'PATCH /api/appointments/schedules/:id/': {
+    allow: ['head_doctor', 'admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.schedule() }, body: { capacity: 3 } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'DELETE /api/appointments/schedules/:id/': {
+    allow: ['head_doctor', 'admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.schedule() } }),
+  },
+  'GET /api/appointments/exceptions/': { allow: ALL, audit: 'none' },
+  'POST /api/appointments/exceptions/': {
+    allow: PROVIDERS_AND_MANAGERS,
+    audit: 'event',
+    request: (kit, caller) => ({
+      body: {
+        provider: providerFor(kit, caller),
+        start_date: '2031-03-03',
+        end_date: '2031-03-04',
+        kind: 'leave',
+        reason: 'Congé annuel',
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'DELETE /api/appointments/exceptions/:id/': {
+    allow: PROVIDERS_AND_MANAGERS,
+    audit: 'event',
+    request: async (kit, caller) => ({
+      params: { id: await kit.scheduleException(providerFor(kit, caller)) },
+    }),
+  },
+  'GET /api/appointments/holidays/': { allow: ALL, audit: 'none' },
+  'POST /api/appointments/holidays/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: () => ({
+      body: {
+        date: new Date(Date.now() + (3000 + (serial++ % 5000)) * 86_400_000).toISOString().slice(0, 10),
+        name: unique('Fête '),
+      },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'DELETE /api/appointments/holidays/:id/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: async (kit) => ({ params: { id: await kit.holiday() } }),
+  },
+  'GET /api/appointments/providers/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ query: { department: kit.departments.MED } }),
+    // Another hospital's department has no providers here: an empty answer.
+    otherHospital: 'ignored',
+  },
+  'GET /api/appointments/slots/': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({
+      query: { provider: kit.provider, from: kit.slot().slice(0, 10), to: kit.slot().slice(0, 10) },
+    }),
+    otherHospital: 'ignored',
+  },
+  'GET /api/appointments/ics-link/': { allow: ALL, audit: 'none' },
+  'POST /api/appointments/ics-link/': { allow: ALL, audit: 'event', massAssignment: { extras: 'refused' } },
+  'DELETE /api/appointments/ics-link/': { allow: ALL, audit: 'event' },
+  'GET /api/appointments/ics/:token.ics': {
+    allow: 'public',
+    audit: 'event',
+    request: async (kit) => ({ params: { token: await kit.icsToken() } }),
+  },
+  'GET /api/appointments/': { allow: BOOKERS, audit: 'search' },
+  'POST /api/appointments/': {
+    allow: BOOKERS,
+    audit: 'create',
+    request: async (kit) => ({
+      body: {
+        patient: (await kit.patient()).id,
+        provider: kit.provider,
+        department: kit.departments.MED,
+        start: kit.slot(),
+        appointment_type: 'follow_up',
+        reason: 'Contrôle',
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/appointments/today/': { allow: BOOKERS, audit: 'search' },
+  'GET /api/appointments/:id/': {
+    allow: BOOKERS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.appointment()).id } }),
+  },
+  'PATCH /api/appointments/:id/': {
+    allow: BOOKERS,
+    audit: 'update',
+    request: async (kit) => ({
+      params: { id: (await kit.appointment()).id },
+      body: { notes: 'Apporter le carnet' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/appointments/:id/confirm/': {
+    allow: BOOKERS,
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.appointment()).id }, body: {} }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/appointments/:id/no-show/': {
+    allow: BOOKERS,
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.appointment()).id }, body: {} }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/appointments/:id/complete/': {
+    allow: BOOKERS,
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.appointment('checked_in')).id }, body: {} }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/appointments/:id/cancel/': {
+    allow: BOOKERS,
+    audit: 'cancel',
+    request: async (kit) => ({
+      params: { id: (await kit.appointment()).id },
+      body: { reason: 'Empêchement' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/appointments/:id/reschedule/': {
+    allow: BOOKERS,
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.appointment()).id }, body: { start: kit.slot() } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/appointments/:id/check-in/': {
+    allow: ['secretary', 'queue_manager'],
+    audit: 'update',
+    request: async (kit) => ({ params: { id: (await kit.appointment()).id }, body: {} }),
     massAssignment: { extras: 'refused' },
   },
   'GET /api/transfers/': {

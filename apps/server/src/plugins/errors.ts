@@ -169,6 +169,7 @@ export function errorBody(err: ApiError, lang: Lang): Record<string, unknown> {
   }
   const body: Record<string, unknown> = { detail: translate(lang, err.key, err.extra.params) };
   if (err.extra.code) body.code = err.extra.code;
+  if (err.extra.body) Object.assign(body, err.extra.body);
   return body;
 }
 

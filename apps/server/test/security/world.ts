@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { APPOINTMENT_TYPES, WEEKDAY_CODES } from '@greensen/shared/domain/appointments';
+import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { uuidv7 } from '../../src/db/schema/common.js';
 import {
   departments as departmentsTable,
   examOrders,
@@ -111,8 +114,17 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
     hospitals: [{ id: h.id, departmentId: departments.URG }],
   });
   const writerToken = await tokenFor(ctx.config.jwtSecret, writer);
+  // The appointments' provider: a doctor of the medicine department, not a matrix caller (issue 22).
+  const provider = await makeUser(ctx.database.db, {
+    role: 'DOCTOR',
+    hospitals: [{ id: h.id, departmentId: departments.MED }],
+  });
+  const zone = h.timeZone;
+  let slots = 0;
+  let farDays = 0;
   const secrets = new Set<string>([
     writer.id,
+    provider.id,
     h.id,
     h.code,
     lab!.id,
@@ -523,6 +535,84 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       keep(t.id);
       return { id: t.id, version: t.version };
     },
+    provider: provider.id,
+    async newProvider() {
+      const u = await makeUser(ctx.database.db, {
+        role: 'DOCTOR',
+        hospitals: [{ id: h.id, departmentId: departments.MED }],
+      });
+      keep(u.id);
+      return u.id;
+    },
+    async schedule() {
+      const res = await as('admin', 'POST', '/api/appointments/schedules/', {
+        provider: await kit.newProvider(),
+        department: departments.MED,
+        sessions: [{ weekday: 'mon', start: '08:00', end: '12:00' }],
+        slot_minutes: 20,
+        capacity: 2,
+        types: ['new', 'follow_up'],
+        valid_from: zonedDate(new Date(), zone),
+      });
+      expectStatus(res, 201, 'schedule');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    slot() {
+      const tomorrow = addDays(zonedDate(new Date(), zone), 1);
+      slots += 1;
+      return new Date(
+        zonedInstant(tomorrow, '08:00', zone).getTime() + (slots % 36) * 20 * 60_000,
+      ).toISOString();
+    },
+    async appointment(status = 'booked') {
+      const patient = await kit.patient();
+      const id = uuidv7();
+      const start = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+      await ctx.database.db.execute(sql`insert into appointments (id, hospital_id, patient_id, provider_id,
+          department_id, start_at, end_at, appointment_type, reason, status, booked_by, checked_in_at)
+        values (${id}, ${h.id}, ${patient.id}, ${provider.id}, ${departments.MED}, ${start.toISOString()}::timestamptz,
+          ${new Date(start.getTime() + 20 * 60_000).toISOString()}::timestamptz, 'follow_up', 'Contrôle',
+          ${status}, ${staff.secretary}, ${status === 'checked_in' ? start.toISOString() : null}::timestamptz)`);
+      keep(id);
+      return { id, patient: patient.id };
+    },
+    async scheduleException(who) {
+      farDays += 1;
+      const day = addDays(zonedDate(new Date(), zone), 1500 + farDays);
+      const res = await as('admin', 'POST', '/api/appointments/exceptions/', {
+        provider: who,
+        start_date: day,
+        end_date: day,
+        kind: 'training',
+      });
+      expectStatus(res, 201, 'schedule exception');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    async holiday() {
+      farDays += 1;
+      const res = await as('admin', 'POST', '/api/appointments/holidays/', {
+        date: addDays(zonedDate(new Date(), zone), 2000 + farDays),
+        name: uniqueName('Fête '),
+      });
+      expectStatus(res, 201, 'holiday');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    async icsToken() {
+      const res = await as('doctor', 'POST', '/api/appointments/ics-link/', {});
+      expectStatus(res, 201, 'calendar link');
+      const token = (res.json() as { url: string }).url
+        .split('/')
+        .pop()!
+        .replace(/\.ics$/, '');
+      keep(token);
+      return token;
+    },
     async patientDocument() {
       const patient = await kit.patient();
       const boundary = 'greensenkitboundary';
@@ -551,6 +641,17 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       return { id, patient: patient.id };
     },
   };
+  const standingSchedule = await as('admin', 'POST', '/api/appointments/schedules/', {
+    provider: provider.id,
+    department: departments.MED,
+    sessions: WEEKDAY_CODES.map((weekday) => ({ weekday, start: '00:00', end: '23:59' })),
+    slot_minutes: 20,
+    capacity: 50,
+    types: [...APPOINTMENT_TYPES],
+    valid_from: addDays(zonedDate(new Date(), zone), -1),
+  });
+  expectStatus(standingSchedule, 201, 'standing schedule');
+  keep((standingSchedule.json() as { id: string }).id);
   const consultation = await kit.consultation();
   const triaged = await kit.triaged();
   kit.standing = {

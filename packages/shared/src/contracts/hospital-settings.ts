@@ -65,6 +65,11 @@ const settingsFields = {
         message: 'settings.shift_times_order',
       },
     ),
+  /**
+   * When tomorrow's appointment reminders leave (issue 22), `HH:MM` in the hospital's time zone: once a day, by
+   * email and SMS, in the patient's language.
+   */
+  appointment_reminder_time: ZTimeOfDay,
 };
 
 /** A change: any of the settings; a field it does not know is refused (400), not silently dropped. */
@@ -95,4 +100,5 @@ export const DEFAULT_HOSPITAL_SETTINGS = {
   notification_sound: true,
   upload_max_mb: 10,
   shift_times: ['07:00', '19:00'],
+  appointment_reminder_time: '18:00',
 } as const satisfies z.infer<z.ZodObject<typeof settingsFields>>;

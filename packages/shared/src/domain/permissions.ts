@@ -36,7 +36,13 @@ export type Action =
   | 'prescription.read'
   | 'pharmacy.manage'
   | 'care.read'
-  | 'care.write';
+  | 'care.write'
+  | 'appointment.read'
+  | 'appointment.book'
+  | 'appointment.check_in'
+  | 'appointment.overbook'
+  | 'schedule.manage'
+  | 'holiday.manage';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -94,4 +100,14 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   // secretaries and laboratory staff have no access to nursing records.
   'care.read': ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
   'care.write': ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'],
+  // Appointments (issue 22, decision 0028). Bookers read, book, confirm, reschedule, cancel, record a no-show or a
+  // completion; the desk (secretaries, queue managers) checks patients in; only a head doctor books beyond a slot's
+  // capacity; head doctors and administrators manage every provider's schedule (a provider reads their own);
+  // administrators keep the hospital's public holidays.
+  'appointment.read': ['secretary', 'queue_manager', 'nurse', 'doctor', 'head_doctor', 'midwife'],
+  'appointment.book': ['secretary', 'queue_manager', 'nurse', 'doctor', 'head_doctor', 'midwife'],
+  'appointment.check_in': ['secretary', 'queue_manager'],
+  'appointment.overbook': ['head_doctor'],
+  'schedule.manage': ['head_doctor', 'admin'],
+  'holiday.manage': ['admin'],
 };

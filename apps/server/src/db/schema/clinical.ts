@@ -84,6 +84,10 @@ export const patients = pgTable(
     birthDateEstimated: boolean('birth_date_estimated').notNull().default(false),
     /** Digits with an optional leading +. */
     phone: text('phone'),
+    /** For appointment reminders (issue 22). */
+    email: text('email'),
+    /** The language of the texts sent to the patient (appointment reminders): `fr` or `en`; null is French. */
+    preferredLanguage: text('preferred_language'),
     address: text('address'),
     nationalId: text('national_id'),
     emergencyContactName: text('emergency_contact_name'),

@@ -1,4 +1,5 @@
 // The Drizzle schema, one file per area. Migrations are generated from these files (npm run db:generate).
+export * from './appointments.js';
 export * from './audit.js';
 export * from './auth.js';
 export * from './care.js';

@@ -187,11 +187,17 @@ export const hospitalSettings = pgTable(
     uploadMaxMb: smallint('upload_max_mb').notNull().default(10),
     /** The nursing shift changes, `["07:00", "19:00"]` (issue 20): checked by the API's schema. */
     shiftTimes: jsonb('shift_times').$type<string[]>().notNull().default(['07:00', '19:00']),
+    /** When tomorrow's appointment reminders leave, `HH:MM` hospital time (issue 22). */
+    appointmentReminderTime: text('appointment_reminder_time').notNull().default('18:00'),
     updatedAt: updatedAt(),
     updatedBy: uuid('updated_by').references(() => users.id),
   },
   (t) => [
     check('hospital_settings_minutes_ck', sql`${t.consultationMinutes} between 5 and 120`),
     check('hospital_settings_upload_ck', sql`${t.uploadMaxMb} between 1 and 50`),
+    check(
+      'hospital_settings_reminder_time_ck',
+      sql`${t.appointmentReminderTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`,
+    ),
   ],
 );

@@ -6,6 +6,7 @@ import {
 } from '@greensen/shared/domain/admissions';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Tx } from '../../db/client.js';
 import { admissions, departments, executions, patients } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
@@ -36,59 +37,78 @@ export class AdmissionsService {
   ) {
     const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
-      const [patient] = await tx
-        .select({ id: patients.id, archivedAt: patients.archivedAt })
-        .from(patients)
-        .where(and(eq(patients.hospitalId, hospital.id), eq(patients.id, input.patient)));
-      if (!patient) throw badRequest({ patient: ['admissions.patient_unknown'] });
-      if (patient.archivedAt) throw conflict('patients.archived');
-      const [department] = await tx
-        .select({ id: departments.id, kind: departments.kind })
-        .from(departments)
-        .where(
-          and(
-            eq(departments.hospitalId, hospital.id),
-            eq(departments.id, input.department),
-            eq(departments.isActive, true),
-          ),
-        );
-      if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
-      checkTypeFits(department.kind, input.admission_type);
-      // One open visit per patient at a time: the patient row lock serializes two registrations of one visit.
-      await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patient.id)).for('update');
-      if (await openAdmissionOf(tx, hospital.id, patient.id)) throw conflict('admissions.already_open');
-      const day = await hospitalToday(tx, hospital.id);
-      const queueNumber = await nextSequenceValue(tx, hospital.id, queueSequence(day));
-      const [row] = await tx
-        .insert(admissions)
-        .values({
-          hospitalId: hospital.id,
-          patientId: patient.id,
-          departmentId: department.id,
-          admissionType: input.admission_type as never,
-          reason: input.reason,
-          queueDate: day,
-          queueNumber,
-          createdBy: actingUser(ctx).id,
-        })
-        .returning({ id: admissions.id });
+      const visit = await this.openVisit(tx, hospital.id, actingUser(ctx).id, input);
       await this.app.audit.record(
         ctx,
         {
           action: 'admission.create',
           resourceType: 'admission',
-          resourceId: row!.id,
-          patientId: patient.id,
+          resourceId: visit.id,
+          patientId: visit.patientId,
           details: {
-            department: department.id,
+            department: visit.departmentId,
             admission_type: input.admission_type,
-            queue_number: queueNumber,
+            queue_number: visit.queueNumber,
           },
         },
         tx,
       );
-      return (await findAdmissionView(tx, hospital.id, row!.id))!;
+      return (await findAdmissionView(tx, hospital.id, visit.id))!;
     });
+  }
+
+  /**
+   * Opens a visit in the caller's transaction, without its audit row (the caller writes the one row of its own
+   * action: a registration, or an appointment's check-in): the patient enters the department's queue.
+   */
+  async openVisit(
+    tx: Tx,
+    hospitalId: string,
+    userId: string,
+    input: {
+      patient: string;
+      department: string;
+      admission_type: AdmissionFilters['admission_type'] & string;
+      reason: string;
+    },
+  ) {
+    const [patient] = await tx
+      .select({ id: patients.id, archivedAt: patients.archivedAt })
+      .from(patients)
+      .where(and(eq(patients.hospitalId, hospitalId), eq(patients.id, input.patient)));
+    if (!patient) throw badRequest({ patient: ['admissions.patient_unknown'] });
+    if (patient.archivedAt) throw conflict('patients.archived');
+    const [department] = await tx
+      .select({ id: departments.id, kind: departments.kind })
+      .from(departments)
+      .where(
+        and(
+          eq(departments.hospitalId, hospitalId),
+          eq(departments.id, input.department),
+          eq(departments.isActive, true),
+        ),
+      );
+    if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
+    checkTypeFits(department.kind, input.admission_type);
+    // One open visit per patient at a time: the patient row lock serializes two registrations of one visit.
+    await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patient.id)).for('update');
+    if (await openAdmissionOf(tx, hospitalId, patient.id)) throw conflict('admissions.already_open');
+    const day = await hospitalToday(tx, hospitalId);
+    const queueNumber = await nextSequenceValue(tx, hospitalId, queueSequence(day));
+    const [row] = await tx
+      .insert(admissions)
+      .values({
+        hospitalId,
+        patientId: patient.id,
+        departmentId: department.id,
+        admissionType: input.admission_type as never,
+        reason: input.reason,
+        queueDate: day,
+        queueNumber,
+        createdBy: userId,
+      })
+      .returning({ id: admissions.id });
+    return { id: row!.id, patientId: patient.id, departmentId: department.id, queueNumber, queueDate: day };
   }
 
   async get(ctx: ServiceContext, id: string) {

@@ -15,11 +15,12 @@ export async function findHospitalSettings(q: Queryable, hospitalId: string): Pr
     notification_sound: boolean;
     upload_max_mb: number;
     shift_times: string[] | string;
+    appointment_reminder_time: string;
     updated_at: Date | string;
     updated_by_id: string | null;
     updated_by_name: string | null;
   }>(sql`select s.consultation_minutes, s.working_hours, s.notification_sound, s.upload_max_mb,
-    s.shift_times, s.updated_at,
+    s.shift_times, s.appointment_reminder_time, s.updated_at,
       u.id as updated_by_id, trim(u.first_name || ' ' || u.last_name) as updated_by_name
     from hospital_settings s left join users u on u.id = s.updated_by
     where s.hospital_id = ${hospitalId}`);
@@ -37,6 +38,7 @@ export async function findHospitalSettings(q: Queryable, hospitalId: string): Pr
     notification_sound: row.notification_sound,
     upload_max_mb: Number(row.upload_max_mb),
     shift_times: typeof row.shift_times === 'string' ? JSON.parse(row.shift_times) : row.shift_times,
+    appointment_reminder_time: row.appointment_reminder_time,
     updated_at: new Date(row.updated_at).toISOString(),
     updated_by: row.updated_by_id ? { id: row.updated_by_id, full_name: row.updated_by_name ?? '' } : null,
   };
@@ -58,6 +60,8 @@ export async function saveHospitalSettings(
   if (change.notification_sound !== undefined) set.notificationSound = change.notification_sound;
   if (change.upload_max_mb !== undefined) set.uploadMaxMb = change.upload_max_mb;
   if (change.shift_times !== undefined) set.shiftTimes = change.shift_times;
+  if (change.appointment_reminder_time !== undefined)
+    set.appointmentReminderTime = change.appointment_reminder_time;
   const d = DEFAULT_HOSPITAL_SETTINGS;
   await q
     .insert(hospitalSettings)
@@ -67,6 +71,7 @@ export async function saveHospitalSettings(
       workingHours: d.working_hours,
       notificationSound: d.notification_sound,
       shiftTimes: [...d.shift_times],
+      appointmentReminderTime: d.appointment_reminder_time,
       ...set,
     })
     .onConflictDoUpdate({ target: hospitalSettings.hospitalId, set });

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { stockItems, stockLots, stockMovements } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, isCheckViolation, notFound } from '../../lib/errors.js';
 import { sqlList } from '../../lib/queries.js';
 import {
   findDepartment,
@@ -39,16 +39,6 @@ import { managesPharmacy, type PrescriptionService } from './prescriptions.servi
 /** Lots expiring within this many days are "expiring" (app setting `pharmacy.expiring_days`, default 90). */
 export const DEFAULT_EXPIRING_DAYS = 90;
 const EXPIRING_SETTING = 'pharmacy.expiring_days';
-
-/** A CHECK constraint refused the row (PostgreSQL 23514): here, a lot or a summary that would go negative. */
-export function isCheckViolation(err: unknown): boolean {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++) {
-    if ((e as { code?: unknown }).code === '23514') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 const addDays = (day: string, n: number) => {
   const d = new Date(`${day}T00:00:00Z`);

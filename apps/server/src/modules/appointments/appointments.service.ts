@@ -1,0 +1,541 @@
+import type {
+  TAppointmentCreate,
+  TAppointmentDetail,
+  TAppointmentReschedule,
+  TAppointmentUpdate,
+  TCheckInResult,
+} from '@greensen/shared/contracts/appointments';
+import { admissionTypesFor } from '@greensen/shared/domain/admissions';
+import {
+  type AppointmentStatus,
+  canTransition,
+  isOpenAppointment,
+} from '@greensen/shared/domain/appointments';
+import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import { uuidv7 } from '../../db/schema/common.js';
+import { fullName } from '../../lib/clinical.js';
+import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import {
+  ApiError,
+  badRequest,
+  conflict,
+  forbidden,
+  isCheckViolation,
+  isUniqueViolation,
+  notFound,
+} from '../../lib/errors.js';
+import { listReadEntry } from '../../lib/queries.js';
+import { findAdmissionView } from '../admissions/admissions.repository.js';
+import { AdmissionsService } from '../admissions/admissions.service.js';
+import { type Notify, withNotifications } from '../notifications/notifications.service.js';
+import {
+  type AppointmentFilters,
+  appointmentMoves,
+  findAppointmentRow,
+  hospitalZone,
+  type LockedAppointment,
+  listAppointments,
+  lockAppointment,
+  releasePlace,
+  toAppointment,
+} from './appointments.repository.js';
+import type { SchedulesService } from './schedules.service.js';
+
+type Move = 'booked' | 'moved' | 'cancelled';
+
+/**
+ * Appointments (issue 22, decision 0028): booking in a slot whose capacity the database enforces, the status
+ * machine, reschedules with their history, check-in (which opens the visit in the appointment's department, in the
+ * same transaction), the lists and the doctor dashboard's "today". Every read and write of an appointment is in the
+ * audit trail; the provider is told of bookings made, moved or cancelled in their schedule (`appointment`).
+ */
+export class AppointmentsService {
+  private readonly admissions: AdmissionsService;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly schedules: SchedulesService,
+  ) {
+    this.admissions = new AdmissionsService(app);
+  }
+
+  now(): Date {
+    return this.app.jobs.now();
+  }
+
+  /** The appointment as the API answers it (it exists: called after a write). */
+  private async view(q: Tx | FastifyInstance['db'], hospitalId: string, id: string) {
+    return toAppointment((await findAppointmentRow(q, hospitalId, id))!);
+  }
+
+  /**
+   * Takes a place of the slot: the counter row is upserted (locked), and `check (booked <= capacity)` refuses a
+   * place beyond the capacity, whatever the concurrency: 409. An overbooking (head doctor, `overbook: true`) takes
+   * a normal place while there is one, else counts apart and is flagged. Returns whether it is an overbooking.
+   */
+  private async takePlace(
+    tx: Tx,
+    hospitalId: string,
+    provider: string,
+    start: Date,
+    capacity: number,
+    overbook: boolean,
+  ): Promise<boolean> {
+    const at = start.toISOString();
+    if (!overbook) {
+      try {
+        await tx.execute(sql`insert into appointment_slots (hospital_id, provider_id, start_at, capacity, booked)
+          values (${hospitalId}, ${provider}, ${at}::timestamptz, ${capacity}, 1)
+          on conflict on constraint appointment_slots_pk do update
+            set capacity = excluded.capacity, booked = appointment_slots.booked + 1`);
+      } catch (err) {
+        if (isCheckViolation(err)) throw conflict('appointments.slot_full');
+        throw err;
+      }
+      return false;
+    }
+    const res = await tx.execute<{ booked: number; capacity: number }>(sql`insert into appointment_slots
+        (hospital_id, provider_id, start_at, capacity, booked)
+      values (${hospitalId}, ${provider}, ${at}::timestamptz, ${capacity}, 0)
+      on conflict on constraint appointment_slots_pk do update set capacity = appointment_slots.capacity
+      returning booked, capacity`);
+    const row = res.rows[0]!;
+    const full = Number(row.booked) >= Math.min(Number(row.capacity), capacity);
+    await tx.execute(sql`update appointment_slots set
+        booked = booked + ${full ? 0 : 1}, overbooked = overbooked + ${full ? 1 : 0}
+      where hospital_id = ${hospitalId} and provider_id = ${provider} and start_at = ${at}::timestamptz`);
+    return full;
+  }
+
+  /** The slot a booking or a move asks for: 400 when it is not one, is past, or does not take the type. */
+  private async requireSlot(
+    tx: Tx,
+    hospitalId: string,
+    target: { provider: string; department: string; start: Date; type: string },
+  ) {
+    if (target.start.getTime() <= this.now().getTime())
+      throw badRequest({ start: ['appointments.slot_past'] });
+    const slot = await this.schedules.slotAt(
+      tx,
+      hospitalId,
+      target.provider,
+      target.department,
+      target.start,
+    );
+    if (!slot) throw badRequest({ start: ['appointments.not_a_slot'] });
+    if (!slot.types.includes(target.type as never))
+      throw badRequest({ appointment_type: ['appointments.type_not_allowed'] });
+    return slot;
+  }
+
+  private async tell(
+    tx: Tx,
+    notify: Notify,
+    ctx: ServiceContext,
+    what: Move,
+    a: { id: string; provider: string; patient: string; start: Date },
+  ) {
+    const me = actingUser(ctx).id;
+    if (a.provider === me) return;
+    const hospital = scopedHospital(ctx);
+    const res = await tx.execute<{ record_number: string; first_name: string; last_name: string }>(
+      sql`select record_number, first_name, last_name from patients where id = ${a.patient}`,
+    );
+    const p = res.rows[0];
+    const zone = await hospitalZone(tx, hospital.id);
+    const params = {
+      patient: p ? fullName(p.first_name, p.last_name) : '',
+      record: p?.record_number ?? '',
+      time: localTime(a.start, zone),
+    };
+    await notify({
+      hospitalId: hospital.id,
+      recipients: [a.provider],
+      type: 'appointment',
+      title: { key: `appointments.notify.${what}.title`, params },
+      message: { key: `appointments.notify.${what}.message`, params },
+      data: { action: `appointment_${what}`, appointment_id: a.id, patient_id: a.patient },
+      initiatedBy: me,
+    });
+  }
+
+  // Booking ---------------------------------------------------------------------------------------------------
+
+  async book(ctx: ServiceContext, body: TAppointmentCreate) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    if (body.overbook && !mayAct(ctx, 'appointment.overbook'))
+      throw forbidden('appointments.overbook_forbidden');
+    const start = new Date(body.start);
+    const id = uuidv7();
+    try {
+      await withNotifications(this.app, async (tx, notify) => {
+        const patient = await tx.execute<{ archived_at: Date | null }>(
+          sql`select archived_at from patients where hospital_id = ${hospital.id} and id = ${body.patient}`,
+        );
+        if (!patient.rows[0]) throw badRequest({ patient: ['appointments.patient_unknown'] });
+        if (patient.rows[0].archived_at) throw conflict('patients.archived');
+        await this.schedules.checkDepartment(tx, hospital.id, body.department);
+        await this.schedules.checkProvider(tx, hospital.id, body.provider);
+        const slot = await this.requireSlot(tx, hospital.id, {
+          provider: body.provider,
+          department: body.department,
+          start,
+          type: body.appointment_type,
+        });
+        const overbooked = await this.takePlace(
+          tx,
+          hospital.id,
+          body.provider,
+          start,
+          slot.capacity,
+          body.overbook === true,
+        );
+        await tx.execute(sql`insert into appointments (id, hospital_id, patient_id, provider_id, department_id,
+            schedule_id, start_at, end_at, appointment_type, reason, notes, overbooked, overbooked_by, booked_by)
+          values (${id}, ${hospital.id}, ${body.patient}, ${body.provider}, ${body.department}, ${slot.schedule},
+            ${start.toISOString()}::timestamptz, ${slot.end.toISOString()}::timestamptz, ${body.appointment_type},
+            ${body.reason}, ${body.notes ?? null}, ${overbooked}, ${overbooked ? me : null}, ${me})`);
+        await this.tell(tx, notify, ctx, 'booked', {
+          id,
+          provider: body.provider,
+          patient: body.patient,
+          start,
+        });
+        await this.app.audit.record(
+          ctx,
+          {
+            action: 'appointment.create',
+            resourceType: 'appointment',
+            resourceId: id,
+            patientId: body.patient,
+            details: {
+              provider: body.provider,
+              department: body.department,
+              start: start.toISOString(),
+              type: body.appointment_type,
+              overbooked,
+            },
+          },
+          tx,
+        );
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('appointments.patient_already_booked');
+      throw err;
+    }
+    return this.view(this.app.db, hospital.id, id);
+  }
+
+  // Reads ---------------------------------------------------------------------------------------------------
+
+  async get(ctx: ServiceContext, id: string): Promise<TAppointmentDetail> {
+    const hospital = scopedHospital(ctx);
+    const row = await findAppointmentRow(this.app.db, hospital.id, id);
+    if (!row) throw notFound();
+    const history = await appointmentMoves(this.app.db, id);
+    await this.app.audit.record(ctx, {
+      action: 'appointment.read',
+      resourceType: 'appointment',
+      resourceId: id,
+      patientId: row.p_id,
+    });
+    return { ...toAppointment(row), history };
+  }
+
+  async list(
+    ctx: ServiceContext,
+    f: {
+      provider?: string | undefined;
+      department?: string | undefined;
+      patient?: string | undefined;
+      from?: string | undefined;
+      to?: string | undefined;
+      status?: AppointmentStatus[] | undefined;
+      appointment_type?: AppointmentFilters['appointment_type'];
+      mine?: boolean | undefined;
+      ordering: 'start' | '-start';
+    },
+    page: number,
+    pageSize: number,
+  ) {
+    const hospital = scopedHospital(ctx);
+    const zone = await hospitalZone(this.app.db, hospital.id);
+    const filters: AppointmentFilters = {
+      provider: f.mine ? actingUser(ctx).id : f.provider,
+      department: f.department,
+      patient: f.patient,
+      from: f.from ? zonedInstant(f.from, '00:00', zone) : undefined,
+      to: f.to ? zonedInstant(addDays(f.to, 1), '00:00', zone) : undefined,
+      status: f.status,
+      appointment_type: f.appointment_type,
+      ordering: f.ordering,
+    };
+    const result = await listAppointments(this.app.db, hospital.id, filters, pageSize, (page - 1) * pageSize);
+    await this.app.audit.record(
+      ctx,
+      listReadEntry(
+        'appointment.list',
+        'appointment',
+        { ...f, patient: f.patient },
+        page,
+        result.rows.length,
+      ),
+    );
+    return result;
+  }
+
+  /** The caller's appointments of today (hospital date), every status, in time order: the `schedule` tab. */
+  async today(ctx: ServiceContext) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const zone = await hospitalZone(this.app.db, hospital.id);
+    const date = zonedDate(this.now(), zone);
+    const result = await listAppointments(
+      this.app.db,
+      hospital.id,
+      {
+        provider: me,
+        from: zonedInstant(date, '00:00', zone),
+        to: zonedInstant(addDays(date, 1), '00:00', zone),
+        ordering: 'start',
+      },
+      200,
+      0,
+    );
+    await this.app.audit.record(
+      ctx,
+      listReadEntry('appointment.today', 'appointment', {}, 1, result.rows.length),
+    );
+    return { date, time_zone: zone, results: result.rows };
+  }
+
+  // Changes -------------------------------------------------------------------------------------------------
+
+  /**
+   * Runs a change of one appointment in a transaction with its audit row (one per request): 404 when not in the
+   * hospital; `fn` returns the audit details.
+   */
+  private async change(
+    ctx: ServiceContext,
+    id: string,
+    action: string,
+    fn: (tx: Tx, a: LockedAppointment, notify: Notify) => Promise<Record<string, unknown>>,
+  ) {
+    const hospital = scopedHospital(ctx);
+    await withNotifications(this.app, async (tx, notify) => {
+      const a = await lockAppointment(tx, hospital.id, id);
+      if (!a) throw notFound();
+      const details = await fn(tx, a, notify);
+      await this.app.audit.record(
+        ctx,
+        { action, resourceType: 'appointment', resourceId: id, patientId: a.patient_id, details },
+        tx,
+      );
+    });
+    return this.view(this.app.db, hospital.id, id);
+  }
+
+  private static requireMove(a: LockedAppointment, to: AppointmentStatus) {
+    if (!canTransition(a.status, to))
+      throw conflict('appointments.illegal_transition', { from: a.status, to });
+  }
+
+  async update(ctx: ServiceContext, id: string, body: TAppointmentUpdate) {
+    const hospital = scopedHospital(ctx);
+    return this.change(ctx, id, 'appointment.update', async (tx, a) => {
+      if (!isOpenAppointment(a.status)) throw conflict('appointments.closed');
+      if (body.appointment_type && body.appointment_type !== a.appointment_type) {
+        const slot = await this.schedules.slotAt(
+          tx,
+          hospital.id,
+          a.provider_id,
+          a.department_id,
+          new Date(a.start_at),
+        );
+        if (slot && !slot.types.includes(body.appointment_type))
+          throw badRequest({ appointment_type: ['appointments.type_not_allowed'] });
+      }
+      await tx.execute(sql`update appointments set
+          appointment_type = coalesce(${body.appointment_type ?? null}::appointment_type, appointment_type),
+          reason = coalesce(${body.reason ?? null}, reason),
+          notes = ${body.notes !== undefined ? (body.notes ?? null) : sql`notes`}, updated_at = now()
+        where id = ${id}`);
+      return { fields: Object.keys(body) };
+    });
+  }
+
+  async confirm(ctx: ServiceContext, id: string) {
+    return this.change(ctx, id, 'appointment.confirm', async (tx, a) => {
+      AppointmentsService.requireMove(a, 'confirmed');
+      await tx.execute(sql`update appointments set status = 'confirmed', confirmed_at = now(), updated_at = now()
+        where id = ${id}`);
+      return { from: a.status };
+    });
+  }
+
+  async cancel(ctx: ServiceContext, id: string, reason: string) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    return this.change(ctx, id, 'appointment.cancel', async (tx, a, notify) => {
+      AppointmentsService.requireMove(a, 'cancelled');
+      await tx.execute(sql`update appointments set status = 'cancelled', cancel_reason = ${reason},
+          cancelled_at = now(), cancelled_by = ${me}, updated_at = now()
+        where id = ${id}`);
+      const start = new Date(a.start_at);
+      await releasePlace(tx, hospital.id, a.provider_id, start.toISOString(), a.overbooked);
+      await this.tell(tx, notify, ctx, 'cancelled', {
+        id,
+        provider: a.provider_id,
+        patient: a.patient_id,
+        start,
+      });
+      return { from: a.status, reason };
+    });
+  }
+
+  /** The patient did not come: once the appointment's time has come. The place stays used. */
+  async noShow(ctx: ServiceContext, id: string) {
+    return this.change(ctx, id, 'appointment.no_show', async (tx, a) => {
+      AppointmentsService.requireMove(a, 'no_show');
+      if (new Date(a.start_at).getTime() > this.now().getTime()) throw conflict('appointments.not_started');
+      await tx.execute(sql`update appointments set status = 'no_show', no_show_at = now(), updated_at = now()
+        where id = ${id}`);
+      return { from: a.status };
+    });
+  }
+
+  async complete(ctx: ServiceContext, id: string) {
+    return this.change(ctx, id, 'appointment.complete', async (tx, a) => {
+      AppointmentsService.requireMove(a, 'completed');
+      await tx.execute(sql`update appointments set status = 'completed', completed_at = now(), updated_at = now()
+        where id = ${id}`);
+      return { from: a.status };
+    });
+  }
+
+  /**
+   * Moves an appointment to another slot (of the same or another provider or department): the old place is given
+   * back, the new one taken under the same capacity rule, and a row of `appointment_moves` keeps where it was.
+   */
+  async reschedule(ctx: ServiceContext, id: string, body: TAppointmentReschedule) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    if (body.overbook && !mayAct(ctx, 'appointment.overbook'))
+      throw forbidden('appointments.overbook_forbidden');
+    const start = new Date(body.start);
+    try {
+      return await this.change(ctx, id, 'appointment.reschedule', async (tx, a, notify) => {
+        if (!isOpenAppointment(a.status)) throw conflict('appointments.closed');
+        const provider = body.provider ?? a.provider_id;
+        const department = body.department ?? a.department_id;
+        const oldStart = new Date(a.start_at);
+        if (provider === a.provider_id && start.getTime() === oldStart.getTime())
+          throw badRequest({ start: ['appointments.same_slot'] });
+        if (department !== a.department_id) await this.schedules.checkDepartment(tx, hospital.id, department);
+        if (provider !== a.provider_id) await this.schedules.checkProvider(tx, hospital.id, provider);
+        const slot = await this.requireSlot(tx, hospital.id, {
+          provider,
+          department,
+          start,
+          type: a.appointment_type,
+        });
+        await releasePlace(tx, hospital.id, a.provider_id, oldStart.toISOString(), a.overbooked);
+        const overbooked = await this.takePlace(
+          tx,
+          hospital.id,
+          provider,
+          start,
+          slot.capacity,
+          body.overbook === true,
+        );
+        await tx.execute(sql`insert into appointment_moves (id, hospital_id, appointment_id, from_start, from_end,
+            from_provider_id, from_department_id, to_start, to_end, to_provider_id, to_department_id, reason, moved_by)
+          values (${uuidv7()}, ${hospital.id}, ${id}, ${oldStart.toISOString()}::timestamptz,
+            ${new Date(a.end_at).toISOString()}::timestamptz, ${a.provider_id}, ${a.department_id},
+            ${start.toISOString()}::timestamptz, ${slot.end.toISOString()}::timestamptz, ${provider}, ${department},
+            ${body.reason ?? null}, ${me})`);
+        await tx.execute(sql`update appointments set provider_id = ${provider}, department_id = ${department},
+            schedule_id = ${slot.schedule}, start_at = ${start.toISOString()}::timestamptz,
+            end_at = ${slot.end.toISOString()}::timestamptz, overbooked = ${overbooked},
+            overbooked_by = ${overbooked ? me : null}, reschedule_count = reschedule_count + 1, updated_at = now()
+          where id = ${id}`);
+        await this.tell(tx, notify, ctx, 'moved', { id, provider, patient: a.patient_id, start });
+        if (provider !== a.provider_id)
+          await this.tell(tx, notify, ctx, 'cancelled', {
+            id,
+            provider: a.provider_id,
+            patient: a.patient_id,
+            start: oldStart,
+          });
+        return { from: oldStart.toISOString(), to: start.toISOString(), provider, overbooked };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('appointments.patient_already_booked');
+      throw err;
+    }
+  }
+
+  /**
+   * Check-in at the desk, on the appointment's day: opens the visit (admission) in the appointment's department —
+   * the patient enters its queue like any registered visit — and links it, in one transaction.
+   */
+  async checkIn(ctx: ServiceContext, id: string): Promise<TCheckInResult> {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    let admissionId = '';
+    const appointment = await this.change(ctx, id, 'appointment.check_in', async (tx, a) => {
+      AppointmentsService.requireMove(a, 'checked_in');
+      const zone = await hospitalZone(tx, hospital.id);
+      if (zonedDate(new Date(a.start_at), zone) !== zonedDate(this.now(), zone))
+        throw conflict('appointments.not_today');
+      const kind = await tx.execute<{ kind: string }>(
+        sql`select kind from departments where id = ${a.department_id}`,
+      );
+      const types = admissionTypesFor(kind.rows[0]?.kind ?? '');
+      const admissionType = types.includes('outpatient')
+        ? 'outpatient'
+        : types.includes('maternity')
+          ? 'maternity'
+          : types[0];
+      if (!admissionType) throw new ApiError(409, 'appointments.department_no_visits');
+      const visit = await this.admissions.openVisit(tx, hospital.id, me, {
+        patient: a.patient_id,
+        department: a.department_id,
+        admission_type: admissionType,
+        reason: a.reason,
+      });
+      admissionId = visit.id;
+      await tx.execute(sql`update appointments set status = 'checked_in', checked_in_at = now(),
+          admission_id = ${visit.id}, updated_at = now()
+        where id = ${id}`);
+      return { admission: visit.id, queue_number: visit.queueNumber, from: a.status };
+    });
+    const admission = (await findAdmissionView(this.app.db, hospital.id, admissionId))!;
+    return {
+      appointment,
+      admission: {
+        id: admission.id,
+        status: admission.status,
+        queue_number: admission.queue_number,
+        queue_date: admission.queue_date,
+        department: admission.department,
+      },
+    };
+  }
+}
+
+/** `HH:MM` on `YYYY-MM-DD` in the time zone (notification texts). */
+export function localTime(at: Date, zone: string): string {
+  const date = zonedDate(at, zone);
+  const t = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+  return `${date} ${t}`;
+}
