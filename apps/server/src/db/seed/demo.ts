@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { hashSecret } from '../../lib/passwords.js';
 import type { Db } from '../client.js';
 import { beds, departments, hospitals, memberships, rooms, users, wards } from '../schema/index.js';
+import { seedAppointments } from './appointments.js';
 import { seedCare } from './care.js';
 import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
@@ -273,6 +274,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedInpatient(tx);
     await seedPharmacy(tx);
     await seedCare(tx);
+    await seedAppointments(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,
