@@ -24,6 +24,8 @@ export interface AppointmentCalendarProps {
   date: string;
   events: readonly CalendarEvent[];
   locale: string;
+  /** The label of the all-day row of the day and week views. */
+  allDayText: string;
   onItemClick: (item: CalendarItem) => void;
   /** A click on a day (month view) or an empty time (day and week views). */
   onDateClick: (date: Date, allDay: boolean) => void;
@@ -68,7 +70,9 @@ export default function AppointmentCalendar(props: AppointmentCalendarProps) {
       date: latest.current.date,
       locale: latest.current.locale,
       firstDay: 1,
-      height: 'auto',
+      height: '720px',
+      scrollTime: '07:00',
+      allDayContent: latest.current.allDayText,
       headerToolbar: { start: '', center: '', end: '' },
       allDaySlot: true,
       slotMinTime: '07:00',
@@ -80,6 +84,14 @@ export default function AppointmentCalendar(props: AppointmentCalendarProps) {
       dayMaxEvents: true,
       eventDurationEditable: false,
       events: latest.current.events.map(toLibraryEvent),
+      // One line of text (the time, then the title); the whole title as the tooltip. Text nodes only.
+      eventContent: (info) => ({
+        domNodes: [document.createTextNode(`${info.timeText} ${String(info.event.title)}`)],
+      }),
+      eventDidMount: (info) => {
+        info.el.title = String(info.event.title);
+      },
+      displayEventEnd: false,
       eventClick: (info) => latest.current.onItemClick(itemOf(info.event)),
       dateClick: (info) => {
         // Spec §2: a clicked day cell does not keep the focus.
@@ -109,7 +121,8 @@ export default function AppointmentCalendar(props: AppointmentCalendarProps) {
   }, [props.date]);
   useEffect(() => {
     calendar.current?.setOption('locale', props.locale);
-  }, [props.locale]);
+    calendar.current?.setOption('allDayContent', props.allDayText);
+  }, [props.locale, props.allDayText]);
 
   return (
     <Box

@@ -9,7 +9,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../lib/page-states';
-import { formatClock, formatDay, slotKey, slotsByDay } from './slot-format';
+import { capitalizeFirst, formatClock, formatDay, slotKey, slotsByDay } from './slot-format';
 
 export function SlotPicker({
   query,
@@ -60,8 +60,8 @@ export function SlotPicker({
         <Stack gap="sm" data-testid="slots">
           {days.map((day) => (
             <div key={day.date}>
-              <Text size="sm" fw={600} tt="capitalize" mb={4}>
-                {formatDay(day.date)}
+              <Text size="sm" fw={600} mb={4}>
+                {capitalizeFirst(formatDay(day.date))}
               </Text>
               <Group gap={6}>
                 {day.slots.map((slot) => {

@@ -24,6 +24,11 @@ export function laterDate(a: string, b: string): string {
   return a.localeCompare(b) >= 0 ? a : b;
 }
 
+/** "Mardi 1 décembre": the first letter up (a heading or a cell), the rest as the language writes it. */
+export function capitalizeFirst(text: string): string {
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
+}
+
 /** "mardi 1 décembre" / "Tuesday 1 December". */
 export function formatDay(date: string): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];

@@ -49,7 +49,7 @@ import { type StatusAction, useChangeAppointmentStatus } from '../api/change-sta
 import { useCheckInAppointment } from '../api/check-in';
 import { useAppointment } from '../api/get-appointment';
 import { RescheduleModal } from '../components/RescheduleModal';
-import { formatSlotRange } from '../components/slot-format';
+import { capitalizeFirst, formatSlotRange } from '../components/slot-format';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -196,7 +196,7 @@ function AppointmentView({ appointment: a }: { appointment: TAppointmentDetail }
             <AppointmentStatusBadge status={a.status} size="lg" />
           </Group>
           <Text c="dimmed" size="sm" data-testid="appointment-when">
-            {formatSlotRange(a.start, a.end)} · {a.provider.full_name} · {a.department.name}
+            {capitalizeFirst(formatSlotRange(a.start, a.end))} · {a.provider.full_name} · {a.department.name}
           </Text>
         </div>
         {actions.length > 0 && (

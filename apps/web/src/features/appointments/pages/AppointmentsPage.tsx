@@ -23,7 +23,7 @@ import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useAppointments } from '../api/list-appointments';
 import { useScheduleProviders } from '../api/list-providers';
 import { BookAppointmentModal } from '../components/BookAppointmentModal';
-import { formatClock, formatDay, localDate } from '../components/slot-format';
+import { capitalizeFirst, formatClock, formatDay, localDate } from '../components/slot-format';
 
 const PAGE_SIZE = 20;
 
@@ -126,8 +126,8 @@ export default function AppointmentsPage() {
                     <Text size="sm" fw={600}>
                       {formatClock(a.start)}–{formatClock(a.end)}
                     </Text>
-                    <Text size="xs" c="dimmed" tt="capitalize">
-                      {formatDay(localDate(a.start))}
+                    <Text size="xs" c="dimmed">
+                      {capitalizeFirst(formatDay(localDate(a.start)))}
                     </Text>
                   </div>
                 ),

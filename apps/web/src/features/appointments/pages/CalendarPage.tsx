@@ -53,7 +53,7 @@ import {
 } from '../components/calendar-events';
 import { rangeOf, stepDate, viewTitle } from '../components/calendar-range';
 import { IcsLinkPanel } from '../components/IcsLinkPanel';
-import { formatSlotRange, laterDate, localDate } from '../components/slot-format';
+import { capitalizeFirst, formatSlotRange, laterDate, localDate } from '../components/slot-format';
 
 /** The calendar library's chunk (decision 0031): loaded with the view, never with the other pages. */
 const AppointmentCalendar = lazy(() => import('../components/AppointmentCalendar'));
@@ -255,8 +255,8 @@ export default function CalendarPage() {
               >
                 <IconChevronRight size={18} />
               </ActionIcon>
-              <Title order={4} ml="xs" tt="capitalize" data-testid="calendar-title">
-                {viewTitle(view, date, locale)}
+              <Title order={4} ml="xs" data-testid="calendar-title">
+                {capitalizeFirst(viewTitle(view, date, locale))}
               </Title>
             </Group>
             {mayRead && (
@@ -306,6 +306,7 @@ export default function CalendarPage() {
               date={date}
               events={events}
               locale={locale}
+              allDayText={t('calendar.allDay')}
               onItemClick={onItemClick}
               onDateClick={(clicked, allDay) => {
                 if (view === 'dayGridMonth' && allDay)
