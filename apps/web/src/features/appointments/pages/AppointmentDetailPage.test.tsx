@@ -83,6 +83,16 @@ describe('the appointment page', { timeout: 60_000 }, () => {
     expect(within(actions).queryByRole('button', { name: 'Absent' })).not.toBeInTheDocument();
   });
 
+  it('offers the check-in on the day of the appointment only', async () => {
+    renderApp(`/appointments/${APPOINTMENT_ID}`, {
+      user: secretary,
+      routes: { [PATH]: () => Response.json(appointmentDetail({ start: todayAt(10, 0, 1) })) },
+    });
+    const actions = await screen.findByTestId('appointment-actions', {}, { timeout: 15_000 });
+    expect(within(actions).getByRole('button', { name: 'Confirmer' })).toBeInTheDocument();
+    expect(within(actions).queryByRole('button', { name: "Enregistrer l'arrivée" })).not.toBeInTheDocument();
+  });
+
   it('cancels with a mandatory reason', async () => {
     const user = userEvent.setup();
     const bodies: unknown[] = [];

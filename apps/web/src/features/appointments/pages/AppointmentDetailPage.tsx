@@ -1,6 +1,6 @@
 /**
  * /appointments/{id}: the appointment — patient, time, provider, type, reason, notes, status with its dates —
- * its status actions (confirm; check in, which opens the visit, then a link to it; complete; no-show; cancel with
+ * its status actions (confirm; check in on the day, which opens the visit, then a link to it; complete; no-show; cancel with
  * a reason), reschedule (the keyboard alternative to dragging in the calendar) and the history of its moves.
  * Actions the user may not take are not shown (the server refuses them too). An unknown id is the error page
  * (no `appointment` type in the specification: the generic page-not-found texts, back to the previous page).
@@ -49,7 +49,7 @@ import { type StatusAction, useChangeAppointmentStatus } from '../api/change-sta
 import { useCheckInAppointment } from '../api/check-in';
 import { useAppointment } from '../api/get-appointment';
 import { RescheduleModal } from '../components/RescheduleModal';
-import { capitalizeFirst, formatSlotRange } from '../components/slot-format';
+import { capitalizeFirst, formatSlotRange, localDate } from '../components/slot-format';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -84,6 +84,8 @@ function AppointmentView({ appointment: a }: { appointment: TAppointmentDetail }
   const book = can('appointment.book');
   const open = isOpenAppointment(a.status);
   const started = new Date(a.start).getTime() <= Date.now();
+  // The desk checks a patient in on the day of the appointment only (the server refuses another day).
+  const today = localDate(a.start) === localDate(new Date());
 
   async function run(action: Exclude<StatusAction, 'cancel'>) {
     setRunning(action);
@@ -164,7 +166,7 @@ function AppointmentView({ appointment: a }: { appointment: TAppointmentDetail }
         {t('actions.confirm')}
       </Button>,
     );
-  if (open && can('appointment.check_in'))
+  if (open && today && can('appointment.check_in'))
     actions.push(
       <Button
         key="check-in"
