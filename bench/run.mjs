@@ -6,7 +6,8 @@
 // (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock), --only records
 // (scenario 9: a 500-visit record against a 5-visit one), --only sockets (scenario 10: 2,000 sockets notified),
 // --only documents (scenario 11: a two-page consultation report as PDF against the same as HTML), --only care
-// (scenario 12: the nurse dashboard's tasks and patients for a 40-patient ward with a week of executions).
+// (scenario 12: the nurse dashboard's tasks and patients for a 40-patient ward with a week of executions),
+// --only appointments (scenario 14: free slots of a 50-doctor department over 30 days).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
@@ -30,6 +31,7 @@ import {
 } from './lib/browser.mjs';
 import {
   BENCH_NURSE,
+  ensureAppointments,
   ensureBeds,
   ensureCare,
   ensureDataset,
@@ -885,6 +887,68 @@ function careRows(c, engine) {
 
 /** `--only care`: scenario 12 alone (a 40-patient ward with a week of executions added to the dataset). */
 const careOnly = () => scenarioAlone('care', (d) => ensureCare(d, log), careScenario, careRows);
+
+/**
+ * Scenario 14 (issue 22): the free-slot search of a department of 50 doctors over the next 30 days (first 200 free
+ * slots, and "first available" per doctor), by a secretary, against a patient's record, alternating.
+ */
+async function appointmentsScenario(server, _database, prepared) {
+  const secretary = await signIn(server.url, 'secretaire@greensen.test');
+  const department = prepared.department;
+  const day = (n) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  const range = `department=${department}&from=${day(1)}&to=${day(30)}`;
+  const page = await api(server.url, secretary, 'GET', `/api/patients/?page_size=50`);
+  const patients = page.results.map((p) => p.id);
+  const measured = await alternate({
+    slots: () =>
+      latency(server.url, [{ path: `/api/appointments/slots/?${range}` }], {
+        headers: secretary.headers,
+        amount: CFG.perBatch,
+      }),
+    first: () =>
+      latency(server.url, [{ path: `/api/appointments/slots/?${range}&first_available=true` }], {
+        headers: secretary.headers,
+        amount: CFG.perBatch,
+      }),
+    detail: () =>
+      latency(
+        server.url,
+        patients.map((id) => ({ path: `/api/patients/${id}/` })),
+        { headers: secretary.headers, amount: CFG.perBatch },
+      ),
+  });
+  return {
+    providers: prepared.providers,
+    appointments: prepared.appointments,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** The table's lines of scenario 14. */
+function appointmentsRows(a, engine) {
+  row(
+    '14 free slots',
+    `p95 GET /api/appointments/slots/ (a department of ${a.providers} doctors, 30 days, ${a.appointments} bookings, ${engine}) vs a patient's record`,
+    ms(a.slots.p95),
+    ms(a.detail.p95),
+    a.slots.p95 / a.detail.p95,
+    atMost(2),
+  );
+  row(
+    '14 free slots',
+    `p95 of the same with first_available=true (${engine}) vs a patient's record`,
+    ms(a.first.p95),
+    ms(a.detail.p95),
+    a.first.p95 / a.detail.p95,
+    atMost(2),
+  );
+}
+
+/** `--only appointments`: scenario 14 alone (a 50-doctor clinic with a month of bookings added to the dataset). */
+const appointmentsOnly = () =>
+  scenarioAlone('appointments', (d) => ensureAppointments(d, log), appointmentsScenario, appointmentsRows);
 
 /** `--only pharmacy`: scenario 8 alone (2,000 presentations and 20,000 lots added to the dataset). */
 const pharmacyOnly = () =>
@@ -1748,7 +1812,9 @@ async function main() {
               ? documentsOnly()
               : ONLY === 'care'
                 ? careOnly()
-                : main()
+                : ONLY === 'appointments'
+                  ? appointmentsOnly()
+                  : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);

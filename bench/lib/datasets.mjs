@@ -129,6 +129,14 @@ export function ensureCare(dataset, log) {
   return cli(['seed-scale', '--care'], dataset.database).trim();
 }
 
+/** A 50-doctor clinic with a month of weekly schedules, half booked (scenario 14); its department id. */
+export function ensureAppointments(dataset, log) {
+  log(
+    `  ${dataset.name}: a 50-doctor clinic with a month of bookings (npm run seed:scale -- --appointments)…`,
+  );
+  return JSON.parse(cli(['seed-scale', '--appointments'], dataset.database).trim().split('\n').at(-1));
+}
+
 export function ensureBeds(dataset, beds, log) {
   log(`  ${dataset.name}: a ${beds}-bed floor (npm run seed:scale -- --beds ${beds})…`);
   return cli(['seed-scale', '--beds', String(beds)], dataset.database).trim();

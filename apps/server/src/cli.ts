@@ -1,4 +1,4 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care]
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--appointments]
 // | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
 import {
   seedScale,
+  seedScaleAppointments,
   seedScaleBeds,
   seedScaleCare,
   seedScaleNurses,
@@ -57,6 +58,11 @@ async function main(command: string | undefined) {
     if (command === 'seed-scale') {
       if (config.appEnv === 'production')
         throw new SeedRefused('The scale seed never runs in production mode.');
+      if (process.argv.includes('--appointments')) {
+        // One line of JSON: the bench reads the department from it.
+        console.log(JSON.stringify(await seedScaleAppointments(database.db)));
+        return;
+      }
       if (process.argv.includes('--care')) {
         const r = await seedScaleCare(database.db);
         console.log(

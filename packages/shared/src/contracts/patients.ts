@@ -23,6 +23,16 @@ const phone = z
   .nullish()
   .transform((v) => (v ? normalizePhone(v) : null));
 
+/** For appointment reminders (issue 22). */
+const email = z
+  .email()
+  .max(200)
+  .nullish()
+  .transform((v) => v ?? null);
+/** The language of what is sent to the patient (appointment reminders); null is French. */
+export const PATIENT_LANGUAGES = ['fr', 'en'] as const;
+const preferredLanguage = z.enum(PATIENT_LANGUAGES).nullish();
+
 export function normalizePhone(value: string): string {
   const digits = value.replace(/[^0-9]/g, '');
   return value.trim().startsWith('+') ? `+${digits}` : digits;
@@ -44,6 +54,8 @@ const patientFields = {
   /** Age in years when the date is unknown; the server stores an estimated date. */
   estimated_age: z.number().int().min(0).max(130).nullish(),
   phone,
+  email,
+  preferred_language: preferredLanguage,
   address: optionalText(300),
   national_id: optionalText(50),
   emergency_contact_name: optionalText(150),
@@ -76,6 +88,8 @@ export const ZPatientUpdate = z.object({
   birth_date: birthDate.optional(),
   estimated_age: z.number().int().min(0).max(130).optional(),
   phone: phone.optional(),
+  email: email.optional(),
+  preferred_language: preferredLanguage,
   address: optionalText(300).optional(),
   national_id: optionalText(50).optional(),
   emergency_contact_name: optionalText(150).optional(),
@@ -121,6 +135,8 @@ export const ZPatientSummary = z.object({
 export type TPatientSummary = z.infer<typeof ZPatientSummary>;
 
 export const ZPatient = ZPatientSummary.extend({
+  email: z.string().nullable(),
+  preferred_language: z.enum(PATIENT_LANGUAGES).nullable(),
   address: z.string().nullable(),
   emergency_contact_name: z.string().nullable(),
   emergency_contact_phone: z.string().nullable(),

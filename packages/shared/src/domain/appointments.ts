@@ -139,15 +139,22 @@ export function expandSlots(input: {
   for (let date = input.from; date <= input.to; date = addDays(date, 1)) {
     if (holidays.has(date)) continue;
     const weekday = weekdayOf(date);
+    const day: ExpandedSlot[] = [];
+    // Sessions mostly share their start times: one time-zone conversion per start time and day.
+    const instants = new Map<string, number>();
     for (const s of input.schedules) {
       if (date < s.valid_from || (s.valid_until !== null && date > s.valid_until)) continue;
       if (absent.get(s.provider)?.some((e) => e.start_date <= date && date <= e.end_date)) continue;
       for (const session of s.sessions) {
         if (session.weekday !== weekday) continue;
-        const begin = zonedInstant(date, session.start, input.timeZone).getTime();
+        let begin = instants.get(session.start);
+        if (begin === undefined) {
+          begin = zonedInstant(date, session.start, input.timeZone).getTime();
+          instants.set(session.start, begin);
+        }
         const length = minutesOf(session.end) - minutesOf(session.start);
         for (let m = 0; m + s.slot_minutes <= length; m += s.slot_minutes)
-          out.push({
+          day.push({
             schedule: s.id,
             provider: s.provider,
             department: s.department,
@@ -158,8 +165,15 @@ export function expandSlots(input: {
           });
       }
     }
+    // Days come in order: sorting each day (by time, then provider) orders the whole.
+    day.sort(
+      (a, b) =>
+        a.start.getTime() - b.start.getTime() ||
+        (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : 0),
+    );
+    for (const slot of day) out.push(slot);
   }
-  return out.sort((a, b) => a.start.getTime() - b.start.getTime() || a.provider.localeCompare(b.provider));
+  return out;
 }
 
 /** Whether two sessions of the same weekday overlap (a template must not book the same minutes twice). */

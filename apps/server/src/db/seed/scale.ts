@@ -552,3 +552,84 @@ export async function seedScaleCare(
     };
   });
 }
+
+/**
+ * Appointments at scale (issue 22's bench): a clinic department `CNS` of the first hospital with `providers` doctors,
+ * each with a weekly schedule (Monday to Friday, 08:00–12:00 and 14:00–17:00, 15-minute slots), and about half of
+ * their slots of the next 30 days booked for existing patients (slot counters included). Idempotent.
+ */
+export async function seedScaleAppointments(
+  db: Db,
+  providers = 50,
+): Promise<{ hospital: string; department: string; providers: number; appointments: number }> {
+  const hospital = await firstHospital(db);
+  return db.transaction(async (tx) => {
+    const model = await tx.execute<{ password_hash: string }>(
+      sql`select password_hash from users where email = 'medecin@greensen.test'`,
+    );
+    const hash = model.rows[0]?.password_hash;
+    if (!hash) throw new Error('No demo doctor: seed the demo first.');
+    let dept = (
+      await tx.execute<{ id: string }>(
+        sql`select id from departments where hospital_id = ${hospital.id} and code = 'CNS'`,
+      )
+    ).rows[0]?.id;
+    if (!dept) {
+      dept = (
+        await tx.execute<{ id: string }>(sql`insert into departments (id, hospital_id, name, code, kind)
+          values (gen_random_uuid(), ${hospital.id}, 'Consultations externes', 'CNS', 'clinical') returning id`)
+      ).rows[0]!.id;
+      await tx.execute(sql`insert into users (id, email, username, first_name, last_name, password_hash,
+          language_preference, email_verified_at)
+        select gen_random_uuid(), 'bench-doctor-' || lpad(n::text, 3, '0') || '@greensen.test',
+          'bench-doctor-' || lpad(n::text, 3, '0'), 'Docteur', 'Banc ' || n, ${hash}, 'fr', now()
+        from generate_series(1, ${providers}::int) n on conflict do nothing`);
+      await tx.execute(sql`insert into memberships (id, user_id, hospital_id, department_id, role_code)
+        select gen_random_uuid(), u.id, ${hospital.id}, ${dept}, 'DOCTOR' from users u
+        where u.email like 'bench-doctor-%@greensen.test' on conflict do nothing`);
+      const sessions = JSON.stringify(
+        ['mon', 'tue', 'wed', 'thu', 'fri'].flatMap((weekday) => [
+          { weekday, start: '08:00', end: '12:00' },
+          { weekday, start: '14:00', end: '17:00' },
+        ]),
+      );
+      await tx.execute(sql`insert into provider_schedules (id, hospital_id, provider_id, department_id, sessions,
+          slot_minutes, capacity, types, valid_from)
+        select gen_random_uuid(), ${hospital.id}, u.id, ${dept}, ${sessions}::jsonb, 15, 1,
+          '{new,follow_up}'::appointment_type[], current_date - 30
+        from users u where u.email like 'bench-doctor-%@greensen.test'`);
+      // Every other slot of the next 30 days (weekdays, in the hospital's time zone), for existing patients.
+      await tx.execute(sql`with h as (select time_zone from hospitals where id = ${hospital.id}),
+        slots as (
+          select s.provider_id, ((d::date + t)::timestamp at time zone h.time_zone) as start_at,
+            row_number() over () as rn
+          from provider_schedules s, h, generate_series(current_date + 1, current_date + 30, interval '1 day') d,
+            (select (time '08:00' + i * interval '15 minutes') as t from generate_series(0, 15) i
+             union all select (time '14:00' + i * interval '15 minutes') from generate_series(0, 11) i) times
+          where s.department_id = ${dept} and extract(isodow from d) between 1 and 5
+            and ((extract(epoch from times.t)::int / 900) % 2) = 0),
+        pats as (select id, row_number() over (order by id) as rn, count(*) over () as total from patients
+          where hospital_id = ${hospital.id} and archived_at is null)
+        insert into appointments (id, hospital_id, patient_id, provider_id, department_id, start_at, end_at,
+          appointment_type, reason, status)
+        select gen_random_uuid(), ${hospital.id}, p.id, slots.provider_id, ${dept}, slots.start_at,
+          slots.start_at + interval '15 minutes', 'follow_up', 'Contrôle (jeu de données de charge)', 'booked'
+        from slots join pats p on p.rn = 1 + (slots.rn % p.total)
+        on conflict do nothing`);
+      await tx.execute(sql`insert into appointment_slots (hospital_id, provider_id, start_at, capacity, booked)
+        select ${hospital.id}, provider_id, start_at, 1, 1 from appointments
+        where department_id = ${dept} and status = 'booked' on conflict do nothing`);
+      for (const table of ['provider_schedules', 'appointments', 'appointment_slots'])
+        await tx.execute(sql.raw(`analyze ${table}`));
+    }
+    const counts = await tx.execute<{ providers: number; appointments: number }>(sql`select
+        (select count(*)::int from provider_schedules where department_id = ${dept}) as providers,
+        (select count(*)::int from appointments where department_id = ${dept}) as appointments`);
+    return {
+      hospital: hospital.code,
+      department: dept,
+      providers: Number(counts.rows[0]!.providers),
+      appointments: Number(counts.rows[0]!.appointments),
+    };
+  });
+}

@@ -427,11 +427,18 @@ describe('reminders', () => {
     await schedule(provider.id);
     const en = await createPatient(ctx.app, desk);
     const fr = await createPatient(ctx.app, desk);
-    await ctx.database.db.execute(
-      sql`update patients set email = 'patient.en@example.test', phone = '+243810000001', preferred_language = 'en'
-        where id = ${en.id}`,
-    );
-    await ctx.database.db.execute(sql`update patients set phone = '+243810000002' where id = ${fr.id}`);
+    // The patient's email and language are part of the patient record (PATCH /api/patients/{id}/).
+    const patched = await call(ctx.app, desk, 'PATCH', `/api/patients/${en.id}/`, {
+      email: 'patient.en@example.test',
+      phone: '+243 81 000 0001',
+      preferred_language: 'en',
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json()).toMatchObject({ email: 'patient.en@example.test', preferred_language: 'en' });
+    expect(
+      (await call(ctx.app, desk, 'PATCH', `/api/patients/${fr.id}/`, { phone: '+243 81 000 0002' }))
+        .statusCode,
+    ).toBe(200);
     const tomorrow = addDays(today, 1);
     expect((await book(desk, provider.id, at(tomorrow, '08:00'), { patient: en.id })).statusCode).toBe(201);
     expect((await book(desk, provider.id, at(tomorrow, '08:20'), { patient: fr.id })).statusCode).toBe(201);

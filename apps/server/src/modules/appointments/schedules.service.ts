@@ -566,60 +566,77 @@ export class SchedulesService {
     );
     const providers = [...new Set(schedules.map((s) => s.provider))];
     const names = new Map(schedules.map((s) => [s.provider, s.provider_name]));
-    const [exceptions, holidays, counts] = [
+    const [exceptions, holidays] = [
       await listExceptions(q, hospital.id, { providers, from: query.from, to: query.to }, 10_000, 0),
       await holidayDates(q, hospital.id, query.from, query.to),
-      await slotCounts(
-        q,
-        hospital.id,
-        providers,
-        zonedInstant(query.from, '00:00', zone),
-        zonedInstant(addDays(query.to, 1), '00:00', zone),
-      ),
     ];
-    const expanded = expandSlots({
-      schedules,
-      exceptions: exceptions.rows.map((e) => ({
-        provider: e.provider.id,
-        start_date: e.start_date,
-        end_date: e.end_date,
-      })),
-      holidays,
-      from: query.from,
-      to: query.to,
-      timeZone: zone,
-    });
+    const absences = exceptions.rows.map((e) => ({
+      provider: e.provider.id,
+      start_date: e.start_date,
+      end_date: e.end_date,
+    }));
     const now = this.now().getTime();
     const limit = Math.min(query.limit, SLOT_SEARCH_MAX_RESULTS);
     const freeOnly = query.free_only;
     const seen = new Set<string>();
     const results: TSlot[] = [];
     let truncated = false;
-    for (const s of expanded) {
-      if (query.type && !s.types.includes(query.type)) continue;
-      const start = s.start.toISOString();
-      const booked = counts.get(`${s.provider}|${start}`) ?? 0;
-      const free = Math.max(0, s.capacity - booked);
-      if (freeOnly && (free === 0 || s.start.getTime() <= now)) continue;
-      if (query.first_available) {
-        if (seen.has(s.provider)) continue;
-        seen.add(s.provider);
-      }
-      if (results.length >= limit) {
-        truncated = true;
-        break;
-      }
-      results.push({
-        start,
-        end: s.end.toISOString(),
-        provider: { id: s.provider, full_name: names.get(s.provider) ?? '' },
-        department: s.department,
-        schedule: s.schedule,
-        capacity: s.capacity,
-        booked,
-        free,
-        types: [...s.types],
+    let done = providers.length === 0;
+    // By chunks of days (the first day alone, then weeks): the counters of a chunk in one query, its slots expanded
+    // in one pass, and the search stops as soon as the answer is full — most searches read a day or a week.
+    // Free slots start no earlier than today.
+    const today = zonedDate(new Date(now), zone);
+    let chunkFrom = freeOnly && query.from < today ? today : query.from;
+    for (let size = 1; !done && chunkFrom <= query.to; size = 7) {
+      const last = addDays(chunkFrom, size - 1);
+      const chunkTo = last < query.to ? last : query.to;
+      const counts = await slotCounts(
+        q,
+        hospital.id,
+        providers,
+        zonedInstant(chunkFrom, '00:00', zone),
+        zonedInstant(addDays(chunkTo, 1), '00:00', zone),
+      );
+      const expanded = expandSlots({
+        schedules,
+        exceptions: absences,
+        holidays,
+        from: chunkFrom,
+        to: chunkTo,
+        timeZone: zone,
       });
+      for (const s of expanded) {
+        if (query.type && !s.types.includes(query.type)) continue;
+        const start = s.start.toISOString();
+        const booked = counts.get(`${s.provider}|${start}`) ?? 0;
+        const free = Math.max(0, s.capacity - booked);
+        if (freeOnly && (free === 0 || s.start.getTime() <= now)) continue;
+        if (query.first_available) {
+          if (seen.has(s.provider)) continue;
+          seen.add(s.provider);
+        }
+        if (results.length >= limit) {
+          truncated = true;
+          done = true;
+          break;
+        }
+        results.push({
+          start,
+          end: s.end.toISOString(),
+          provider: { id: s.provider, full_name: names.get(s.provider) ?? '' },
+          department: s.department,
+          schedule: s.schedule,
+          capacity: s.capacity,
+          booked,
+          free,
+          types: [...s.types],
+        });
+        if (query.first_available && seen.size === providers.length) {
+          done = true;
+          break;
+        }
+      }
+      chunkFrom = addDays(chunkTo, 1);
     }
     return { results, truncated, time_zone: zone };
   }

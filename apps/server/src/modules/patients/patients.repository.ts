@@ -76,6 +76,10 @@ export function toPatient(r: PatientRow) {
       deceased_at: r.deceasedAt,
       archived_at: r.archivedAt,
     }),
+    email: r.email,
+    preferred_language: (r.preferredLanguage === 'en' || r.preferredLanguage === 'fr'
+      ? r.preferredLanguage
+      : null) as 'fr' | 'en' | null,
     address: r.address,
     emergency_contact_name: r.emergencyContactName,
     emergency_contact_phone: r.emergencyContactPhone,

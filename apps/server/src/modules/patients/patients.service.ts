@@ -33,6 +33,8 @@ export interface PatientInput {
   birth_date?: string | null | undefined;
   estimated_age?: number | null | undefined;
   phone?: string | null | undefined;
+  email?: string | null | undefined;
+  preferred_language?: 'fr' | 'en' | null | undefined;
   address?: string | null | undefined;
   national_id?: string | null | undefined;
   emergency_contact_name?: string | null | undefined;
@@ -135,6 +137,8 @@ export class PatientsService {
         birthDate,
         birthDateEstimated: estimated,
         phone: input.phone ?? null,
+        email: input.email ?? null,
+        preferredLanguage: input.preferred_language ?? null,
         address: input.address ?? null,
         nationalId: input.national_id ? input.national_id.toUpperCase() : null,
         emergencyContactName: input.emergency_contact_name ?? null,
@@ -228,6 +232,8 @@ export class PatientsService {
         values.birthDateEstimated = b.estimated;
       }
       if (input.phone !== undefined) values.phone = input.phone;
+      if (input.email !== undefined) values.email = input.email;
+      if (input.preferred_language !== undefined) values.preferredLanguage = input.preferred_language;
       if (input.address !== undefined) values.address = input.address;
       if (input.national_id !== undefined)
         values.nationalId = input.national_id ? input.national_id.toUpperCase() : null;
