@@ -75,9 +75,9 @@ export default function AppointmentCalendar(props: AppointmentCalendarProps) {
       allDayContent: latest.current.allDayText,
       headerToolbar: { start: '', center: '', end: '' },
       allDaySlot: true,
-      slotMinTime: '07:00',
-      slotMaxTime: '19:00',
-      flexibleSlotTimeLimits: true,
+      // The whole day (appointments may lie outside office hours), opened on the morning.
+      slotMinTime: '00:00',
+      slotMaxTime: '24:00',
       slotDuration: '00:15',
       snapDuration: '00:05',
       nowIndicator: true,
