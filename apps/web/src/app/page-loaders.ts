@@ -18,7 +18,7 @@ export const pageLoaders = {
   settings: () => import('../features/settings/pages/SettingsPage'),
   profile: () => import('../features/profile/pages/ProfilePage'),
   notFound: () => import('../features/errors/pages/NotFoundPage'),
-  calendar: () => import('../features/calendar/pages/CalendarPage'),
+  calendar: () => import('../features/appointments/pages/CalendarPage'),
   placeholder: () => import('../features/modules/pages/ModulePlaceholderPage'),
   patients: () => import('../features/patients/pages/PatientsPage'),
   patientDetail: () => import('../features/patients/pages/PatientDetailPage'),
@@ -60,6 +60,8 @@ export const pageLoaders = {
   billing: () => import('../features/billing/pages/BillingPage'),
   invoiceDetail: () => import('../features/billing/pages/InvoiceDetailPage'),
   receipt: () => import('../features/billing/pages/ReceiptPage'),
+  appointments: () => import('../features/appointments/pages/AppointmentsPage'),
+  appointmentDetail: () => import('../features/appointments/pages/AppointmentDetailPage'),
 } satisfies Record<string, PageLoader>;
 
 /** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
@@ -105,6 +107,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.medicalActs, pageLoaders.medicalActDetail];
     case 'billing':
       return [pageLoaders.billing, pageLoaders.invoiceDetail, pageLoaders.receipt];
+    case 'appointments':
+      return [pageLoaders.appointments, pageLoaders.appointmentDetail];
     default:
       return [pageLoaders.placeholder];
   }

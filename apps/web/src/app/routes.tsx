@@ -166,8 +166,12 @@ function moduleRoutes(): RouteObject[] {
       module: 'pharmacy',
       kind: 'detail',
     }),
-    placeholder('appointments', { titleKey: 'appointments', module: 'appointments' }),
-    placeholder('appointments/:id', {
+    page('appointments', pageLoaders.appointments, {
+      titleKey: 'appointments',
+      module: 'appointments',
+      kind: 'list',
+    }),
+    page('appointments/:id', pageLoaders.appointmentDetail, {
       titleKey: 'appointmentDetail',
       module: 'appointments',
       kind: 'detail',

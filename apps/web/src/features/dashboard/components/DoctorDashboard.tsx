@@ -1,6 +1,6 @@
 /**
  * Doctor / midwife dashboard "My Patients Today" (spec §6): my-queue (the practitioner's execution queue,
- * by triage level then arrival), completed (today's), schedule (later), and "Start Next Consultation",
+ * by triage level then arrival), completed (today's), schedule (today's appointments), and "Start Next Consultation",
  * which starts the first waiting patient's consultation and opens it. The doctor id is the user's id.
  * Refreshed by the frame's timer (30 s) and by the dashboard refresh flag (keys under ['dashboard']).
  */
@@ -17,6 +17,7 @@ import { useDoctorWorkload } from '../../../lib/clinical/api/doctor-workload';
 import { useStartConsultation } from '../../../lib/clinical/api/start-consultation';
 import { ExecutionQueueTable } from '../../../lib/clinical/components/ExecutionQueueTable';
 import { WorkloadStats } from '../../../lib/clinical/components/WorkloadStats';
+import { loadAllNamespaces } from '../../../lib/i18n';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
@@ -32,6 +33,11 @@ const UrgentResultsCard = lazy(() =>
   })),
 );
 const SCOPE = ['dashboard', 'doctor'] as const;
+
+/** The schedule tab (today's appointments) loads with the tab, with the strings beyond the first screens'. */
+const DoctorSchedulePanel = lazy(() =>
+  Promise.all([import('./DoctorSchedulePanel'), loadAllNamespaces()]).then(([m]) => m),
+);
 
 export function DoctorDashboard({
   config,
@@ -136,9 +142,15 @@ export function DoctorDashboard({
           />
         ),
         schedule: (
-          <Text c="dimmed" p="lg">
-            {t('tabs.schedule.description')} {t('comingSoon')}.
-          </Text>
+          <Suspense
+            fallback={
+              <Text c="dimmed" p="lg">
+                {t('tabs.schedule.description')}
+              </Text>
+            }
+          >
+            <DoctorSchedulePanel />
+          </Suspense>
         ),
       }}
     />
