@@ -30,6 +30,11 @@ export interface Database {
    * over, whether it succeeded or not (`handlers.state` says which, then and at every change).
    */
   listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
+  /**
+   * Embedded only: the whole data directory as an uncompressed tarball, after a checkpoint — what
+   * `DatabaseOptions.loadDataDir` starts another embedded database from (a migrated template).
+   */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -75,12 +80,17 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Folder for the embedded database; absent means in memory. */
   dataDir?: string | undefined;
+  /**
+   * Embedded only: start from this data directory (a tarball from `Database.dumpDataDir`) instead of an empty
+   * cluster — skips the cluster's creation and every migration the tarball already holds.
+   */
+  loadDataDir?: Blob | undefined;
   poolSize?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
-  return openEmbedded(options.dataDir);
+  return openEmbedded(options.dataDir, options.loadDataDir);
 }
 
 /**
@@ -113,13 +123,17 @@ function withParsersOnce<T extends Pick<Transaction, 'query'>>(client: T): T {
   });
 }
 
-async function openEmbedded(dataDir: string | undefined): Promise<Database> {
+async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
   let path: string | undefined;
   if (dataDir) {
     path = join(dataDir, 'pgdata');
     mkdirSync(path, { recursive: true });
   }
-  const client = await PGlite.create(path, { extensions: { pg_trgm, unaccent }, parsers: KEPT_AS_TEXT });
+  const client = await PGlite.create(path, {
+    extensions: { pg_trgm, unaccent },
+    parsers: KEPT_AS_TEXT,
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   // The array types the client reads from the catalogue when it starts replaced the option's array entries.
   Object.assign(client.parsers, KEPT_AS_TEXT);
   const db = drizzlePglite(withParsersOnce(client), { schema }) as unknown as Db;
@@ -139,6 +153,10 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
           if (!closed) await unlisten().catch(() => {});
         },
       };
+    },
+    dumpDataDir: async () => {
+      await client.query('checkpoint');
+      return client.dumpDataDir('none');
     },
     close: async () => {
       if (closed) return;
