@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
@@ -13,14 +14,20 @@ export interface TestDatabase extends Database {
   destroy(): Promise<void>;
 }
 
+/** The migrated embedded template's tarball, read once per test file (worker) that asks for a database. */
+let embeddedTemplate: Promise<Blob> | undefined;
+
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite, or a new PostgreSQL database copied from
- * the migrated template the global setup made (so no test sees data left by another or by an earlier run).
+ * A fresh, migrated database for one test file: an in-memory PGlite started from the migrated data directory
+ * the global setup dumped, or a new PostgreSQL database copied from the migrated template the global setup made
+ * (so no test sees data left by another or by an earlier run). Each call is a new, independent database.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_DB_KIND === 'embedded') {
-    const database = await openDatabase({});
-    await database.migrate();
+    const file = inject('embeddedTemplate');
+    if (!file) throw new Error('the embedded global setup did not run');
+    embeddedTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
+    const database = await openDatabase({ loadDataDir: await embeddedTemplate });
     return { ...database, destroy: () => database.close() };
   }
   const template = inject('templateDb');

@@ -31,6 +31,11 @@ export interface Database {
    * over, whether it succeeded or not (`handlers.state` says which, then and at every change).
    */
   listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
+  /**
+   * Embedded only: the whole data directory as an uncompressed tarball, after a checkpoint — what
+   * `DatabaseOptions.loadDataDir` starts another embedded database from (a migrated template).
+   */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -76,12 +81,17 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Folder for the embedded database; absent means in memory. */
   dataDir?: string | undefined;
+  /**
+   * Embedded only: start from this data directory (a tarball from `Database.dumpDataDir`) instead of an empty
+   * cluster — skips the cluster's creation and every migration the tarball already holds.
+   */
+  loadDataDir?: Blob | undefined;
   poolSize?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
-  return openEmbedded(options.dataDir);
+  return openEmbedded(options.dataDir, options.loadDataDir);
 }
 
 /**
@@ -114,7 +124,7 @@ function withParsersOnce<T extends Pick<Transaction, 'query'>>(client: T): T {
   });
 }
 
-async function openEmbedded(dataDir: string | undefined): Promise<Database> {
+async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
   let path: string | undefined;
   if (dataDir) {
     path = join(dataDir, 'pgdata');
@@ -123,6 +133,7 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   const client = await PGlite.create(path, {
     extensions: { btree_gist, pg_trgm, unaccent },
     parsers: KEPT_AS_TEXT,
+    ...(loadDataDir ? { loadDataDir } : {}),
   });
   // The array types the client reads from the catalogue when it starts replaced the option's array entries.
   Object.assign(client.parsers, KEPT_AS_TEXT);
@@ -143,6 +154,10 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
           if (!closed) await unlisten().catch(() => {});
         },
       };
+    },
+    dumpDataDir: async () => {
+      await client.query('checkpoint');
+      return client.dumpDataDir('none');
     },
     close: async () => {
       if (closed) return;
