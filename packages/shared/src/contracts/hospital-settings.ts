@@ -1,7 +1,9 @@
 /**
  * Hospital-wide settings an administrator switches in the app (issue 15, decision 0021): the default length of a
  * consultation, the opening hours of each weekday, and whether notifications ring by default for the hospital's
- * staff (a person's own choice on /settings wins over it), and the largest file added to a patient's record (issue 19).
+ * staff (a person's own choice on /settings wins over it), the largest file added to a patient's record (issue 19),
+ * the nursing shifts (issue 20), the appointment reminders' hour (issue 22) and the pharmacy's expiry alert window
+ * (issue 18).
  */
 import { z } from 'zod';
 import { zDateTime } from './common.js';
@@ -12,6 +14,9 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 export const CONSULTATION_MINUTES_MIN = 5;
 export const CONSULTATION_MINUTES_MAX = 120;
+
+export const EXPIRING_DAYS_MIN = 7;
+export const EXPIRING_DAYS_MAX = 365;
 
 export const UPLOAD_MAX_MB_MIN = 1;
 export const UPLOAD_MAX_MB_MAX = 50;
@@ -70,6 +75,12 @@ const settingsFields = {
    * email and SMS, in the patient's language.
    */
   appointment_reminder_time: ZTimeOfDay,
+  /** The pharmacy's alert window: lots expiring within this many days are flagged (issue 18). */
+  pharmacy_expiring_days: z
+    .number()
+    .int('settings.expiring_range')
+    .min(EXPIRING_DAYS_MIN, 'settings.expiring_range')
+    .max(EXPIRING_DAYS_MAX, 'settings.expiring_range'),
 };
 
 /** A change: any of the settings; a field it does not know is refused (400), not silently dropped. */
@@ -101,4 +112,5 @@ export const DEFAULT_HOSPITAL_SETTINGS = {
   upload_max_mb: 10,
   shift_times: ['07:00', '19:00'],
   appointment_reminder_time: '18:00',
+  pharmacy_expiring_days: 90,
 } as const satisfies z.infer<z.ZodObject<typeof settingsFields>>;

@@ -189,12 +189,15 @@ export const hospitalSettings = pgTable(
     shiftTimes: jsonb('shift_times').$type<string[]>().notNull().default(['07:00', '19:00']),
     /** When tomorrow's appointment reminders leave, `HH:MM` hospital time (issue 22). */
     appointmentReminderTime: text('appointment_reminder_time').notNull().default('18:00'),
+    /** Lots expiring within this many days are flagged on the pharmacy's alerts (issue 18). */
+    pharmacyExpiringDays: smallint('pharmacy_expiring_days').notNull().default(90),
     updatedAt: updatedAt(),
     updatedBy: uuid('updated_by').references(() => users.id),
   },
   (t) => [
     check('hospital_settings_minutes_ck', sql`${t.consultationMinutes} between 5 and 120`),
     check('hospital_settings_upload_ck', sql`${t.uploadMaxMb} between 1 and 50`),
+    check('hospital_settings_expiring_ck', sql`${t.pharmacyExpiringDays} between 7 and 365`),
     check(
       'hospital_settings_reminder_time_ck',
       sql`${t.appointmentReminderTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`,

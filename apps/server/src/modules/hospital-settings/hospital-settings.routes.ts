@@ -14,6 +14,10 @@ defineMessages({
     fr: 'Une taille entière de 1 à 50 Mo.',
     en: 'A whole number of MB from 1 to 50.',
   },
+  'settings.expiring_range': {
+    fr: 'Un nombre entier de jours de 7 à 365.',
+    en: 'A whole number of days from 7 to 365.',
+  },
   'settings.time_invalid': {
     fr: 'Heure attendue au format HH:MM (par exemple « 08:30 »).',
     en: 'A time as HH:MM is expected (for example "08:30").',

@@ -22,6 +22,7 @@ let queue: Actor;
 let secretary: Actor;
 let headDoctor: Actor;
 let otherDoctor: Actor;
+let admin: Actor;
 let pharmacist: Actor;
 let pharmacy: string;
 let otherPharmacy: string;
@@ -46,6 +47,7 @@ beforeAll(async () => {
   await ensureMedicationReference(ctx.database.db);
   const h = await journeyHospital(ctx, { code: `PH${Math.floor(Math.random() * 1e6)}` });
   hospitalId = h.hospital.id;
+  admin = await h.as('ADMIN');
   urg = h.dep('URG').id;
   doctor = await h.as('DOCTOR');
   nurse = await h.as('NURSE');
@@ -554,5 +556,35 @@ describe('stock and dispensing', () => {
     expect(refused.statusCode).toBe(403);
     const pharmacies = await call(ctx.app, pharmacist, 'GET', '/api/pharmacy/pharmacies/');
     expect(pharmacies.json().results.find((p: { id: string }) => p.id === pharmacy).member).toBe(true);
+  });
+  it("flags lots expiring within the hospital's own window (hospital setting)", async () => {
+    const pres = await presentationOf('J01CA04', 'capsule');
+    await receive(pres, [{ lot: 'WIN-60', expiry: future(60), quantity: 5 }]);
+    const lotsIn = async () => {
+      const alerts = await call(ctx.app, pharmacist, 'GET', '/api/pharmacy/alerts/');
+      expect(alerts.statusCode, alerts.body).toBe(200);
+      return {
+        days: alerts.json().expiring_days as number,
+        lots: alerts.json().expiring.map((l: { lot_number: string }) => l.lot_number) as string[],
+      };
+    };
+    expect(await lotsIn()).toMatchObject({ days: 90, lots: expect.arrayContaining(['WIN-60']) });
+    const set = await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', {
+      pharmacy_expiring_days: 30,
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const narrower = await lotsIn();
+    expect(narrower.days).toBe(30);
+    expect(narrower.lots).not.toContain('WIN-60');
+    const refused = await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', {
+      pharmacy_expiring_days: 3,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().pharmacy_expiring_days).toEqual(['Un nombre entier de jours de 7 à 365.']);
+    expect(
+      (await call(ctx.app, pharmacist, 'PATCH', '/api/hospital/settings/', { pharmacy_expiring_days: 60 }))
+        .statusCode,
+    ).toBe(403);
+    await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', { pharmacy_expiring_days: 90 });
   });
 });

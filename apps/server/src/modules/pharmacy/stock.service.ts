@@ -1,3 +1,4 @@
+import { DEFAULT_HOSPITAL_SETTINGS } from '@greensen/shared/contracts/hospital-settings';
 import type {
   TDispenseCreate,
   TLot,
@@ -36,10 +37,6 @@ import {
 import { fold } from './pharmacy.rules.js';
 import { managesPharmacy, type PrescriptionService } from './prescriptions.service.js';
 
-/** Lots expiring within this many days are "expiring" (app setting `pharmacy.expiring_days`, default 90). */
-export const DEFAULT_EXPIRING_DAYS = 90;
-const EXPIRING_SETTING = 'pharmacy.expiring_days';
-
 const addDays = (day: string, n: number) => {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + n);
@@ -69,15 +66,14 @@ export class StockService {
     private readonly prescriptions: PrescriptionService,
   ) {}
 
-  /** Today in the hospital's time zone and the expiring window, in one query. */
+  /** Today in the hospital's time zone and its expiring window (hospital setting `pharmacy_expiring_days`). */
   private async dates(q: Queryable, hospitalId: string) {
     const res = await q.execute<{ today: string; days: string | null }>(sql`select
         (now() at time zone h.time_zone)::date::text as today,
-        (select value from app_settings where key = ${EXPIRING_SETTING}) as days
-      from hospitals h where h.id = ${hospitalId}`);
+        s.pharmacy_expiring_days as days
+      from hospitals h left join hospital_settings s on s.hospital_id = h.id where h.id = ${hospitalId}`);
     const today = res.rows[0]!.today;
-    const setting = Number(res.rows[0]?.days);
-    const days = Number.isInteger(setting) && setting > 0 ? setting : DEFAULT_EXPIRING_DAYS;
+    const days = Number(res.rows[0]?.days ?? DEFAULT_HOSPITAL_SETTINGS.pharmacy_expiring_days);
     return { today, days, horizon: addDays(today, days) };
   }
 

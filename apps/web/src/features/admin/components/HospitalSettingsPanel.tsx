@@ -6,6 +6,8 @@
 import {
   CONSULTATION_MINUTES_MAX,
   CONSULTATION_MINUTES_MIN,
+  EXPIRING_DAYS_MAX,
+  EXPIRING_DAYS_MIN,
   type THospitalSettings,
   type TWorkingHours,
   UPLOAD_MAX_MB_MAX,
@@ -49,6 +51,8 @@ interface SettingsValues {
   consultation_minutes: number | string;
   notification_sound: boolean;
   upload_max_mb: number | string;
+  pharmacy_expiring_days: number | string;
+  appointment_reminder_time: string;
   days: Record<Weekday, DayValues>;
   shift_times: string[];
   [key: string]: unknown;
@@ -65,6 +69,8 @@ function valuesOf(settings: THospitalSettings): SettingsValues {
     consultation_minutes: settings.consultation_minutes,
     notification_sound: settings.notification_sound,
     upload_max_mb: settings.upload_max_mb,
+    pharmacy_expiring_days: settings.pharmacy_expiring_days,
+    appointment_reminder_time: settings.appointment_reminder_time,
     days,
     shift_times: [...settings.shift_times],
   };
@@ -98,6 +104,8 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
         consultation_minutes: Number(values.consultation_minutes),
         notification_sound: values.notification_sound,
         upload_max_mb: Number(values.upload_max_mb),
+        pharmacy_expiring_days: Number(values.pharmacy_expiring_days),
+        appointment_reminder_time: values.appointment_reminder_time,
         working_hours: workingHoursOf(values.days),
         shift_times: values.shift_times,
       },
@@ -145,6 +153,25 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
           suffix=" Mo"
           maw={260}
           {...form.getInputProps('upload_max_mb')}
+        />
+        <NumberInput
+          label={t('hospitalSettings.expiringDays')}
+          description={t('hospitalSettings.expiringDaysHint', {
+            min: EXPIRING_DAYS_MIN,
+            max: EXPIRING_DAYS_MAX,
+          })}
+          min={EXPIRING_DAYS_MIN}
+          max={EXPIRING_DAYS_MAX}
+          allowDecimal={false}
+          maw={260}
+          {...form.getInputProps('pharmacy_expiring_days')}
+        />
+        <TextInput
+          type="time"
+          label={t('hospitalSettings.reminderTime')}
+          description={t('hospitalSettings.reminderTimeHint')}
+          w={260}
+          {...form.getInputProps('appointment_reminder_time')}
         />
         <Stack gap={4}>
           <Text size="sm" fw={500}>

@@ -39,7 +39,7 @@ function renderSettings(settings: object = defaults) {
 }
 
 describe("the hospital's settings on /admin → Réglages", () => {
-  it('saves the duration, the opening hours and the sound default', async () => {
+  it('saves the duration, the opening hours, the sound default, the expiry window and the reminders time', async () => {
     const { patches } = renderSettings();
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('tab', { name: 'Réglages' }));
@@ -50,6 +50,12 @@ describe("the hospital's settings on /admin → Réglages", () => {
     await user.type(duration, '30');
     await user.click(within(panel).getByLabelText('Samedi'));
     await user.click(within(panel).getByRole('switch', { name: /Son des notifications par défaut/ }));
+    const expiring = within(panel).getByLabelText(/Alerte de péremption/);
+    await user.clear(expiring);
+    await user.type(expiring, '60');
+    const reminders = within(panel).getByLabelText(/Heure des rappels de rendez-vous/);
+    await user.clear(reminders);
+    await user.type(reminders, '17:30');
     await user.click(within(panel).getByRole('button', { name: 'Enregistrer' }));
     await vi.waitFor(() =>
       expect(patches).toEqual([
@@ -57,6 +63,8 @@ describe("the hospital's settings on /admin → Réglages", () => {
           consultation_minutes: 30,
           notification_sound: false,
           upload_max_mb: 10,
+          pharmacy_expiring_days: 60,
+          appointment_reminder_time: '17:30',
           working_hours: { ...DEFAULT_HOSPITAL_SETTINGS.working_hours, sat: null },
           shift_times: ['07:00', '19:00'],
         },

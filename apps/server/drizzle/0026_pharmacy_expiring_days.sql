@@ -1,0 +1,2 @@
+ALTER TABLE "hospital_settings" ADD COLUMN "pharmacy_expiring_days" smallint DEFAULT 90 NOT NULL;--> statement-breakpoint
+ALTER TABLE "hospital_settings" ADD CONSTRAINT "hospital_settings_expiring_ck" CHECK ("hospital_settings"."pharmacy_expiring_days" between 7 and 365);
