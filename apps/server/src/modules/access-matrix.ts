@@ -203,6 +203,11 @@ export interface RoutePolicy {
   objectRule?: readonly DashboardGroup[];
   audit: AuditClass;
   /**
+   * How many audit rows a success writes, 1 by default: a request that does two things to patient data records
+   * each (a check-in opens the visit and assigns it to the booked doctor).
+   */
+  auditRows?: number;
+  /**
    * A valid request on `kit`'s rows. The matrix calls it with the caller's hospital, and with the other hospital
    * for the third tenancy case. Missing parts are generated from the route's zod schemas.
    */
@@ -1576,6 +1581,8 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'POST /api/appointments/:id/check-in/': {
     allow: ['secretary', 'queue_manager'],
     audit: 'update',
+    // The check-in (appointment.check_in) and the visit's assignment to the booked doctor (admission.assign).
+    auditRows: 2,
     request: async (kit) => ({ params: { id: (await kit.appointment()).id }, body: {} }),
     massAssignment: { extras: 'refused' },
   },

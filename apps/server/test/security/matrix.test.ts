@@ -117,7 +117,15 @@ async function auditRowsOf(requestId: string): Promise<AuditRow[]> {
 /** What is wrong with the audit rows of one answer, given the route's audit class. */
 function auditProblems(
   rows: AuditRow[],
-  o: { cls: AuditClass; res: LightMyRequestResponse; caller: Member; ip: string; hospitalRoute: boolean },
+  o: {
+    cls: AuditClass;
+    /** How many rows a success writes (the policy's `auditRows`, 1 by default). */
+    count: number;
+    res: LightMyRequestResponse;
+    caller: Member;
+    ip: string;
+    hospitalRoute: boolean;
+  },
 ): string[] {
   const problems: string[] = [];
   const { res, caller } = o;
@@ -136,13 +144,22 @@ function auditProblems(
     return problems;
   }
   if (res.statusCode >= 300) return problems;
-  const expectedRows = o.cls === 'none' ? 0 : 1;
+  const expectedRows = o.cls === 'none' ? 0 : o.count;
   if (rows.length !== expectedRows) {
     problems.push(`${o.cls}: ${rows.length} audit rows (${expectedRows} expected)`);
     return problems;
   }
-  const row = rows[0];
-  if (!row) return problems;
+  for (const row of rows) problems.push(...auditRowProblems(row, o));
+  return problems;
+}
+
+/** What is wrong with one audit row of a successful answer. */
+function auditRowProblems(
+  row: AuditRow,
+  o: { cls: AuditClass; caller: Member; ip: string; hospitalRoute: boolean },
+): string[] {
+  const problems: string[] = [];
+  const { caller } = o;
   if (!row.action) problems.push('row without action');
   if (o.cls !== 'event' && row.outcome !== 'success') problems.push(`row outcome ${row.outcome}`);
   if (row.ip !== o.ip) problems.push(`row IP ${row.ip} (sent from ${o.ip})`);
@@ -249,7 +266,14 @@ async function runRoute(route: MatrixRoute) {
       const rows = await auditRowsOf(requestId);
       tally.auditRows += rows.length;
       if (c === 'own' || exp.kind === 'refused' || !hospitalRoute) {
-        for (const p of auditProblems(rows, { cls: policy.audit, res, caller, ip, hospitalRoute }))
+        for (const p of auditProblems(rows, {
+          cls: policy.audit,
+          count: policy.auditRows ?? 1,
+          res,
+          caller,
+          ip,
+          hospitalRoute,
+        }))
           problems.push(`${where}: audit: ${p}`);
       }
       // Nothing about the other hospital is recorded as done (a refused or empty request may be audited).
