@@ -143,7 +143,9 @@ export function PrescriptionLineFields({
 
         {line.medication && (
           <>
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="xs">
+            {/* Two columns at most: the form lives in a dialog, whose width is not the screen's (four squeezed the
+                dose to a few pixels beside its unit). */}
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
               <Select
                 label={t('form.presentation')}
                 withAsterisk
