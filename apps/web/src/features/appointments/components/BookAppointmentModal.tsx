@@ -48,6 +48,9 @@ export interface BookingPrefill {
   /** A slot's start (ISO instant), chosen when the search answers it. */
   start?: string | null;
   patient?: FixedPatient | null;
+  /** The day free slots are searched from (`YYYY-MM-DD`), when no slot is chosen: a follow-up's date. */
+  from?: string | null;
+  type?: AppointmentType | null;
 }
 
 interface BookingValues {
@@ -97,7 +100,7 @@ function BookingForm({
       patient: prefill?.patient?.id ?? '',
       provider: prefill?.provider ?? '',
       department: prefill?.department ?? '',
-      appointment_type: '',
+      appointment_type: prefill?.type ?? '',
       start: '',
       reason: '',
       notes: '',
@@ -106,7 +109,11 @@ function BookingForm({
   const values = form.getValues();
   const failure = useFormFailure(form, t('book.failed'));
   const [mode, setMode] = useState<Mode>('provider');
-  const [from, setFrom] = useState(prefill?.start ? localDate(prefill.start) : localDate(new Date()));
+  const [from, setFrom] = useState(() => {
+    const today = localDate(new Date());
+    if (prefill?.start) return localDate(prefill.start);
+    return prefill?.from && prefill.from > today ? prefill.from : today;
+  });
   const [chosen, setChosen] = useState<string>(
     prefill?.start && prefill.provider ? `${prefill.start}|${prefill.provider}` : '',
   );

@@ -190,6 +190,55 @@ describe('booking an appointment', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('booking-form')).toBeInTheDocument();
   });
 
+  it("opens prefilled from a consultation's follow-up: the patient, the doctor, follow-up, slots from its date", async () => {
+    const user = userEvent.setup();
+    const asked: URLSearchParams[] = [];
+    const posts: unknown[] = [];
+    const followUpDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const { router } = renderApp('/', {
+      user: secretary,
+      routes: routes({
+        '/api/appointments/slots/': (r) => {
+          asked.push(r.url.searchParams);
+          return Response.json({ results: [SLOT_A, SLOT_B], truncated: false, time_zone: 'UTC' });
+        },
+        '/api/appointments/': (r) => {
+          if (r.method !== 'POST') return page([appointment()]);
+          posts.push(r.body);
+          return Response.json(appointment(), { status: 201 });
+        },
+      }),
+    });
+    await screen.findAllByRole('navigation', {}, { timeout: 15_000 });
+    // What the consultation's "Prendre le rendez-vous de suivi" sends: the request in the navigation's state.
+    await router.navigate('/appointments', {
+      state: {
+        followUp: { patient: PATIENT, from: followUpDate, provider: DOCTOR.id, department: DEPARTMENT.id },
+      },
+    });
+    const dialog = await screen.findByTestId('booking-form', {}, { timeout: 15_000 });
+    expect(within(dialog).getByLabelText(/^Patient/, { selector: 'input' })).toHaveValue(
+      'Bénédicte Ngalula · HGG-000042',
+    );
+    await waitFor(() => expect(asked.length).toBeGreaterThan(0));
+    const last = asked.at(-1)!;
+    expect(last.get('provider')).toBe(DOCTOR.id);
+    expect(last.get('from')).toBe(followUpDate);
+    expect(last.get('type')).toBe('follow_up');
+    // No patient in the address.
+    expect(router.state.location.search).toBe('');
+    const slots = await within(dialog).findAllByTestId('slot');
+    await user.click(slots[0] as HTMLElement);
+    await user.type(within(dialog).getByLabelText(/^Motif/), 'Contrôle après paludisme');
+    await user.click(within(dialog).getByRole('button', { name: 'Réserver' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toMatchObject({
+      patient: PATIENT.id,
+      provider: DOCTOR.id,
+      appointment_type: 'follow_up',
+    });
+  });
+
   it('offers overbooking to head doctors only', async () => {
     const first = await openBooking();
     expect(within(first.dialog).queryByTestId('overbook-switch')).not.toBeInTheDocument();

@@ -8,12 +8,13 @@ import { Alert, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Text } fr
 import { IconCalendarMonth, IconCalendarPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import {
   AppointmentStatusBadge,
   AppointmentTypeBadge,
 } from '../../../lib/clinical/components/AppointmentBadges';
+import { followUpRequestOf } from '../../../lib/clinical/components/FollowUpBooking';
 import { PagedQueryTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { DateFilter, useListPage } from '../../../lib/list-filters';
@@ -22,7 +23,7 @@ import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useAppointments } from '../api/list-appointments';
 import { useScheduleProviders } from '../api/list-providers';
-import { BookAppointmentModal } from '../components/BookAppointmentModal';
+import { BookAppointmentModal, type BookingPrefill } from '../components/BookAppointmentModal';
 import { capitalizeFirst, formatClock, formatDay, localDate } from '../components/slot-format';
 
 const PAGE_SIZE = 20;
@@ -41,7 +42,13 @@ export default function AppointmentsPage() {
   const [from, setFrom] = useState(localDate(new Date()));
   const [until, setUntil] = useState('');
   const { page, setPage, resetPage } = useListPage();
-  const [booking, setBooking] = useState(false);
+  const location = useLocation();
+  // A consultation's or a discharge's "book the follow-up" arrives with its request in the navigation's state.
+  const [prefill] = useState<BookingPrefill | null>(() => {
+    const request = followUpRequestOf(location.state);
+    return request ? { ...request, type: 'follow_up' } : null;
+  });
+  const [booking, setBooking] = useState(prefill !== null);
   const query = useAppointments(
     { provider, department, status, from: from || null, to: until || null, page, pageSize: PAGE_SIZE },
     allowed,
@@ -175,6 +182,7 @@ export default function AppointmentsPage() {
       )}
       <BookAppointmentModal
         opened={booking}
+        prefill={prefill}
         onClose={() => setBooking(false)}
         onBooked={(appointment) => {
           setBooking(false);

@@ -7,6 +7,7 @@ import { VITAL_BOUNDS } from '@greensen/shared/domain/triage';
 import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FollowUpBookingButton } from '../../../lib/clinical/components/FollowUpBooking';
 import { formatDate } from '../../../lib/format';
 import { DiagnosesSummary } from './DiagnosesSummary';
 
@@ -115,7 +116,17 @@ export function ConsultationRecordView({ record }: { record: TConsultationDetail
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Block label={t('fields.outcome')}>{record.outcome ? t(`outcome.${record.outcome}`) : null}</Block>
           {record.outcome === 'follow_up' && (
-            <Block label={t('fields.follow_up_date')}>{formatDate(record.follow_up_date)}</Block>
+            <Block label={t('fields.follow_up_date')}>
+              <Group gap="sm">
+                <Text size="sm">{formatDate(record.follow_up_date)}</Text>
+                <FollowUpBookingButton
+                  patient={record.patient}
+                  date={record.follow_up_date}
+                  provider={record.doctor.id}
+                  department={record.department.id}
+                />
+              </Group>
+            </Block>
           )}
         </SimpleGrid>
         <Block label={t('fields.outcome_notes')}>{record.outcome_notes}</Block>

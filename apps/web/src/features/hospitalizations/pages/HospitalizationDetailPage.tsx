@@ -35,6 +35,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { FollowUpBookingButton } from '../../../lib/clinical/components/FollowUpBooking';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { PrescriptionsPanel } from '../../../lib/clinical/components/PrescriptionsPanel';
 import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton';
@@ -103,7 +104,15 @@ function DischargeCard({ stay }: { stay: THospitalizationDetail }) {
             </Text>
           </DetailField>
           <DetailField label={t('discharge.followUp')}>
-            <Text size="sm">{formatDate(d.follow_up_date)}</Text>
+            <Group gap="sm">
+              <Text size="sm">{formatDate(d.follow_up_date)}</Text>
+              <FollowUpBookingButton
+                patient={stay.patient}
+                date={d.follow_up_date}
+                provider={stay.doctor.id}
+                department={stay.department.id}
+              />
+            </Group>
           </DetailField>
         </SimpleGrid>
         <DetailField label={t('discharge.summary')}>
