@@ -65,7 +65,7 @@ test('the Urgences nurse: patients, tasks, a round, the MAR and a handoff', asyn
   await expect(page.getByRole('heading', { name: `Dossier de soins de ${who}` })).toBeVisible();
   await page.getByRole('tab', { name: 'Médicaments' }).click();
   const metronidazole = page.getByTestId('mar-line').filter({ hasText: 'métronidazole' });
-  // The overdue dose (two hours ago) or the next one: which of them the shift's window shows depends on the hour.
+  // The next dose of the shift (the overdue one was given from the tasks; the demo keeps one at every hour).
   await metronidazole
     .locator('[data-testid="mar-dose"][data-status="overdue"], [data-testid="mar-dose"][data-status="due"]')
     .first()

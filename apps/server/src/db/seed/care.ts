@@ -359,7 +359,18 @@ export async function seedCare(tx: Queryable): Promise<number> {
         recordedBy: night,
       },
     ]);
-    await doses(tx, h.id, h.code, didier, doctor, urg!.id, nurse, night, now);
+    await doses(
+      tx,
+      h.id,
+      h.code,
+      didier,
+      doctor,
+      urg!.id,
+      nurse,
+      night,
+      demoDoseStarts(now, shift.start),
+      shift.start,
+    );
   }
 
   // The night nurse's handoffs of the previous shift, waiting for the day nurse.
@@ -400,8 +411,23 @@ export async function seedCare(tx: Queryable): Promise<number> {
 }
 
 /**
+ * When the demo's two prescriptions for Didier start, so that at any hour the nurse's current shift shows:
+ * metronidazole (every 8 hours) with its first dose given and the second overdue — at the start of the shift, or
+ * an hour before when the shift began less than an hour ago — and the third due in the shift; paracetamol (every
+ * 6 hours) with its first dose given, the second refused and the third on the current hour (due, or overdue
+ * after the grace), always in the shift.
+ */
+export function demoDoseStarts(now: number, shiftStart: Date): { metronidazole: Date; paracetamol: Date } {
+  const overdue = Math.min(shiftStart.getTime(), floorHour(now - HOUR).getTime());
+  return {
+    metronidazole: new Date(overdue - 8 * HOUR),
+    paracetamol: new Date(floorHour(now).getTime() - 12 * HOUR),
+  };
+}
+
+/**
  * A stay prescription for Didier: paracetamol every 6 hours (the first dose given by the night nurse, the
- * second refused by the day nurse, the next due) and metronidazole every 8 hours (the first given, the second
+ * second refused, the next due) and metronidazole every 8 hours (the first given, the second
  * overdue).
  */
 async function doses(
@@ -413,8 +439,10 @@ async function doses(
   department: string,
   nurse: string,
   night: string,
-  now: number,
+  starts: { metronidazole: Date; paracetamol: Date },
+  shiftStart: Date,
 ) {
+  const now = Date.now();
   const codes = ['paracetamol:tablet:oral:500 mg', 'metronidazole:tablet:oral:500 mg'];
   const pres = await tx
     .select({
@@ -427,11 +455,11 @@ async function doses(
   if (pres.length < 2) return;
   const year = new Date().getUTCFullYear();
   const lines = [
-    { code: codes[0]!, every: 6, signed: floorHour(now - 7 * HOUR), dose: 2, unit: 'comprimé', qty: 16 },
+    { code: codes[0]!, every: 6, signed: starts.paracetamol, dose: 2, unit: 'comprimé', qty: 16 },
     {
       code: codes[1]!,
       every: 8,
-      signed: new Date(floorHour(now - 2 * HOUR).getTime() - 8 * HOUR),
+      signed: starts.metronidazole,
       dose: 1,
       unit: 'comprimé',
       qty: 21,
@@ -487,7 +515,7 @@ async function doses(
       recordedBy: night,
       recordedAt: new Date(first.getTime() + 12 * 60_000),
     });
-    // Paracetamol's second dose was refused this afternoon.
+    // Paracetamol's second dose was refused.
     if (l.every === 6)
       await tx.insert(medicationAdministrations).values({
         hospitalId,
@@ -499,7 +527,7 @@ async function doses(
         reason: 'refused',
         note: 'Nauséeux, refuse les comprimés ; médecin prévenu.',
         idempotencyKey: randomUUID(),
-        recordedBy: nurse,
+        recordedBy: first.getTime() + 6 * HOUR < shiftStart.getTime() ? night : nurse,
         recordedAt: new Date(Math.min(first.getTime() + 6 * HOUR + 15 * 60_000, now - 60_000)),
       });
   }
