@@ -2063,6 +2063,24 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.payment()).receipt } }),
   },
+  // Deposits on admission (decision 0036): a payment on the stay's draft invoice, in the cashier's open session.
+  'GET /api/hospitalizations/:id/deposits/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.stay()).id } }),
+  },
+  'POST /api/hospitalizations/:id/deposits/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'create',
+    request: async (kit, caller) => {
+      const cashier = cashierOf(kit, caller);
+      if (cashier) await kit.cashSession(cashier);
+      return { params: { id: (await kit.stay()).id }, body: { method: 'cash', amount: 20_000 } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
   // Cash sessions hold no patient data; opening and closing are events.
   'GET /api/cash-sessions/': { allow: BILLING_READERS, objectRule: NOT_BILLING_MEMBERS, audit: 'none' },
   'POST /api/cash-sessions/': {

@@ -34,6 +34,8 @@
  * | POST  | /payments/                                 | billing staff with an open cash session of their own; receipt REC-<HOSP>-<YEAR>-000123 |
  * | POST  | /payments/{id}/refund/                     | billing staff (own open session), with a reason |
  * | GET   | /receipts/{id}/                            | billing staff, managers |
+ * | GET   | /hospitalizations/{id}/deposits/           | billing staff, managers: the stay's deposits and its invoice |
+ * | POST  | /hospitalizations/{id}/deposits/           | billing staff (own open session): a deposit on the stay's draft invoice |
  * | GET   | /cash-sessions/                            | billing staff (their own), managers (all) |
  * | POST  | /cash-sessions/                            | billing staff: opens their session with a float per currency |
  * | GET   | /cash-sessions/current/                    | billing staff: their open session (404 when none) |
@@ -65,6 +67,7 @@ export const BILLING_ROUTES = {
   payments: '/payments/',
   refund: (id: string) => `/payments/${id}/refund/`,
   receipt: (id: string) => `/receipts/${id}/`,
+  deposits: (stayId: string) => `/hospitalizations/${stayId}/deposits/`,
   cashSessions: '/cash-sessions/',
   currentCashSession: '/cash-sessions/current/',
   closeCashSession: (id: string) => `/cash-sessions/${id}/close/`,
@@ -277,6 +280,8 @@ export const ZPaymentSummary = z.object({
   rate: z.string().nullable(),
   amount_invoice_currency: z.number().int(),
   reference: z.string().nullable(),
+  /** A deposit (caution, avance) taken against a stay before its invoice was issued (decision 0036). */
+  is_deposit: z.boolean(),
   receipt: z.object({ id: z.uuid(), number: z.string() }),
   received_by: ZRef,
   received_at: zDateTime,
@@ -376,6 +381,59 @@ export const ZPaymentCreate = z
     }
   });
 export type TPaymentCreate = z.input<typeof ZPaymentCreate>;
+
+/**
+ * A deposit on admission (caution, avance; decision 0036): a payment on the stay's invoice, made a draft when the
+ * stay has none yet, so the invoice's balance counts it. Same fields as a payment, without the invoice.
+ */
+export const ZDepositCreate = z
+  .object({
+    method: z.enum(PAYMENT_METHODS),
+    currency: zCurrency.nullish(),
+    amount: zMinor.min(1),
+    rate: zRate.nullish(),
+    operator: z.enum(MOBILE_MONEY_OPERATORS).nullish(),
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9 .-]{6,20}$/, 'billing.phone_invalid')
+      .nullish(),
+    reference: z.string().trim().min(3).max(64).nullish(),
+    note: z.string().trim().max(500).nullish(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.method === 'mobile_money') {
+      if (!v.operator)
+        ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_required' });
+      if (!v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'billing.phone_required' });
+      if (!v.reference)
+        ctx.addIssue({ code: 'custom', path: ['reference'], message: 'billing.reference_required' });
+    } else if (v.operator) {
+      ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_mobile_only' });
+    }
+  });
+export type TDepositCreate = z.input<typeof ZDepositCreate>;
+
+/** The deposits of a stay (refunds of them included) and the invoice that counts them. */
+export const ZStayDeposits = z.object({
+  hospitalization: z.uuid(),
+  currency: z.string(),
+  invoice: z
+    .object({
+      id: z.uuid(),
+      number: z.string().nullable(),
+      status: z.enum(INVOICE_STATUSES),
+      patient_share: z.number().int(),
+      paid: z.number().int(),
+      balance: z.number().int(),
+    })
+    .nullable(),
+  deposits: z.array(ZPaymentSummary),
+  /** Net deposits in the invoice currency (refunds deducted). */
+  total: z.number().int(),
+});
+export type TStayDeposits = z.infer<typeof ZStayDeposits>;
 
 /** A refund: a negative movement in the payment's currency (≤ what is left of it), with a reason. */
 export const ZPaymentRefund = z.object({ amount: zMinor.min(1), reason }).strict();

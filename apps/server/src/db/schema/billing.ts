@@ -428,6 +428,8 @@ export const payments = pgTable(
     refundedPaymentId: uuid('refunded_payment_id'),
     note: text('note'),
     reason: text('reason'),
+    /** A deposit (caution, avance) taken against a stay before its invoice is issued (decision 0036). */
+    isDeposit: boolean('is_deposit').notNull().default(false),
     receivedBy: uuid('received_by')
       .notNull()
       .references(() => users.id),
@@ -452,6 +454,7 @@ export const payments = pgTable(
     ),
     check('payments_operator_ck', sql`${t.operator} is null or ${t.method} = 'mobile_money'`),
     check('payments_rate_ck', sql`${t.rate} is null or ${t.rate} > 0`),
+    check('payments_deposit_ck', sql`not ${t.isDeposit} or ${t.kind} = 'payment'`),
     index('payments_invoice_idx').on(t.invoiceId, t.receivedAt),
     index('payments_session_idx').on(t.cashSessionId),
     index('payments_refunded_idx').on(t.refundedPaymentId).where(sql`${t.refundedPaymentId} is not null`),

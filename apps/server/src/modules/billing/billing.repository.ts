@@ -258,6 +258,7 @@ interface PaymentRow {
   refunded_payment_id: string | null;
   note: string | null;
   reason: string | null;
+  is_deposit: boolean;
   cash_session_id: string;
   received_by: string;
   rb_first: string;
@@ -269,7 +270,7 @@ interface PaymentRow {
 
 const PAYMENT_SELECT = sql`select pm.id, pm.invoice_id, i.number as invoice_number, pm.kind, pm.method, pm.operator,
     pm.phone, pm.reference, pm.currency, pm.amount, pm.rate::text as rate, pm.amount_invoice,
-    pm.refunded_payment_id, pm.note, pm.reason, pm.cash_session_id, pm.received_by, u.first_name as rb_first,
+    pm.refunded_payment_id, pm.note, pm.reason, pm.is_deposit, pm.cash_session_id, pm.received_by, u.first_name as rb_first,
     u.last_name as rb_last, pm.received_at, r.id as receipt_id, r.number as receipt_number
   from payments pm join invoices i on i.id = pm.invoice_id join users u on u.id = pm.received_by
   join receipts r on r.payment_id = pm.id`;
@@ -289,6 +290,7 @@ export function toPayment(r: PaymentRow): TPayment {
     rate: trimRate(r.rate),
     amount_invoice_currency: num(r.amount_invoice),
     reference: r.reference,
+    is_deposit: r.is_deposit === true,
     receipt: { id: r.receipt_id, number: r.receipt_number },
     received_by: { id: r.received_by, full_name: fullName(r.rb_first, r.rb_last) },
     received_at: isoRequired(r.received_at),
@@ -301,26 +303,37 @@ export function toPayment(r: PaymentRow): TPayment {
   };
 }
 
+function toSummary(r: PaymentRow): TPaymentSummary {
+  const p = toPayment(r);
+  return {
+    id: p.id,
+    kind: p.kind,
+    method: p.method,
+    operator: p.operator,
+    currency: p.currency,
+    amount: p.amount,
+    rate: p.rate,
+    amount_invoice_currency: p.amount_invoice_currency,
+    reference: p.reference,
+    is_deposit: p.is_deposit,
+    receipt: p.receipt,
+    received_by: p.received_by,
+    received_at: p.received_at,
+  };
+}
+
 export async function paymentsOf(q: Queryable, invoiceId: string): Promise<TPaymentSummary[]> {
   const res = await q.execute<PaymentRow>(sql`${PAYMENT_SELECT} where pm.invoice_id = ${invoiceId}
     order by pm.received_at, pm.id`);
-  return res.rows.map((r) => {
-    const p = toPayment(r);
-    return {
-      id: p.id,
-      kind: p.kind,
-      method: p.method,
-      operator: p.operator,
-      currency: p.currency,
-      amount: p.amount,
-      rate: p.rate,
-      amount_invoice_currency: p.amount_invoice_currency,
-      reference: p.reference,
-      receipt: p.receipt,
-      received_by: p.received_by,
-      received_at: p.received_at,
-    };
-  });
+  return res.rows.map(toSummary);
+}
+
+/** The deposits taken on an invoice and their refunds (decision 0036). */
+export async function depositsOfInvoice(q: Queryable, invoiceId: string): Promise<TPaymentSummary[]> {
+  const res = await q.execute<PaymentRow>(sql`${PAYMENT_SELECT} where pm.invoice_id = ${invoiceId}
+      and (pm.is_deposit or exists (select 1 from payments d where d.id = pm.refunded_payment_id and d.is_deposit))
+    order by pm.received_at, pm.id`);
+  return res.rows.map(toSummary);
 }
 
 export async function findPaymentByReceipt(q: Queryable, hospitalId: string, receiptId: string) {

@@ -10,6 +10,7 @@ import {
   ZCoverageEnd,
   ZCoverageList,
   ZCreditNoteCreate,
+  ZDepositCreate,
   ZInvoiceAssemble,
   ZInvoiceCancel,
   ZInvoiceDetail,
@@ -30,6 +31,7 @@ import {
   ZPaymentCreate,
   ZPaymentRefund,
   ZReceipt,
+  ZStayDeposits,
 } from '@greensen/shared/contracts/billing';
 import { ZIdParams } from '@greensen/shared/contracts/common';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
@@ -40,6 +42,7 @@ import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
+import { DepositsService } from './deposits.service.js';
 import { InvoicesService } from './invoices.service.js';
 import { PayersService } from './payers.service.js';
 import { PaymentsService } from './payments.service.js';
@@ -193,6 +196,10 @@ defineMessages({
     fr: "Ce tiers payant n'existe pas ou n'est plus actif.",
     en: 'No such payer, or it is inactive.',
   },
+  'billing.deposit_after_issue': {
+    fr: 'La facture de ce séjour est émise : encaissez un paiement sur la facture plutôt qu’une caution.',
+    en: "This stay's invoice is issued: take a payment on the invoice rather than a deposit.",
+  },
   'billing.coverage_exists': {
     fr: 'Cette prise en charge existe déjà pour ce patient à cette date.',
     en: 'This coverage already exists for this patient from that date.',
@@ -209,6 +216,7 @@ export async function billingRoutes(app: FastifyInstance) {
   const invoices = new InvoicesService(app);
   const paymentsService = new PaymentsService(app);
   const payers = new PayersService(app);
+  const deposits = new DepositsService(app, invoices, paymentsService);
   const policy = (roles: readonly DashboardGroup[]) =>
     ({ access: { scope: 'hospital', module: 'billing', roles } }) as const;
   const reader = policy(ACTION_GROUPS['billing.read']);
@@ -531,6 +539,37 @@ export async function billingRoutes(app: FastifyInstance) {
       schema: { tags, summary: 'A receipt, to print', params: ZIdParams, response: { 200: ZReceipt } },
     },
     async (request) => paymentsService.readReceipt(contextOf(request), request.params.id),
+  );
+
+  // Deposits on admission (decision 0036) ----------------------------------------------------------------
+
+  r.get(
+    '/api/hospitalizations/:id/deposits/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: "A stay's deposits and the invoice that counts them",
+        params: ZIdParams,
+        response: { 200: ZStayDeposits },
+      },
+    },
+    async (request) => deposits.list(contextOf(request), request.params.id),
+  );
+  r.post(
+    '/api/hospitalizations/:id/deposits/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: "A deposit (caution, avance) on the stay's draft invoice, with its receipt",
+        params: ZIdParams,
+        body: ZDepositCreate,
+        response: { 201: ZReceipt },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await deposits.record(contextOf(request), request.params.id, request.body)),
   );
 
   // Cash desk -------------------------------------------------------------------------------------------

@@ -90,8 +90,16 @@ export class PaymentsService {
     return { id: r!.id, number };
   }
 
-  /** `POST /api/payments/`: on a draft (an advance) or an issued invoice, never above what is left to pay. */
-  async record(ctx: ServiceContext, body: TPaymentCreate): Promise<TReceipt> {
+  /**
+   * `POST /api/payments/`: on a draft (an advance) or an issued invoice, never above what is left to pay. A
+   * deposit (`POST /api/hospitalizations/{id}/deposits/`, decision 0036) is a payment flagged `is_deposit` on the
+   * stay's draft invoice: only a draft takes one (an issued invoice takes payments).
+   */
+  async record(
+    ctx: ServiceContext,
+    body: TPaymentCreate,
+    opts: { deposit?: boolean } = {},
+  ): Promise<TReceipt> {
     const hospital = scopedHospital(ctx);
     const user = actingUser(ctx);
     try {
@@ -100,6 +108,7 @@ export class PaymentsService {
         if (!inv) throw notFound('billing.invoice_unknown');
         await requireBillingStaff(tx, ctx);
         if (inv.kind !== 'invoice' || inv.status === 'cancelled') throw conflict('billing.not_payable');
+        if (opts.deposit && inv.status !== 'draft') throw conflict('billing.deposit_after_issue');
         const session = await this.openSessionOf(tx, ctx);
         const currency = body.currency ?? inv.currency;
         const foreign = currency !== inv.currency;
@@ -125,6 +134,7 @@ export class PaymentsService {
             rate: foreign ? body.rate! : null,
             amountInvoice,
             note: body.note ?? null,
+            isDeposit: opts.deposit === true,
             receivedBy: user.id,
           })
           .returning({ id: payments.id });
@@ -135,12 +145,13 @@ export class PaymentsService {
         await this.app.audit.record(
           ctx,
           {
-            action: 'payment.create',
+            action: opts.deposit ? 'deposit.create' : 'payment.create',
             resourceType: 'payment',
             resourceId: p!.id,
             patientId: inv.patient_id,
             details: {
               invoice: inv.id,
+              ...(opts.deposit ? { hospitalization: inv.hospitalization_id } : {}),
               method: body.method,
               operator: body.operator ?? null,
               currency,

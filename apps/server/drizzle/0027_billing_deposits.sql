@@ -1,0 +1,2 @@
+ALTER TABLE "payments" ADD COLUMN "is_deposit" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_deposit_ck" CHECK (not "payments"."is_deposit" or "payments"."kind" = 'payment');

@@ -1,0 +1,98 @@
+import type { TDepositCreate, TReceipt, TStayDeposits } from '@greensen/shared/contracts/billing';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../../db/client.js';
+import { type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { ApiError, conflict, notFound } from '../../lib/errors.js';
+import { requireBillingReader, requireBillingStaff } from './billing.access.js';
+import { balanceOf, depositsOfInvoice, findInvoice } from './billing.repository.js';
+import type { InvoicesService } from './invoices.service.js';
+import type { PaymentsService } from './payments.service.js';
+
+/** The live invoice of a stay (the partial unique index `invoices_hospitalization_uq` finds it). */
+async function liveInvoiceOfStay(q: Queryable, hospitalId: string, stayId: string): Promise<string | null> {
+  const res = await q.execute<{ id: string }>(sql`select id from invoices
+    where hospitalization_id = ${stayId} and hospital_id = ${hospitalId} and kind = 'invoice'
+      and status <> 'cancelled'`);
+  return res.rows[0]?.id ?? null;
+}
+
+/**
+ * Deposits on admission (caution, avance; issue 21, decision 0036). A deposit is a payment flagged `is_deposit`
+ * on the stay's invoice: when the stay has none yet, its draft is assembled first (what the stay has used so
+ * far), so the invoice's `paid` — and its balance — count the deposit, and the receipt, the cash session, the
+ * unique transaction reference and refunds are the payments' own (decision 0027).
+ */
+export class DepositsService {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly invoices: InvoicesService,
+    private readonly payments: PaymentsService,
+  ) {}
+
+  private async stayOf(hospitalId: string, stayId: string) {
+    const res = await this.app.db.execute<{ patient_id: string }>(
+      sql`select patient_id from hospitalizations where id = ${stayId} and hospital_id = ${hospitalId}`,
+    );
+    if (!res.rows[0]) throw notFound('billing.encounter_unknown');
+    return res.rows[0].patient_id;
+  }
+
+  /** `POST /api/hospitalizations/{id}/deposits/`: 201 with the deposit's receipt. */
+  async record(ctx: ServiceContext, stayId: string, body: TDepositCreate): Promise<TReceipt> {
+    const hospital = scopedHospital(ctx);
+    await this.stayOf(hospital.id, stayId);
+    await requireBillingStaff(this.app.db, ctx);
+    let invoiceId = await liveInvoiceOfStay(this.app.db, hospital.id, stayId);
+    if (!invoiceId) {
+      try {
+        invoiceId = (await this.invoices.assemble(ctx, { hospitalization: stayId })).invoice.id;
+      } catch (err) {
+        // Another deposit (or the cashier's assembly) made the draft at the same moment: take that one.
+        if (!(err instanceof ApiError && err.key === 'billing.assembling')) throw err;
+        invoiceId = await liveInvoiceOfStay(this.app.db, hospital.id, stayId);
+      }
+    }
+    if (!invoiceId) throw conflict('billing.assembling');
+    return this.payments.record(ctx, { ...body, invoice: invoiceId }, { deposit: true });
+  }
+
+  /** `GET /api/hospitalizations/{id}/deposits/`: the deposits (and their refunds) and the invoice counting them. */
+  async list(ctx: ServiceContext, stayId: string): Promise<TStayDeposits> {
+    const hospital = scopedHospital(ctx);
+    const patientId = await this.stayOf(hospital.id, stayId);
+    await requireBillingReader(this.app.db, ctx);
+    const invoiceId = await liveInvoiceOfStay(this.app.db, hospital.id, stayId);
+    const inv = invoiceId ? await findInvoice(this.app.db, hospital.id, invoiceId) : null;
+    const deposits = inv ? await depositsOfInvoice(this.app.db, inv.id) : [];
+    const currency = inv
+      ? inv.currency
+      : ((
+          await this.app.db.execute<{ currency: string }>(
+            sql`select currency from hospitals where id = ${hospital.id}`,
+          )
+        ).rows[0]?.currency ?? 'XOF');
+    await this.app.audit.record(ctx, {
+      action: 'deposit.list',
+      resourceType: 'hospitalization',
+      resourceId: stayId,
+      patientId,
+    });
+    return {
+      hospitalization: stayId,
+      currency,
+      invoice: inv
+        ? {
+            id: inv.id,
+            number: inv.number,
+            status: inv.status,
+            patient_share: Number(inv.patient_share) + Number(inv.credited_patient_share),
+            paid: Number(inv.paid),
+            balance: balanceOf(inv),
+          }
+        : null,
+      deposits,
+      total: deposits.reduce((s, d) => s + d.amount_invoice_currency, 0),
+    };
+  }
+}
