@@ -2070,10 +2070,12 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.stay()).id } }),
   },
+  // A stay without an invoice gets its draft first: the invoice's creation and the deposit are both recorded.
   'POST /api/hospitalizations/:id/deposits/': {
     allow: BILLING_WORKERS,
     objectRule: NOT_BILLING_MEMBERS,
     audit: 'create',
+    auditRows: 2,
     request: async (kit, caller) => {
       const cashier = cashierOf(kit, caller);
       if (cashier) await kit.cashSession(cashier);

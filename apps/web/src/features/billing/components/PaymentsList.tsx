@@ -67,6 +67,11 @@ export function PaymentsList({
                       {t('payments.refund')}
                     </Badge>
                   )}
+                  {p.is_deposit && (
+                    <Badge size="xs" color="teal" variant="light" mr={4}>
+                      {t('deposit.badge')}
+                    </Badge>
+                  )}
                   {methodLabel(p.method, p.operator)}
                 </Table.Td>
                 <Table.Td ff="monospace">{p.reference ?? '—'}</Table.Td>

@@ -2,10 +2,10 @@
  * /billing (Facturation, issue 21): the tabs Factures (invoices and credit notes), Caisse (the cashier's session and
  * the sessions' reports) and Tiers payants (payer statements over a period). Billing staff — members of a billing
  * department — invoice visits and work the cash desk; the management reads everything. The tab is kept in the
- * address (`?tab=cash`); `?patient=` filters the invoices on a patient (the patient record's link).
+ * address (`?tab=cash`, `?tab=payers`: the payers, created and changed by the management — decision 0036); `?patient=` filters the invoices on a patient (the patient record's link).
  */
 import { Alert, Skeleton, Stack, Tabs } from '@mantine/core';
-import { IconCashRegister, IconFileInvoice, IconShieldCheck } from '@tabler/icons-react';
+import { IconBuildingBank, IconCashRegister, IconFileInvoice, IconShieldCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useHospitalCurrency } from '../../../lib/billing/hospital-currency';
@@ -14,9 +14,10 @@ import { PageHeader } from '../../../lib/page-states';
 import { PrintStyles } from '../../../lib/print-styles';
 import { CashDeskPanel } from '../components/CashDeskPanel';
 import { InvoicesPanel } from '../components/InvoicesPanel';
+import { PayersPanel } from '../components/PayersPanel';
 import { StatementsPanel } from '../components/StatementsPanel';
 
-const TABS = ['invoices', 'cash', 'statements'] as const;
+const TABS = ['invoices', 'cash', 'statements', 'payers'] as const;
 type Tab = (typeof TABS)[number];
 
 export default function BillingPage() {
@@ -66,6 +67,9 @@ export default function BillingPage() {
           <Tabs.Tab value="statements" leftSection={<IconShieldCheck size={16} />}>
             {t('tabs.statements')}
           </Tabs.Tab>
+          <Tabs.Tab value="payers" leftSection={<IconBuildingBank size={16} />}>
+            {t('tabs.payers')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="invoices" pt="md">
           <InvoicesPanel staff={rights.staff} initialPatient={params.get('patient')} />
@@ -75,6 +79,9 @@ export default function BillingPage() {
         </Tabs.Panel>
         <Tabs.Panel value="statements" pt="md">
           <StatementsPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="payers" pt="md">
+          <PayersPanel canManage={rights.manage} currency={currency} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

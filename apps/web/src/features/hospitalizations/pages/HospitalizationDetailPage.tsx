@@ -35,6 +35,8 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { useBillingRights } from '../../../lib/billing/rights';
+import { StayDepositsPanel } from '../../../lib/billing/StayDepositsPanel';
 import { FollowUpBookingButton } from '../../../lib/clinical/components/FollowUpBooking';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { PrescriptionsPanel } from '../../../lib/clinical/components/PrescriptionsPanel';
@@ -158,6 +160,7 @@ export default function HospitalizationDetailPage() {
   const to = useLocalizedPath();
   const { can } = usePermissions();
   const careAllowed = useModuleAllowed('care');
+  const billing = useBillingRights();
   const query = useStay(id);
   const assign = useAssignBed();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -321,6 +324,8 @@ export default function HospitalizationDetailPage() {
       </Grid>
 
       <DischargeCard stay={stay} />
+
+      {billing.read && <StayDepositsPanel stayId={stay.id} canTake={billing.staff} />}
 
       <PrescriptionsPanel source={{ hospitalization: stay.id }} patient={stay.patient} canPrescribe={open} />
 

@@ -20,6 +20,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PatientBalancePanel } from '../../../lib/billing/PatientBalancePanel';
+import { PatientCoveragePanel } from '../../../lib/billing/PatientCoveragePanel';
 import { useBillingRights } from '../../../lib/billing/rights';
 import { AllergyAlert } from '../../../lib/clinical/components/AllergyBadge';
 import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmissionModal';
@@ -229,7 +230,10 @@ export default function PatientDetailPage() {
           ))}
           {billing.balance && (
             <Tabs.Panel value="billing" p="md">
-              <PatientBalancePanel patientId={patient.id} invoicesLink={billing.read} />
+              <Stack gap="md">
+                <PatientBalancePanel patientId={patient.id} invoicesLink={billing.read} />
+                {billing.read && <PatientCoveragePanel patientId={patient.id} canEdit={billing.read} />}
+              </Stack>
             </Tabs.Panel>
           )}
           {can('patient.access_log') && (
