@@ -90,3 +90,27 @@ it('lets the cashier invoice the second insured visit with the insurer’s share
   const balance = await get(nurse, `/api/patients/${v.patient}/balance/`);
   expect(balance).toMatchObject({ currency: 'XOF', balance: 0, draft_invoices: 1 });
 });
+
+it('shows a deposit on an ongoing stay, counted by its draft invoice', async () => {
+  const cashier = await actor(CASHIER);
+  const stays = await ctx.database.db.execute<{
+    id: string;
+  }>(sql`select i.hospitalization_id as id from invoices i
+    join payments p on p.invoice_id = i.id where p.is_deposit`);
+  expect(stays.rows.length).toBe(1);
+  const deposits = await get(cashier, `/api/hospitalizations/${stays.rows[0]!.id}/deposits/`);
+  expect(deposits.total).toBe(50_000);
+  expect(deposits.invoice.status).toBe('draft');
+  expect(deposits.deposits[0].receipt.number).toMatch(/^REC-HGG-/);
+  // The cash desk's assembly adds the bed-days so far; the deposit stays deducted from the balance.
+  const refreshed = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/invoices/assemble/',
+    headers: cashier.headers,
+    payload: { hospitalization: stays.rows[0]!.id },
+  });
+  expect(refreshed.statusCode, refreshed.body).toBe(200);
+  const inv = refreshed.json() as TInvoiceDetail;
+  expect(inv.lines.length).toBeGreaterThan(0);
+  expect(inv.balance).toBe(inv.patient_share - 50_000);
+});

@@ -1,6 +1,6 @@
 import { documentNumber, NUMBER_PREFIXES } from '@greensen/shared/contracts/billing';
 import type { ActCategory, PayerCategory } from '@greensen/shared/contracts/medical-acts';
-import { lineGross, splitShare } from '@greensen/shared/domain/money';
+import { currencyExponent, lineGross, splitShare } from '@greensen/shared/domain/money';
 import { and, eq, sql } from 'drizzle-orm';
 import { hospitalToday } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
@@ -576,6 +576,70 @@ export async function seedBilling(tx: Queryable): Promise<{ acts: number; invoic
       .update(invoices)
       .set({ paid: cash + momo })
       .where(eq(invoices.id, inv!.id));
+  }
+
+  // A deposit on admission (decision 0036): the cashier took 50 000 F CFA on an ongoing stay, on its draft invoice
+  // (the bed-days are added when the cash desk assembles it). Times relative to now: valid at any hour.
+  const [stay] = (
+    await tx.execute<{
+      id: string;
+      patient: string;
+    }>(sql`select id, patient_id as patient from hospitalizations
+      where hospital_id = ${h.id} and status = 'admitted' order by admitted_at, id limit 1`)
+  ).rows;
+  if (stay) {
+    const open = await tx.execute<{ id: string }>(sql`select id from cash_sessions
+      where hospital_id = ${h.id} and cashier_id = ${cashier.id} and status = 'open'`);
+    const sessionId =
+      open.rows[0]?.id ??
+      (
+        await tx
+          .insert(cashSessions)
+          .values({
+            hospitalId: h.id,
+            cashierId: cashier.id,
+            openedAt: new Date(Date.now() - 3 * 3_600_000),
+            floats: [{ currency: h.currency, amount: 25_000 }],
+          })
+          .returning({ id: cashSessions.id })
+      )[0]!.id;
+    const deposit = 50_000 * 10 ** currencyExponent(h.currency);
+    const [draft] = await tx
+      .insert(invoices)
+      .values({
+        hospitalId: h.id,
+        patientId: stay.patient,
+        hospitalizationId: stay.id,
+        currency: h.currency,
+        payerCategory: 'private',
+        paid: deposit,
+        createdBy: cashier.id,
+        createdAt: new Date(Date.now() - 2 * 3_600_000),
+      })
+      .returning({ id: invoices.id });
+    const [pay] = await tx
+      .insert(payments)
+      .values({
+        hospitalId: h.id,
+        invoiceId: draft!.id,
+        cashSessionId: sessionId,
+        method: 'cash',
+        currency: h.currency,
+        amount: deposit,
+        amountInvoice: deposit,
+        isDeposit: true,
+        note: "Caution à l'admission",
+        receivedBy: cashier.id,
+        receivedAt: new Date(Date.now() - 2 * 3_600_000),
+      })
+      .returning({ id: payments.id });
+    const year = (await hospitalToday(tx, h.id)).slice(0, 4);
+    const n = await nextSequenceValue(tx, h.id, `receipt:${year}`);
+    await tx.insert(receipts).values({
+      hospitalId: h.id,
+      number: documentNumber(NUMBER_PREFIXES.receipt, h.code, Number(year), n),
+      paymentId: pay!.id,
+    });
   }
   return { acts: ACTS.length, invoices: issued };
 }

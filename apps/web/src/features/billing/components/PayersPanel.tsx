@@ -93,7 +93,7 @@ export function PayersPanel({ canManage, currency }: { canManage: boolean; curre
                         <Text size="xs" c="dimmed">
                           {[
                             p.eligibility.max_age_years !== null
-                              ? t('payers.underAge', { age: p.eligibility.max_age_years })
+                              ? t('payers.underAge', { count: p.eligibility.max_age_years })
                               : null,
                             p.eligibility.sex === 'F'
                               ? t('payers.female')
