@@ -1,5 +1,5 @@
 /**
- * The Tiers payants tab: what to claim from an insurer, a mutual, an employer or a free-care programme over a period
+ * The Relevés tab (formerly "Tiers payants", decision 0036): what to claim from an insurer, a mutual, an employer or a free-care programme over a period
  * — the issued invoices and credit notes (negative) of the period with a payer share, the member number, and the
  * total. Printable with the browser.
  */
