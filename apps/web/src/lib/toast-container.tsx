@@ -1,6 +1,20 @@
-/** The toast container (top right, at most 5 at once), loaded with the first toast: app/Providers. */
+/**
+ * The toast container, loaded with the first toast (app/Providers): top right as the specification says (§1,
+ * §9), at most 5 at once, but below the application header (60 px) so that a confirmation never covers the user
+ * menu, the bell or the hospital selector while it is shown (issue 25).
+ */
 import { Notifications } from '@mantine/notifications';
 
+export const TOAST_TOP = 'calc(60px + var(--mantine-spacing-md))';
+
 export default function ToastContainer() {
-  return <Notifications position="top-right" zIndex={2000} limit={5} />;
+  return (
+    <Notifications
+      position="top-right"
+      zIndex={2000}
+      limit={5}
+      containerWidth={380}
+      style={{ top: TOAST_TOP }}
+    />
+  );
 }
