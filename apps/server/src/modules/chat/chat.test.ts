@@ -122,7 +122,7 @@ describe('chat API', () => {
     const a = await h1.as('DOCTOR');
     const b = await h1.as('NURSE');
     const c = await direct(a, b);
-    const sent = [];
+    const sent: { id: string }[] = [];
     for (let i = 0; i < 5; i++) sent.push(await send(a, c, `Message ${i}`));
     const p1 = (await req(b, 'GET', `/api/chat/conversations/${c}/messages/?limit=3`)).json();
     expect(p1.results.map((m: { body: string }) => m.body)).toEqual(['Message 4', 'Message 3', 'Message 2']);
@@ -132,27 +132,27 @@ describe('chat API', () => {
     expect(p2.results.map((m: { body: string }) => m.body)).toEqual(['Message 1', 'Message 0']);
     expect(p2.next_cursor).toBeNull();
 
-    const reply = await send(b, c, 'Bien reçu', { reply_to: sent[0].id });
-    expect(reply.reply_to).toMatchObject({ id: sent[0].id, excerpt: 'Message 0', deleted: false });
+    const reply = await send(b, c, 'Bien reçu', { reply_to: sent[0]!.id });
+    expect(reply.reply_to).toMatchObject({ id: sent[0]!.id, excerpt: 'Message 0', deleted: false });
 
     // Only the author edits; the text is kept as text.
-    expect((await req(b, 'PATCH', `/api/chat/messages/${sent[1].id}/`, { body: 'x' })).statusCode).toBe(403);
-    const edited = await req(a, 'PATCH', `/api/chat/messages/${sent[1].id}/`, { body: '<b>corrigé</b>' });
+    expect((await req(b, 'PATCH', `/api/chat/messages/${sent[1]!.id}/`, { body: 'x' })).statusCode).toBe(403);
+    const edited = await req(a, 'PATCH', `/api/chat/messages/${sent[1]!.id}/`, { body: '<b>corrigé</b>' });
     expect(edited.statusCode).toBe(200);
     expect(edited.json()).toMatchObject({ body: '<b>corrigé</b>' });
     expect(edited.json().edited_at).not.toBeNull();
     // Past 5 minutes, no more edits.
     await ctx.database.db.execute(
-      sql`update chat_messages set created_at = now() - interval '6 minutes' where id = ${sent[2].id}`,
+      sql`update chat_messages set created_at = now() - interval '6 minutes' where id = ${sent[2]!.id}`,
     );
     expect(
-      (await req(a, 'PATCH', `/api/chat/messages/${sent[2].id}/`, { body: 'trop tard' })).statusCode,
+      (await req(a, 'PATCH', `/api/chat/messages/${sent[2]!.id}/`, { body: 'trop tard' })).statusCode,
     ).toBe(409);
 
-    expect((await req(b, 'DELETE', `/api/chat/messages/${sent[0].id}/`)).statusCode).toBe(403);
-    expect((await req(a, 'DELETE', `/api/chat/messages/${sent[0].id}/`)).statusCode).toBe(204);
+    expect((await req(b, 'DELETE', `/api/chat/messages/${sent[0]!.id}/`)).statusCode).toBe(403);
+    expect((await req(a, 'DELETE', `/api/chat/messages/${sent[0]!.id}/`)).statusCode).toBe(204);
     const after = (await req(b, 'GET', `/api/chat/conversations/${c}/messages/?limit=100`)).json().results;
-    const gone = after.find((m: { id: string }) => m.id === sent[0].id);
+    const gone = after.find((m: { id: string }) => m.id === sent[0]!.id);
     expect(gone).toMatchObject({ body: '', deleted_at: expect.any(String) });
     expect(after.find((m: { id: string }) => m.id === reply.id).reply_to).toMatchObject({
       deleted: true,
