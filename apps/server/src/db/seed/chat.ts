@@ -80,7 +80,7 @@ export async function seedChat(tx: Queryable) {
     group,
     doctor,
     20,
-    'Merci. Merci de prévenir la famille de ce patient de son transfert.',
+    'Bien noté. Pouvez-vous prévenir la famille de ce patient de son transfert ?',
     patientId,
   );
   await say(group, nurse, 5, 'Je m’occupe du premier patient.');

@@ -2,12 +2,13 @@
 import { Button, Grid, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { chatKeys } from '../../../lib/chat-unread';
 import { translate } from '../../../lib/i18n';
 import { PageHeader } from '../../../lib/page-states';
 import { queryClient } from '../../../lib/query-client';
+import { notificationSocket } from '../../../lib/socket';
 import { toast } from '../../../lib/toast';
 import { postMessage, useMessageSearch } from '../api/chat';
 import { ConversationList } from '../components/ConversationList';
@@ -46,6 +47,15 @@ export default function ChatPage() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [creating, setCreating] = useState(false);
+  // Any chat event (a message elsewhere, a receipt) refreshes the list's unread counts and last messages.
+  useEffect(
+    () =>
+      notificationSocket.subscribe((e) => {
+        if (e.action.startsWith('chat.'))
+          void queryClient.invalidateQueries({ queryKey: [...chatKeys.all, 'list'] });
+      }),
+    [],
+  );
   return (
     <Stack>
       <PageHeader
