@@ -79,11 +79,11 @@ describe('the messaging page', { timeout: 60_000 }, () => {
     renderApp('/chat', { user: makeUser(), routes: routes(messages, posts) });
     const list = await screen.findByTestId('chat-conversations', {}, { timeout: 15_000 });
     expect(within(list).getByLabelText('2 messages non lus')).toBeInTheDocument();
-    expect(await screen.findByTestId('chat-unread-badge')).toHaveTextContent('2');
+    expect(await screen.findByTestId('chat-unread-badge', {}, { timeout: 15_000 })).toHaveTextContent('2');
 
     await user.click(within(list).getByText('Esther Mwamba'));
-    const view = await screen.findByTestId('chat-conversation');
-    expect(await within(view).findByText('<b>pas du HTML</b>')).toBeInTheDocument();
+    const view = await screen.findByTestId('chat-conversation', {}, { timeout: 15_000 });
+    expect(await within(view).findByText('<b>pas du HTML</b>', {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(within(view).getByText('message supprimé')).toBeInTheDocument();
     expect(within(view).getByRole('link', { name: 'Didier Kasongo' })).toHaveAttribute(
       'href',
@@ -91,7 +91,9 @@ describe('the messaging page', { timeout: 60_000 }, () => {
     );
     expect(within(view).getByTestId('chat-patient-restricted')).toHaveTextContent('un dossier patient');
     // The newest message shown is read.
-    await waitFor(() => expect(posts.some((p) => p.url.pathname.endsWith('/read/'))).toBe(true));
+    await waitFor(() => expect(posts.some((p) => p.url.pathname.endsWith('/read/'))).toBe(true), {
+      timeout: 15_000,
+    });
     expect(within(view).getByTestId('chat-receipts')).toHaveTextContent('Lu par Esther Mwamba');
   });
 
@@ -101,9 +103,9 @@ describe('the messaging page', { timeout: 60_000 }, () => {
     renderApp('/en/chat', { user: makeUser(), routes: routes([], posts) });
     const list = await screen.findByTestId('chat-conversations', {}, { timeout: 15_000 });
     await user.click(within(list).getByText('Esther Mwamba'));
-    const view = await screen.findByTestId('chat-conversation');
+    const view = await screen.findByTestId('chat-conversation', {}, { timeout: 15_000 });
     await user.type(within(view).getByLabelText('Write a message'), 'Back in five minutes{Enter}');
-    const pending = await within(view).findByTestId('chat-pending');
+    const pending = await within(view).findByTestId('chat-pending', {}, { timeout: 15_000 });
     expect(pending).toHaveTextContent('Back in five minutes');
     expect(pending).toHaveTextContent('pending');
     expect(posts.filter((p) => p.method === 'POST' && p.url.pathname.endsWith('/messages/'))).toEqual([]);
