@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { medicalActsRoutes } from './modules/billing/medical-acts.routes.js';
 import { careRoutes } from './modules/care/care.routes.js';
+import { chatRoutes } from './modules/chat/chat.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
@@ -233,6 +234,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(medicalActsRoutes);
   await app.register(billingRoutes);
   await app.register(appointmentsRoutes);
+  await app.register(chatRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

@@ -166,6 +166,10 @@ export interface HospitalKit {
   holiday(): Promise<string>;
   /** The token of a new calendar feed link of the hospital's doctor. */
   icsToken(): Promise<string>;
+  /** A new group conversation (issue 23) started by the hospital's doctor with `member` and its nurse. */
+  chatConversation(member: string): Promise<string>;
+  /** A message written by `author` in a new group conversation of theirs. */
+  chatMessage(author: string): Promise<{ id: string; conversation: string }>;
 }
 
 /** Who sends the request. */
@@ -2278,6 +2282,64 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   // Notifications (each user's own) -----------------------------------------------------------------------
+  // Messaging (issue 23, docs/decisions/0033-chat.md): every member; a conversation is seen by its members only
+  // (a non-member, like another hospital, gets 404). Reads carry no audit row (a referenced patient shows as a card
+  // opening the record, which is audited there); every write is an event.
+  'GET /api/chat/conversations/': { allow: ALL, audit: 'none' },
+  'POST /api/chat/conversations/': {
+    allow: ALL,
+    audit: 'event',
+    request: (kit) => ({
+      body: { kind: 'group', title: unique('Équipe '), members: [kit.staff.nurse, kit.staff.doctor] },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/chat/conversations/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit, caller) => ({ params: { id: await kit.chatConversation(memberFor(kit, caller)) } }),
+  },
+  'GET /api/chat/conversations/:id/messages/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit, caller) => ({ params: { id: await kit.chatConversation(memberFor(kit, caller)) } }),
+  },
+  'POST /api/chat/conversations/:id/messages/': {
+    allow: ALL,
+    audit: 'event',
+    request: async (kit, caller) => ({
+      params: { id: await kit.chatConversation(memberFor(kit, caller)) },
+      body: { id: randomUUID(), body: 'Le patient du box 2 est prêt.' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/chat/conversations/:id/read/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit, caller) => {
+      const m = await kit.chatMessage(memberFor(kit, caller));
+      return { params: { id: m.conversation }, body: { message: m.id } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'PATCH /api/chat/messages/:id/': {
+    allow: ALL,
+    audit: 'event',
+    request: async (kit, caller) => ({
+      params: { id: (await kit.chatMessage(memberFor(kit, caller))).id },
+      body: { body: 'Corrigé : box 3.' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'DELETE /api/chat/messages/:id/': {
+    allow: ALL,
+    audit: 'event',
+    request: async (kit, caller) => ({ params: { id: (await kit.chatMessage(memberFor(kit, caller))).id } }),
+  },
+  'GET /api/chat/unread/': { allow: ALL, audit: 'none' },
+  'GET /api/chat/search/': { allow: ALL, audit: 'none', request: () => ({ query: { q: 'box' } }) },
+  'GET /api/chat/staff/': { allow: ALL, audit: 'none' },
   'GET /api/notifications/': { allow: ALL, audit: 'none' },
   'POST /api/notifications/mark-read/': {
     allow: ALL,

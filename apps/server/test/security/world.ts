@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { APPOINTMENT_TYPES, WEEKDAY_CODES } from '@greensen/shared/domain/appointments';
 import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
@@ -719,6 +719,25 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
         .replace(/\.ics$/, '');
       keep(token);
       return token;
+    },
+    async chatConversation(member) {
+      const res = await as('doctor', 'POST', '/api/chat/conversations/', {
+        kind: 'group',
+        title: uniqueName('Équipe '),
+        members: [member, staff.nurse],
+      });
+      expectStatus(res, 201, 'chat conversation');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
+    async chatMessage(author) {
+      const conversation = await kit.chatConversation(author);
+      const id = randomUUID();
+      await ctx.database.db.execute(sql`insert into chat_messages (id, hospital_id, conversation_id, author_id, body)
+        values (${id}, ${h.id}, ${conversation}, ${author}, ${'Le patient du box 2 est prêt.'})`);
+      keep(id);
+      return { id, conversation };
     },
     async patientDocument() {
       const patient = await kit.patient();

@@ -48,6 +48,7 @@ export const pageLoaders = {
   pharmacyMedication: () => import('../features/pharmacy/pages/MedicationDetailPage'),
   pharmacyPrescription: () => import('../features/pharmacy/pages/PrescriptionDetailPage'),
   medications: () => import('../features/pharmacy/pages/MedicationsPage'),
+  chat: () => import('../features/chat/pages/ChatPage'),
   templates: () => import('../features/templates/pages/TemplatesPage'),
   templateDetail: () => import('../features/templates/pages/TemplateDetailPage'),
   adminTemplates: () => import('../features/templates/pages/AdminTemplatesPage'),
@@ -109,6 +110,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.billing, pageLoaders.invoiceDetail, pageLoaders.receipt];
     case 'appointments':
       return [pageLoaders.appointments, pageLoaders.appointmentDetail];
+    case 'chat':
+      return [pageLoaders.chat];
     default:
       return [pageLoaders.placeholder];
   }

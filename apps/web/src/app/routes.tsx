@@ -190,7 +190,7 @@ function moduleRoutes(): RouteObject[] {
       module: 'templates',
       kind: 'detail',
     }),
-    placeholder('chat', { titleKey: 'chat', module: 'chat' }),
+    page('chat', pageLoaders.chat, { titleKey: 'chat', module: 'chat', kind: 'list' }),
   ];
 }
 

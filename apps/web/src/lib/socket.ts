@@ -37,7 +37,15 @@ export interface NotificationSocketDeps {
 
 export type SocketState = 'idle' | 'connecting' | 'open' | 'waiting' | 'failed';
 
-const ACTIONS = new Set(['new_notification', 'mark_read', 'delete_notification']);
+const ACTIONS = new Set([
+  'new_notification',
+  'mark_read',
+  'delete_notification',
+  // Messaging (issue 23): its feature listens to these.
+  'chat.message.created',
+  'chat.message.updated',
+  'chat.read',
+]);
 
 function parseEnvelope(raw: unknown): TSocketEnvelope | null {
   if (typeof raw !== 'string') return null;

@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { NOTIFICATION_TYPES } from '../domain/notifications.js';
+import type { TChatSocketEnvelope } from './chat.js';
 
 /** Default and largest page sizes of the notification list. */
 export const NOTIFICATION_PAGE_SIZE = 20;
@@ -67,6 +68,8 @@ export type TSocketEnvelope =
       /** null: every notification of the hospital. */
       message: { ids: string[] | null; unread_count: number };
     }
-  | { action: 'delete_notification'; hospital: string; message: { id: string; unread_count: number } };
+  | { action: 'delete_notification'; hospital: string; message: { id: string; unread_count: number } }
+  /** Messaging (issue 23): new and changed messages, read receipts. */
+  | TChatSocketEnvelope;
 
 export type TSocketAction = TSocketEnvelope['action'];

@@ -4,6 +4,7 @@ export * from './audit.js';
 export * from './auth.js';
 export * from './billing.js';
 export * from './care.js';
+export * from './chat.js';
 export * from './clinical.js';
 export * from './documents.js';
 export * from './inpatient.js';

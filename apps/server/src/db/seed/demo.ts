@@ -5,6 +5,7 @@ import { beds, departments, hospitals, memberships, rooms, users, wards } from '
 import { seedAppointments } from './appointments.js';
 import { seedBilling } from './billing.js';
 import { seedCare } from './care.js';
+import { seedChat } from './chat.js';
 import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
@@ -288,6 +289,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedCare(tx);
     await seedBilling(tx);
     await seedAppointments(tx);
+    await seedChat(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

@@ -2,10 +2,11 @@
 import { allowedModules } from '@greensen/shared/domain/access';
 import type { Language } from '@greensen/shared/domain/constants';
 import { moduleForPath } from '@greensen/shared/domain/modules';
-import { NavLink, ScrollArea, Stack } from '@mantine/core';
+import { Badge, NavLink, ScrollArea, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useModuleScope } from '../../lib/app-config';
+import { useChatUnread } from '../../lib/chat-unread';
 import { languageFromPath, localizePath } from '../../lib/language';
 import { ModuleIcon } from '../../lib/module-icons';
 import { useAuthStore } from '../../stores/auth';
@@ -24,6 +25,7 @@ export function ModuleNav({ onNavigate }: { onNavigate?: () => void }) {
   const lang: Language = languageFromPath(pathname);
   const modules = useAllowedModules();
   const active = moduleForPath(pathname)?.name ?? null;
+  const chatUnread = useChatUnread(modules.some((m) => m.name === 'chat'));
   return (
     <ScrollArea type="auto" style={{ flex: 1 }}>
       <Stack gap={2} component="nav" aria-label={t('nav.label')} data-testid="module-nav">
@@ -34,6 +36,18 @@ export function ModuleNav({ onNavigate }: { onNavigate?: () => void }) {
             to={localizePath(module.path, lang)}
             label={module.title[lang]}
             leftSection={<ModuleIcon name={module.icon} />}
+            rightSection={
+              module.name === 'chat' && chatUnread > 0 ? (
+                <Badge
+                  size="sm"
+                  circle
+                  aria-label={t('nav.chatUnread', { count: chatUnread })}
+                  data-testid="chat-unread-badge"
+                >
+                  {chatUnread > 99 ? '99+' : chatUnread}
+                </Badge>
+              ) : undefined
+            }
             active={module.name === active}
             aria-current={module.name === active ? 'page' : undefined}
             onClick={onNavigate}

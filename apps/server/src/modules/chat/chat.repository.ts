@@ -1,0 +1,275 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { iso, isoRequired } from '../../lib/clinical.js';
+
+/**
+ * Queries of the messaging module (issue 23, decision 0033). Every query is scoped to one hospital and, for
+ * conversations, to the conversations the user may see: the members of a direct or group conversation, the
+ * staff of a department (active memberships) for its channel.
+ */
+
+/** The conversation `c` is the user's, in the hospital. */
+export const visibleTo = (userId: string, hospitalId: string): SQL =>
+  sql`c.hospital_id = ${hospitalId} and (
+    (c.kind <> 'department' and exists (select 1 from chat_members mm
+      where mm.conversation_id = c.id and mm.user_id = ${userId}))
+    or (c.kind = 'department' and exists (select 1 from memberships ms
+      where ms.user_id = ${userId} and ms.hospital_id = ${hospitalId} and ms.is_active
+        and ms.department_id = c.department_id)))`;
+
+/** Creates the channel of every active department of the hospital that has none yet (lazily, idempotent). */
+export async function ensureChannels(q: Queryable, hospitalId: string): Promise<void> {
+  await q.execute(sql`insert into chat_conversations (id, hospital_id, kind, department_id)
+    select gen_random_uuid(), d.hospital_id, 'department', d.id from departments d
+    where d.hospital_id = ${hospitalId} and d.is_active
+      and not exists (select 1 from chat_conversations x where x.department_id = d.id)
+    on conflict do nothing`);
+}
+
+export interface ConversationRow {
+  [k: string]: unknown;
+  id: string;
+  kind: 'direct' | 'group' | 'department';
+  title: string | null;
+  department_id: string | null;
+  last_message_at: Date | string;
+  unread: number | string;
+  lm_body: string | null;
+  lm_created_at: Date | string | null;
+  lm_deleted_at: Date | string | null;
+  lm_author: string | null;
+  total: number | string;
+}
+
+const unreadOf = (userId: string) => sql`(select count(*) from chat_messages x
+  where x.conversation_id = c.id and x.author_id <> ${userId} and x.deleted_at is null
+    and (m.last_read_at is null or (x.created_at, x.id) > (m.last_read_at, m.last_read_message_id)))`;
+
+/** The user's conversations (newest activity first) with their unread counts and last message. */
+export async function listConversations(
+  q: Queryable,
+  o: {
+    userId: string;
+    hospitalId: string;
+    search?: string | undefined;
+    id?: string;
+    limit: number;
+    offset: number;
+  },
+): Promise<ConversationRow[]> {
+  const pattern = o.search ? `%${o.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const res = await q.execute<ConversationRow>(sql`select t.*, count(*) over () as total from (
+      select c.id, c.kind, c.department_id, c.last_message_at,
+        case when c.kind = 'group' then c.title when c.kind = 'department' then d.name
+          else (select trim(u.first_name || ' ' || u.last_name) from users u
+            where u.id = case when c.direct_low = ${o.userId} then c.direct_high else c.direct_low end) end as title,
+        ${unreadOf(o.userId)}::int as unread,
+        lm.body as lm_body, lm.created_at as lm_created_at, lm.deleted_at as lm_deleted_at, lm.author as lm_author
+      from chat_conversations c
+      left join departments d on d.id = c.department_id
+      left join chat_members m on m.conversation_id = c.id and m.user_id = ${o.userId}
+      left join lateral (select x.body, x.created_at, x.deleted_at, trim(au.first_name || ' ' || au.last_name) as author
+        from chat_messages x join users au on au.id = x.author_id
+        where x.conversation_id = c.id order by x.created_at desc, x.id desc limit 1) lm on true
+      where ${visibleTo(o.userId, o.hospitalId)} ${o.id ? sql`and c.id = ${o.id}` : sql``}
+    ) t
+    where ${pattern === null ? sql`true` : sql`t.title ilike ${pattern}`}
+    order by t.last_message_at desc, t.id desc
+    limit ${o.limit} offset ${o.offset}`);
+  return res.rows;
+}
+
+/** Unread messages of the user in every conversation of the hospital. */
+export async function unreadTotal(q: Queryable, userId: string, hospitalId: string): Promise<number> {
+  const res = await q.execute<{
+    n: number | string | null;
+  }>(sql`select coalesce(sum(${unreadOf(userId)}), 0)::int as n
+    from chat_conversations c
+    left join chat_members m on m.conversation_id = c.id and m.user_id = ${userId}
+    where ${visibleTo(userId, hospitalId)}`);
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+export interface BareConversation {
+  [k: string]: unknown;
+  id: string;
+  kind: 'direct' | 'group' | 'department';
+  department_id: string | null;
+  hospital_id: string;
+}
+
+/** The conversation when the user may see it, else null (another hospital's, or not a member: not found). */
+export async function findVisibleConversation(
+  q: Queryable,
+  userId: string,
+  hospitalId: string,
+  id: string,
+): Promise<BareConversation | null> {
+  const res = await q.execute<BareConversation>(sql`select c.id, c.kind, c.department_id, c.hospital_id
+    from chat_conversations c where c.id = ${id} and ${visibleTo(userId, hospitalId)}`);
+  return res.rows[0] ?? null;
+}
+
+/** The users who see a conversation (its members, or its department's active staff). */
+export async function conversationAudience(q: Queryable, c: BareConversation): Promise<string[]> {
+  const res =
+    c.kind === 'department'
+      ? await q.execute<{ id: string }>(sql`select distinct ms.user_id as id from memberships ms
+          join users u on u.id = ms.user_id
+          where ms.hospital_id = ${c.hospital_id} and ms.department_id = ${c.department_id}
+            and ms.is_active and u.is_active`)
+      : await q.execute<{ id: string }>(
+          sql`select user_id as id from chat_members where conversation_id = ${c.id}`,
+        );
+  return res.rows.map((r) => r.id);
+}
+
+export interface PersonRow {
+  [k: string]: unknown;
+  id: string;
+  full_name: string;
+}
+
+export async function audiencePeople(q: Queryable, c: BareConversation): Promise<PersonRow[]> {
+  const ids = await conversationAudience(q, c);
+  if (ids.length === 0) return [];
+  const res =
+    await q.execute<PersonRow>(sql`select u.id, trim(u.first_name || ' ' || u.last_name) as full_name
+    from users u where u.id = any(${`{${ids.join(',')}}`}::uuid[]) order by u.last_name, u.first_name, u.id`);
+  return res.rows;
+}
+
+export interface ReceiptRow {
+  [k: string]: unknown;
+  user_id: string;
+  full_name: string;
+  last_read_message_id: string | null;
+  last_read_at: Date | string | null;
+}
+
+export async function receipts(q: Queryable, conversationId: string): Promise<ReceiptRow[]> {
+  const res =
+    await q.execute<ReceiptRow>(sql`select m.user_id, trim(u.first_name || ' ' || u.last_name) as full_name,
+      m.last_read_message_id, m.last_read_at
+    from chat_members m join users u on u.id = m.user_id where m.conversation_id = ${conversationId}
+    order by u.last_name, u.first_name, u.id`);
+  return res.rows;
+}
+
+export interface MessageRow {
+  [k: string]: unknown;
+  id: string;
+  conversation_id: string;
+  hospital_id: string;
+  author_id: string;
+  author_name: string;
+  body: string;
+  created_at: Date | string;
+  edited_at: Date | string | null;
+  deleted_at: Date | string | null;
+  r_id: string | null;
+  r_body: string | null;
+  r_deleted_at: Date | string | null;
+  r_author: string | null;
+  p_id: string | null;
+  p_hospital_id: string | null;
+  p_first_name: string | null;
+  p_last_name: string | null;
+  p_record_number: string | null;
+  conversation_title?: string | null;
+}
+
+const MESSAGE_COLUMNS = sql`x.id, x.conversation_id, x.hospital_id, x.author_id,
+  trim(au.first_name || ' ' || au.last_name) as author_name, x.body, x.created_at, x.edited_at, x.deleted_at,
+  r.id as r_id, r.body as r_body, r.deleted_at as r_deleted_at, trim(ru.first_name || ' ' || ru.last_name) as r_author,
+  p.id as p_id, p.hospital_id as p_hospital_id, p.first_name as p_first_name, p.last_name as p_last_name,
+  p.record_number as p_record_number`;
+const MESSAGE_JOINS = sql`join users au on au.id = x.author_id
+  left join chat_messages r on r.id = x.reply_to_id and r.conversation_id = x.conversation_id
+  left join users ru on ru.id = r.author_id
+  left join patients p on p.id = x.patient_id and p.hospital_id = x.hospital_id`;
+
+/** A page of a conversation's messages, newest first, before the cursor `(created_at, id)` when given. */
+export async function messagesPage(
+  q: Queryable,
+  o: { conversationId: string; before: { at: string; id: string } | null; limit: number },
+): Promise<MessageRow[]> {
+  const res = await q.execute<MessageRow>(sql`select ${MESSAGE_COLUMNS} from chat_messages x ${MESSAGE_JOINS}
+    where x.conversation_id = ${o.conversationId}
+      ${o.before ? sql`and (x.created_at, x.id) < (${o.before.at}::timestamptz, ${o.before.id}::uuid)` : sql``}
+    order by x.created_at desc, x.id desc limit ${o.limit}`);
+  return res.rows;
+}
+
+export async function findMessage(q: Queryable, hospitalId: string, id: string): Promise<MessageRow | null> {
+  const res = await q.execute<MessageRow>(sql`select ${MESSAGE_COLUMNS} from chat_messages x ${MESSAGE_JOINS}
+    where x.id = ${id} and x.hospital_id = ${hospitalId}`);
+  return res.rows[0] ?? null;
+}
+
+/** Messages of the user's conversations whose text contains `term` (case-insensitive), newest first. */
+export async function searchMessages(
+  q: Queryable,
+  o: { userId: string; hospitalId: string; term: string; limit: number; offset: number },
+): Promise<{ rows: MessageRow[]; total: number }> {
+  const pattern = `%${o.term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const res = await q.execute<MessageRow & { total: number | string }>(sql`select ${MESSAGE_COLUMNS},
+      coalesce(c.title, d.name, '') as conversation_title, c.kind as conversation_kind, count(*) over () as total
+    from chat_messages x ${MESSAGE_JOINS}
+    join chat_conversations c on c.id = x.conversation_id
+    left join departments d on d.id = c.department_id
+    where x.hospital_id = ${o.hospitalId} and x.deleted_at is null and x.body ilike ${pattern}
+      and ${visibleTo(o.userId, o.hospitalId)}
+    order by x.created_at desc, x.id desc limit ${o.limit} offset ${o.offset}`);
+  return { rows: res.rows, total: Number(res.rows[0]?.total ?? 0) };
+}
+
+/** Active staff of the hospital (the picker of a new conversation), except the caller. */
+export async function staffOf(
+  q: Queryable,
+  o: { userId: string; hospitalId: string; search?: string | undefined; limit: number; offset: number },
+): Promise<{ rows: PersonRow[]; total: number }> {
+  const pattern = o.search ? `%${o.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const res = await q.execute<PersonRow & { total: number | string }>(sql`select u.id,
+      trim(u.first_name || ' ' || u.last_name) as full_name, count(*) over () as total
+    from users u
+    where u.is_active and u.id <> ${o.userId}
+      and exists (select 1 from memberships ms where ms.user_id = u.id and ms.hospital_id = ${o.hospitalId} and ms.is_active)
+      ${pattern === null ? sql`` : sql`and (u.first_name || ' ' || u.last_name) ilike ${pattern}`}
+    order by u.last_name, u.first_name, u.id limit ${o.limit} offset ${o.offset}`);
+  return { rows: res.rows, total: Number(res.rows[0]?.total ?? 0) };
+}
+
+/** The users among `ids` who are active members of the hospital. */
+export async function activeMembers(
+  q: Queryable,
+  hospitalId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const res = await q.execute<{ id: string }>(sql`select distinct ms.user_id as id from memberships ms
+    join users u on u.id = ms.user_id
+    where ms.hospital_id = ${hospitalId} and ms.is_active and u.is_active
+      and ms.user_id = any(${`{${ids.join(',')}}`}::uuid[])`);
+  return res.rows.map((r) => r.id);
+}
+
+/** Role codes of each user in the hospital (active memberships). */
+export async function roleCodesOf(
+  q: Queryable,
+  hospitalId: string,
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (ids.length === 0) return out;
+  const res = await q.execute<{
+    user_id: string;
+    role_code: string;
+  }>(sql`select user_id, role_code from memberships
+    where hospital_id = ${hospitalId} and is_active and user_id = any(${`{${ids.join(',')}}`}::uuid[])`);
+  for (const r of res.rows) out.set(r.user_id, [...(out.get(r.user_id) ?? []), r.role_code]);
+  return out;
+}
+
+export const toIso = (v: Date | string) => isoRequired(v);
+export const toIsoOrNull = (v: Date | string | null | undefined) => iso(v);

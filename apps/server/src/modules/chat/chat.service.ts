@@ -1,0 +1,513 @@
+import {
+  CHAT_EDIT_WINDOW_MS,
+  type TChatConversation,
+  type TChatConversationCreate,
+  type TChatConversationDetail,
+  type TChatMessage,
+  type TChatMessageCreate,
+  type TChatPatientCard,
+} from '@greensen/shared/contracts/chat';
+import { canAccessModule } from '@greensen/shared/domain/access';
+import type { AppEnvironment, ModuleName } from '@greensen/shared/domain/modules';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
+import { type DashboardGroup, roleGroup } from '@greensen/shared/domain/roles';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../../db/client.js';
+import { chatConversations, chatMembers, chatMessages } from '../../db/schema/index.js';
+import { fullName } from '../../lib/clinical.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import {
+  activeMembers,
+  audiencePeople,
+  type BareConversation,
+  type ConversationRow,
+  conversationAudience,
+  ensureChannels,
+  findMessage,
+  findVisibleConversation,
+  listConversations,
+  type MessageRow,
+  messagesPage,
+  receipts,
+  roleCodesOf,
+  searchMessages,
+  staffOf,
+  toIso,
+  toIsoOrNull,
+  unreadTotal,
+} from './chat.repository.js';
+
+/** Groups whose members may open a patient's clinical record (the inpatient clinical page's readers). */
+const RECORD_READERS: readonly DashboardGroup[] = ACTION_GROUPS['hospitalization.read'];
+
+/**
+ * Whether a reader with these roles in the hospital sees a referenced patient's card (decision 0033): the
+ * patients module open to them and a clinical reader's group; secretaries never (as for consultations).
+ */
+export function mayReadPatientCard(
+  roleCodes: readonly string[],
+  env: { environment: AppEnvironment; extraModules: readonly ModuleName[] },
+): boolean {
+  const groups = roleCodes.map(roleGroup);
+  if (groups.includes('secretary')) return false;
+  if (!groups.some((g) => RECORD_READERS.includes(g))) return false;
+  return canAccessModule({
+    moduleName: 'patients',
+    environment: env.environment,
+    extraModules: env.extraModules,
+    user: { active_roles: roleCodes.map((role_code) => ({ role_code })) },
+  }).allowed;
+}
+
+const excerptOf = (body: string) => (body.length > 120 ? `${body.slice(0, 117)}…` : body);
+
+/** The API shape of a message for one reader (`cardAllowed`: whether they may see a patient's card). */
+export function toMessage(r: MessageRow, cardAllowed: boolean): TChatMessage {
+  const deleted = r.deleted_at !== null;
+  let patient: TChatPatientCard | null = null;
+  if (r.p_id && !deleted) {
+    patient = cardAllowed
+      ? {
+          restricted: false,
+          id: r.p_id,
+          full_name: fullName(r.p_first_name, r.p_last_name),
+          record_number: r.p_record_number ?? '',
+        }
+      : { restricted: true };
+  }
+  return {
+    id: r.id,
+    conversation: r.conversation_id,
+    author: { id: r.author_id, full_name: r.author_name },
+    body: deleted ? '' : r.body,
+    reply_to: r.r_id
+      ? {
+          id: r.r_id,
+          author: r.r_author ?? '',
+          excerpt: r.r_deleted_at ? '' : excerptOf(r.r_body ?? ''),
+          deleted: r.r_deleted_at !== null,
+        }
+      : null,
+    patient,
+    created_at: toIso(r.created_at),
+    edited_at: toIsoOrNull(r.edited_at),
+    deleted_at: toIsoOrNull(r.deleted_at),
+  };
+}
+
+function toConversation(r: ConversationRow): TChatConversation {
+  return {
+    id: r.id,
+    kind: r.kind,
+    title: r.title ?? '',
+    department: r.department_id,
+    unread_count: Number(r.unread),
+    last_message:
+      r.lm_created_at === null
+        ? null
+        : {
+            author: r.lm_author ?? '',
+            excerpt: r.lm_deleted_at ? '' : excerptOf(r.lm_body ?? ''),
+            created_at: toIso(r.lm_created_at),
+          },
+    last_message_at: toIso(r.last_message_at),
+  };
+}
+
+/** `created_at|id` of a message, as an opaque cursor. */
+const encodeCursor = (r: MessageRow) =>
+  Buffer.from(`${toIso(r.created_at)}|${r.id}`, 'utf8').toString('base64url');
+function decodeCursor(cursor: string): { at: string; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!at || !id || Number.isNaN(Date.parse(at)) || !/^[0-9a-f-]{36}$/i.test(id)) {
+    throw badRequest({ cursor: ['chat.cursor_invalid'] });
+  }
+  return { at, id };
+}
+
+/** Messaging: conversations, messages, read positions; events pushed through the real-time gateway. */
+export class ChatService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  private get env() {
+    return { environment: this.app.config.appEnv, extraModules: this.app.config.extraModules ?? [] };
+  }
+
+  private readerMayReadCard(ctx: ServiceContext) {
+    return mayReadPatientCard(scopedHospital(ctx).roleCodes, this.env);
+  }
+
+  private async visible(ctx: ServiceContext, id: string): Promise<BareConversation> {
+    const c = await findVisibleConversation(this.app.db, actingUser(ctx).id, scopedHospital(ctx).id, id);
+    // Another hospital's conversation, or one the caller is not a member of, is exactly like a missing one.
+    if (!c) throw notFound();
+    return c;
+  }
+
+  async list(ctx: ServiceContext, query: { page: number; page_size: number; search?: string | undefined }) {
+    const user = actingUser(ctx);
+    const hospital = scopedHospital(ctx);
+    await ensureChannels(this.app.db, hospital.id);
+    const [rows, total] = await Promise.all([
+      listConversations(this.app.db, {
+        userId: user.id,
+        hospitalId: hospital.id,
+        search: query.search || undefined,
+        limit: query.page_size,
+        offset: (query.page - 1) * query.page_size,
+      }),
+      unreadTotal(this.app.db, user.id, hospital.id),
+    ]);
+    return { count: Number(rows[0]?.total ?? 0), rows: rows.map(toConversation), unreadTotal: total };
+  }
+
+  async unread(ctx: ServiceContext) {
+    return { unread_total: await unreadTotal(this.app.db, actingUser(ctx).id, scopedHospital(ctx).id) };
+  }
+
+  async detail(ctx: ServiceContext, id: string): Promise<TChatConversationDetail> {
+    const c = await this.visible(ctx, id);
+    const user = actingUser(ctx);
+    const [rows, people, reads] = await Promise.all([
+      listConversations(this.app.db, {
+        userId: user.id,
+        hospitalId: scopedHospital(ctx).id,
+        id: c.id,
+        limit: 1,
+        offset: 0,
+      }),
+      audiencePeople(this.app.db, c),
+      receipts(this.app.db, c.id),
+    ]);
+    const audience = new Set(people.map((p) => p.id));
+    return {
+      ...toConversation(rows[0]!),
+      members: people.map((p) => ({ id: p.id, full_name: p.full_name })),
+      receipts: reads
+        .filter((r) => audience.has(r.user_id))
+        .map((r) => ({
+          user: { id: r.user_id, full_name: r.full_name },
+          last_read_message: r.last_read_message_id,
+          last_read_at: toIsoOrNull(r.last_read_at),
+        })),
+    };
+  }
+
+  async create(
+    ctx: ServiceContext,
+    input: TChatConversationCreate,
+  ): Promise<{ id: string; created: boolean }> {
+    const user = actingUser(ctx);
+    const hospital = scopedHospital(ctx);
+    const wanted = input.kind === 'direct' ? [input.user] : input.members;
+    const others = [...new Set(wanted.filter((id) => id !== user.id))];
+    if (others.length === 0)
+      throw badRequest({ [input.kind === 'direct' ? 'user' : 'members']: ['chat.members_required'] });
+    const found = await activeMembers(this.app.db, hospital.id, others);
+    if (found.length !== others.length) {
+      // A person of another hospital (or nobody) is refused like an unknown one.
+      throw badRequest({ [input.kind === 'direct' ? 'user' : 'members']: ['chat.member_unknown'] });
+    }
+    return this.app.db.transaction(async (tx) => {
+      let id: string;
+      let created = true;
+      if (input.kind === 'direct') {
+        const [low, high] = [user.id, others[0]!].sort() as [string, string];
+        const inserted = await tx
+          .insert(chatConversations)
+          .values({
+            hospitalId: hospital.id,
+            kind: 'direct',
+            directLow: low,
+            directHigh: high,
+            createdBy: user.id,
+          })
+          .onConflictDoNothing()
+          .returning({ id: chatConversations.id });
+        if (inserted[0]) id = inserted[0].id;
+        else {
+          // The pair already talks (or another request made it a moment ago): that conversation.
+          created = false;
+          const res = await tx.execute<{ id: string }>(sql`select id from chat_conversations
+            where hospital_id = ${hospital.id} and direct_low = ${low} and direct_high = ${high}`);
+          id = res.rows[0]!.id;
+        }
+      } else {
+        const [row] = await tx
+          .insert(chatConversations)
+          .values({ hospitalId: hospital.id, kind: 'group', title: input.title, createdBy: user.id })
+          .returning({ id: chatConversations.id });
+        id = row!.id;
+      }
+      await tx
+        .insert(chatMembers)
+        .values(
+          [user.id, ...others].map((userId) => ({ conversationId: id, userId, hospitalId: hospital.id })),
+        )
+        .onConflictDoNothing();
+      if (created) {
+        await this.app.audit.record(
+          ctx,
+          {
+            action: 'chat.conversation.create',
+            resourceType: 'chat_conversation',
+            resourceId: id,
+            details: { kind: input.kind, members: others.length + 1 },
+          },
+          tx,
+        );
+      }
+      return { id, created };
+    });
+  }
+
+  async messages(ctx: ServiceContext, id: string, query: { cursor?: string | undefined; limit: number }) {
+    const c = await this.visible(ctx, id);
+    const before = query.cursor ? decodeCursor(query.cursor) : null;
+    const rows = await messagesPage(this.app.db, { conversationId: c.id, before, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    const card = this.readerMayReadCard(ctx);
+    return {
+      results: page.map((r) => toMessage(r, card)),
+      next_cursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
+    };
+  }
+
+  /** Sends a message; the same client id sent again answers the stored message (`created: false`). */
+  async send(
+    ctx: ServiceContext,
+    conversationId: string,
+    input: TChatMessageCreate,
+  ): Promise<{ message: TChatMessage; created: boolean }> {
+    const user = actingUser(ctx);
+    const hospital = scopedHospital(ctx);
+    const c = await this.visible(ctx, conversationId);
+    const fields: Record<string, string[]> = {};
+    if (input.reply_to) {
+      const res = await this.app.db.execute<{ id: string }>(sql`select id from chat_messages
+        where id = ${input.reply_to} and conversation_id = ${c.id}`);
+      if (!res.rows[0]) fields.reply_to = ['chat.reply_unknown'];
+    }
+    if (input.patient) {
+      const res = await this.app.db.execute<{ id: string }>(sql`select id from patients
+        where id = ${input.patient} and hospital_id = ${hospital.id}`);
+      if (!res.rows[0]) fields.patient = ['chat.patient_unknown'];
+    }
+    if (Object.keys(fields).length > 0) throw badRequest(fields);
+
+    const now = new Date();
+    const created = await this.app.db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(chatMessages)
+        .values({
+          id: input.id,
+          hospitalId: hospital.id,
+          conversationId: c.id,
+          authorId: user.id,
+          body: input.body,
+          replyToId: input.reply_to ?? null,
+          patientId: input.patient ?? null,
+          createdAt: now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: chatMessages.id });
+      if (!inserted[0]) return false;
+      await tx.execute(sql`update chat_conversations set last_message_at = greatest(last_message_at, ${now.toISOString()}::timestamptz)
+        where id = ${c.id}`);
+      // The author has read their own message.
+      await markReadUpTo(tx, {
+        conversationId: c.id,
+        userId: user.id,
+        hospitalId: hospital.id,
+        messageId: input.id,
+        at: now,
+      });
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'chat.message.create',
+          resourceType: 'chat_message',
+          resourceId: input.id,
+          patientId: input.patient ?? null,
+          details: { conversation: c.id },
+        },
+        tx,
+      );
+      return true;
+    });
+    const row = await findMessage(this.app.db, hospital.id, input.id);
+    if (!row || row.conversation_id !== c.id || row.author_id !== user.id) {
+      // The id is another message's (another conversation, author or hospital): never theirs to overwrite.
+      throw conflict('chat.message_id_taken');
+    }
+    if (created) await this.publish(c, row, 'chat.message.created');
+    return { message: toMessage(row, this.readerMayReadCard(ctx)), created };
+  }
+
+  private async ownMessage(ctx: ServiceContext, id: string) {
+    const user = actingUser(ctx);
+    const hospital = scopedHospital(ctx);
+    const row = await findMessage(this.app.db, hospital.id, id);
+    if (!row) throw notFound();
+    const c = await findVisibleConversation(this.app.db, user.id, hospital.id, row.conversation_id);
+    if (!c) throw notFound();
+    if (row.author_id !== user.id) throw forbidden('chat.not_author');
+    if (row.deleted_at !== null) throw conflict('chat.message_deleted');
+    return { row, c };
+  }
+
+  async edit(ctx: ServiceContext, id: string, body: string): Promise<TChatMessage> {
+    const { row, c } = await this.ownMessage(ctx, id);
+    if (Date.now() - new Date(row.created_at).getTime() > CHAT_EDIT_WINDOW_MS)
+      throw conflict('chat.edit_window');
+    await this.app.db.transaction(async (tx) => {
+      await tx.execute(sql`update chat_messages set body = ${body}, edited_at = now() where id = ${row.id}`);
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'chat.message.edit',
+          resourceType: 'chat_message',
+          resourceId: row.id,
+          details: { conversation: c.id },
+        },
+        tx,
+      );
+    });
+    const updated = (await findMessage(this.app.db, c.hospital_id, row.id))!;
+    await this.publish(c, updated, 'chat.message.updated');
+    return toMessage(updated, this.readerMayReadCard(ctx));
+  }
+
+  async remove(ctx: ServiceContext, id: string): Promise<void> {
+    const { row, c } = await this.ownMessage(ctx, id);
+    await this.app.db.transaction(async (tx) => {
+      // The text goes with the deletion; the row stays so that replies and read positions keep their anchor.
+      await tx.execute(sql`update chat_messages set body = '', deleted_at = now() where id = ${row.id}`);
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'chat.message.delete',
+          resourceType: 'chat_message',
+          resourceId: row.id,
+          details: { conversation: c.id },
+        },
+        tx,
+      );
+    });
+    const updated = (await findMessage(this.app.db, c.hospital_id, row.id))!;
+    await this.publish(c, updated, 'chat.message.updated');
+  }
+
+  /** Moves the caller's read position forward to `messageId` (never back) and tells the members. */
+  async read(ctx: ServiceContext, conversationId: string, messageId: string) {
+    const user = actingUser(ctx);
+    const hospital = scopedHospital(ctx);
+    const c = await this.visible(ctx, conversationId);
+    const res = await this.app.db.execute<{
+      created_at: Date | string;
+    }>(sql`select created_at from chat_messages
+      where id = ${messageId} and conversation_id = ${c.id}`);
+    const msg = res.rows[0];
+    if (!msg) throw badRequest({ message: ['chat.message_unknown'] });
+    const at = new Date(msg.created_at);
+    const moved = await markReadUpTo(this.app.db, {
+      conversationId: c.id,
+      userId: user.id,
+      hospitalId: hospital.id,
+      messageId,
+      at,
+    });
+    const unread = await unreadTotal(this.app.db, user.id, hospital.id);
+    if (moved) {
+      const audience = await conversationAudience(this.app.db, c);
+      await this.app.realtime.sendToUsers(
+        audience.map((userId) => ({
+          userId,
+          envelope: {
+            action: 'chat.read',
+            hospital: hospital.id,
+            message: {
+              conversation: c.id,
+              user: user.id,
+              last_read_message: messageId,
+              last_read_at: at.toISOString(),
+            },
+          },
+        })),
+      );
+    }
+    return { unread_total: unread };
+  }
+
+  async search(ctx: ServiceContext, query: { q: string; page: number; page_size: number }) {
+    const { rows, total } = await searchMessages(this.app.db, {
+      userId: actingUser(ctx).id,
+      hospitalId: scopedHospital(ctx).id,
+      term: query.q,
+      limit: query.page_size,
+      offset: (query.page - 1) * query.page_size,
+    });
+    const card = this.readerMayReadCard(ctx);
+    return {
+      count: total,
+      rows: rows.map((r) => ({ ...toMessage(r, card), conversation_title: r.conversation_title ?? '' })),
+    };
+  }
+
+  async staff(ctx: ServiceContext, query: { search?: string | undefined; page: number; page_size: number }) {
+    return staffOf(this.app.db, {
+      userId: actingUser(ctx).id,
+      hospitalId: scopedHospital(ctx).id,
+      search: query.search || undefined,
+      limit: query.page_size,
+      offset: (query.page - 1) * query.page_size,
+    });
+  }
+
+  /**
+   * Pushes a new or changed message to everyone who sees the conversation, each with the patient card they may
+   * see (resolved per reader now, as a read would). Never throws.
+   */
+  private async publish(
+    c: BareConversation,
+    row: MessageRow,
+    action: 'chat.message.created' | 'chat.message.updated',
+  ) {
+    try {
+      const audience = await conversationAudience(this.app.db, c);
+      const roles = row.p_id
+        ? await roleCodesOf(this.app.db, c.hospital_id, audience)
+        : new Map<string, string[]>();
+      await this.app.realtime.sendToUsers(
+        audience.map((userId) => ({
+          userId,
+          envelope: {
+            action,
+            hospital: c.hospital_id,
+            message: toMessage(row, row.p_id ? mayReadPatientCard(roles.get(userId) ?? [], this.env) : false),
+          },
+        })),
+      );
+    } catch (err) {
+      this.app.log.error({ err }, 'chat push failed');
+    }
+  }
+}
+
+/** Moves a read position forward (inserting the reader's row for a department channel). Whether it moved. */
+export async function markReadUpTo(
+  q: Queryable,
+  o: { conversationId: string; userId: string; hospitalId: string; messageId: string; at: Date },
+): Promise<boolean> {
+  const res = await q.execute<{ user_id: string }>(sql`insert into chat_members
+      (conversation_id, user_id, hospital_id, last_read_message_id, last_read_at)
+    values (${o.conversationId}, ${o.userId}, ${o.hospitalId}, ${o.messageId}, ${o.at.toISOString()}::timestamptz)
+    on conflict (conversation_id, user_id) do update
+      set last_read_message_id = excluded.last_read_message_id, last_read_at = excluded.last_read_at
+      where chat_members.last_read_at is null
+        or (excluded.last_read_at, excluded.last_read_message_id) > (chat_members.last_read_at, chat_members.last_read_message_id)
+    returning user_id`);
+  return res.rows.length > 0;
+}
