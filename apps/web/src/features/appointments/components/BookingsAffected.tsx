@@ -19,9 +19,10 @@ export const NO_CHOICE: BookingsChoice = { on_bookings: '', cancel_reason: '' };
 /** The request's part of a choice (nothing until one is made). */
 export function decisionOf(choice: BookingsChoice): { on_bookings?: OnBookings; cancel_reason?: string } {
   if (!choice.on_bookings) return {};
-  return choice.on_bookings === 'cancel'
-    ? { on_bookings: 'cancel', cancel_reason: choice.cancel_reason.trim() }
-    : { on_bookings: 'keep' };
+  if (choice.on_bookings === 'keep') return { on_bookings: 'keep' };
+  // No reason: left out, so that the schema says "give the reason" rather than "too short".
+  const reason = choice.cancel_reason.trim();
+  return reason ? { on_bookings: 'cancel', cancel_reason: reason } : { on_bookings: 'cancel' };
 }
 
 export function BookingsAffected({
