@@ -25,7 +25,7 @@ const phone = z
 
 /** For appointment reminders (issue 22). */
 const email = z
-  .email()
+  .email('patients.email_invalid')
   .max(200)
   .nullish()
   .transform((v) => v ?? null);

@@ -19,7 +19,7 @@ const get = async (who: { headers: Record<string, string> }, url: string) => {
   return res.json();
 };
 
-it('shows appointments in use: medecin@’s day, past and coming bookings, clinics with free slots, a holiday', async () => {
+it('shows appointments in use: medecin@’s day, past and coming bookings, clinics with free slots, a holiday, an absence', async () => {
   const doctor = await actor('medecin@greensen.test');
   const today = await get(doctor, '/api/appointments/today/');
   // Around now whatever the hour: the three to come are on today's date (the two seen and the no-show too, unless
@@ -59,4 +59,18 @@ it('shows appointments in use: medecin@’s day, past and coming bookings, clini
   );
   expect((slots.results as TSlot[]).length).toBeGreaterThan(0);
   expect((await get(desk, '/api/appointments/holidays/')).count).toBe(1);
+
+  // An absence of medecin2@ three weeks ahead: no slot of hers on those days, slots the days around.
+  const absences = await get(desk, `/api/appointments/exceptions/?from=${addDays(from, 14)}`);
+  expect(absences.count).toBe(1);
+  const absence = absences.results[0] as { provider: { id: string }; start_date: string; end_date: string };
+  const around = await get(
+    desk,
+    `/api/appointments/slots/?provider=${absence.provider.id}&from=${addDays(absence.start_date, -7)}&to=${addDays(absence.end_date, 7)}&limit=500`,
+  );
+  const days = new Set(
+    (around.results as TSlot[]).map((s) => zonedDate(new Date(s.start), 'Africa/Kinshasa')),
+  );
+  expect(days.size).toBeGreaterThan(0);
+  for (let d = absence.start_date; d <= absence.end_date; d = addDays(d, 1)) expect(days.has(d)).toBe(false);
 });

@@ -256,6 +256,14 @@ export async function seedAppointments(tx: Queryable): Promise<number> {
   await tx.execute(sql`insert into hospital_holidays (id, hospital_id, date, name)
     values (${uuidv7()}, ${hgg.id}, ${holiday}::date, 'Fête de l’indépendance') on conflict do nothing`);
 
+  // One absence on the schedules tab: medecin2@ in training three weeks from now (after the last demo booking, 14
+  // days ahead), so that the slot search skips those days.
+  await tx.execute(sql`insert into schedule_exceptions (id, hospital_id, provider_id, start_date, end_date, kind,
+      reason)
+    select ${uuidv7()}, ${hgg.id}, u.id, ${addDays(today, 21)}::date, ${addDays(today, 23)}::date, 'training',
+      'Formation échographie'
+    from users u where u.email = 'medecin2@greensen.test'`);
+
   // Reminders reach one demo patient by email in English, the others by SMS in French.
   await tx.execute(sql`update patients set email = 'patient.demo@greensen.test', preferred_language = 'en'
     where id = (select patient_id from appointments where hospital_id = ${hgg.id} and status in ('booked', 'confirmed')

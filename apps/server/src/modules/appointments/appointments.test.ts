@@ -223,6 +223,49 @@ describe('booking', () => {
     expect(Number(n.rows[0]?.n)).toBeGreaterThanOrEqual(1);
   });
 
+  it('books what the schedule screens set: an extra session of one date, not an absence, again once it is removed', async () => {
+    const p3 = await h.as('DOCTOR', 'MED');
+    await schedule(p3.id);
+    // An extra session: a schedule valid on one Thursday only (the weekly one has Tuesdays and Wednesdays).
+    const thursday = addDays(today, 23);
+    const extra = await schedule(p3.id, {
+      sessions: [{ weekday: 'thu', start: '14:00', end: '15:00' }],
+      valid_from: thursday,
+      valid_until: thursday,
+    });
+    const slotsOf = async (from: string, to: string) =>
+      (
+        await call(ctx.app, desk, 'GET', `/api/appointments/slots/?provider=${p3.id}&from=${from}&to=${to}`)
+      ).json().results as TSlot[];
+    const extraSlots = await slotsOf(thursday, addDays(thursday, 7));
+    expect(extraSlots.filter((x) => x.schedule === extra.id).map((x) => x.start)).toEqual([
+      at(thursday, '14:00'),
+      at(thursday, '14:20'),
+      at(thursday, '14:40'),
+    ]);
+    expect((await book(desk, p3.id, at(thursday, '14:20'))).statusCode).toBe(201);
+
+    // An absence on a Tuesday: no slot, and booking one is refused; removed, the day is bookable again.
+    const tuesday = addDays(today, 21);
+    const leave = await call(ctx.app, head, 'POST', '/api/appointments/exceptions/', {
+      provider: p3.id,
+      start_date: tuesday,
+      end_date: tuesday,
+      kind: 'leave',
+    });
+    expect(leave.statusCode, leave.body).toBe(201);
+    expect(await slotsOf(tuesday, tuesday)).toEqual([]);
+    expect((await book(desk, p3.id, at(tuesday, '09:00'))).statusCode).toBe(400);
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/appointments/exceptions/${leave.json().id}/`,
+      headers: head.headers,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect(await slotsOf(tuesday, tuesday)).toHaveLength(12);
+    expect((await book(desk, p3.id, at(tuesday, '09:00'))).statusCode).toBe(201);
+  });
+
   it('gives the last place to one of concurrent bookings: one 201, the others 409 (database constraint)', async () => {
     const start = at(addDays(today, 1), '11:00');
     const patients = await Promise.all([1, 2, 3, 4].map(() => createPatient(ctx.app, desk)));

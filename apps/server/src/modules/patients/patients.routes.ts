@@ -36,6 +36,7 @@ defineMessages({
     en: 'The date of birth must be between 1900 and today.',
   },
   'patients.phone_invalid': { fr: 'Numéro de téléphone invalide.', en: 'Invalid phone number.' },
+  'patients.email_invalid': { fr: 'Adresse e-mail invalide.', en: 'Invalid email address.' },
 });
 
 const access = (roles: readonly DashboardGroup[] | 'any') =>

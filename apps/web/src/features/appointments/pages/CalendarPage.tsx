@@ -23,6 +23,7 @@ import {
   Skeleton,
   Stack,
   Switch,
+  Tabs,
   Text,
   Title,
 } from '@mantine/core';
@@ -53,6 +54,7 @@ import {
 } from '../components/calendar-events';
 import { rangeOf, stepDate, viewTitle } from '../components/calendar-range';
 import { IcsLinkPanel } from '../components/IcsLinkPanel';
+import { SchedulesPanel } from '../components/SchedulesPanel';
 import { capitalizeFirst, formatSlotRange, laterDate, localDate } from '../components/slot-format';
 
 /** The calendar library's chunk (decision 0031): loaded with the view, never with the other pages. */
@@ -91,6 +93,7 @@ export default function CalendarPage() {
   const [showCancelled, setShowCancelled] = useState(false);
   const [prefill, setPrefill] = useState<BookingPrefill | null>(null);
   const locale = i18n.language === 'en' ? 'en-GB' : 'fr-FR';
+  const tab = params.get('tab') === 'schedules' ? 'schedules' : 'calendar';
 
   function update(next: Record<string, string | null>) {
     const merged = new URLSearchParams(params);
@@ -113,7 +116,7 @@ export default function CalendarPage() {
   const ready = scope === 'mine' || Boolean(scope === 'provider' ? provider : department);
   const appointments = useAppointmentWindow(
     { ...target, from, to: until, status: showCancelled ? [] : NOT_CANCELLED },
-    mayRead && ready,
+    mayRead && ready && tab === 'calendar',
   );
   const slots = useSlots(
     {
@@ -124,7 +127,7 @@ export default function CalendarPage() {
       freeOnly: true,
       limit: 500,
     },
-    mayBook && ready && until >= today,
+    mayBook && ready && until >= today && tab === 'calendar',
   );
   const move = useRescheduleAppointment();
 
@@ -207,120 +210,138 @@ export default function CalendarPage() {
   return (
     <Stack gap="md" data-testid="calendar-page">
       <PageHeader title={t('calendar.title')} subtitle={t('calendar.subtitle')} />
-      {!mayRead && (
-        <Alert color="gray" data-testid="calendar-not-for-role">
-          {t('notForRole')}
-        </Alert>
-      )}
-      <Paper withBorder radius="md" p="sm">
-        <Stack gap="sm">
-          <Group justify="space-between" wrap="wrap" gap="sm">
-            <Group gap="xs" wrap="wrap">
-              {mayRead && (
-                <SegmentedControl
-                  value={scope}
-                  onChange={(value) => update({ scope: value })}
-                  data={SCOPES.map((s) => ({ value: s, label: t(`calendar.scope.${s}`) }))}
-                  aria-label={t('calendar.scopeLabel')}
-                />
-              )}
-              {mayRead && scopePicker}
-            </Group>
-            <SegmentedControl
-              value={view}
-              onChange={(value) => update({ view: value })}
-              data={CALENDAR_VIEWS.map((v) => ({ value: v, label: t(`calendar.view.${v}`) }))}
-              aria-label={t('calendar.viewLabel')}
-              data-testid="calendar-views"
-            />
-          </Group>
-          <Group justify="space-between" wrap="wrap" gap="xs">
-            <Group gap={4}>
-              <ActionIcon
-                variant="default"
-                size="lg"
-                aria-label={t('calendar.previous')}
-                onClick={() => update({ date: stepDate(view, date, -1) })}
-              >
-                <IconChevronLeft size={18} />
-              </ActionIcon>
-              <Button variant="default" onClick={() => update({ date: today })}>
-                {t('calendar.today')}
-              </Button>
-              <ActionIcon
-                variant="default"
-                size="lg"
-                aria-label={t('calendar.next')}
-                onClick={() => update({ date: stepDate(view, date, 1) })}
-              >
-                <IconChevronRight size={18} />
-              </ActionIcon>
-              <Title order={4} ml="xs" data-testid="calendar-title">
-                {capitalizeFirst(viewTitle(view, date, locale))}
-              </Title>
-            </Group>
-            {mayRead && (
-              <Switch
-                label={t('calendar.showCancelled')}
-                checked={showCancelled}
-                onChange={(event) => setShowCancelled(event.currentTarget.checked)}
-              />
-            )}
-          </Group>
-          <Group gap={6} wrap="wrap" data-testid="calendar-legend">
-            {APPOINTMENT_TYPES.map((type) => (
-              <Badge key={type} color={APPOINTMENT_TYPE_COLORS[type]} variant="filled" size="sm">
-                {t(`type.${type}`)}
-              </Badge>
-            ))}
-            {mayBook && (
-              <Badge color="green" variant="outline" size="sm" style={{ borderStyle: 'dashed' }}>
-                {t('calendar.freeLegend')}
-              </Badge>
-            )}
-            <Text size="xs" c="dimmed">
-              {t('calendar.statusLegend')}
-            </Text>
-          </Group>
-          {appointments.isError && (
-            <LoadError error={appointments.error} onRetry={() => void appointments.refetch()} />
-          )}
-          {appointments.data?.truncated && (
-            <Alert color="yellow" p="xs">
-              {t('calendar.truncated')}
+      <Tabs
+        value={tab}
+        onChange={(value) => update({ tab: value === 'schedules' ? 'schedules' : null })}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          <Tabs.Tab value="calendar">{t('calendar.tabCalendar')}</Tabs.Tab>
+          <Tabs.Tab value="schedules" data-testid="tab-schedules">
+            {t('calendar.tabSchedules')}
+          </Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      {tab === 'schedules' ? (
+        <SchedulesPanel />
+      ) : (
+        <>
+          {!mayRead && (
+            <Alert color="gray" data-testid="calendar-not-for-role">
+              {t('notForRole')}
             </Alert>
           )}
-          {mayRead && !ready && (
-            <Text size="sm" c="dimmed">
-              {scope === 'provider' ? t('calendar.pickProvider') : t('calendar.pickDepartment')}
-            </Text>
-          )}
-          {mayRead && ready && appointments.isSuccess && events.length === 0 && (
-            <Text size="sm" c="dimmed" data-testid="calendar-empty">
-              {t('calendar.empty')}
-            </Text>
-          )}
-          <Suspense fallback={<Skeleton h={480} data-testid="calendar-loading" />}>
-            <AppointmentCalendar
-              view={view}
-              date={date}
-              events={events}
-              locale={locale}
-              allDayText={t('calendar.allDay')}
-              onItemClick={onItemClick}
-              onDateClick={(clicked, allDay) => {
-                if (view === 'dayGridMonth' && allDay)
-                  update({ view: 'timeGridDay', date: localDate(clicked) });
-              }}
-              onMove={onMove}
-              canDrop={(item, start) =>
-                item.kind === 'appointment' && dropsOnFreeSlot(slotList, item.appointment, start)
-              }
-            />
-          </Suspense>
-        </Stack>
-      </Paper>
-      <IcsLinkPanel />
+          <Paper withBorder radius="md" p="sm">
+            <Stack gap="sm">
+              <Group justify="space-between" wrap="wrap" gap="sm">
+                <Group gap="xs" wrap="wrap">
+                  {mayRead && (
+                    <SegmentedControl
+                      value={scope}
+                      onChange={(value) => update({ scope: value })}
+                      data={SCOPES.map((s) => ({ value: s, label: t(`calendar.scope.${s}`) }))}
+                      aria-label={t('calendar.scopeLabel')}
+                    />
+                  )}
+                  {mayRead && scopePicker}
+                </Group>
+                <SegmentedControl
+                  value={view}
+                  onChange={(value) => update({ view: value })}
+                  data={CALENDAR_VIEWS.map((v) => ({ value: v, label: t(`calendar.view.${v}`) }))}
+                  aria-label={t('calendar.viewLabel')}
+                  data-testid="calendar-views"
+                />
+              </Group>
+              <Group justify="space-between" wrap="wrap" gap="xs">
+                <Group gap={4}>
+                  <ActionIcon
+                    variant="default"
+                    size="lg"
+                    aria-label={t('calendar.previous')}
+                    onClick={() => update({ date: stepDate(view, date, -1) })}
+                  >
+                    <IconChevronLeft size={18} />
+                  </ActionIcon>
+                  <Button variant="default" onClick={() => update({ date: today })}>
+                    {t('calendar.today')}
+                  </Button>
+                  <ActionIcon
+                    variant="default"
+                    size="lg"
+                    aria-label={t('calendar.next')}
+                    onClick={() => update({ date: stepDate(view, date, 1) })}
+                  >
+                    <IconChevronRight size={18} />
+                  </ActionIcon>
+                  <Title order={4} ml="xs" data-testid="calendar-title">
+                    {capitalizeFirst(viewTitle(view, date, locale))}
+                  </Title>
+                </Group>
+                {mayRead && (
+                  <Switch
+                    label={t('calendar.showCancelled')}
+                    checked={showCancelled}
+                    onChange={(event) => setShowCancelled(event.currentTarget.checked)}
+                  />
+                )}
+              </Group>
+              <Group gap={6} wrap="wrap" data-testid="calendar-legend">
+                {APPOINTMENT_TYPES.map((type) => (
+                  <Badge key={type} color={APPOINTMENT_TYPE_COLORS[type]} variant="filled" size="sm">
+                    {t(`type.${type}`)}
+                  </Badge>
+                ))}
+                {mayBook && (
+                  <Badge color="green" variant="outline" size="sm" style={{ borderStyle: 'dashed' }}>
+                    {t('calendar.freeLegend')}
+                  </Badge>
+                )}
+                <Text size="xs" c="dimmed">
+                  {t('calendar.statusLegend')}
+                </Text>
+              </Group>
+              {appointments.isError && (
+                <LoadError error={appointments.error} onRetry={() => void appointments.refetch()} />
+              )}
+              {appointments.data?.truncated && (
+                <Alert color="yellow" p="xs">
+                  {t('calendar.truncated')}
+                </Alert>
+              )}
+              {mayRead && !ready && (
+                <Text size="sm" c="dimmed">
+                  {scope === 'provider' ? t('calendar.pickProvider') : t('calendar.pickDepartment')}
+                </Text>
+              )}
+              {mayRead && ready && appointments.isSuccess && events.length === 0 && (
+                <Text size="sm" c="dimmed" data-testid="calendar-empty">
+                  {t('calendar.empty')}
+                </Text>
+              )}
+              <Suspense fallback={<Skeleton h={480} data-testid="calendar-loading" />}>
+                <AppointmentCalendar
+                  view={view}
+                  date={date}
+                  events={events}
+                  locale={locale}
+                  allDayText={t('calendar.allDay')}
+                  onItemClick={onItemClick}
+                  onDateClick={(clicked, allDay) => {
+                    if (view === 'dayGridMonth' && allDay)
+                      update({ view: 'timeGridDay', date: localDate(clicked) });
+                  }}
+                  onMove={onMove}
+                  canDrop={(item, start) =>
+                    item.kind === 'appointment' && dropsOnFreeSlot(slotList, item.appointment, start)
+                  }
+                />
+              </Suspense>
+            </Stack>
+          </Paper>
+          <IcsLinkPanel />
+        </>
+      )}
       <BookAppointmentModal
         opened={prefill !== null}
         prefill={prefill}

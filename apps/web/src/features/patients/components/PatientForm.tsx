@@ -4,6 +4,7 @@
  */
 import {
   BLOOD_GROUPS,
+  PATIENT_LANGUAGES,
   type TPatient,
   type TPatientCreate,
   ZPatientCreate,
@@ -36,6 +37,10 @@ export interface PatientFormValues {
   birth_date: string;
   estimated_age: number | string;
   phone: string;
+  /** For appointment reminders (issue 22). */
+  email: string;
+  /** The language of reminders; '' is "not set" (French). */
+  preferred_language: '' | 'fr' | 'en';
   address: string;
   national_id: string;
   emergency_contact_name: string;
@@ -57,6 +62,8 @@ export const EMPTY_PATIENT: PatientFormValues = {
   birth_date: '',
   estimated_age: '',
   phone: '',
+  email: '',
+  preferred_language: '',
   address: '',
   national_id: '',
   emergency_contact_name: '',
@@ -77,6 +84,8 @@ export function valuesFromPatient(patient: TPatient): PatientFormValues {
     birth_date: patient.birth_date ?? '',
     estimated_age: patient.birth_date_estimated && patient.age !== null ? patient.age : '',
     phone: patient.phone ?? '',
+    email: patient.email ?? '',
+    preferred_language: patient.preferred_language ?? '',
     address: patient.address ?? '',
     national_id: patient.national_id ?? '',
     emergency_contact_name: patient.emergency_contact_name ?? '',
@@ -101,6 +110,8 @@ export function toPatientBody(values: PatientFormValues): TPatientCreate {
     birth_date: values.birth_mode === 'date' ? orNull(values.birth_date) : null,
     estimated_age: values.birth_mode === 'age' ? age : null,
     phone: orNull(values.phone),
+    email: orNull(values.email),
+    preferred_language: values.preferred_language === '' ? null : values.preferred_language,
     address: orNull(values.address),
     national_id: orNull(values.national_id),
     emergency_contact_name: orNull(values.emergency_contact_name),
@@ -216,6 +227,27 @@ export function PatientFields({ form }: { form: UseFormReturnType<PatientFormVal
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <TextInput label={t('form.phone')} type="tel" {...form.getInputProps('phone')} />
           <TextInput label={t('form.address')} {...form.getInputProps('address')} />
+          <TextInput
+            label={t('form.email')}
+            description={t('form.email_hint')}
+            type="email"
+            autoComplete="off"
+            {...form.getInputProps('email')}
+          />
+          <Select
+            label={t('form.preferred_language')}
+            description={t('form.preferred_language_hint')}
+            data={PATIENT_LANGUAGES.map((code) => ({ value: code, label: t(`form.languages.${code}`) }))}
+            clearable
+            {...form.getInputProps('preferred_language')}
+            value={values.preferred_language || null}
+            onChange={(value) =>
+              form.setFieldValue(
+                'preferred_language',
+                (value ?? '') as PatientFormValues['preferred_language'],
+              )
+            }
+          />
           <TextInput
             label={t('form.emergency_contact_name')}
             {...form.getInputProps('emergency_contact_name')}

@@ -62,7 +62,7 @@ async function fillForm() {
   return user;
 }
 
-describe('patient registration', () => {
+describe('patient registration', { timeout: 60_000 }, () => {
   beforeEach(() => {
     queryClient.clear();
     useAuthStore.setState({ access: 'a', refresh: 'r', isAuthenticated: true, currentHospitalId: 'h1' });
@@ -138,5 +138,30 @@ describe('patient registration', () => {
     await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
     expect(await screen.findByText('Indiquez la date de naissance ou un âge estimé.')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
+  });
+
+  it('takes the email and the language of reminders, the email checked before any call', async () => {
+    const calls = mockServer();
+    const onCreated = vi.fn();
+    render(
+      <TestProviders>
+        <RegisterPatientModal opened onClose={() => {}} onCreated={onCreated} onOpenExisting={() => {}} />
+      </TestProviders>,
+    );
+    const user = await fillForm();
+    const email = screen.getByRole('textbox', { name: /E-mail/ });
+    await user.type(email, 'grace@exemple');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    expect(await screen.findByText('Adresse e-mail invalide.')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+    await user.type(email, '.cd');
+    await user.click(screen.getByRole('combobox', { name: /Langue des messages/ }));
+    await user.click(await screen.findByRole('option', { name: 'Anglais', hidden: true }));
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    await user.click(await screen.findByRole('button', { name: 'Créer un nouveau dossier' }));
+    await user.click(await screen.findByRole('button', { name: "Oui, c'est un autre patient" }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalled());
+    const create = calls.find((c) => c.method === 'POST' && c.path === '/api/patients/');
+    expect(create?.body).toMatchObject({ email: 'grace@exemple.cd', preferred_language: 'en' });
   });
 });

@@ -155,6 +155,10 @@ export default function PatientDetailPage() {
               : formatDate(patient.birth_date)}
           </Field>
           <Field label={t('form.phone')}>{patient.phone}</Field>
+          <Field label={t('form.email')}>{patient.email}</Field>
+          <Field label={t('form.preferred_language')}>
+            {patient.preferred_language ? t(`form.languages.${patient.preferred_language}`) : null}
+          </Field>
           <Field label={t('form.national_id')}>{patient.national_id}</Field>
           <Field label={t('form.blood_group')}>{patient.blood_group}</Field>
           <Field label={t('form.address')}>{patient.address}</Field>
