@@ -8,6 +8,7 @@ import { seedCare } from './care.js';
 import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
+import { seedNotes } from './notes.js';
 import { seedPharmacy } from './pharmacy.js';
 
 export { databaseIsEmpty } from '../installation.js';
@@ -288,6 +289,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedCare(tx);
     await seedBilling(tx);
     await seedAppointments(tx);
+    await seedNotes(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,
