@@ -23,12 +23,14 @@ import { medicalActsRoutes } from './modules/billing/medical-acts.routes.js';
 import { careRoutes } from './modules/care/care.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { consultationsRoutes } from './modules/consultations/consultations.routes.js';
+import { dictationRoutes } from './modules/dictation/dictation.routes.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
 import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes.js';
 import { hospitalizationRoutes } from './modules/hospitalizations/hospitalizations.routes.js';
 import { icd10Routes } from './modules/icd10/icd10.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { notesRoutes } from './modules/notes/notes.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { pharmacyRoutes } from './modules/pharmacy/pharmacy.routes.js';
@@ -235,6 +237,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(billingRoutes);
   await app.register(appointmentsRoutes);
   await app.register(chatRoutes);
+  await app.register(notesRoutes);
+  await app.register(dictationRoutes);
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

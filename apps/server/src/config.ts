@@ -26,6 +26,15 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * The hospital's own speech-to-text service (issue 23, decision 0034): dictations are POSTed there as audio and
+   * its `{text}` answer is returned; without it, recordings are kept as patient documents to be typed later.
+   */
+  TRANSCRIPTION_URL: z
+    .string()
+    .regex(/^https?:\/\//, 'TRANSCRIPTION_URL must be an http:// or https:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Sender of the mails (verification, password reset). */
   MAIL_FROM: z.string().min(3).optional(),
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -64,6 +73,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** The speech-to-text service dictations are sent to (TRANSCRIPTION_URL), or none. */
+  transcriptionUrl: string | undefined;
   mailFrom: string;
   appEnv: AppEnvironment;
   /**
@@ -130,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
+    transcriptionUrl: e.TRANSCRIPTION_URL,
     mailFrom: e.MAIL_FROM ?? `Greensen <no-reply@${new URL(publicUrl).hostname}>`,
     appEnv: e.APP_ENV,
     extraModules: e.EXTRA_MODULES,

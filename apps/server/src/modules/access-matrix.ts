@@ -170,6 +170,12 @@ export interface HospitalKit {
   chatConversation(member: string): Promise<string>;
   /** A message written by `author` in a new group conversation of theirs. */
   chatMessage(author: string): Promise<{ id: string; conversation: string }>;
+  /** A personal note of `authorId` in this hospital (issue 23). */
+  note(authorId: string): Promise<string>;
+  /** A note of `authorId` about a new patient of this hospital. */
+  patientNote(authorId: string): Promise<{ id: string; patient: string }>;
+  /** A dictation recording of `authorId` waiting to be typed (kept as a document of a new patient). */
+  recording(authorId: string): Promise<{ id: string; patient: string }>;
 }
 
 /** Who sends the request. */
@@ -384,6 +390,30 @@ const DOCUMENT_ISSUERS: readonly DashboardGroup[] = [
   'admin',
 ];
 const inAYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+
+/** Notes about a patient (issue 23): read as the clinical record is, written by the clinical staff. */
+const PATIENT_NOTE_READERS: readonly DashboardGroup[] = [
+  'head_doctor',
+  'doctor',
+  'midwife',
+  'queue_manager',
+  'nurse',
+  'admin',
+];
+const PATIENT_NOTE_WRITERS: readonly DashboardGroup[] = [
+  'doctor',
+  'head_doctor',
+  'midwife',
+  'queue_manager',
+  'nurse',
+];
+/** The caller when they write patient notes in `kit`'s hospital, else its nurse (the author of the note). */
+const practitionerOrNurseFor = (kit: HospitalKit, caller: Caller) =>
+  caller.hospitalId === kit.id &&
+  caller.userId &&
+  PATIENT_NOTE_WRITERS.includes(caller.group as DashboardGroup)
+    ? caller.userId
+    : kit.staff.nurse;
 
 /** The caller when they belong to `kit`'s hospital, else a member of it (for per-user rows). */
 const memberFor = (kit: HospitalKit, caller: Caller) =>
@@ -2280,6 +2310,76 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
       body: { reason: 'Doublon' },
     }),
     massAssignment: { extras: 'refused' },
+  },
+  // Notes and dictation (issue 23, docs/decisions/0034-notes-dictation.md) ------------------------------------
+  // Personal notes: every member's own; another person's is a 404 (no object rule: it does not exist for them).
+  'GET /api/notes/': { allow: ALL, audit: 'none' },
+  'POST /api/notes/': {
+    allow: ALL,
+    audit: 'event',
+    request: () => ({ body: { title: unique('Note '), body: '**Rappel**', tags: ['garde'] } }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/notes/:id/': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit, caller) => ({ params: { id: await kit.note(memberFor(kit, caller)) } }),
+  },
+  'PATCH /api/notes/:id/': {
+    allow: ALL,
+    audit: 'event',
+    request: async (kit, caller) => ({
+      params: { id: await kit.note(memberFor(kit, caller)) },
+      body: { pinned: true },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/notes/:id/delete/': {
+    allow: ALL,
+    audit: 'event',
+    request: async (kit, caller) => ({ params: { id: await kit.note(memberFor(kit, caller)) } }),
+  },
+  // Patient notes: the readers of the clinical record (not secretaries); written by the clinical staff, changed
+  // by their author (the harness's note is the caller's own).
+  'GET /api/patients/:id/notes/': {
+    allow: PATIENT_NOTE_READERS,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.patient } }),
+  },
+  'POST /api/patients/:id/notes/': {
+    allow: PATIENT_NOTE_WRITERS,
+    audit: 'create',
+    request: async (kit) => ({
+      params: { id: (await kit.patient()).id },
+      body: { title: unique('Contexte '), body: '- vit seule' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'PATCH /api/patient-notes/:id/': {
+    allow: PATIENT_NOTE_WRITERS,
+    audit: 'update',
+    request: async (kit, caller) => ({
+      params: { id: (await kit.patientNote(practitionerOrNurseFor(kit, caller))).id },
+      body: { pinned: true },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'POST /api/patient-notes/:id/delete/': {
+    allow: PATIENT_NOTE_WRITERS,
+    audit: 'cancel',
+    request: async (kit, caller) => ({
+      params: { id: (await kit.patientNote(practitionerOrNurseFor(kit, caller))).id },
+    }),
+  },
+  // Dictation: every member dictates (a recording is a patient document, which every member adds).
+  'GET /api/dictation/config/': { allow: ALL, audit: 'none' },
+  // A multipart upload: the harness sends JSON bodies, which the route refuses (400); dictation.test.ts uploads.
+  'POST /api/dictation/transcriptions/': { allow: ALL, audit: 'create', status: 'not-refused' },
+  'GET /api/dictation/recordings/': { allow: ALL, audit: 'search' },
+  'POST /api/dictation/recordings/:id/typed/': {
+    allow: ALL,
+    audit: 'update',
+    request: async (kit, caller) => ({ params: { id: (await kit.recording(memberFor(kit, caller))).id } }),
   },
   // Notifications (each user's own) -----------------------------------------------------------------------
   // Messaging (issue 23, docs/decisions/0033-chat.md): every member; a conversation is seen by its members only

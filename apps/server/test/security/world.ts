@@ -7,10 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { uuidv7 } from '../../src/db/schema/common.js';
 import {
   departments as departmentsTable,
+  dictationRecordings,
   examOrders,
   jobs,
   medicationPresentations,
   memberships,
+  notes,
+  patientDocuments,
 } from '../../src/db/schema/index.js';
 import type { Caller, DepartmentCode, HospitalKit, MatrixCaller } from '../../src/modules/access-matrix.js';
 import { ensureExamCatalogue } from '../../src/modules/exams/exam-catalogue.js';
@@ -738,6 +741,49 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
         values (${id}, ${h.id}, ${conversation}, ${author}, ${'Le patient du box 2 est prêt.'})`);
       keep(id);
       return { id, conversation };
+    },
+    async note(authorId) {
+      const id = uuidv7();
+      await app.db.insert(notes).values({ id, hospitalId: h.id, authorId, title: uniqueName('Note') });
+      keep(id);
+      return id;
+    },
+    async patientNote(authorId) {
+      const patient = await kit.patient();
+      const id = uuidv7();
+      await app.db
+        .insert(notes)
+        .values({ id, hospitalId: h.id, authorId, patientId: patient.id, title: uniqueName('Note') });
+      keep(id);
+      return { id, patient: patient.id };
+    },
+    async recording(authorId) {
+      const patient = await kit.patient();
+      const document = uuidv7();
+      const id = uuidv7();
+      await app.db.insert(patientDocuments).values({
+        id: document,
+        hospitalId: h.id,
+        patientId: patient.id,
+        category: 'dictation',
+        fileName: 'dictee.webm',
+        contentType: 'audio/webm',
+        sizeBytes: 4,
+        sha256: '0'.repeat(64),
+        storageKey: `patient-documents/${h.id}/${document}`,
+        uploadedBy: authorId,
+      });
+      await app.db.insert(dictationRecordings).values({
+        id,
+        hospitalId: h.id,
+        authorId,
+        patientId: patient.id,
+        documentId: document,
+        language: 'fr',
+        sizeBytes: 4,
+      });
+      keep(id, document);
+      return { id, patient: patient.id };
     },
     async patientDocument() {
       const patient = await kit.patient();

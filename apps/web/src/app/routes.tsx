@@ -201,8 +201,8 @@ function otherRoutes(): RouteObject[] {
     page('profile', pageLoaders.profile, { titleKey: 'profile' }),
     page('error-404', pageLoaders.notFound, { titleKey: 'error404' }),
     page('calendar', pageLoaders.calendar, { titleKey: 'calendar' }),
-    placeholder('notes', { titleKey: 'notes', descriptionKey: 'notes' }),
-    placeholder('dictation', { titleKey: 'dictation', descriptionKey: 'dictation' }),
+    page('notes', pageLoaders.notes, { titleKey: 'notes', kind: 'list' }),
+    page('dictation', pageLoaders.dictation, { titleKey: 'dictation', kind: 'list' }),
     page('documents', pageLoaders.documents, { titleKey: 'documents', kind: 'list' }),
     // The medication reference (spec §2): outside the module table, like the other top-level routes.
     page('medications', pageLoaders.medications, { titleKey: 'medications', kind: 'list' }),

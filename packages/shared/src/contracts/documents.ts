@@ -403,6 +403,8 @@ export const PATIENT_DOCUMENT_CATEGORIES = [
   'imaging_report',
   'consent_form',
   'insurance',
+  /** A dictation no engine could type (issue 23): audio kept to be typed later. */
+  'dictation',
   'other',
 ] as const;
 export type PatientDocumentCategory = (typeof PATIENT_DOCUMENT_CATEGORIES)[number];
@@ -414,6 +416,11 @@ export const PATIENT_DOCUMENT_TYPES = [
   'image/webp',
   'image/heic',
   'application/pdf',
+  // Dictation recordings (issue 23), added by the dictation service only (the upload route takes documents).
+  'audio/webm',
+  'audio/ogg',
+  'audio/wav',
+  'audio/mp4',
 ] as const;
 export const PATIENT_DOCUMENT_DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 

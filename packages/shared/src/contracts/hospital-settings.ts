@@ -81,6 +81,12 @@ const settingsFields = {
     .int('settings.expiring_range')
     .min(EXPIRING_DAYS_MIN, 'settings.expiring_range')
     .max(EXPIRING_DAYS_MAX, 'settings.expiring_range'),
+  /**
+   * Whether staff may dictate with the browser's own speech recognition (issue 23, decision 0034). Chrome and
+   * Edge send that audio to their vendor's servers: an administrator switches it off to keep audio in the
+   * hospital (dictation then goes through the server's transcription service, or is kept as a recording).
+   */
+  dictation_browser_enabled: z.boolean(),
 };
 
 /** A change: any of the settings; a field it does not know is refused (400), not silently dropped. */
@@ -113,4 +119,5 @@ export const DEFAULT_HOSPITAL_SETTINGS = {
   shift_times: ['07:00', '19:00'],
   appointment_reminder_time: '18:00',
   pharmacy_expiring_days: 90,
+  dictation_browser_enabled: true,
 } as const satisfies z.infer<z.ZodObject<typeof settingsFields>>;

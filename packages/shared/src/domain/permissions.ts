@@ -50,7 +50,9 @@ export type Action =
   | 'appointment.check_in'
   | 'appointment.overbook'
   | 'schedule.manage'
-  | 'holiday.manage';
+  | 'holiday.manage'
+  | 'patient_note.read'
+  | 'patient_note.write';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -137,6 +139,10 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'appointment.overbook': ['head_doctor'],
   'schedule.manage': ['head_doctor', 'admin'],
   'holiday.manage': ['admin'],
+  // Notes about a patient (issue 23, decision 0034): read by those who read the patient's clinical record (as the
+  // patient's diagnoses: not secretaries), written by the clinical staff. Personal notes are every member's own.
+  'patient_note.read': ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse', 'admin'],
+  'patient_note.write': ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse'],
 };
 
 /** Role groups that count as billing staff when they are members of a department of kind `billing`. */

@@ -164,11 +164,11 @@ export const patientDocuments = pgTable(
       .where(sql`${t.deletedAt} is null`),
     check(
       'patient_documents_category_ck',
-      sql`${t.category} in ('id_document', 'referral_letter', 'previous_results', 'imaging_report', 'consent_form', 'insurance', 'other')`,
+      sql`${t.category} in ('id_document', 'referral_letter', 'previous_results', 'imaging_report', 'consent_form', 'insurance', 'dictation', 'other')`,
     ),
     check(
       'patient_documents_type_ck',
-      sql`${t.contentType} in ('image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf')`,
+      sql`${t.contentType} in ('image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf', 'audio/webm', 'audio/ogg', 'audio/wav', 'audio/mp4')`,
     ),
     check(
       'patient_documents_delete_ck',

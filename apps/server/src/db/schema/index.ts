@@ -9,6 +9,7 @@ export * from './clinical.js';
 export * from './documents.js';
 export * from './inpatient.js';
 export * from './jobs.js';
+export * from './notes.js';
 export * from './notifications.js';
 export * from './people.js';
 export * from './pharmacy.js';

@@ -191,6 +191,8 @@ export const hospitalSettings = pgTable(
     appointmentReminderTime: text('appointment_reminder_time').notNull().default('18:00'),
     /** Lots expiring within this many days are flagged on the pharmacy's alerts (issue 18). */
     pharmacyExpiringDays: smallint('pharmacy_expiring_days').notNull().default(90),
+    /** Dictation with the browser's speech recognition (audio to the browser's vendor) allowed (issue 23). */
+    dictationBrowserEnabled: boolean('dictation_browser_enabled').notNull().default(true),
     updatedAt: updatedAt(),
     updatedBy: uuid('updated_by').references(() => users.id),
   },

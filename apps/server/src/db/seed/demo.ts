@@ -9,6 +9,7 @@ import { seedChat } from './chat.js';
 import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
+import { seedNotes } from './notes.js';
 import { seedPharmacy } from './pharmacy.js';
 
 export { databaseIsEmpty } from '../installation.js';
@@ -290,6 +291,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedBilling(tx);
     await seedAppointments(tx);
     await seedChat(tx);
+    await seedNotes(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

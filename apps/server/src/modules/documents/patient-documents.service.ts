@@ -78,7 +78,7 @@ export class PatientDocumentsService {
       content_type: r.content_type,
       size_bytes: Number(r.size_bytes),
       sha256: r.sha256,
-      viewable: r.content_type !== 'image/heic',
+      viewable: r.content_type !== 'image/heic' && !r.content_type.startsWith('audio/'),
       uploaded_by: { id: r.uploaded_by, full_name: r.uploader_name },
       uploaded_at: isoRequired(r.uploaded_at),
       can: { delete: this.mayDelete(ctx, r.uploaded_by) },
@@ -94,15 +94,23 @@ export class PatientDocumentsService {
     return row;
   }
 
+  /**
+   * Adds a file to a patient's record. `opts.type` is a type the caller already recognised from the content (the
+   * dictation's audio, issue 23); `opts.within` runs in the same transaction, after the document's row.
+   */
   async upload(
     ctx: ServiceContext,
     fields: TPatientDocumentFields,
     file: { name: string | undefined; bytes: Buffer },
+    opts: {
+      type?: TPatientDocument['content_type'];
+      within?: (tx: Queryable, documentId: string) => Promise<void>;
+    } = {},
   ): Promise<TPatientDocument> {
     const hospital = scopedHospital(ctx);
     if (file.bytes.length === 0) throw badRequest({ file: ['documents.file_missing'] });
     if (file.bytes.length > (await this.maxBytes(ctx))) throw fileTooLarge();
-    const type = documentTypeOf(file.bytes);
+    const type = opts.type ?? documentTypeOf(file.bytes);
     if (!type) throw badRequest({ file: ['documents.file_type'] });
     const patient = await this.app.db.execute(
       sql`select id from patients where id = ${fields.patient} and hospital_id = ${hospital.id}`,
@@ -137,6 +145,7 @@ export class PatientDocumentsService {
         },
         tx,
       );
+      if (opts.within) await opts.within(tx, id);
     });
     return this.view(ctx, await this.find(this.app.db, ctx, id));
   }

@@ -17,11 +17,12 @@ export async function findHospitalSettings(q: Queryable, hospitalId: string): Pr
     shift_times: string[] | string;
     appointment_reminder_time: string;
     pharmacy_expiring_days: number;
+    dictation_browser_enabled: boolean;
     updated_at: Date | string;
     updated_by_id: string | null;
     updated_by_name: string | null;
   }>(sql`select s.consultation_minutes, s.working_hours, s.notification_sound, s.upload_max_mb,
-    s.shift_times, s.appointment_reminder_time, s.pharmacy_expiring_days, s.updated_at,
+    s.shift_times, s.appointment_reminder_time, s.pharmacy_expiring_days, s.dictation_browser_enabled, s.updated_at,
       u.id as updated_by_id, trim(u.first_name || ' ' || u.last_name) as updated_by_name
     from hospital_settings s left join users u on u.id = s.updated_by
     where s.hospital_id = ${hospitalId}`);
@@ -41,6 +42,7 @@ export async function findHospitalSettings(q: Queryable, hospitalId: string): Pr
     shift_times: typeof row.shift_times === 'string' ? JSON.parse(row.shift_times) : row.shift_times,
     appointment_reminder_time: row.appointment_reminder_time,
     pharmacy_expiring_days: Number(row.pharmacy_expiring_days),
+    dictation_browser_enabled: row.dictation_browser_enabled,
     updated_at: new Date(row.updated_at).toISOString(),
     updated_by: row.updated_by_id ? { id: row.updated_by_id, full_name: row.updated_by_name ?? '' } : null,
   };
@@ -65,6 +67,8 @@ export async function saveHospitalSettings(
   if (change.appointment_reminder_time !== undefined)
     set.appointmentReminderTime = change.appointment_reminder_time;
   if (change.pharmacy_expiring_days !== undefined) set.pharmacyExpiringDays = change.pharmacy_expiring_days;
+  if (change.dictation_browser_enabled !== undefined)
+    set.dictationBrowserEnabled = change.dictation_browser_enabled;
   const d = DEFAULT_HOSPITAL_SETTINGS;
   await q
     .insert(hospitalSettings)
@@ -76,6 +80,7 @@ export async function saveHospitalSettings(
       shiftTimes: [...d.shift_times],
       appointmentReminderTime: d.appointment_reminder_time,
       pharmacyExpiringDays: d.pharmacy_expiring_days,
+      dictationBrowserEnabled: d.dictation_browser_enabled,
       ...set,
     })
     .onConflictDoUpdate({ target: hospitalSettings.hospitalId, set });

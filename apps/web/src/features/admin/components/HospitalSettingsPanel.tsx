@@ -50,6 +50,7 @@ interface DayValues {
 interface SettingsValues {
   consultation_minutes: number | string;
   notification_sound: boolean;
+  dictation_browser_enabled: boolean;
   upload_max_mb: number | string;
   pharmacy_expiring_days: number | string;
   appointment_reminder_time: string;
@@ -68,6 +69,7 @@ function valuesOf(settings: THospitalSettings): SettingsValues {
   return {
     consultation_minutes: settings.consultation_minutes,
     notification_sound: settings.notification_sound,
+    dictation_browser_enabled: settings.dictation_browser_enabled,
     upload_max_mb: settings.upload_max_mb,
     pharmacy_expiring_days: settings.pharmacy_expiring_days,
     appointment_reminder_time: settings.appointment_reminder_time,
@@ -103,6 +105,7 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
       {
         consultation_minutes: Number(values.consultation_minutes),
         notification_sound: values.notification_sound,
+        dictation_browser_enabled: values.dictation_browser_enabled,
         upload_max_mb: Number(values.upload_max_mb),
         pharmacy_expiring_days: Number(values.pharmacy_expiring_days),
         appointment_reminder_time: values.appointment_reminder_time,
@@ -268,6 +271,11 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
           label={t('hospitalSettings.sound')}
           description={t('hospitalSettings.soundHint')}
           {...form.getInputProps('notification_sound', { type: 'checkbox' })}
+        />
+        <Switch
+          label={t('hospitalSettings.dictationBrowser')}
+          description={t('hospitalSettings.dictationBrowserHint')}
+          {...form.getInputProps('dictation_browser_enabled', { type: 'checkbox' })}
         />
         <Group justify="space-between">
           <Text size="xs" c="dimmed">

@@ -50,6 +50,7 @@ describe("the hospital's settings on /admin → Réglages", () => {
     await user.type(duration, '30');
     await user.click(within(panel).getByLabelText('Samedi'));
     await user.click(within(panel).getByRole('switch', { name: /Son des notifications par défaut/ }));
+    await user.click(within(panel).getByRole('switch', { name: /Dictée par le navigateur/ }));
     const expiring = within(panel).getByLabelText(/Alerte de péremption/);
     await user.clear(expiring);
     await user.type(expiring, '60');
@@ -62,6 +63,7 @@ describe("the hospital's settings on /admin → Réglages", () => {
         {
           consultation_minutes: 30,
           notification_sound: false,
+          dictation_browser_enabled: false,
           upload_max_mb: 10,
           pharmacy_expiring_days: 60,
           appointment_reminder_time: '17:30',

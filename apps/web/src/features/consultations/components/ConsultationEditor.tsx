@@ -36,6 +36,7 @@ import { consultationQueryKey, consultationQueryOptions } from '../../../lib/cli
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
 import { VitalsFields, vitalsFormValues } from '../../../lib/clinical/components/VitalsFields';
 import { DateField } from '../../../lib/date-field';
+import { appendDictation, DictationButton } from '../../../lib/dictation/DictationButton';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth';
 import { useCancelConsultation, useCompleteConsultation } from '../api/consultation-actions';
@@ -54,6 +55,9 @@ import {
 import { DiagnosesSummary } from './DiagnosesSummary';
 import { TriageVitalsCard } from './TriageVitalsCard';
 import { useAutosave } from './useAutosave';
+
+/** The microphone sits at the top right of a long text field. */
+const DICTATION_SECTION = { section: { alignItems: 'flex-start', paddingTop: 4 } } as const;
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -88,6 +92,15 @@ export function ConsultationEditor({ record }: { record: TConsultationDetail }) 
     initialValues: formValuesOf(record),
     onValuesChange: (values, previous) => onChange.current(values, previous),
   });
+  /** The dictation button of a long text field: the corrected text is appended to the field. */
+  const dictation = (field: 'history' | 'examination' | 'plan', label: string) => (
+    <DictationButton
+      label={label}
+      onInsert={(text) =>
+        form.setFieldValue(field, appendDictation(String(form.getValues()[field] ?? ''), text))
+      }
+    />
+  );
 
   const autosave = useAutosave<DraftPatch, TConsultationDetail>({
     version: record.version,
@@ -245,6 +258,9 @@ export function ConsultationEditor({ record }: { record: TConsultationDetail }) 
           minRows={3}
           maxRows={14}
           {...form.getInputProps('history')}
+          rightSection={dictation('history', t('fields.history'))}
+          rightSectionPointerEvents="all"
+          styles={DICTATION_SECTION}
         />
         <Textarea
           label={t('fields.current_treatment')}
@@ -274,6 +290,9 @@ export function ConsultationEditor({ record }: { record: TConsultationDetail }) 
           minRows={3}
           maxRows={14}
           {...form.getInputProps('examination')}
+          rightSection={dictation('examination', t('fields.examination'))}
+          rightSectionPointerEvents="all"
+          styles={DICTATION_SECTION}
         />
         <Text size="sm" fw={500}>
           {t('fields.vitals')}
@@ -305,6 +324,9 @@ export function ConsultationEditor({ record }: { record: TConsultationDetail }) 
           minRows={2}
           maxRows={10}
           {...form.getInputProps('plan')}
+          rightSection={dictation('plan', t('fields.plan'))}
+          rightSectionPointerEvents="all"
+          styles={DICTATION_SECTION}
         />
       </Section>
 

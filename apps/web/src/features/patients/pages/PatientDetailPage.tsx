@@ -11,6 +11,7 @@ import {
   IconFileText,
   IconFlask,
   IconLogin2,
+  IconNotes,
   IconPill,
   IconReceipt,
   IconStethoscope,
@@ -34,6 +35,7 @@ import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-for
 import { usePharmacyAllowed } from '../../../lib/clinical/components/prescription-format';
 import { PatientDocumentsPanel } from '../../../lib/documents/PatientDocumentsPanel';
 import { formatDate, formatDateTime } from '../../../lib/format';
+import { PatientNotesPanel } from '../../../lib/notes/PatientNotesPanel';
 import { DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
@@ -191,6 +193,11 @@ export default function PatientDetailPage() {
             <Tabs.Tab value="documents" leftSection={<IconFileText size={16} />}>
               {t('tabs.documents.label')}
             </Tabs.Tab>
+            {can('patient_note.read') && (
+              <Tabs.Tab value="notes" leftSection={<IconNotes size={16} />}>
+                {t('notes:patientTab.label')}
+              </Tabs.Tab>
+            )}
             {LATER_TABS.map(({ value, icon: Icon }) => (
               <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
                 {t(`tabs.${value}.label`)}
@@ -223,6 +230,11 @@ export default function PatientDetailPage() {
           <Tabs.Panel value="documents" p="md">
             <PatientDocumentsPanel patientId={patient.id} archived={archived} />
           </Tabs.Panel>
+          {can('patient_note.read') && (
+            <Tabs.Panel value="notes" p="md">
+              <PatientNotesPanel patientId={patient.id} canWrite={can('patient_note.write') && !archived} />
+            </Tabs.Panel>
+          )}
           {LATER_TABS.map(({ value }) => (
             <Tabs.Panel key={value} value={value} p="lg">
               {value === 'exams' ? (

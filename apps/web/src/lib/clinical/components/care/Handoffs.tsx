@@ -28,6 +28,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../../api-client';
+import { appendDictation, DictationButton } from '../../../dictation/DictationButton';
 import { serverErrorsFromBody } from '../../../field-errors';
 import { formatDateTime, formatTime } from '../../../format';
 import { FormFooter, ModalForm } from '../../../modal-form';
@@ -150,6 +151,16 @@ export function HandoffFormModal({
               minRows={2}
               maxRows={8}
               required={field === 'situation'}
+              rightSection={
+                <DictationButton
+                  label={t(`handoffs.sbar.${field}`)}
+                  onInsert={(text) =>
+                    setValues((v) => (v ? { ...v, [field]: appendDictation(v[field], text) } : v))
+                  }
+                />
+              }
+              rightSectionPointerEvents="all"
+              styles={{ section: { alignItems: 'flex-start', paddingTop: 6 } }}
               value={values[field]}
               onChange={(event) => {
                 const value = event.currentTarget.value;
