@@ -50,7 +50,9 @@ export type Action =
   | 'appointment.check_in'
   | 'appointment.overbook'
   | 'schedule.manage'
-  | 'holiday.manage';
+  | 'holiday.manage'
+  | 'stats.read'
+  | 'stats.drilldown';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -137,6 +139,10 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'appointment.overbook': ['head_doctor'],
   'schedule.manage': ['head_doctor', 'admin'],
   'holiday.manage': ['admin'],
+  // Reporting (issue 24, docs/decisions/0035-reporting.md): the figures (no patient data) for the hospital's
+  // management; the records behind a figure only for those whose consultations list holds them all.
+  'stats.read': ['head_doctor', 'admin'],
+  'stats.drilldown': ['head_doctor'],
 };
 
 /** Role groups that count as billing staff when they are members of a department of kind `billing`. */
