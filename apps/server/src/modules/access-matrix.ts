@@ -379,6 +379,9 @@ const DOCUMENT_ISSUERS: readonly DashboardGroup[] = [
   'secretary',
   'admin',
 ];
+const aMonthAgo = () => new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+/** Reporting (decision 0035): the hospital's management. */
+const STATS_READERS: readonly DashboardGroup[] = ['head_doctor', 'admin'];
 const inAYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
 
 /** The caller when they belong to `kit`'s hospital, else a member of it (for per-user rows). */
@@ -2257,6 +2260,37 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     }),
     massAssignment: { extras: 'refused' },
   },
+  // Reporting (issue 24, docs/decisions/0035-reporting.md) ---------------------------------------------------------
+  // Figures without patient data for the hospital's management; a department of the other hospital is refused.
+  ...Object.fromEntries(
+    ['activity', 'flow', 'diagnoses', 'laboratory', 'inpatient', 'billing'].map((section) => [
+      `GET /api/stats/${section}/`,
+      {
+        allow: STATS_READERS,
+        audit: 'none',
+        request: (kit: HospitalKit) => ({
+          query: { from: aMonthAgo(), to: today(), department: kit.departments.URG },
+        }),
+        otherHospital: 'rejected',
+      } satisfies RoutePolicy,
+    ]),
+  ),
+  // The consultations behind a figure: head doctors only (the consultations list gives them every consultation;
+  // an administrator reads none, so gets the numbers only).
+  'GET /api/stats/drilldown/': {
+    allow: ['head_doctor'],
+    audit: 'search',
+    request: (kit) => ({
+      query: {
+        from: aMonthAgo(),
+        to: today(),
+        department: kit.departments.URG,
+        disease: 'malaria_confirmed',
+      },
+    }),
+    otherHospital: 'rejected',
+  },
+  'GET /api/dashboard/overview/': { allow: STATS_READERS, audit: 'none' },
   // Notifications (each user's own) -----------------------------------------------------------------------
   'GET /api/notifications/': { allow: ALL, audit: 'none' },
   'POST /api/notifications/mark-read/': {
