@@ -9,6 +9,7 @@ import { seedExams } from './exams.js';
 import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
 import { seedPharmacy } from './pharmacy.js';
+import { seedStatsHistory } from './stats.js';
 
 export { databaseIsEmpty } from '../installation.js';
 
@@ -288,6 +289,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedCare(tx);
     await seedBilling(tx);
     await seedAppointments(tx);
+    await seedStatsHistory(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,
