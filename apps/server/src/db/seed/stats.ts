@@ -68,11 +68,14 @@ export async function seedStatsHistory(tx: Queryable): Promise<number> {
   if (!urg || !med || !doc1 || !doc2 || !nurse || people.length === 0) return 0;
   const scale: TriageScale = h.triageScale;
   const levels = TRIAGE_LEVELS[scale].slice(1, 4) as TriageLevel[];
-  // Yesterday in the hospital's zone, as a date: the visits' days count back from it.
-  const today = await tx.execute<{ d: string }>(
-    sql`select (now() at time zone ${h.timeZone})::date::text as d`,
+  // Yesterday in the hospital's zone (its date and its midnight): the visits' days count back from it. A day is
+  // taken as 24 h back; in a zone with daylight saving the visits' hour moves by one, still within their day.
+  const today = await tx.execute<{ d: string; midnight: Date | string }>(
+    sql`select ((now() at time zone ${h.timeZone})::date - 1)::text as d,
+      (((now() at time zone ${h.timeZone})::date - 1)::timestamp at time zone ${h.timeZone}) as midnight`,
   );
-  const yesterday = new Date(`${today.rows[0]!.d}T00:00:00Z`).getTime() - 86_400_000;
+  const yesterday = new Date(`${today.rows[0]!.d}T00:00:00Z`).getTime();
+  const midnight = new Date(today.rows[0]!.midnight).getTime();
   // Ids made here so that each table takes one insert of all its rows (a few statements, not hundreds).
   const visits: (typeof admissions.$inferInsert)[] = [];
   const triages: (typeof triageRecords.$inferInsert)[] = [];
@@ -91,7 +94,7 @@ export async function seedStatsHistory(tx: Queryable): Promise<number> {
       const rank = levelRank(scale, level);
       // 09:00 + k × 3 h in the hospital's zone: a time of that past day.
       const at = (minutes: number) =>
-        sql`((${day}::date)::timestamp at time zone ${h.timeZone}) + make_interval(mins => ${9 * 60 + k * 180 + minutes})`;
+        new Date(midnight - back * 86_400_000 + (9 * 60 + k * 180 + minutes) * 60_000);
       const admissionId = randomUUID();
       const triageId = randomUUID();
       const consultationId = randomUUID();
