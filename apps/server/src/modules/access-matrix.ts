@@ -389,6 +389,9 @@ const DOCUMENT_ISSUERS: readonly DashboardGroup[] = [
   'secretary',
   'admin',
 ];
+const aMonthAgo = () => new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+/** Reporting (decision 0035): the hospital's management. */
+const STATS_READERS: readonly DashboardGroup[] = ['head_doctor', 'admin'];
 const inAYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
 
 /** Notes about a patient (issue 23): read as the clinical record is, written by the clinical staff. */
@@ -2381,6 +2384,37 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'update',
     request: async (kit, caller) => ({ params: { id: (await kit.recording(memberFor(kit, caller))).id } }),
   },
+  // Reporting (issue 24, docs/decisions/0035-reporting.md) ---------------------------------------------------------
+  // Figures without patient data for the hospital's management; a department of the other hospital is refused.
+  ...Object.fromEntries(
+    ['activity', 'flow', 'diagnoses', 'laboratory', 'inpatient', 'billing'].map((section) => [
+      `GET /api/stats/${section}/`,
+      {
+        allow: STATS_READERS,
+        audit: 'none',
+        request: (kit: HospitalKit) => ({
+          query: { from: aMonthAgo(), to: today(), department: kit.departments.URG },
+        }),
+        otherHospital: 'rejected',
+      } satisfies RoutePolicy,
+    ]),
+  ),
+  // The consultations behind a figure: head doctors only (the consultations list gives them every consultation;
+  // an administrator reads none, so gets the numbers only).
+  'GET /api/stats/drilldown/': {
+    allow: ['head_doctor'],
+    audit: 'search',
+    request: (kit) => ({
+      query: {
+        from: aMonthAgo(),
+        to: today(),
+        department: kit.departments.URG,
+        disease: 'malaria_confirmed',
+      },
+    }),
+    otherHospital: 'rejected',
+  },
+  'GET /api/dashboard/overview/': { allow: STATS_READERS, audit: 'none' },
   // Notifications (each user's own) -----------------------------------------------------------------------
   // Messaging (issue 23, docs/decisions/0033-chat.md): every member; a conversation is seen by its members only
   // (a non-member, like another hospital, gets 404). Reads carry no audit row (a referenced patient shows as a card

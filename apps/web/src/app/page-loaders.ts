@@ -60,6 +60,7 @@ export const pageLoaders = {
   careDetail: () => import('../features/care/pages/CareDetailPage'),
   medicalActs: () => import('../features/medical-acts/pages/MedicalActsPage'),
   medicalActDetail: () => import('../features/medical-acts/pages/MedicalActDetailPage'),
+  analytics: () => import('../features/analytics/pages/AnalyticsPage'),
   billing: () => import('../features/billing/pages/BillingPage'),
   invoiceDetail: () => import('../features/billing/pages/InvoiceDetailPage'),
   receipt: () => import('../features/billing/pages/ReceiptPage'),
@@ -108,6 +109,8 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.templates, pageLoaders.templateDetail];
     case 'medical_acts':
       return [pageLoaders.medicalActs, pageLoaders.medicalActDetail];
+    case 'analytics':
+      return [pageLoaders.analytics];
     case 'billing':
       return [pageLoaders.billing, pageLoaders.invoiceDetail, pageLoaders.receipt];
     case 'appointments':

@@ -108,7 +108,7 @@ function moduleRoutes(): RouteObject[] {
       kind: 'create',
     }),
     page('exams/:id', pageLoaders.examDetail, { titleKey: 'examDetail', module: 'exams', kind: 'detail' }),
-    placeholder('analytics', { titleKey: 'analytics', module: 'analytics' }),
+    page('analytics', pageLoaders.analytics, { titleKey: 'analytics', module: 'analytics', kind: 'list' }),
     page('doctors', pageLoaders.doctors, { titleKey: 'doctors', module: 'doctors', kind: 'list' }),
     page('doctors/:id', pageLoaders.doctorDetail, {
       titleKey: 'doctorDetail',

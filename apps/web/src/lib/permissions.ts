@@ -14,6 +14,8 @@ import { useModuleScope } from './app-config';
 /** The module an action also needs (refused by environment or role restriction otherwise). */
 const ACTION_MODULE: Partial<Record<Action, ModuleName>> = {
   'consultation.start': 'consultations',
+  'stats.read': 'analytics',
+  'stats.drilldown': 'analytics',
   'consultation.create': 'consultations',
   'consultation.edit': 'consultations',
   'consultation.addendum': 'consultations',

@@ -52,7 +52,9 @@ export type Action =
   | 'schedule.manage'
   | 'holiday.manage'
   | 'patient_note.read'
-  | 'patient_note.write';
+  | 'patient_note.write'
+  | 'stats.read'
+  | 'stats.drilldown';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -143,6 +145,10 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   // patient's diagnoses: not secretaries), written by the clinical staff. Personal notes are every member's own.
   'patient_note.read': ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse', 'admin'],
   'patient_note.write': ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse'],
+  // Reporting (issue 24, docs/decisions/0035-reporting.md): the figures (no patient data) for the hospital's
+  // management; the records behind a figure only for those whose consultations list holds them all.
+  'stats.read': ['head_doctor', 'admin'],
+  'stats.drilldown': ['head_doctor'],
 };
 
 /** Role groups that count as billing staff when they are members of a department of kind `billing`. */

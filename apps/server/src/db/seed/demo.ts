@@ -11,6 +11,7 @@ import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
 import { seedNotes } from './notes.js';
 import { seedPharmacy } from './pharmacy.js';
+import { seedStatsHistory } from './stats.js';
 
 export { databaseIsEmpty } from '../installation.js';
 
@@ -292,6 +293,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedAppointments(tx);
     await seedChat(tx);
     await seedNotes(tx);
+    await seedStatsHistory(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

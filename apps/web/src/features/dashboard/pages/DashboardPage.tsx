@@ -24,12 +24,15 @@ const DoctorDashboard = lazy(() =>
 const NurseDashboard = lazy(() =>
   import('../components/NurseDashboard').then((m) => ({ default: m.NurseDashboard })),
 );
+const AdminDashboard = lazy(() =>
+  import('../components/AdminDashboard').then((m) => ({ default: m.AdminDashboard })),
+);
 const SecretaryDashboard = lazy(() =>
   import('../components/SecretaryDashboard').then((m) => ({ default: m.SecretaryDashboard })),
 );
 
 /** Dashboards with their own content; the others show what each tab will hold. */
-const WITH_CONTENT: readonly string[] = ['doctor', 'secretary', 'nurse'];
+const WITH_CONTENT: readonly string[] = ['doctor', 'secretary', 'nurse', 'admin'];
 
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
@@ -97,6 +100,9 @@ export default function DashboardPage() {
         )}
         {current?.kind === 'secretary' && (
           <SecretaryDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
+        )}
+        {current?.kind === 'admin' && (
+          <AdminDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
         )}
         {current?.kind === 'nurse' && (
           <NurseDashboard key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />

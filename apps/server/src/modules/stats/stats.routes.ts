@@ -1,0 +1,126 @@
+import {
+  ZActivityStats,
+  ZBillingStats,
+  ZDashboardOverview,
+  ZDiagnosisStats,
+  ZFlowStats,
+  ZInpatientStats,
+  ZLaboratoryStats,
+  ZStatsDrilldown,
+  ZStatsDrilldownQuery,
+  ZStatsQuery,
+} from '@greensen/shared/contracts/stats';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { contextOf } from '../../lib/context.js';
+import { defineMessages } from '../../lib/i18n.js';
+import { pageOf } from '../../lib/pagination.js';
+import { type StatsSection, StatsService } from './stats.service.js';
+
+defineMessages({
+  'stats.period_order': {
+    fr: 'La fin de la période doit suivre son début.',
+    en: 'The period must end after it starts.',
+  },
+  'stats.period_too_long': {
+    fr: 'La période ne peut dépasser un an.',
+    en: 'The period cannot be longer than a year.',
+  },
+  'stats.drilldown_target': {
+    fr: 'Indiquez une maladie ou un code CIM-10, pas les deux.',
+    en: 'Give a disease or an ICD-10 code, not both.',
+  },
+  'stats.department_unknown': {
+    fr: 'Ce service n’existe pas dans cet hôpital.',
+    en: 'This department does not exist in this hospital.',
+  },
+});
+
+const SECTIONS: Record<StatsSection, { schema: z.ZodType; summary: string }> = {
+  activity: {
+    schema: ZActivityStats,
+    summary:
+      'Admissions per day by type, consultations per doctor, new vs returning patients, age/sex pyramid',
+  },
+  flow: {
+    schema: ZFlowStats,
+    summary: 'Waiting times arrival → triage → doctor → end by triage level, against the target delays',
+  },
+  diagnoses: {
+    schema: ZDiagnosisStats,
+    summary: 'Top ICD-10 codes and chapters; the IDSR notifiable diseases by age group',
+  },
+  laboratory: {
+    schema: ZLaboratoryStats,
+    summary: 'Exams per type, turnaround request → validation, malaria test positivity',
+  },
+  inpatient: {
+    schema: ZInpatientStats,
+    summary: 'Stays admitted and ended, deaths, average length of stay, bed occupancy',
+  },
+  billing: { schema: ZBillingStats, summary: 'Payments by method and invoices by payer category' },
+};
+
+/** Reporting (issue 24, decision 0035): `/api/stats/…` for `/analytics`, `/api/dashboard/overview/`. */
+export async function statsRoutes(app: FastifyInstance) {
+  const service = new StatsService(app);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['stats'];
+
+  for (const [section, { schema, summary }] of Object.entries(SECTIONS) as [
+    StatsSection,
+    (typeof SECTIONS)[StatsSection],
+  ][]) {
+    r.get(
+      `/api/stats/${section}/`,
+      {
+        config: { access: { scope: 'hospital', module: 'analytics', roles: ACTION_GROUPS['stats.read'] } },
+        schema: {
+          tags,
+          summary: `${summary} (period from/to in the hospital's days, optional department)`,
+          querystring: ZStatsQuery,
+          response: { 200: schema },
+        },
+      },
+      async (request) => service.section(contextOf(request), section, request.query),
+    );
+  }
+
+  r.get(
+    '/api/stats/drilldown/',
+    {
+      config: {
+        access: { scope: 'hospital', module: 'analytics', roles: ACTION_GROUPS['stats.drilldown'] },
+      },
+      schema: {
+        tags,
+        summary:
+          'The consultations behind a diagnoses figure (an IDSR disease or an ICD-10 prefix, optional age group), ' +
+          'within the consultations list’s access rule; audited as a consultations list',
+        querystring: ZStatsDrilldownQuery,
+        response: { 200: ZStatsDrilldown },
+      },
+    },
+    async (request) => {
+      const result = await service.drilldown(contextOf(request), request.query);
+      return pageOf(request, request.query, result.count, result.rows);
+    },
+  );
+
+  r.get(
+    '/api/dashboard/overview/',
+    {
+      config: { access: { scope: 'hospital', module: 'dashboard', roles: ACTION_GROUPS['stats.read'] } },
+      schema: {
+        tags: ['dashboard'],
+        summary:
+          'The Hospital Overview (admin and head doctor): today’s figures and alerts, the waiting room by level, ' +
+          'outpatients and inpatients by department, today’s discharges; no patient names',
+        response: { 200: ZDashboardOverview },
+      },
+    },
+    async (request) => service.overview(contextOf(request)),
+  );
+}

@@ -1,0 +1,87 @@
+/** GET /api/stats/{section}/ and the drill-down (issue 24, decision 0035). */
+import type {
+  TActivityStats,
+  TBillingStats,
+  TDiagnosisStats,
+  TFlowStats,
+  TInpatientStats,
+  TLaboratoryStats,
+  TStatsDrilldownItem,
+} from '@greensen/shared/contracts/stats';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { Page } from '../../../lib/clinical/api/list-admissions';
+import { useAuthStore } from '../../../stores/auth';
+
+export interface StatsFilters {
+  from: string;
+  to: string;
+  department: string | null;
+}
+
+export interface SectionData {
+  activity: TActivityStats;
+  flow: TFlowStats;
+  diagnoses: TDiagnosisStats;
+  laboratory: TLaboratoryStats;
+  inpatient: TInpatientStats;
+  billing: TBillingStats;
+}
+export type Section = keyof SectionData;
+export const SECTIONS: readonly Section[] = [
+  'activity',
+  'flow',
+  'diagnoses',
+  'laboratory',
+  'inpatient',
+  'billing',
+];
+
+export const STATS_KEY = ['stats'] as const;
+
+const queryOf = (f: StatsFilters) => ({
+  from: f.from,
+  to: f.to,
+  ...(f.department ? { department: f.department } : {}),
+});
+
+export function useStats<S extends Section>(section: S, filters: StatsFilters, enabled = true) {
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  return useQuery({
+    queryKey: [...STATS_KEY, hospitalId, section, filters] as const,
+    queryFn: ({ signal }) =>
+      api.get<SectionData[S]>(`stats/${section}/`, { query: queryOf(filters), signal }),
+    enabled: enabled && filters.from !== '' && filters.to !== '' && filters.from <= filters.to,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}
+
+export interface DrilldownTarget {
+  disease?: string;
+  code?: string;
+  age_group?: string;
+  /** What the number is, for the dialog's title. */
+  label: string;
+}
+
+export function useDrilldown(filters: StatsFilters, target: DrilldownTarget | null, page: number) {
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  return useQuery({
+    queryKey: [...STATS_KEY, hospitalId, 'drilldown', filters, target, page] as const,
+    queryFn: ({ signal }) =>
+      api.get<Page<TStatsDrilldownItem>>('stats/drilldown/', {
+        query: {
+          ...queryOf(filters),
+          ...(target?.disease ? { disease: target.disease } : {}),
+          ...(target?.code ? { code: target.code } : {}),
+          ...(target?.age_group ? { age_group: target.age_group } : {}),
+          page,
+          page_size: 20,
+        },
+        signal,
+      }),
+    enabled: target !== null,
+    placeholderData: keepPreviousData,
+  });
+}

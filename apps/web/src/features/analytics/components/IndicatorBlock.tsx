@@ -1,0 +1,118 @@
+/**
+ * One indicator: its chart (lazily loaded uPlot) beside its table, with the CSV export of the table (the period
+ * and filters written first).
+ */
+import {
+  Button,
+  Group,
+  Paper,
+  ScrollArea,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ChartSeries } from './BarChart';
+import { type Cell, download, toCsv } from './csv';
+
+const BarChart = lazy(() => import('./BarChart'));
+
+export interface Column<R> {
+  label: string;
+  value: (row: R) => Cell;
+  /** What the cell shows (a drill-down link…); the value by default. */
+  render?: (row: R) => ReactNode;
+  numeric?: boolean;
+}
+
+export function IndicatorBlock<R>({
+  id,
+  title,
+  rows,
+  columns,
+  chart,
+  context,
+}: {
+  id: string;
+  title: string;
+  rows: R[];
+  columns: Column<R>[];
+  chart?: { categories: string[]; series: ChartSeries[] } | undefined;
+  /** The period and filters, written at the top of the exported file. */
+  context: [string, string][];
+}) {
+  const { t } = useTranslation('analytics');
+  const exportCsv = () =>
+    download(
+      `${id}.csv`,
+      toCsv(
+        [[t('export.indicator'), title], ...context],
+        columns.map((c) => c.label),
+        rows.map((row) => columns.map((c) => c.value(row))),
+      ),
+    );
+  const table = (
+    <ScrollArea>
+      <Table striped withTableBorder highlightOnHover data-testid={`table-${id}`}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <Table.Th key={c.label} ta={c.numeric ? 'right' : undefined}>
+                {c.label}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the rows of a figure table have no identity of their own
+            <Table.Tr key={i}>
+              {columns.map((c) => (
+                <Table.Td key={c.label} ta={c.numeric ? 'right' : undefined}>
+                  {c.render ? c.render(row) : (c.value(row) ?? '—')}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea>
+  );
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={4}>{title}</Title>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconDownload size={14} />}
+            onClick={exportCsv}
+            disabled={rows.length === 0}
+          >
+            {t('export.csv')}
+          </Button>
+        </Group>
+        {rows.length === 0 ? (
+          <Text c="dimmed" size="sm">
+            {t('empty')}
+          </Text>
+        ) : chart && chart.categories.length > 0 ? (
+          <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+            <Suspense fallback={<Skeleton height={260} />}>
+              <BarChart title={title} categories={chart.categories} series={chart.series} />
+            </Suspense>
+            {table}
+          </SimpleGrid>
+        ) : (
+          table
+        )}
+      </Stack>
+    </Paper>
+  );
+}

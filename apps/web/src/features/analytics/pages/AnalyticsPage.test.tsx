@@ -1,0 +1,90 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeUser, renderApp } from '../../../test/render';
+import { monthRange } from './AnalyticsPage';
+
+// jsdom has no canvas: the chart (its own lazy chunk) is replaced by its title.
+vi.mock('../components/BarChart', () => ({
+  default: ({ title }: { title: string }) => <div data-testid="chart">{title}</div>,
+}));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const period = {
+  from: '2026-03-01',
+  to: '2026-03-31',
+  department: null,
+  hospital: { id: 'h1', code: 'HGG', name: 'HGG' },
+};
+const zero = { '0-11m': 0, '1-4': 0, '5-14': 0, '15+': 0, unknown: 0 };
+const diagnoses = {
+  period,
+  top_codes: [{ code: 'B50.9', label: 'Paludisme à P. falciparum', count: 3 }],
+  chapters: [{ chapter: 'I', label: 'Maladies infectieuses', count: 3 }],
+  idsr: [
+    { disease: 'malaria_confirmed', total: 3, by_age: { ...zero, '1-4': 1, '15+': 2 } },
+    { disease: 'cholera', total: 0, by_age: zero },
+  ],
+};
+const drilldown = {
+  count: 1,
+  next: null,
+  previous: null,
+  results: [
+    {
+      consultation: '0190f0f0-1111-7222-8333-444455556666',
+      started_at: '2026-03-04T08:00:00Z',
+      status: 'completed',
+      patient: {
+        id: '0190f0f0-2222-7222-8333-444455556666',
+        record_number: 'HGG-0042',
+        full_name: 'Esther Mbuyi',
+        age_group: '1-4',
+      },
+      doctor: { id: '0190f0f0-3333-7222-8333-444455556666', full_name: 'Awa Diop' },
+      department: { id: '0190f0f0-4444-7222-8333-444455556666', name: 'Urgences' },
+      diagnosis: { code: 'B50.9', label: 'Paludisme', certainty: 'confirmed' },
+    },
+  ],
+};
+const routes = {
+  '/api/stats/diagnoses/': () => Response.json(diagnoses),
+  '/api/stats/drilldown/': () => Response.json(drilldown),
+  '/api/departments/': () => Response.json({ count: 0, next: null, previous: null, results: [] }),
+};
+
+describe('/analytics', () => {
+  it('lets a head doctor open the consultations behind the malaria count', async () => {
+    const head = makeUser({ active_roles: [{ role_code: 'HEAD_DOCTOR', hospital: 'h1', department: null }] });
+    renderApp('/analytics?tab=diagnoses&from=2026-03-01&to=2026-03-31', { user: head, routes });
+    const table = await screen.findByTestId('table-idsr', {}, { timeout: 15_000 });
+    const row = within(table).getByText('Paludisme confirmé').closest('tr') as HTMLElement;
+    const links = within(row).getAllByTestId('drill');
+    expect(links.map((l) => l.textContent)).toEqual(['1', '2', '3']);
+    expect((await screen.findAllByTestId('chart')).map((c) => c.textContent)).toContain(
+      'Maladies à déclaration obligatoire (SIMR) par âge',
+    );
+    await userEvent.setup().click(links[0]!);
+    const list = await screen.findByTestId('drilldown-table');
+    expect(within(list).getByText(/Esther Mbuyi \(HGG-0042\)/)).toBeInTheDocument();
+    expect(
+      screen.getByText('Les consultations derrière le chiffre : Paludisme confirmé · 1–4 ans'),
+    ).toBeInTheDocument();
+  });
+
+  it('gives an administrator the numbers only', async () => {
+    const admin = makeUser({ active_roles: [{ role_code: 'ADMIN', hospital: 'h1', department: null }] });
+    renderApp('/analytics?tab=diagnoses&from=2026-03-01&to=2026-03-31', { user: admin, routes });
+    const table = await screen.findByTestId('table-idsr', {}, { timeout: 15_000 });
+    expect(within(table).getByText('Paludisme confirmé')).toBeInTheDocument();
+    expect(within(table).queryByTestId('drill')).toBeNull();
+  });
+
+  it('knows the first and last days of a month', () => {
+    expect(monthRange(-1, new Date(2026, 2, 15))).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+    expect(monthRange(0, new Date(2026, 0, 31))).toEqual({ from: '2026-01-01', to: '2026-01-31' });
+  });
+});

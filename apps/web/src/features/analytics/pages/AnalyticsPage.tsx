@@ -1,0 +1,142 @@
+/**
+ * /analytics (Reporting, issue 24): the indicators of a period and a department of the current hospital, one tab
+ * per section (only the open tab is fetched), a chart and its table per indicator, CSV export of every table,
+ * and — for those who may read the consultations — the records behind the diagnoses figures.
+ */
+import { Button, Group, Select, Stack, Tabs } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useDepartments } from '../../../lib/clinical/api/list-departments';
+import { DateField } from '../../../lib/date-field';
+import { PageHeader } from '../../../lib/page-states';
+import { usePermissions } from '../../../lib/permissions';
+import { useAuthStore } from '../../../stores/auth';
+import { useUserStore } from '../../../stores/user';
+import { type DrilldownTarget, SECTIONS, type Section, type StatsFilters } from '../api/stats';
+import { DrilldownModal } from '../components/DrilldownModal';
+import {
+  ActivitySection,
+  BillingSection,
+  DiagnosesSection,
+  FlowSection,
+  InpatientSection,
+  LaboratorySection,
+  type SectionProps,
+} from '../components/Sections';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+/** The first and last days of the month `offset` months from now (local calendar). */
+export function monthRange(offset: number, now = new Date()): { from: string; to: string } {
+  const first = new Date(now.getFullYear(), now.getMonth() + offset, 1);
+  const last = new Date(now.getFullYear(), now.getMonth() + offset + 1, 0);
+  return { from: isoDay(first), to: isoDay(last) };
+}
+
+const COMPONENTS: Record<Section, (props: SectionProps) => React.ReactNode> = {
+  activity: ActivitySection,
+  flow: FlowSection,
+  diagnoses: DiagnosesSection,
+  laboratory: LaboratorySection,
+  inpatient: InpatientSection,
+  billing: BillingSection,
+};
+
+export default function AnalyticsPage() {
+  const { t } = useTranslation('analytics');
+  const [params, setParams] = useSearchParams();
+  const thisMonth = monthRange(0);
+  const filters: StatsFilters = {
+    from: params.get('from') ?? thisMonth.from,
+    to: params.get('to') ?? thisMonth.to,
+    department: params.get('department'),
+  };
+  const tab = (SECTIONS as readonly string[]).includes(params.get('tab') ?? '')
+    ? (params.get('tab') as Section)
+    : 'activity';
+  const set = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
+  const departments = useDepartments();
+  const permissions = usePermissions();
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const user = useUserStore((state) => state.user);
+  const hospitalName = user?.hospitals.find((h) => h.id === hospitalId)?.name ?? '';
+  const departmentName =
+    departments.data?.results.find((d) => d.id === filters.department)?.name ?? t('filters.allDepartments');
+  const context = useMemo<[string, string][]>(
+    () => [
+      [t('export.hospital'), hospitalName],
+      [t('export.period'), `${filters.from} – ${filters.to}`],
+      [t('export.department'), departmentName],
+      [t('export.generated'), new Date().toISOString()],
+    ],
+    [t, hospitalName, filters.from, filters.to, departmentName],
+  );
+  const [target, setTarget] = useState<DrilldownTarget | null>(null);
+  const onDrill = permissions.can('stats.drilldown') ? setTarget : null;
+  const invalid = filters.from > filters.to;
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <Group align="flex-end" wrap="wrap" gap="sm">
+        <DateField
+          label={t('filters.from')}
+          value={filters.from}
+          max={filters.to}
+          onChange={(v) => set({ from: v || null })}
+          w={160}
+        />
+        <DateField
+          label={t('filters.to')}
+          value={filters.to}
+          min={filters.from}
+          onChange={(v) => set({ to: v || null })}
+          w={160}
+          error={invalid ? t('filters.invalid') : undefined}
+        />
+        <Select
+          label={t('filters.department')}
+          placeholder={t('filters.allDepartments')}
+          clearable
+          data={(departments.data?.results ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          value={filters.department}
+          onChange={(v) => set({ department: v })}
+          w={220}
+        />
+        <Button variant="default" onClick={() => set(monthRange(0))}>
+          {t('filters.thisMonth')}
+        </Button>
+        <Button variant="default" onClick={() => set(monthRange(-1))}>
+          {t('filters.lastMonth')}
+        </Button>
+      </Group>
+      <Tabs value={tab} onChange={(v) => set({ tab: v })} keepMounted={false}>
+        <Tabs.List style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
+          {SECTIONS.map((section) => (
+            <Tabs.Tab key={section} value={section}>
+              {t(`sections.${section}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {SECTIONS.map((section) => {
+          const Component = COMPONENTS[section];
+          return (
+            <Tabs.Panel key={section} value={section} pt="md">
+              {!invalid && <Component filters={filters} context={context} onDrill={onDrill} />}
+            </Tabs.Panel>
+          );
+        })}
+      </Tabs>
+      <DrilldownModal filters={filters} target={target} onClose={() => setTarget(null)} />
+    </Stack>
+  );
+}
