@@ -35,6 +35,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Two files at a time: Vitest's default on 2 cores is one worker (availableParallelism() - 1), which left a
+    // core idle while a file waited on its database; the CI machine has 2 (decision 0029, "Vitest workers").
+    maxWorkers: 2,
     projects,
   },
 });
