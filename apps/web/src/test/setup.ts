@@ -9,8 +9,9 @@ await loadLanguage('fr');
 await loadAllNamespaces();
 await i18n.loadLanguages('en');
 
-// Lazy route chunks are transformed on first use: allow for it.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy route chunks are transformed on first use (the first test of a file to open the dashboard pays for its
+// whole module graph, several seconds on the 2-core CI machine running two files at once): allow for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
