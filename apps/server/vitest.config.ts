@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // The server suite runs on the embedded PostgreSQL always, and on a real PostgreSQL server too when
-// TEST_DATABASE_URL is set (CI): same files, one project each (but the mass-assignment run, on one engine).
+// TEST_DATABASE_URL is set (CI): same files, one project each (but the security harness's generated runs, on one engine).
 const projects: {
   extends: true;
   test: { name: string; env: Record<string, string>; exclude?: string[] };
@@ -18,10 +18,16 @@ if (process.env.TEST_DATABASE_URL) {
     test: {
       name: 'server:postgres',
       env: { GREENSEN_TEST_DB: 'postgres' },
-      // The mass-assignment run tests what the HTTP layer lets through (strict schemas) and reads the stored row
-      // back with the same SQL on either engine: it runs once, on the embedded engine (decision 0029). The
-      // authorization matrix, the fuzzing and every module's tests still run on both.
-      exclude: [...configDefaults.exclude, 'test/security/mass-assignment.test.ts'],
+      // The security harness's generated runs test the HTTP layer — the access policy, the hospital scope, the
+      // audit rows, strict schemas, malformed input — with the same SQL on either engine: the authorization
+      // matrix, the fuzzing and the mass-assignment run go once, on the embedded engine (decision 0029). Every
+      // module's own tests (their forbidden cases and concurrency tests included) still run on both.
+      exclude: [
+        ...configDefaults.exclude,
+        'test/security/mass-assignment.test.ts',
+        'test/security/matrix.test.ts',
+        'test/security/fuzz.test.ts',
+      ],
     },
   });
 }
@@ -35,9 +41,6 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    // Two files at a time: Vitest's default on 2 cores is one worker (availableParallelism() - 1), which left a
-    // core idle while a file waited on its database; the CI machine has 2 (decision 0029, "Vitest workers").
-    maxWorkers: 2,
     projects,
   },
 });

@@ -15,7 +15,5 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     css: false,
     testTimeout: 20_000,
-    // Two files at a time on the 2-core CI machine (Vitest's default there is one; decision 0029).
-    maxWorkers: 2,
   },
 });
