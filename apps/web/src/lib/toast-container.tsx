@@ -1,20 +1,11 @@
 /**
  * The toast container, loaded with the first toast (app/Providers): top right as the specification says (§1,
- * §9), at most 5 at once, but below the application header (60 px) so that a confirmation never covers the user
- * menu, the bell or the hospital selector while it is shown (issue 25).
+ * §9), at most 5 at once, below the application header (toast-container.css) so that a confirmation never covers
+ * the user menu, the bell or the hospital selector while it is shown (issue 25).
  */
 import { Notifications } from '@mantine/notifications';
-
-export const TOAST_TOP = 'calc(60px + var(--mantine-spacing-md))';
+import './toast-container.css';
 
 export default function ToastContainer() {
-  return (
-    <Notifications
-      position="top-right"
-      zIndex={2000}
-      limit={5}
-      containerWidth={380}
-      style={{ top: TOAST_TOP }}
-    />
-  );
+  return <Notifications position="top-right" zIndex={2000} limit={5} containerWidth={380} />;
 }
