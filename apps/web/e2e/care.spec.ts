@@ -76,7 +76,11 @@ test('the Urgences nurse: patients, tasks, a round, the MAR and a handoff', asyn
   expect(administrations).toHaveLength(2);
 
   const paracetamol = page.getByTestId('mar-line').filter({ hasText: 'paracétamol' });
-  await paracetamol.locator('[data-testid="mar-dose"][data-status="due"]').first().click();
+  // The dose of the current hour: due, or overdue after the half-hour's grace.
+  await paracetamol
+    .locator('[data-testid="mar-dose"][data-status="overdue"], [data-testid="mar-dose"][data-status="due"]')
+    .first()
+    .click();
   await doseForm.getByText('Non donné', { exact: true }).click();
   await doseForm.getByText('Refus', { exact: true }).click();
   await doseForm.getByTestId('dose-submit').click();
