@@ -70,7 +70,9 @@ const CFG = QUICK
       loadSeconds: 5,
       starts: 5,
     };
-const SMALL = { name: 'greensen_bench_10k', patients: 10_000 };
+// BENCH_SMALL_DB names the 10,000-patient database (default greensen_bench_10k): engineers measuring on one
+// machine at the same time each keep their own.
+const SMALL = { name: process.env.BENCH_SMALL_DB ?? 'greensen_bench_10k', patients: 10_000 };
 const MID = { name: 'greensen_bench_100k', patients: 100_000 };
 const QUEUE_SIZE = 500;
 /** Beds of the bed-board scenario (issue 17). */
