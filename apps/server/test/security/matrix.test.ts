@@ -105,13 +105,21 @@ function expected(route: MatrixRoute, caller: Member, c: Case): Expected {
   return status ? { kind: 'allowed', status } : { kind: 'allowed' };
 }
 
-async function auditRowsOf(requestId: string): Promise<AuditRow[]> {
+/** The audit rows of a route's requests, by request id: one read per route (the table has no request-id index). */
+async function auditRowsOf(requestIds: string[]): Promise<Map<string, AuditRow[]>> {
+  if (!requestIds.length) return new Map();
   const res = await ctx.database.db.execute(
     sql`select user_id, role_code, hospital_id, patient_id, action, resource_type, resource_id, outcome, ip,
                request_id, occurred_at
-          from audit_events where request_id = ${requestId}`,
+          from audit_events
+         where request_id in (${sql.join(
+           requestIds.map((id) => sql`${id}`),
+           sql`, `,
+         )})`,
   );
-  return res.rows as unknown as AuditRow[];
+  const byRequest = new Map<string, AuditRow[]>(requestIds.map((id) => [id, []]));
+  for (const row of res.rows as unknown as AuditRow[]) byRequest.get(row.request_id!)?.push(row);
+  return byRequest;
 }
 
 /** What is wrong with the audit rows of one answer, given the route's audit class. */
@@ -185,18 +193,34 @@ async function runRoute(route: MatrixRoute) {
   const policy = route.policy!;
   const hospitalRoute = Array.isArray(policy.allow);
   tally.routes += 1;
+  const audits: {
+    requestId: string;
+    where: string;
+    c: Case;
+    exp: Expected;
+    caller: Member;
+    res: LightMyRequestResponse;
+    ip: string;
+  }[] = [];
   for (const c of casesOf(route)) {
     for (const name of CALLERS) {
       const base = world.callers[name];
       const exp = expected(route, base, c);
       const caller = policy.freshCaller && exp.kind !== 'refused' ? await world.freshCaller(name) : base;
       const kit = c === 'other-object' ? world.other : world.own;
-      // Refused callers never reach the handler: they share one fixture per case; the others get fresh rows.
+      // Refused callers never reach the handler: they share one fixture per case. A read (GET) changes nothing, so
+      // the callers it lets through share one fixture per case too, unless the policy builds it for the caller
+      // (its request function takes the caller) or wants a fresh caller. Every other request gets fresh rows.
       let parts: RequestParts;
-      if (exp.kind === 'refused') {
-        const key = `${route.key}|${c}`;
-        if (!fixtureCache.has(key)) fixtureCache.set(key, buildRequest(route, kit, caller));
-        parts = await fixtureCache.get(key)!;
+      const shared =
+        exp.kind === 'refused'
+          ? `${route.key}|${c}|refused`
+          : route.method === 'GET' && !policy.freshCaller && (policy.request?.length ?? 0) < 2
+            ? `${route.key}|${c}|read`
+            : null;
+      if (shared) {
+        if (!fixtureCache.has(shared)) fixtureCache.set(shared, buildRequest(route, kit, caller));
+        parts = await fixtureCache.get(shared)!;
       } else {
         parts = await buildRequest(route, kit, caller);
       }
@@ -263,32 +287,39 @@ async function runRoute(route: MatrixRoute) {
       if (foreign.length)
         problems.push(`${where}: the answer shows the other hospital's ${foreign.join(', ')}`);
 
-      const rows = await auditRowsOf(requestId);
-      tally.auditRows += rows.length;
-      if (c === 'own' || exp.kind === 'refused' || !hospitalRoute) {
-        for (const p of auditProblems(rows, {
-          cls: policy.audit,
-          count: policy.auditRows ?? 1,
-          res,
-          caller,
-          ip,
-          hospitalRoute,
-        }))
-          problems.push(`${where}: audit: ${p}`);
-      }
-      // Nothing about the other hospital is recorded as done (a refused or empty request may be audited).
-      if (
-        rows.some(
-          (r) =>
-            r.outcome === 'success' &&
-            (r.hospital_id === world.other.id ||
-              // A list filtered by another hospital's patient records the filter it was asked, nothing more.
-              (exp.kind !== 'empty' && r.patient_id && world.other.secrets.has(r.patient_id))),
-        )
-      )
-        problems.push(`${where}: a success audit row about the other hospital`);
       if (problems.length > before) tally.unexpected += 1;
+      audits.push({ requestId, where, c, exp, caller, res, ip });
     }
+  }
+  // The audit rows each answer left, read once for the route's requests.
+  const rowsOf = await auditRowsOf(audits.map((a) => a.requestId));
+  for (const { requestId, where, c, exp, caller, res, ip } of audits) {
+    const before = problems.length;
+    const rows = rowsOf.get(requestId) ?? [];
+    tally.auditRows += rows.length;
+    if (c === 'own' || exp.kind === 'refused' || !hospitalRoute) {
+      for (const p of auditProblems(rows, {
+        cls: policy.audit,
+        count: policy.auditRows ?? 1,
+        res,
+        caller,
+        ip,
+        hospitalRoute,
+      }))
+        problems.push(`${where}: audit: ${p}`);
+    }
+    // Nothing about the other hospital is recorded as done (a refused or empty request may be audited).
+    if (
+      rows.some(
+        (r) =>
+          r.outcome === 'success' &&
+          (r.hospital_id === world.other.id ||
+            // A list filtered by another hospital's patient records the filter it was asked, nothing more.
+            (exp.kind !== 'empty' && r.patient_id && world.other.secrets.has(r.patient_id))),
+      )
+    )
+      problems.push(`${where}: a success audit row about the other hospital`);
+    if (problems.length > before) tally.unexpected += 1;
   }
   return problems;
 }
