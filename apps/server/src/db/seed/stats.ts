@@ -30,7 +30,7 @@ export const HISTORY_DAYS = 45;
 
 /**
  * Codes of the demo catalogue (consultations.ts), with their certainty and label, in rotation. Not I10: the demo
- * shows Rémy Ilunga Banza as the hospital's one hypertension (seed/consultations.test.ts).
+ * shows Rémy Ilunga Banza as the hospital's one hypertension (seed/consultations.checks.ts).
  */
 const CODES = [
   { code: 'B50.9', certainty: 'confirmed', label: 'Paludisme à Plasmodium falciparum, sans précision' },

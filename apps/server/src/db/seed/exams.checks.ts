@@ -1,15 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { expect, it } from 'vitest';
+import { demo as ctx } from '../../../test/demo.js';
 import { demoActor } from '../../../test/factories.js';
-import { seedDemo } from './demo.js';
-
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  await seedDemo(ctx.database.db);
-});
-afterAll(() => ctx.close());
 
 const actor = (email: string) => demoActor(ctx.database.db, ctx.config.jwtSecret, email);
 

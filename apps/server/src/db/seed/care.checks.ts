@@ -1,15 +1,7 @@
 import type { TCarePatient, TMar, TTask } from '@greensen/shared/contracts/care';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { expect, it } from 'vitest';
+import { demo as ctx } from '../../../test/demo.js';
 import { demoActor } from '../../../test/factories.js';
-import { seedDemo } from './demo.js';
-
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  await seedDemo(ctx.database.db);
-}, 120_000);
-afterAll(() => ctx.close());
 
 const actor = (email: string) => demoActor(ctx.database.db, ctx.config.jwtSecret, email);
 const get = async (who: { headers: Record<string, string> }, url: string) => {

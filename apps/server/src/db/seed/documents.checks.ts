@@ -1,19 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { beforeAll, expect, it } from 'vitest';
+import { demo as ctx } from '../../../test/demo.js';
 import { demoActor } from '../../../test/factories.js';
 import { documentTypeOf } from '../../lib/images.js';
-import { seedDemo } from './demo.js';
 import { demoPdf, demoPng, seedDemoDocuments } from './documents.js';
 
-let ctx: TestContext;
 let made: { documents: number; uploads: number };
 beforeAll(async () => {
-  ctx = await createTestApp();
-  await seedDemo(ctx.database.db);
   made = await seedDemoDocuments(ctx.app);
 }, 180_000);
-afterAll(() => ctx.close());
 
 const actor = (email: string) => demoActor(ctx.database.db, ctx.config.jwtSecret, email);
 

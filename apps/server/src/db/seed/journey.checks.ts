@@ -1,16 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { expect, it } from 'vitest';
+import { demo as ctx } from '../../../test/demo.js';
 import { boardWards, nursePatients } from '../../modules/hospitalizations/hospitalizations.repository.js';
-import { seedDemo } from './demo.js';
 import { seedScale, seedScaleBeds, seedScaleNurses, seedScaleRecords } from './scale.js';
-
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  await seedDemo(ctx.database.db);
-});
-afterAll(() => ctx.close());
 
 it('seeds admissions in every state, triage on both scales and executions for the demo doctors', async () => {
   const db = ctx.database.db;
