@@ -57,7 +57,7 @@ describe('/analytics exports', () => {
         },
       },
     });
-    const form = await screen.findByTestId('dhis2-mapping', {}, { timeout: 15_000 });
+    const form = await screen.findByTestId('dhis2-mapping', {}, { timeout: 45_000 });
     const user = userEvent.setup();
     const orgUnit = within(form).getByLabelText(/Unité d’organisation/);
     fireEvent.change(orgUnit, { target: { value: 'FNnj3jKGS7i' } });
@@ -77,7 +77,7 @@ describe('/analytics exports', () => {
         },
       ],
     });
-  }, 60_000);
+  }, 90_000);
 
   it('gives a head doctor the DHIS2 file of last month, without the mapping', async () => {
     const periods: string[] = [];
