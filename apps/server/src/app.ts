@@ -37,6 +37,7 @@ import { pharmacyRoutes } from './modules/pharmacy/pharmacy.routes.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
 import { setupRoutes } from './modules/setup/setup.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
+import { dhis2Routes } from './modules/stats/dhis2.routes.js';
 import { statsRoutes } from './modules/stats/stats.routes.js';
 import { structureRoutes } from './modules/structure/structure.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -237,6 +238,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(medicalActsRoutes);
   await app.register(billingRoutes);
   await app.register(statsRoutes);
+  await app.register(dhis2Routes);
   await app.register(appointmentsRoutes);
   await app.register(chatRoutes);
   await app.register(notesRoutes);

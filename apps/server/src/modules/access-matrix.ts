@@ -174,6 +174,8 @@ export interface HospitalKit {
   note(authorId: string): Promise<string>;
   /** A note of `authorId` about a new patient of this hospital. */
   patientNote(authorId: string): Promise<{ id: string; patient: string }>;
+  /** The hospital's DHIS2 mapping, saved by its administrator (the org unit and two IDSR cells; decision 0039). */
+  dhis2Mapping(): Promise<void>;
   /** A dictation recording of `authorId` waiting to be typed (kept as a document of a new patient). */
   recording(authorId: string): Promise<{ id: string; patient: string }>;
 }
@@ -2415,6 +2417,35 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     otherHospital: 'rejected',
   },
   'GET /api/dashboard/overview/': { allow: STATS_READERS, audit: 'none' },
+  // DHIS2 export (decision 0039): the mapping is the hospital's administrators' (a change is an event); the data
+  // value set is a figure reader's, audited as an event (the figures leave for another system).
+  'GET /api/stats/dhis2/mapping/': { allow: ['admin'], audit: 'none' },
+  'PUT /api/stats/dhis2/mapping/': {
+    allow: ['admin'],
+    audit: 'event',
+    request: () => ({
+      body: {
+        org_unit: 'DiszpKrYNg8',
+        monthly_data_set: 'pBOMPrpg1QX',
+        rows: [
+          {
+            indicator: 'idsr.cholera.total',
+            data_element: 'eY5ehpbEsB7',
+            category_option_combo: 'HllvX50cXC0',
+          },
+        ],
+      },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /api/stats/dhis2/dataValueSet/': {
+    allow: STATS_READERS,
+    audit: 'event',
+    request: async (kit) => {
+      await kit.dhis2Mapping();
+      return { query: { period: today().slice(0, 7).replace('-', '') } };
+    },
+  },
   // Notifications (each user's own) -----------------------------------------------------------------------
   // Messaging (issue 23, docs/decisions/0033-chat.md): every member; a conversation is seen by its members only
   // (a non-member, like another hospital, gets 404). Reads carry no audit row (a referenced patient shows as a card

@@ -757,6 +757,21 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       keep(id);
       return { id, patient: patient.id };
     },
+    async dhis2Mapping() {
+      const res = await as('admin', 'PUT', '/api/stats/dhis2/mapping/', {
+        org_unit: 'DiszpKrYNg8',
+        weekly_data_set: 'Nyh6laLdBEJ',
+        rows: [
+          {
+            indicator: 'idsr.malaria_confirmed.total',
+            data_element: 'vq2qO3eTrNi',
+            category_option_combo: 'HllvX50cXC0',
+          },
+          { indicator: 'visits.total', data_element: 'GQY2lXrypjO', category_option_combo: 'HllvX50cXC0' },
+        ],
+      });
+      expectStatus(res, 200, 'dhis2 mapping');
+    },
     async recording(authorId) {
       const patient = await kit.patient();
       const document = uuidv7();

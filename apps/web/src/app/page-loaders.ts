@@ -61,6 +61,7 @@ export const pageLoaders = {
   medicalActs: () => import('../features/medical-acts/pages/MedicalActsPage'),
   medicalActDetail: () => import('../features/medical-acts/pages/MedicalActDetailPage'),
   analytics: () => import('../features/analytics/pages/AnalyticsPage'),
+  analyticsReport: () => import('../features/analytics/pages/ReportPage'),
   billing: () => import('../features/billing/pages/BillingPage'),
   invoiceDetail: () => import('../features/billing/pages/InvoiceDetailPage'),
   receipt: () => import('../features/billing/pages/ReceiptPage'),
@@ -110,7 +111,7 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
     case 'medical_acts':
       return [pageLoaders.medicalActs, pageLoaders.medicalActDetail];
     case 'analytics':
-      return [pageLoaders.analytics];
+      return [pageLoaders.analytics, pageLoaders.analyticsReport];
     case 'billing':
       return [pageLoaders.billing, pageLoaders.invoiceDetail, pageLoaders.receipt];
     case 'appointments':

@@ -109,6 +109,12 @@ function moduleRoutes(): RouteObject[] {
     }),
     page('exams/:id', pageLoaders.examDetail, { titleKey: 'examDetail', module: 'exams', kind: 'detail' }),
     page('analytics', pageLoaders.analytics, { titleKey: 'analytics', module: 'analytics', kind: 'list' }),
+    // The printable monthly and weekly IDSR reports (decision 0039), inside the analytics module's path.
+    page('analytics/report/:kind', pageLoaders.analyticsReport, {
+      titleKey: 'analyticsReport',
+      module: 'analytics',
+      kind: 'detail',
+    }),
     page('doctors', pageLoaders.doctors, { titleKey: 'doctors', module: 'doctors', kind: 'list' }),
     page('doctors/:id', pageLoaders.doctorDetail, {
       titleKey: 'doctorDetail',

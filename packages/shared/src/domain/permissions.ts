@@ -54,7 +54,8 @@ export type Action =
   | 'patient_note.read'
   | 'patient_note.write'
   | 'stats.read'
-  | 'stats.drilldown';
+  | 'stats.drilldown'
+  | 'stats.dhis2_mapping';
 
 const CARE: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'midwife'];
 
@@ -149,6 +150,8 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   // management; the records behind a figure only for those whose consultations list holds them all.
   'stats.read': ['head_doctor', 'admin'],
   'stats.drilldown': ['head_doctor'],
+  // The DHIS2 mapping (decision 0039): the hospital's administrators; the export itself is a figure reader's.
+  'stats.dhis2_mapping': ['admin'],
 };
 
 /** Role groups that count as billing staff when they are members of a department of kind `billing`. */

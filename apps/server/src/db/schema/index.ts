@@ -6,6 +6,7 @@ export * from './billing.js';
 export * from './care.js';
 export * from './chat.js';
 export * from './clinical.js';
+export * from './dhis2.js';
 export * from './documents.js';
 export * from './inpatient.js';
 export * from './jobs.js';

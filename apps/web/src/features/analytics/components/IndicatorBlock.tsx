@@ -1,6 +1,6 @@
 /**
- * One indicator: its chart (lazily loaded uPlot) beside its table, with the CSV export of the table (the period
- * and filters written first).
+ * One indicator: its chart (lazily loaded uPlot) beside its table, with the CSV and XLSX exports of the table (the
+ * indicator, hospital, period and filters written first; one table→rows logic for both, `table-export.ts`).
  */
 import {
   Button,
@@ -15,16 +15,14 @@ import {
   Title,
 } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChartSeries } from './BarChart';
-import { type Cell, download, toCsv } from './csv';
+import { downloadCsv, downloadXlsx, type ExportColumn, exportTable } from './table-export';
 
 const BarChart = lazy(() => import('./BarChart'));
 
-export interface Column<R> {
-  label: string;
-  value: (row: R) => Cell;
+export interface Column<R> extends ExportColumn<R> {
   /** What the cell shows (a drill-down link…); the value by default. */
   render?: (row: R) => ReactNode;
   numeric?: boolean;
@@ -47,16 +45,13 @@ export function IndicatorBlock<R>({
   context: [string, string][];
 }) {
   const { t } = useTranslation('analytics');
-  const exportCsv = () =>
-    download(
-      `${id}.csv`,
-      toCsv(
-        [[t('export.indicator'), title], ...context],
-        columns.map((c) => c.label),
-        rows.map((row) => columns.map((c) => c.value(row))),
-      ),
-    );
-  const table = (
+  const [busy, setBusy] = useState(false);
+  const table = () => exportTable(id, title, [[t('export.indicator'), title], ...context], columns, rows);
+  const exportXlsx = () => {
+    setBusy(true);
+    downloadXlsx(table()).finally(() => setBusy(false));
+  };
+  const tableView = (
     <ScrollArea>
       <Table striped withTableBorder highlightOnHover data-testid={`table-${id}`}>
         <Table.Thead>
@@ -88,15 +83,27 @@ export function IndicatorBlock<R>({
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap">
           <Title order={4}>{title}</Title>
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconDownload size={14} />}
-            onClick={exportCsv}
-            disabled={rows.length === 0}
-          >
-            {t('export.csv')}
-          </Button>
+          <Group gap="xs" data-no-print>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconDownload size={14} />}
+              onClick={() => downloadCsv(table())}
+              disabled={rows.length === 0}
+            >
+              {t('export.csv')}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconDownload size={14} />}
+              onClick={exportXlsx}
+              loading={busy}
+              disabled={rows.length === 0}
+            >
+              {t('export.xlsx')}
+            </Button>
+          </Group>
         </Group>
         {rows.length === 0 ? (
           <Text c="dimmed" size="sm">
@@ -107,10 +114,10 @@ export function IndicatorBlock<R>({
             <Suspense fallback={<Skeleton height={260} />}>
               <BarChart title={title} categories={chart.categories} series={chart.series} />
             </Suspense>
-            {table}
+            {tableView}
           </SimpleGrid>
         ) : (
-          table
+          tableView
         )}
       </Stack>
     </Paper>

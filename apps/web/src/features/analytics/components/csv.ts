@@ -21,8 +21,9 @@ export function toCsv(context: [string, string][], header: string[], rows: Cell[
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
-export function download(name: string, text: string, type = 'text/csv;charset=utf-8') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves a file: text (CSV by default) or a ready blob (a workbook, a JSON file). */
+export function download(name: string, content: string | Blob, type = 'text/csv;charset=utf-8') {
+  const url = URL.createObjectURL(typeof content === 'string' ? new Blob([content], { type }) : content);
   const link = document.createElement('a');
   link.href = url;
   link.download = name;

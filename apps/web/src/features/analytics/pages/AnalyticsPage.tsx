@@ -15,6 +15,7 @@ import { useAuthStore } from '../../../stores/auth';
 import { useUserStore } from '../../../stores/user';
 import { type DrilldownTarget, SECTIONS, type Section, type StatsFilters } from '../api/stats';
 import { DrilldownModal } from '../components/DrilldownModal';
+import { ExportsPanel } from '../components/ExportsPanel';
 import {
   ActivitySection,
   BillingSection,
@@ -53,8 +54,9 @@ export default function AnalyticsPage() {
     to: params.get('to') ?? thisMonth.to,
     department: params.get('department'),
   };
-  const tab = (SECTIONS as readonly string[]).includes(params.get('tab') ?? '')
-    ? (params.get('tab') as Section)
+  // The sections, then the exports tab (printable reports and DHIS2; decision 0039).
+  const tab = [...SECTIONS, 'exports'].includes(params.get('tab') ?? '')
+    ? (params.get('tab') as Section | 'exports')
     : 'activity';
   const set = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -126,6 +128,7 @@ export default function AnalyticsPage() {
               {t(`sections.${section}`)}
             </Tabs.Tab>
           ))}
+          <Tabs.Tab value="exports">{t('sections.exports')}</Tabs.Tab>
         </Tabs.List>
         {SECTIONS.map((section) => {
           const Component = COMPONENTS[section];
@@ -135,6 +138,9 @@ export default function AnalyticsPage() {
             </Tabs.Panel>
           );
         })}
+        <Tabs.Panel value="exports" pt="md">
+          <ExportsPanel />
+        </Tabs.Panel>
       </Tabs>
       <DrilldownModal filters={filters} target={target} onClose={() => setTarget(null)} />
     </Stack>
