@@ -275,6 +275,9 @@ export function addMonths(month: string, n: number): string {
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
+/** The longest range rebuilt by one statement per summary (a backfill of a year is cut in such ranges). */
+const MAX_RANGE_DAYS = 14;
+
 /** Whether any of these hospitals has a marked day (a cheap read, outside any transaction). */
 export async function hasDirtyDays(q: Queryable, hospitalIds: readonly string[]): Promise<boolean> {
   const res = await q.execute(
@@ -302,7 +305,12 @@ export async function refreshDirtyDays(db: Database['db'], hospitalIds: readonly
       let i = 0;
       while (i < marked.length) {
         let j = i;
-        while (j + 1 < marked.length && marked[j + 1]!.day === addDays(marked[j]!.day, 1)) j++;
+        while (
+          j + 1 < marked.length &&
+          j - i + 1 < MAX_RANGE_DAYS &&
+          marked[j + 1]!.day === addDays(marked[j]!.day, 1)
+        )
+          j++;
         await rebuildRange(tx, {
           hospitalId,
           timeZone: marked[i]!.time_zone,
