@@ -780,7 +780,7 @@ export async function seedScaleReporting(
   db: Db,
   visits: number,
   onProgress: (done: number) => void = () => {},
-  batch = 20_000,
+  batch = 10_000,
 ): Promise<{ hospital: string; visits: number; loadS: number; summariesS: number }> {
   const hospital = await firstHospital(db);
   const facts = await db.execute<{
