@@ -810,6 +810,7 @@ export async function seedScaleReporting(
   const nl = REPORTING_LEVELS.length;
   const started = Date.now();
   let done = Number(f.have);
+  const before = done;
   while (done < visits) {
     const from = done + 1;
     const to = Math.min(done + batch, visits);
@@ -879,8 +880,12 @@ export async function seedScaleReporting(
   ])
     await db.execute(sql.raw(`analyze ${table}`));
   const loaded = Date.now();
-  await markAllDays(db, hospital.id);
-  await refreshDirtyDays(db, [hospital.id]);
+  // The load bypassed the triggers: mark every day and rebuild the summaries (nothing to do on a later run that
+  // added nothing, the summaries being kept since).
+  if (done > before) {
+    await markAllDays(db, hospital.id);
+    await refreshDirtyDays(db, [hospital.id]);
+  }
   const total = await db.execute<{ n: number }>(
     sql`select count(*)::int as n from admissions where hospital_id = ${hospital.id} and reason = ${REPORTING_REASON}`,
   );
