@@ -9,7 +9,9 @@
 // (scenario 12: the nurse dashboard's tasks and patients for a 40-patient ward with a week of executions),
 // --only billing (scenario 13: the invoice list filtered by patient and by date over a large invoice table, and
 // assembling a 30-day stay's invoice of ~300 lines; --invoices N sets the table's size, 1,000,000 at full scale),
-// --only appointments (scenario 14: free slots of a 50-doctor department over 30 days).
+// --only appointments (scenario 14: free slots of a 50-doctor department over 30 days), --only reporting (scenario
+// 15: every indicator of /analytics for a month and for a year over a year of seeded visits, `--visits N`, and the
+// admin dashboard's first load; BENCH_SMALL_DB names its database).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
@@ -41,6 +43,7 @@ import {
   ensureNurses,
   ensurePharmacy,
   ensureRecords,
+  ensureReporting,
   openDb,
   postgresVersion,
 } from './lib/datasets.mjs';
@@ -954,6 +957,98 @@ function appointmentsRows(a, engine) {
 /** `--only appointments`: scenario 14 alone (a 50-doctor clinic with a month of bookings added to the dataset). */
 const appointmentsOnly = () =>
   scenarioAlone('appointments', (d) => ensureAppointments(d, log), appointmentsScenario, appointmentsRows);
+
+/** Visits seeded for scenario 15 (`--visits N`; the issue's full scale is 5,000,000 over 1,000,000 patients). */
+const REPORTING_VISITS = args.includes('--visits') ? Number(args[args.indexOf('--visits') + 1]) : 200_000;
+/** Every section of /analytics (GET /api/stats/{section}/). */
+const STATS_SECTIONS = ['activity', 'flow', 'diagnoses', 'laboratory', 'pharmacy', 'inpatient', 'billing'];
+
+/**
+ * Scenario 15 (issue 24): every indicator of /analytics for last month and for the last 365 days, by the director
+ * (admin), over a year of seeded visits (summary tables, decision 0038); and the admin dashboard's first load
+ * (GET /api/dashboard/overview/, the only request of its first tab) against a patient's record, alternating.
+ */
+async function reportingScenario(server, _database, prepared) {
+  const admin = await signIn(server.url, 'admin@greensen.test');
+  const day = (n) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+  const month = `from=${first.toISOString().slice(0, 10)}&to=${last.toISOString().slice(0, 10)}`;
+  const year = `from=${day(-364)}&to=${day(0)}`;
+  const page = await api(server.url, admin, 'GET', `/api/patients/?page_size=50`);
+  const patients = page.results.map((p) => p.id);
+  const sections = (period) => STATS_SECTIONS.map((s) => ({ path: `/api/stats/${s}/?${period}` }));
+  const measured = await alternate({
+    month: () => latency(server.url, sections(month), { headers: admin.headers, amount: CFG.perBatch }),
+    year: () => latency(server.url, sections(year), { headers: admin.headers, amount: CFG.perBatch }),
+    dashboard: () =>
+      latency(server.url, [{ path: '/api/dashboard/overview/' }], {
+        headers: admin.headers,
+        amount: CFG.perBatch,
+      }),
+    detail: () =>
+      latency(
+        server.url,
+        patients.map((id) => ({ path: `/api/patients/${id}/` })),
+        { headers: admin.headers, amount: CFG.perBatch },
+      ),
+  });
+  return {
+    visits: prepared.visits,
+    seeding: prepared,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** The table's lines of scenario 15. */
+function reportingRows(r, engine) {
+  const scenario = '15 reporting';
+  const visits = r.visits.toLocaleString('en');
+  row(
+    scenario,
+    `p95 GET /api/stats/{7 sections}/ for a month (${visits} visits over a year, ${engine}) vs the 500 ms goal`,
+    ms(r.month.p95),
+    '500 ms',
+    r.month.p95 / 500,
+    atMost(1),
+  );
+  row(
+    scenario,
+    `p95 of the same for a year (365 days) vs the 500 ms goal`,
+    ms(r.year.p95),
+    '500 ms',
+    r.year.p95 / 500,
+    atMost(1),
+  );
+  row(
+    scenario,
+    'p95 a year vs p95 a month',
+    ms(r.year.p95),
+    ms(r.month.p95),
+    r.year.p95 / r.month.p95,
+    atMost(3),
+  );
+  row(
+    scenario,
+    `p95 GET /api/dashboard/overview/ (the admin dashboard's first load, ${engine}) vs a patient's record`,
+    ms(r.dashboard.p95),
+    ms(r.detail.p95),
+    r.dashboard.p95 / r.detail.p95,
+    atMost(2),
+  );
+}
+
+/** `--only reporting`: scenario 15 alone. */
+const reportingOnly = () =>
+  scenarioAlone(
+    'reporting',
+    (d) => ensureReporting(d, REPORTING_VISITS, log),
+    reportingScenario,
+    reportingRows,
+  );
 
 /** Invoices seeded for scenario 13 (`--invoices N`; the issue's figure is 1,000,000, the default a small scale). */
 const BILLING_INVOICES = args.includes('--invoices') ? Number(args[args.indexOf('--invoices') + 1]) : 20_000;
@@ -1913,7 +2008,9 @@ async function main() {
                   ? billingOnly()
                   : ONLY === 'appointments'
                     ? appointmentsOnly()
-                    : main()
+                    : ONLY === 'reporting'
+                      ? reportingOnly()
+                      : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);

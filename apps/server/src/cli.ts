@@ -1,4 +1,4 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N] [--appointments]
+// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N] [--appointments] [--reporting N]
 // | import-icd10 <file> | import-medications <file>`.
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
@@ -13,6 +13,7 @@ import {
   seedScaleNurses,
   seedScalePharmacy,
   seedScaleRecords,
+  seedScaleReporting,
 } from './db/seed/scale.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
@@ -66,6 +67,18 @@ async function main(command: string | undefined) {
           throw new SeedRefused('usage: cli.js seed-scale --billing N (1 to 5000000 invoices)');
         // One line of JSON: the bench reads the stay's id from it.
         console.log(JSON.stringify(await seedScaleBilling(database.db, total)));
+        return;
+      }
+      const reportingAt = process.argv.indexOf('--reporting');
+      if (reportingAt > 0) {
+        const total = Number(process.argv[reportingAt + 1]);
+        if (!Number.isInteger(total) || total < 1 || total > 10_000_000)
+          throw new SeedRefused('usage: cli.js seed-scale --reporting N (1 to 10000000 visits)');
+        const result = await seedScaleReporting(database.db, total, (done) =>
+          console.error(`  ${done.toLocaleString('en')} visits`),
+        );
+        // One line of JSON: the bench reads it.
+        console.log(JSON.stringify(result));
         return;
       }
       if (process.argv.includes('--appointments')) {

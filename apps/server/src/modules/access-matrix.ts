@@ -2389,7 +2389,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   // Reporting (issue 24, docs/decisions/0035-reporting.md) ---------------------------------------------------------
   // Figures without patient data for the hospital's management; a department of the other hospital is refused.
   ...Object.fromEntries(
-    ['activity', 'flow', 'diagnoses', 'laboratory', 'inpatient', 'billing'].map((section) => [
+    ['activity', 'flow', 'diagnoses', 'laboratory', 'pharmacy', 'inpatient', 'billing'].map((section) => [
       `GET /api/stats/${section}/`,
       {
         allow: STATS_READERS,

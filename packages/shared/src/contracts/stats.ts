@@ -11,11 +11,27 @@ export const STATS_MAX_DAYS = 367;
 
 const zDay = z.iso.date();
 
+/** The most hospitals one request may add up. */
+export const STATS_MAX_HOSPITALS = 50;
+
+/**
+ * The hospitals a request adds up (an administrator of several): `all` (every hospital where the user reads the
+ * figures) or a comma-separated list of hospital ids; absent, the request's hospital (Hospital-ID) alone.
+ */
+export const ZStatsHospitals = z.union([
+  z.literal('all'),
+  z
+    .string()
+    .transform((v) => [...new Set(v.split(','))])
+    .pipe(z.array(z.uuid()).min(1).max(STATS_MAX_HOSPITALS)),
+]);
+
 export const ZStatsQuery = z
   .object({
     from: zDay,
     to: zDay,
     department: z.uuid().optional(),
+    hospitals: ZStatsHospitals.optional(),
   })
   .refine((q) => q.from <= q.to, { path: ['to'], message: 'stats.period_order' })
   .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < STATS_MAX_DAYS, {
@@ -64,7 +80,10 @@ export const ZStatsPeriod = z.object({
   from: z.string(),
   to: z.string(),
   department: z.uuid().nullable(),
+  /** The request's hospital (Hospital-ID). */
   hospital: z.object({ id: z.uuid(), code: z.string(), name: z.string() }),
+  /** Every hospital the figures add up (the request's alone unless `hospitals` was given). */
+  hospitals: z.array(z.object({ id: z.uuid(), code: z.string(), name: z.string() })),
 });
 
 export const ZActivityStats = z.object({
@@ -104,6 +123,10 @@ export const ZFlowStats = z.object({
       arrival_to_triage: z.number().nullable(),
       arrival_to_doctor: z.number().nullable(),
       doctor_to_end: z.number().nullable(),
+      /** Medians of the same waits (minutes), exact to the summaries' histogram bucket (decision 0038). */
+      median_arrival_to_triage: z.number().nullable(),
+      median_arrival_to_doctor: z.number().nullable(),
+      median_doctor_to_end: z.number().nullable(),
       /** Seen by a doctor within the level's target delay (from arrival). */
       within_target: z.number().int(),
     }),
@@ -174,6 +197,36 @@ export const ZBillingStats = z.object({
   ),
 });
 export type TBillingStats = z.infer<typeof ZBillingStats>;
+
+export const ZPharmacyStats = z.object({
+  period: ZStatsPeriod,
+  /** Presentations with no unit left now in a pharmacy (of the department filter, or all). */
+  stock_outs: z.number().int(),
+  /** Presentations with units left, at or under their reorder level now. */
+  below_reorder_level: z.number().int(),
+  /** Units moved over the period by presentation, the most dispensed first (at most 100). */
+  consumption: z.array(
+    z.object({
+      presentation: z.object({ id: z.uuid(), code: z.string(), name: z.string(), unit: z.string() }),
+      dispensed: z.number().int(),
+      dispensings: z.number().int(),
+      received: z.number().int(),
+      written_off: z.number().int(),
+      /** Units on hand now (null: never stocked in these pharmacies). */
+      on_hand: z.number().int().nullable(),
+    }),
+  ),
+  /** The presentations out of stock now, the most recent first (at most 100), since their last movement. */
+  out_of_stock: z.array(
+    z.object({
+      presentation: z.object({ id: z.uuid(), code: z.string(), name: z.string() }),
+      pharmacy: z.object({ id: z.uuid(), name: z.string() }),
+      reorder_level: z.number().int().nullable(),
+      since: z.string().nullable(),
+    }),
+  ),
+});
+export type TPharmacyStats = z.infer<typeof ZPharmacyStats>;
 
 /** What a number of the diagnoses section stands for, for its drill-down. */
 export const ZStatsDrilldownQuery = z

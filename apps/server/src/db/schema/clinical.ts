@@ -325,5 +325,9 @@ export const consultations = pgTable(
     index('consultations_doctor_idx').on(t.doctorId, t.startedAt.desc()),
     index('consultations_hospital_idx').on(t.hospitalId, t.startedAt.desc()),
     index('consultations_department_idx').on(t.departmentId, t.startedAt.desc()),
+    // The reporting summaries' flow (a day's visits and their consultations).
+    index('consultations_admission_idx').on(t.admissionId),
+    // The Hospital Overview's consultations completed today (the admin dashboard's first load).
+    index('consultations_hospital_completed_idx').on(t.hospitalId, t.completedAt),
   ],
 );

@@ -15,4 +15,5 @@ export * from './notifications.js';
 export * from './people.js';
 export * from './pharmacy.js';
 export * from './records.js';
+export * from './stats.js';
 export * from './structure.js';

@@ -313,5 +313,7 @@ export const stockMovements = pgTable(
     index('stock_movements_pharmacy_idx').on(t.pharmacyId, t.at.desc()),
     index('stock_movements_presentation_idx').on(t.presentationId, t.at.desc()),
     index('stock_movements_prescription_idx').on(t.prescriptionId),
+    // The reporting summaries (a hospital's movements of a day).
+    index('stock_movements_hospital_at_idx').on(t.hospitalId, t.at),
   ],
 );

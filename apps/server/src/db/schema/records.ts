@@ -221,6 +221,8 @@ export const examOrders = pgTable(
     index('exam_orders_worklist_idx').on(t.hospitalId, t.status, t.urgency, t.requestedAt),
     index('exam_orders_department_idx').on(t.departmentId, t.status, t.urgency, t.requestedAt),
     index('exam_orders_patient_idx').on(t.patientId, t.requestedAt.desc()),
+    // The reporting summaries (a hospital's orders of a day).
+    index('exam_orders_hospital_requested_idx').on(t.hospitalId, t.requestedAt),
     index('exam_orders_consultation_idx').on(t.consultationId),
     // The requesting doctor's results to see (dashboard).
     index('exam_orders_requester_idx').on(t.requestedBy, t.status, t.acknowledgedAt),

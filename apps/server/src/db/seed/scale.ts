@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { ensureMedicationReference } from '../../modules/pharmacy/medication-reference.js';
+import { markAllDays, refreshDirtyDays } from '../../modules/stats/stats.summaries.js';
 import type { Db } from '../client.js';
 
 /** Congolese and French names, with their accents, combined at random into synthetic patients. */
@@ -737,4 +738,161 @@ export async function seedScaleAppointments(
       appointments: Number(counts.rows[0]!.appointments),
     };
   });
+}
+
+/** The reason of the reporting bench's visits: how later runs count what they already made. */
+const REPORTING_REASON = 'Consultation (jeu de données des indicateurs)';
+/** The diagnoses of the reporting bench, in rotation: malaria (confirmed or suspected), the common ones, IDSR. */
+const REPORTING_CODES = [
+  'B50.9',
+  'B54',
+  'J18.9',
+  'A09.0',
+  'E11.9',
+  'I10',
+  'J06.9',
+  'N39.0',
+  'K29.7',
+  'D64.9',
+  'A01.0',
+  'B05.9',
+  'A00.9',
+  'L08.9',
+  'R50.9',
+];
+/** The triage levels of the reporting bench (French scale): level, rank, target minutes. */
+const REPORTING_LEVELS: [string, number, number][] = [
+  ['2', 2, 20],
+  ['3A', 3, 60],
+  ['3B', 4, 90],
+  ['4', 5, 120],
+  ['5', 6, 240],
+];
+
+/**
+ * The reporting bench (issue 24, `npm run seed:scale -- --reporting N`): at least `visits` completed visits of the
+ * first hospital spread over the 365 days before today, each triaged, consulted by one of its doctors and coded
+ * (one diagnosis, in rotation), a validated exam for one visit in four; patients drawn from the hospital's
+ * records (run `--patients` first). Loaded in batches with the triggers off (`session_replication_role`), then
+ * every day is marked and the summaries are rebuilt once (decision 0038), timed. Never on a real hospital.
+ */
+export async function seedScaleReporting(
+  db: Db,
+  visits: number,
+  onProgress: (done: number) => void = () => {},
+  batch = 10_000,
+): Promise<{ hospital: string; visits: number; loadS: number; summariesS: number }> {
+  const hospital = await firstHospital(db);
+  const facts = await db.execute<{
+    departments: string[];
+    doctors: string[];
+    exams: string[];
+    records: number;
+    have: number;
+  }>(sql`select
+      array(select id from departments where hospital_id = ${hospital.id} and is_active
+        and kind in ('clinical', 'emergency', 'maternity') order by code) as departments,
+      array(select distinct m.user_id from memberships m where m.hospital_id = ${hospital.id} and m.is_active
+        and upper(m.role_code) in ('DOCTOR', 'HEAD_DOCTOR') order by m.user_id) as doctors,
+      array(select id from exam_catalogue where kind = 'lab' and active order by code limit 12) as exams,
+      (select value from hospital_sequences where hospital_id = ${hospital.id} and name = 'patient_record') as records,
+      (select count(*)::int from admissions where hospital_id = ${hospital.id} and reason = ${REPORTING_REASON}) as have`);
+  const f = facts.rows[0]!;
+  const records = Number(f.records ?? 0);
+  if (f.departments.length === 0 || f.doctors.length === 0 || f.exams.length === 0 || records < 100)
+    throw new Error('No department, doctor, lab exam or patients: seed the demo and --patients first.');
+  const uuids = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+  const codes = sql`${`{${REPORTING_CODES.join(',')}}`}::text[]`;
+  const levels = sql`${`{${REPORTING_LEVELS.map(([l]) => `"${l}"`).join(',')}}`}::text[]`;
+  const ranks = sql`${`{${REPORTING_LEVELS.map(([, r]) => r).join(',')}}`}::int[]`;
+  const targets = sql`${`{${REPORTING_LEVELS.map(([, , t]) => t).join(',')}}`}::int[]`;
+  const nd = f.departments.length;
+  const nl = REPORTING_LEVELS.length;
+  const started = Date.now();
+  let done = Number(f.have);
+  const before = done;
+  while (done < visits) {
+    const from = done + 1;
+    const to = Math.min(done + batch, visits);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      // Visit k: day 1…365 before today, between 07:00 and 17:00 UTC; a patient of the records in rotation.
+      await tx.execute(sql`with k as (
+          select k::int as k, (1 + (k * 7919) % 365)::int as back, (420 + (k * 104729) % 600)::int as minute,
+            1 + (k * 48271) % ${records} as record, (1 + k % ${nd})::int as dept, (1 + (k * 31) % ${nl})::int as lvl
+          from generate_series(${from}::bigint, ${to}::bigint) k),
+        v as (
+          insert into admissions (id, hospital_id, patient_id, department_id, admission_type, reason, status,
+            queue_date, queue_number, admitted_at, closed_at, triage_level, triage_rank, triage_target_minutes,
+            created_by)
+          select gen_random_uuid(), ${hospital.id}, p.id, (${uuids(f.departments)})[k.dept],
+            (array['outpatient', 'emergency', 'maternity', 'outpatient']::admission_type[])[1 + k.k % 4],
+            ${REPORTING_REASON}, 'completed', (current_date - k.back),
+            3000000 + k.k, (current_date - k.back)::timestamp at time zone 'UTC' + k.minute * interval '1 minute',
+            (current_date - k.back)::timestamp at time zone 'UTC' + (k.minute + 150) * interval '1 minute',
+            (${levels})[k.lvl], (${ranks})[k.lvl], (${targets})[k.lvl], (${uuids(f.doctors)})[1]
+          from k join patients p on p.hospital_id = ${hospital.id}
+            and p.record_number = ${hospital.code} || '-' || lpad(k.record::text, greatest(6, length(k.record::text)), '0')
+          returning id, patient_id, department_id, admitted_at, triage_level, triage_rank, queue_number - 3000000 as k),
+        t as (
+          insert into triage_records (id, hospital_id, admission_id, patient_id, scale, level, level_rank,
+            suggested_level, chief_complaint, recorded_by, recorded_at)
+          select gen_random_uuid(), ${hospital.id}, v.id, v.patient_id, 'FRENCH', v.triage_level, v.triage_rank,
+            v.triage_level, 'Fièvre', (${uuids(f.doctors)})[1], v.admitted_at + (2 + v.k % 25) * interval '1 minute'
+          from v returning 1),
+        c as (
+          insert into consultations (id, hospital_id, admission_id, patient_id, department_id, doctor_id, status,
+            reason, outcome, started_at, completed_at, completed_by, created_by)
+          select gen_random_uuid(), ${hospital.id}, v.id, v.patient_id, v.department_id,
+            (${uuids(f.doctors)})[1 + v.k % ${f.doctors.length}], 'completed', 'Fièvre', 'discharge',
+            v.admitted_at + (5 + (v.k::bigint * 37) % 110) * interval '1 minute',
+            v.admitted_at + (20 + (v.k::bigint * 37) % 110 + v.k % 40) * interval '1 minute',
+            (${uuids(f.doctors)})[1 + v.k % ${f.doctors.length}], (${uuids(f.doctors)})[1 + v.k % ${f.doctors.length}]
+          from v returning id, patient_id, department_id, doctor_id, started_at, admission_id),
+        ck as (select c.*, v.k from c join v on v.id = c.admission_id),
+        d as (
+          insert into consultation_diagnoses (id, hospital_id, consultation_id, patient_id, icd_code, label, coded,
+            rank, certainty, created_by, created_at)
+          select gen_random_uuid(), ${hospital.id}, ck.id, ck.patient_id, (${codes})[1 + (ck.k::bigint * 13) % ${REPORTING_CODES.length}],
+            (${codes})[1 + (ck.k::bigint * 13) % ${REPORTING_CODES.length}], true, 'primary',
+            (case when ck.k % 3 = 0 then 'suspected' else 'confirmed' end)::diagnosis_certainty, ck.doctor_id,
+            ck.started_at + interval '10 minutes'
+          from ck returning 1)
+        insert into exam_orders (id, hospital_id, order_number, patient_id, consultation_id, admission_id, exam_id,
+          department_id, status, abnormal, requested_by, requested_at, resulted_by, resulted_at, validated_by,
+          validated_at)
+        select gen_random_uuid(), ${hospital.id}, ${hospital.code} || '-EXR-' || ck.k, ck.patient_id, ck.id,
+          ck.admission_id, (${uuids(f.exams)})[1 + (ck.k / 4) % ${f.exams.length}], ck.department_id, 'validated',
+          ck.k % 3 = 0, ck.doctor_id, ck.started_at + interval '5 minutes', ck.doctor_id,
+          ck.started_at + (40 + ck.k % 90) * interval '1 minute', ck.doctor_id,
+          ck.started_at + (60 + ck.k % 120) * interval '1 minute'
+        from ck where ck.k % 4 = 0`);
+    });
+    done = to;
+    onProgress(done);
+  }
+  for (const table of [
+    'admissions',
+    'triage_records',
+    'consultations',
+    'consultation_diagnoses',
+    'exam_orders',
+  ])
+    await db.execute(sql.raw(`analyze ${table}`));
+  const loaded = Date.now();
+  // The load bypassed the triggers: mark every day and rebuild the summaries (nothing to do on a later run that
+  // added nothing, the summaries being kept since).
+  if (done > before) {
+    await markAllDays(db, hospital.id);
+    await refreshDirtyDays(db, [hospital.id]);
+  }
+  const total = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from admissions where hospital_id = ${hospital.id} and reason = ${REPORTING_REASON}`,
+  );
+  return {
+    hospital: hospital.code,
+    visits: Number(total.rows[0]?.n ?? 0),
+    loadS: Math.round((loaded - started) / 100) / 10,
+    summariesS: Math.round((Date.now() - loaded) / 100) / 10,
+  };
 }

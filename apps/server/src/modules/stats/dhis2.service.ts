@@ -24,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { findDhis2Mapping, saveDhis2Mapping } from './dhis2.repository.js';
-import { hospitalInfo } from './stats.repository.js';
+import { hospitalsInfo } from './stats.repository.js';
 import { StatsService } from './stats.service.js';
 
 type DhisSection = 'activity' | 'diagnoses' | 'laboratory' | 'inpatient';
@@ -123,7 +123,7 @@ export class Dhis2Service {
   async dataValueSet(ctx: ServiceContext, period: string): Promise<TDhis2DataValueSet> {
     const days = parseDhis2Period(period);
     if (!days) throw badRequest({ period: ['dhis2.period'] });
-    const hospital = await hospitalInfo(this.app.db, scopedHospital(ctx).id);
+    const [hospital] = await hospitalsInfo(this.app.db, [scopedHospital(ctx).id]);
     if (!hospital) throw notFound();
     const mapping = await findDhis2Mapping(this.app.db, hospital.id);
     if (!mapping.configured) throw conflict('dhis2.not_configured');

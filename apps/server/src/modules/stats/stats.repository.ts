@@ -1,7 +1,9 @@
 /**
- * The reporting queries (issue 24, docs/decisions/0035-reporting.md). Every query is scoped to one hospital,
- * reads a period of calendar days in its time zone and an optional department, and is built with drizzle's
- * `sql` template only (values are parameters). The indexes they use are listed in the decision.
+ * The reporting queries (issue 24, docs/decisions/0035-reporting.md, 0038-reporting-summaries.md). Activity, flow,
+ * diagnoses, laboratory and pharmacy read the summary tables (stats.summaries.ts: month rows for whole months, day
+ * rows around them); inpatient and billing read their raw tables through their indexes; the drill-down and the
+ * Hospital Overview read the raw tables of one hospital. Every query is scoped to the hospitals of the period and
+ * built with drizzle's `sql` template only (values are parameters).
  */
 import {
   AGE_GROUPS,
@@ -15,6 +17,7 @@ import {
   type TFlowStats,
   type TInpatientStats,
   type TLaboratoryStats,
+  type TPharmacyStats,
 } from '@greensen/shared/contracts/stats';
 import type { ConsultationAccessUser } from '@greensen/shared/domain/consultation-access';
 import { type SQL, sql } from 'drizzle-orm';
@@ -22,14 +25,11 @@ import type { Queryable } from '../../db/client.js';
 import { fullName } from '../../lib/clinical.js';
 import { sqlList } from '../../lib/queries.js';
 import { readableBy } from '../consultations/consultations.repository.js';
+import { diseaseCondition, idsrAgeGroupSql } from './stats.sql.js';
+import { histogramMedian, type SummaryPeriod, summaryWhere } from './stats.summaries.js';
 
-export interface Period {
-  hospitalId: string;
-  from: string;
-  to: string;
-  department: string | null;
-  timeZone: string;
-}
+/** A period of calendar days (each hospital's own days), one or several hospitals, an optional department. */
+export type Period = SummaryPeriod;
 
 export type HospitalInfo = {
   id: string;
@@ -38,56 +38,34 @@ export type HospitalInfo = {
   time_zone: string;
 };
 
-export async function hospitalInfo(q: Queryable, hospitalId: string): Promise<HospitalInfo | null> {
+export async function hospitalsInfo(q: Queryable, ids: readonly string[]): Promise<HospitalInfo[]> {
   const res = await q.execute<HospitalInfo>(
-    sql`select id, code, name, time_zone from hospitals where id = ${hospitalId}`,
+    sql`select id, code, name, time_zone from hospitals where id in (${sqlList(ids)}) order by name, id`,
   );
-  return res.rows[0] ?? null;
+  return res.rows;
 }
 
-/** The period's first instant (its first day's midnight in the hospital's zone). */
-const start = (p: Period) => sql`((${p.from}::date)::timestamp at time zone ${p.timeZone})`;
-/** The instant after the period (the midnight after its last day). */
-const end = (p: Period) => sql`((${p.to}::date + 1)::timestamp at time zone ${p.timeZone})`;
-/** `column` within the period. */
-const within = (p: Period, column: SQL) => sql`${column} >= ${start(p)} and ${column} < ${end(p)}`;
+/** The period's first instant in a zone (its first day's midnight). */
+const start = (p: Period, tz: SQL) => sql`((${p.from}::date)::timestamp at time zone ${tz})`;
+/** The instant after the period in a zone (the midnight after its last day). */
+const end = (p: Period, tz: SQL) => sql`((${p.to}::date + 1)::timestamp at time zone ${tz})`;
+/** `column` within the period, in the zone of the hospital joined as `hz` unless another zone is given. */
+const within = (p: Period, column: SQL, tz: SQL = sql`hz.time_zone`) =>
+  sql`${column} >= ${start(p, tz)} and ${column} < ${end(p, tz)}`;
 const inDepartment = (p: Period, column: SQL) =>
   p.department ? sql`and ${column} = ${p.department}` : sql``;
-
-/** The age group (pyramid) of a birth date at an instant. */
-export function ageGroupSql(birthDate: SQL, at: SQL): SQL {
-  return sql`case
-    when ${birthDate} is null then 'unknown'
-    when ${birthDate} > (${at})::date - interval '1 year' then '0-11m'
-    when ${birthDate} > (${at})::date - interval '5 years' then '1-4'
-    when ${birthDate} > (${at})::date - interval '15 years' then '5-14'
-    when ${birthDate} > (${at})::date - interval '25 years' then '15-24'
-    when ${birthDate} > (${at})::date - interval '50 years' then '25-49'
-    when ${birthDate} > (${at})::date - interval '65 years' then '50-64'
-    else '65+' end`;
-}
-
-/** The IDSR form's age groups (under 1, 1–4, 5–14, 15 and over). */
-export function idsrAgeGroupSql(birthDate: SQL, at: SQL): SQL {
-  return sql`case
-    when ${birthDate} is null then 'unknown'
-    when ${birthDate} > (${at})::date - interval '1 year' then '0-11m'
-    when ${birthDate} > (${at})::date - interval '5 years' then '1-4'
-    when ${birthDate} > (${at})::date - interval '15 years' then '5-14'
-    else '15+' end`;
-}
+const inHospitals = (p: Period, column: SQL) => sql`${column} in (${sqlList(p.hospitalIds)})`;
 
 const n = (v: unknown) => Number(v ?? 0);
 const avg = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 10) / 10);
+const ratio = (sum: unknown, count: unknown) => (n(count) > 0 ? avg(Number(sum) / n(count)) : null);
 
 // Activity ---------------------------------------------------------------------------------------------------
 
 export async function activityStats(q: Queryable, p: Period): Promise<Omit<TActivityStats, 'period'>> {
   const byDay = await q.execute<{ day: string; admission_type: string; n: number }>(sql`
-    select ((a.admitted_at at time zone ${p.timeZone})::date)::text as day, a.admission_type, count(*)::int as n
-    from admissions a
-    where a.hospital_id = ${p.hospitalId} and ${within(p, sql`a.admitted_at`)} ${inDepartment(p, sql`a.department_id`)}
-      and a.status <> 'cancelled'
+    select s.day::text as day, s.admission_type, sum(s.visits)::int as n
+    from stats_daily_visits s where ${summaryWhere(p, true)}
     group by 1, 2 order by 1`);
   const days = new Map<string, TActivityStats['admissions_by_day'][number]>();
   for (const r of byDay.rows) {
@@ -112,39 +90,23 @@ export async function activityStats(q: Queryable, p: Period): Promise<Omit<TActi
     n: number;
     completed: number;
   }>(sql`
-    select u.id, u.first_name, u.last_name, count(*)::int as n,
-      count(*) filter (where c.status = 'completed')::int as completed
-    from consultations c join users u on u.id = c.doctor_id
-    where c.hospital_id = ${p.hospitalId} and ${within(p, sql`c.started_at`)} ${inDepartment(p, sql`c.department_id`)}
-      and c.status <> 'cancelled'
-    group by u.id, u.first_name, u.last_name order by n desc, u.last_name`);
+    with d as (select s.doctor_id, sum(s.consultations)::int as n, sum(s.completed)::int as completed
+      from stats_daily_doctors s where ${summaryWhere(p)} group by s.doctor_id)
+    select u.id, u.first_name, u.last_name, d.n, d.completed
+    from d join users u on u.id = d.doctor_id where d.n > 0 order by d.n desc, u.last_name, u.id`);
 
-  // Patients with a visit in the period; new when they had no visit before it (in this hospital).
+  // Visits of a patient's first time in the hospital (new) or not (returning): attendances, as DHIS2 counts them.
   const patients = await q.execute<{ new: number; returning: number }>(sql`
-    with seen as (
-      select distinct a.patient_id from admissions a
-      where a.hospital_id = ${p.hospitalId} and ${within(p, sql`a.admitted_at`)} ${inDepartment(p, sql`a.department_id`)}
-        and a.status <> 'cancelled')
-    select
-      count(*) filter (where not exists (select 1 from admissions b where b.patient_id = seen.patient_id
-        and b.hospital_id = ${p.hospitalId} and b.admitted_at < ${start(p)} and b.status <> 'cancelled'))::int as new,
-      count(*) filter (where exists (select 1 from admissions b where b.patient_id = seen.patient_id
-        and b.hospital_id = ${p.hospitalId} and b.admitted_at < ${start(p)} and b.status <> 'cancelled'))::int as returning
-    from seen`);
+    select coalesce(sum(s.new_visits), 0)::int as new, coalesce(sum(s.visits - s.new_visits), 0)::int as returning
+    from stats_daily_visits s where ${summaryWhere(p)}`);
 
   const pyramid = await q.execute<{ age_group: string; sex: 'F' | 'M'; n: number }>(sql`
-    with seen as (
-      select a.patient_id, min(a.admitted_at) as at from admissions a
-      where a.hospital_id = ${p.hospitalId} and ${within(p, sql`a.admitted_at`)} ${inDepartment(p, sql`a.department_id`)}
-        and a.status <> 'cancelled'
-      group by a.patient_id)
-    select ${ageGroupSql(sql`pt.birth_date`, sql`seen.at`)} as age_group, pt.sex, count(*)::int as n
-    from seen join patients pt on pt.id = seen.patient_id
-    group by 1, 2`);
+    select s.age_group, s.sex, sum(s.visits)::int as n
+    from stats_daily_pyramid s where ${summaryWhere(p)} group by 1, 2`);
   const groups = new Map(AGE_GROUPS.map((g) => [g, { age_group: g, F: 0, M: 0 }]));
   for (const r of pyramid.rows) {
     const g = groups.get(r.age_group as (typeof AGE_GROUPS)[number]);
-    if (g) g[r.sex] += n(r.n);
+    if (g && (r.sex === 'F' || r.sex === 'M')) g[r.sex] += n(r.n);
   }
 
   return {
@@ -161,6 +123,8 @@ export async function activityStats(q: Queryable, p: Period): Promise<Omit<TActi
 
 // Flow -------------------------------------------------------------------------------------------------------
 
+const WAIT_MEASURES = ['triage', 'doctor', 'end'] as const;
+
 export async function flowStats(q: Queryable, p: Period): Promise<Omit<TFlowStats, 'period'>> {
   const res = await q.execute<{
     level: string | null;
@@ -168,61 +132,53 @@ export async function flowStats(q: Queryable, p: Period): Promise<Omit<TFlowStat
     target: number | null;
     visits: number;
     seen: number;
-    to_triage: string | null;
-    to_doctor: string | null;
-    doctor_to_end: string | null;
     within_target: number;
+    triage_sum: number;
+    triage_n: number;
+    doctor_sum: number;
+    doctor_n: number;
+    end_sum: number;
+    end_n: number;
   }>(sql`
-    with visits as (
-      select a.id, a.admitted_at, a.triage_level, a.triage_rank, a.triage_target_minutes, a.closed_at,
-        (select min(t.recorded_at) from triage_records t where t.admission_id = a.id) as triaged_at,
-        (select min(c.started_at) from consultations c where c.admission_id = a.id and c.status <> 'cancelled') as doctor_at,
-        (select max(c.completed_at) from consultations c where c.admission_id = a.id and c.status = 'completed') as ended_at
-      from admissions a
-      where a.hospital_id = ${p.hospitalId} and ${within(p, sql`a.admitted_at`)} ${inDepartment(p, sql`a.department_id`)}
-        and a.status <> 'cancelled')
-    select triage_level as level, min(triage_rank)::int as rank, max(triage_target_minutes)::int as target,
-      count(*)::int as visits,
-      count(doctor_at)::int as seen,
-      avg(extract(epoch from (triaged_at - admitted_at)) / 60) as to_triage,
-      avg(extract(epoch from (doctor_at - admitted_at)) / 60) as to_doctor,
-      avg(extract(epoch from (ended_at - doctor_at)) / 60) as doctor_to_end,
-      count(*) filter (where doctor_at is not null and triage_target_minutes is not null
-        and doctor_at - admitted_at <= make_interval(mins => triage_target_minutes))::int as within_target
-    from visits
-    group by triage_level
-    order by min(triage_rank) nulls last`);
+    select s.level, min(s.rank)::int as rank, max(s.target)::int as target, sum(s.visits)::int as visits,
+      sum(s.seen)::int as seen, sum(s.within_target)::int as within_target,
+      sum(s.triage_sum) as triage_sum, sum(s.triage_n)::int as triage_n, sum(s.doctor_sum) as doctor_sum,
+      sum(s.doctor_n)::int as doctor_n, sum(s.end_sum) as end_sum, sum(s.end_n)::int as end_n
+    from stats_daily_flow s where ${summaryWhere(p)}
+    group by s.level
+    order by min(s.rank) nulls last, s.level`);
+  const waits = await q.execute<{ level: string | null; measure: string; bucket: number; n: number }>(sql`
+    select s.level, s.measure, s.bucket, sum(s.n)::int as n
+    from stats_daily_waits s where ${summaryWhere(p)} group by 1, 2, 3`);
+  const histograms = new Map<string, Map<number, number>>();
+  for (const w of waits.rows) {
+    const key = `${w.level ?? ''}\u0000${w.measure}`;
+    const h = histograms.get(key) ?? new Map<number, number>();
+    h.set(n(w.bucket), (h.get(n(w.bucket)) ?? 0) + n(w.n));
+    histograms.set(key, h);
+  }
+  const median = (level: string | null, measure: (typeof WAIT_MEASURES)[number]) =>
+    histogramMedian(histograms.get(`${level ?? ''}\u0000${measure}`) ?? new Map());
   return {
-    levels: res.rows.map((r) => ({
-      level: r.level,
-      target_minutes: r.target === null ? null : n(r.target),
-      visits: n(r.visits),
-      seen: n(r.seen),
-      arrival_to_triage: avg(r.to_triage),
-      arrival_to_doctor: avg(r.to_doctor),
-      doctor_to_end: avg(r.doctor_to_end),
-      within_target: n(r.within_target),
-    })),
+    levels: res.rows
+      .filter((r) => n(r.visits) > 0)
+      .map((r) => ({
+        level: r.level,
+        target_minutes: r.target === null ? null : n(r.target),
+        visits: n(r.visits),
+        seen: n(r.seen),
+        arrival_to_triage: ratio(r.triage_sum, r.triage_n),
+        arrival_to_doctor: ratio(r.doctor_sum, r.doctor_n),
+        doctor_to_end: ratio(r.end_sum, r.end_n),
+        median_arrival_to_triage: median(r.level, 'triage'),
+        median_arrival_to_doctor: median(r.level, 'doctor'),
+        median_doctor_to_end: median(r.level, 'end'),
+        within_target: n(r.within_target),
+      })),
   };
 }
 
 // Diagnoses --------------------------------------------------------------------------------------------------
-
-/** The active diagnoses of the period's consultations (not cancelled), as a FROM clause aliased dg/c/pt. */
-const diagnosesFrom = (p: Period, joins: SQL = sql``) => sql`consultation_diagnoses dg
-  join consultations c on c.id = dg.consultation_id
-  join patients pt on pt.id = dg.patient_id ${joins}
-  where dg.hospital_id = ${p.hospitalId} and dg.removed_at is null and dg.coded
-    and c.hospital_id = ${p.hospitalId} and c.status <> 'cancelled'
-    and ${within(p, sql`c.started_at`)} ${inDepartment(p, sql`c.department_id`)}`;
-
-/** The condition selecting one IDSR disease's diagnoses (alias dg). */
-export function diseaseCondition(key: IdsrDisease): SQL {
-  const disease = IDSR_DISEASES.find((d) => d.key === key)!;
-  const prefixes = disease.prefixes.map((prefix) => sql`dg.icd_code like ${`${prefix}%`}`);
-  const certainty = disease.certainty ? sql` and dg.certainty = ${disease.certainty}` : sql``;
-  return sql`(${sql.join(prefixes, sql` or `)})${certainty}`;
-}
 
 export async function diagnosisStats(
   q: Queryable,
@@ -231,32 +187,20 @@ export async function diagnosisStats(
 ): Promise<Omit<TDiagnosisStats, 'period'>> {
   const label = lang === 'en' ? sql.raw('label_en') : sql.raw('label_fr');
   const top = await q.execute<{ code: string; label: string | null; n: number }>(sql`
-    with counted as (select dg.icd_code as code, count(distinct dg.consultation_id)::int as n
-      from ${diagnosesFrom(p)} group by dg.icd_code order by n desc, dg.icd_code limit 20)
+    with counted as (select s.key as code, sum(s.consultations)::int as n
+      from stats_daily_diagnoses s where ${summaryWhere(p)} and s.kind = 'code'
+      group by s.key order by n desc, s.key limit 20)
     select counted.code, i.${label} as label, counted.n from counted
-    left join icd10_codes i on i.code = counted.code order by counted.n desc, counted.code`);
-  const chapters = await q.execute<{ chapter: string | null; label: string | null; n: number }>(sql`
-    with counted as (select i.chapter, count(distinct dg.consultation_id)::int as n
-      from ${diagnosesFrom(p, sql`join icd10_codes i on i.code = dg.icd_code`)}
-      group by i.chapter)
+    left join icd10_codes i on i.code = counted.code where counted.n > 0 order by counted.n desc, counted.code`);
+  const chapters = await q.execute<{ chapter: string; label: string | null; n: number }>(sql`
+    with counted as (select s.key as chapter, sum(s.consultations)::int as n
+      from stats_daily_diagnoses s where ${summaryWhere(p)} and s.kind = 'chapter' group by s.key)
     select counted.chapter, ch.${label} as label, counted.n from counted
     left join icd10_codes ch on ch.code = counted.chapter and ch.kind = 'chapter'
-    order by counted.n desc, counted.chapter`);
-  const age = idsrAgeGroupSql(sql`pt.birth_date`, sql`c.started_at at time zone ${p.timeZone}`);
-  const cases = sql.join(
-    IDSR_DISEASES.map((d) => sql`when ${diseaseCondition(d.key)} then ${d.key}`),
-    sql` `,
-  );
+    where counted.n > 0 order by counted.n desc, counted.chapter`);
   const idsr = await q.execute<{ disease: IdsrDisease; age_group: string; n: number }>(sql`
-    select disease, age_group, count(distinct consultation_id)::int as n from (
-      select case ${cases} end as disease, ${age} as age_group, dg.consultation_id
-      from ${diagnosesFrom(p)}
-        and (${sql.join(
-          IDSR_DISEASES.flatMap((d) => d.prefixes).map((prefix) => sql`dg.icd_code like ${`${prefix}%`}`),
-          sql` or `,
-        )})) x
-    where disease is not null
-    group by disease, age_group`);
+    select s.key as disease, s.age_group, sum(s.consultations)::int as n
+    from stats_daily_diagnoses s where ${summaryWhere(p)} and s.kind = 'idsr' group by 1, 2`);
   const byDisease = new Map(
     IDSR_DISEASES.map((d) => [
       d.key,
@@ -279,8 +223,8 @@ export async function diagnosisStats(
   return {
     top_codes: top.rows.map((r) => ({ code: r.code, label: r.label ?? r.code, count: n(r.n) })),
     chapters: chapters.rows.map((r) => ({
-      chapter: r.chapter ?? '?',
-      label: r.label ?? r.chapter ?? '?',
+      chapter: r.chapter,
+      label: r.label ?? r.chapter,
       count: n(r.n),
     })),
     idsr: [...byDisease.values()],
@@ -305,20 +249,18 @@ export async function laboratoryStats(
     requested: number;
     validated: number;
     cancelled: number;
-    turnaround: string | null;
+    positive: number;
+    turnaround: number;
   }>(sql`
-    select ec.code, ${name} as name, ec.kind, count(*)::int as requested,
-      count(*) filter (where e.status = 'validated')::int as validated,
-      count(*) filter (where e.status = 'cancelled')::int as cancelled,
-      avg(extract(epoch from (e.validated_at - e.requested_at)) / 60) filter (where e.status = 'validated') as turnaround
-    from exam_orders e join exam_catalogue ec on ec.id = e.exam_id
-    where e.hospital_id = ${p.hospitalId} and ${within(p, sql`e.requested_at`)} ${inDepartment(p, sql`e.department_id`)}
+    with e as (select s.exam_id, sum(s.requested)::int as requested, sum(s.validated)::int as validated,
+        sum(s.cancelled)::int as cancelled, sum(s.positive)::int as positive, sum(s.turnaround_sum) as turnaround
+      from stats_daily_exams s where ${summaryWhere(p)} group by s.exam_id)
+    select ec.code, ${name} as name, ec.kind, sum(e.requested)::int as requested, sum(e.validated)::int as validated,
+      sum(e.cancelled)::int as cancelled, sum(e.positive)::int as positive, sum(e.turnaround) as turnaround
+    from e join exam_catalogue ec on ec.id = e.exam_id
+    where e.requested > 0
     group by ec.code, ${name}, ec.kind order by requested desc, ec.code`);
-  const malaria = await q.execute<{ tested: number; positive: number }>(sql`
-    select count(*)::int as tested, count(*) filter (where e.abnormal)::int as positive
-    from exam_orders e join exam_catalogue ec on ec.id = e.exam_id
-    where e.hospital_id = ${p.hospitalId} and ${within(p, sql`e.requested_at`)} ${inDepartment(p, sql`e.department_id`)}
-      and e.status = 'validated' and ec.code in (${sqlList(MALARIA_TESTS)})`);
+  const malaria = res.rows.filter((r) => (MALARIA_TESTS as readonly string[]).includes(r.code));
   return {
     exams: res.rows.map((r) => ({
       code: r.code,
@@ -327,9 +269,91 @@ export async function laboratoryStats(
       requested: n(r.requested),
       validated: n(r.validated),
       cancelled: n(r.cancelled),
-      turnaround_minutes: avg(r.turnaround),
+      turnaround_minutes: ratio(r.turnaround, r.validated),
     })),
-    malaria: { tested: n(malaria.rows[0]?.tested), positive: n(malaria.rows[0]?.positive) },
+    malaria: {
+      tested: malaria.reduce((s, r) => s + n(r.validated), 0),
+      positive: malaria.reduce((s, r) => s + n(r.positive), 0),
+    },
+  };
+}
+
+// Pharmacy ---------------------------------------------------------------------------------------------------
+
+/** The longest lists of the pharmacy section (the medicines most consumed, the presentations out of stock). */
+export const PHARMACY_LIST_LIMIT = 100;
+
+export async function pharmacyStats(
+  q: Queryable,
+  p: Period,
+  lang: 'fr' | 'en',
+): Promise<Omit<TPharmacyStats, 'period'>> {
+  const inn = lang === 'en' ? sql.raw('m.inn_en') : sql.raw('m.inn_fr');
+  const pharmacy = p.department ? sql`and si.pharmacy_id = ${p.department}` : sql``;
+  const consumption = await q.execute<{
+    id: string;
+    code: string;
+    inn: string;
+    strength: string;
+    form: string;
+    unit: string;
+    dispensed: number;
+    dispensings: number;
+    received: number;
+    written_off: number;
+    on_hand: number | null;
+  }>(sql`
+    with c as (select s.presentation_id, sum(s.dispensed)::int as dispensed, sum(s.dispensings)::int as dispensings,
+        sum(s.received)::int as received, sum(s.written_off)::int as written_off
+      from stats_daily_pharmacy s where ${summaryWhere(p)} group by s.presentation_id
+      order by dispensed desc, s.presentation_id limit ${PHARMACY_LIST_LIMIT})
+    select mp.id, mp.code, ${inn} as inn, mp.strength, mp.form::text as form, mp.unit, c.dispensed, c.dispensings,
+      c.received, c.written_off,
+      (select sum(si.on_hand)::int from stock_items si where si.presentation_id = c.presentation_id
+        and ${inHospitals(p, sql`si.hospital_id`)} ${pharmacy}) as on_hand
+    from c join medication_presentations mp on mp.id = c.presentation_id join medications m on m.id = mp.medication_id
+    order by c.dispensed desc, ${inn}, mp.code`);
+  const stock = await q.execute<{ out: number; low: number }>(sql`
+    select count(*) filter (where si.on_hand = 0)::int as out,
+      count(*) filter (where si.on_hand > 0 and si.on_hand <= si.reorder_level)::int as low
+    from stock_items si where ${inHospitals(p, sql`si.hospital_id`)} ${pharmacy}`);
+  const outs = await q.execute<{
+    id: string;
+    code: string;
+    inn: string;
+    strength: string;
+    form: string;
+    pharmacy_id: string;
+    pharmacy: string;
+    reorder_level: number | null;
+    since: Date | string | null;
+  }>(sql`
+    select mp.id, mp.code, ${inn} as inn, mp.strength, mp.form::text as form, d.id as pharmacy_id, d.name as pharmacy,
+      si.reorder_level,
+      (select max(sm.at) from stock_movements sm where sm.presentation_id = si.presentation_id
+        and sm.pharmacy_id = si.pharmacy_id) as since
+    from stock_items si join medication_presentations mp on mp.id = si.presentation_id
+      join medications m on m.id = mp.medication_id join departments d on d.id = si.pharmacy_id
+    where ${inHospitals(p, sql`si.hospital_id`)} ${pharmacy} and si.on_hand = 0
+    order by since desc nulls last, mp.code limit ${PHARMACY_LIST_LIMIT}`);
+  const label = (r: { inn: string; strength: string; form: string }) => `${r.inn} ${r.strength} (${r.form})`;
+  return {
+    stock_outs: n(stock.rows[0]?.out),
+    below_reorder_level: n(stock.rows[0]?.low),
+    consumption: consumption.rows.map((r) => ({
+      presentation: { id: r.id, code: r.code, name: label(r), unit: r.unit },
+      dispensed: n(r.dispensed),
+      dispensings: n(r.dispensings),
+      received: n(r.received),
+      written_off: n(r.written_off),
+      on_hand: r.on_hand === null ? null : n(r.on_hand),
+    })),
+    out_of_stock: outs.rows.map((r) => ({
+      presentation: { id: r.id, code: r.code, name: label(r) },
+      pharmacy: { id: r.pharmacy_id, name: r.pharmacy },
+      reorder_level: r.reorder_level === null ? null : n(r.reorder_level),
+      since: r.since === null ? null : new Date(r.since).toISOString(),
+    })),
   };
 }
 
@@ -337,30 +361,33 @@ export async function laboratoryStats(
 
 export async function inpatientStats(q: Queryable, p: Period): Promise<Omit<TInpatientStats, 'period'>> {
   const stays = await q.execute<{ admissions: number }>(sql`
-    select count(*)::int as admissions from hospitalizations s
-    where s.hospital_id = ${p.hospitalId} and s.admitted_at is not null
+    select count(*)::int as admissions from hospitalizations s join hospitals hz on hz.id = s.hospital_id
+    where ${inHospitals(p, sql`s.hospital_id`)} and s.admitted_at is not null
       and ${within(p, sql`s.admitted_at`)} ${inDepartment(p, sql`s.department_id`)}`);
   const ended = await q.execute<{ mode: string; n: number; days: string | null }>(sql`
     select s.discharge_mode::text as mode, count(*)::int as n,
       sum(extract(epoch from (s.ended_at - coalesce(s.admitted_at, s.requested_at))) / 86400) as days
-    from hospitalizations s
-    where s.hospital_id = ${p.hospitalId} and s.ended_at is not null
+    from hospitalizations s join hospitals hz on hz.id = s.hospital_id
+    where ${inHospitals(p, sql`s.hospital_id`)} and s.ended_at is not null
       and ${within(p, sql`s.ended_at`)} ${inDepartment(p, sql`s.department_id`)}
     group by s.discharge_mode order by n desc`);
-  const beds = await q.execute<{ n: number }>(sql`
-    select count(*)::int as n from beds b
-    join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
-    where b.hospital_id = ${p.hospitalId} and b.is_active ${inDepartment(p, sql`w.department_id`)}`);
+  // Beds, and the bed-days they offer over the period (each hospital's days, never past now).
+  const beds = await q.execute<{ n: number; days: string | null }>(sql`
+    select coalesce(sum(bc.n), 0)::int as n,
+      sum(bc.n * greatest(extract(epoch from (least(${end(p, sql`hz.time_zone`)}, now()) - ${start(p, sql`hz.time_zone`)})) / 86400, 0)) as days
+    from (select b.hospital_id, count(*) as n from beds b
+      join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
+      where ${inHospitals(p, sql`b.hospital_id`)} and b.is_active ${inDepartment(p, sql`w.department_id`)}
+      group by b.hospital_id) bc join hospitals hz on hz.id = bc.hospital_id`);
   // Bed-days: the part of each bed assignment inside the period.
   const occupied = await q.execute<{ days: string | null }>(sql`
-    select sum(extract(epoch from (least(coalesce(ba.ended_at, now()), ${end(p)}, now())
-        - greatest(ba.started_at, ${start(p)}))) / 86400) as days
+    select sum(extract(epoch from (least(coalesce(ba.ended_at, now()), ${end(p, sql`hz.time_zone`)}, now())
+        - greatest(ba.started_at, ${start(p, sql`hz.time_zone`)}))) / 86400) as days
     from bed_assignments ba join hospitalizations s on s.id = ba.hospitalization_id
-    where s.hospital_id = ${p.hospitalId} ${inDepartment(p, sql`s.department_id`)}
-      and ba.started_at < ${end(p)} and (ba.ended_at is null or ba.ended_at > ${start(p)})
+      join hospitals hz on hz.id = s.hospital_id
+    where ${inHospitals(p, sql`s.hospital_id`)} ${inDepartment(p, sql`s.department_id`)}
+      and ba.started_at < ${end(p, sql`hz.time_zone`)} and (ba.ended_at is null or ba.ended_at > ${start(p, sql`hz.time_zone`)})
       and ba.started_at < now()`);
-  const available = await q.execute<{ days: string }>(sql`
-    select greatest(extract(epoch from (least(${end(p)}, now()) - ${start(p)})) / 86400, 0) as days`);
   let discharges = 0;
   let deaths = 0;
   let days = 0;
@@ -371,7 +398,7 @@ export async function inpatientStats(q: Queryable, p: Period): Promise<Omit<TInp
   }
   const bedCount = n(beds.rows[0]?.n);
   const occupiedDays = Math.round(Number(occupied.rows[0]?.days ?? 0) * 10) / 10;
-  const availableDays = bedCount * Number(available.rows[0]?.days ?? 0);
+  const availableDays = Number(beds.rows[0]?.days ?? 0);
   return {
     admissions: n(stays.rows[0]?.admissions),
     discharges,
@@ -389,8 +416,8 @@ export async function inpatientStats(q: Queryable, p: Period): Promise<Omit<TInp
 export async function billingStats(q: Queryable, p: Period): Promise<Omit<TBillingStats, 'period'>> {
   const methods = await q.execute<{ method: string; currency: string; amount: string; n: number }>(sql`
     select pm.method::text as method, pm.currency, sum(pm.amount)::text as amount, count(*)::int as n
-    from payments pm
-    where pm.hospital_id = ${p.hospitalId} and ${within(p, sql`pm.received_at`)}
+    from payments pm join hospitals hz on hz.id = pm.hospital_id
+    where ${inHospitals(p, sql`pm.hospital_id`)} and ${within(p, sql`pm.received_at`)}
     group by pm.method, pm.currency order by pm.method, pm.currency`);
   const payers = await q.execute<{
     payer_category: string;
@@ -402,8 +429,8 @@ export async function billingStats(q: Queryable, p: Period): Promise<Omit<TBilli
   }>(sql`
     select i.payer_category::text as payer_category, i.currency, count(*)::int as n,
       sum(i.total)::text as total, sum(i.payer_share)::text as payer_share, sum(i.patient_share)::text as patient_share
-    from invoices i
-    where i.hospital_id = ${p.hospitalId} and i.status = 'issued' and i.kind = 'invoice'
+    from invoices i join hospitals hz on hz.id = i.hospital_id
+    where ${inHospitals(p, sql`i.hospital_id`)} and i.status = 'issued' and i.kind = 'invoice'
       and ${within(p, sql`i.issued_at`)}
     group by i.payer_category, i.currency order by i.payer_category, i.currency`);
   return {
@@ -434,7 +461,7 @@ export interface DrilldownFilter {
 
 export async function drilldown(
   q: Queryable,
-  p: Period,
+  p: Period & { timeZone: string },
   user: ConsultationAccessUser,
   f: DrilldownFilter,
   limit: number,
@@ -450,9 +477,9 @@ export async function drilldown(
     join patients pt on pt.id = dg.patient_id
     join users u on u.id = c.doctor_id
     join departments d on d.id = c.department_id
-    where dg.hospital_id = ${p.hospitalId} and dg.removed_at is null and dg.coded
-      and c.hospital_id = ${p.hospitalId} and c.status <> 'cancelled'
-      and ${within(p, sql`c.started_at`)} ${inDepartment(p, sql`c.department_id`)}
+    where ${inHospitals(p, sql`dg.hospital_id`)} and dg.removed_at is null and dg.coded
+      and ${inHospitals(p, sql`c.hospital_id`)} and c.status <> 'cancelled'
+      and ${within(p, sql`c.started_at`, sql`${p.timeZone}`)} ${inDepartment(p, sql`c.department_id`)}
       and ${target} ${ageCond} and ${readableBy(user)}`;
   const rows = await q.execute<{
     consultation: string;

@@ -6,6 +6,7 @@ import {
   ZFlowStats,
   ZInpatientStats,
   ZLaboratoryStats,
+  ZPharmacyStats,
   ZStatsDrilldown,
   ZStatsDrilldownQuery,
   ZStatsQuery,
@@ -13,7 +14,7 @@ import {
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
@@ -31,6 +32,10 @@ defineMessages({
   'stats.drilldown_target': {
     fr: 'Indiquez une maladie ou un code CIM-10, pas les deux.',
     en: 'Give a disease or an ICD-10 code, not both.',
+  },
+  'stats.hospital_forbidden': {
+    fr: 'Vous ne pouvez pas lire les indicateurs de l’un de ces hôpitaux.',
+    en: 'You may not read the figures of one of these hospitals.',
   },
   'stats.department_unknown': {
     fr: 'Ce service n’existe pas dans cet hôpital.',
@@ -56,6 +61,11 @@ const SECTIONS: Record<StatsSection, { schema: z.ZodType; summary: string }> = {
     schema: ZLaboratoryStats,
     summary: 'Exams per type, turnaround request → validation, malaria test positivity',
   },
+  pharmacy: {
+    schema: ZPharmacyStats,
+    summary:
+      'Stock-outs and presentations under their reorder level now; consumption by medicine over the period',
+  },
   inpatient: {
     schema: ZInpatientStats,
     summary: 'Stays admitted and ended, deaths, average length of stay, bed occupancy',
@@ -69,6 +79,20 @@ export async function statsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['stats'];
 
+  // The summaries' marked days, rebuilt in the background (decision 0038); reads rebuild what is left.
+  app.jobs.define({
+    name: 'stats.refresh',
+    payload: z.object({}),
+    maxAttempts: 3,
+    backoff: { baseMs: 30_000, maxMs: 5 * 60_000 },
+    rule: 'stats.refresh',
+    async run(_payload, { ctx }) {
+      const days = await service.refreshAll();
+      if (days > 0) ctx.log.info({ days }, 'reporting summaries rebuilt');
+    },
+  });
+  app.jobs.schedule({ name: 'stats.refresh', cron: '* * * * *' });
+
   for (const [section, { schema, summary }] of Object.entries(SECTIONS) as [
     StatsSection,
     (typeof SECTIONS)[StatsSection],
@@ -79,7 +103,7 @@ export async function statsRoutes(app: FastifyInstance) {
         config: { access: { scope: 'hospital', module: 'analytics', roles: ACTION_GROUPS['stats.read'] } },
         schema: {
           tags,
-          summary: `${summary} (period from/to in the hospital's days, optional department)`,
+          summary: `${summary} (period from/to in the hospital's days, optional department, hospitals=all|ids)`,
           querystring: ZStatsQuery,
           response: { 200: schema },
         },

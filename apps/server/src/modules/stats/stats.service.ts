@@ -5,68 +5,138 @@
  * of patient records and is audited like the consultations list.
  */
 import type { TStatsDrilldownQuery, TStatsQuery } from '@greensen/shared/contracts/stats';
+import { canAccessModule } from '@greensen/shared/domain/access';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { notFound } from '../../lib/errors.js';
-import { listReadEntry } from '../../lib/queries.js';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { listReadEntry, sqlList } from '../../lib/queries.js';
+import { hospitalScopeOf } from '../../plugins/access.js';
 import {
   activityStats,
   billingStats,
   diagnosisStats,
   drilldown,
   flowStats,
-  hospitalInfo,
+  hospitalsInfo,
   inpatientStats,
   laboratoryStats,
   overview,
   type Period,
+  pharmacyStats,
 } from './stats.repository.js';
+import { hasDirtyDays, refreshDirtyDays } from './stats.summaries.js';
 
 export const STATS_SECTIONS = [
   'activity',
   'flow',
   'diagnoses',
   'laboratory',
+  'pharmacy',
   'inpatient',
   'billing',
 ] as const;
 export type StatsSection = (typeof STATS_SECTIONS)[number];
 
+/** The sections read from the summary tables (their hospitals' marked days are rebuilt first). */
+const SUMMARISED: ReadonlySet<StatsSection> = new Set([
+  'activity',
+  'flow',
+  'diagnoses',
+  'laboratory',
+  'pharmacy',
+]);
+
 export class StatsService {
   constructor(private readonly app: FastifyInstance) {}
 
-  /** The period of a request, its department checked to be one of the hospital's (404 otherwise). */
+  /**
+   * The hospitals a request adds up: the request's own, or those asked for (`all`: every hospital where the
+   * user reads the figures). Each asked-for hospital must be one where the user holds `stats.read` and may open
+   * the analytics module; any other, member or not, is refused alike (403), so nothing tells them apart.
+   */
+  private hospitalIds(ctx: ServiceContext, asked: TStatsQuery['hospitals']): string[] {
+    const own = scopedHospital(ctx).id;
+    if (asked === undefined) return [own];
+    const user = actingUser(ctx);
+    const readable = (id: string) => {
+      const scope = hospitalScopeOf(user, id);
+      if (!scope) return false;
+      if (!scope.groups.some((g) => (ACTION_GROUPS['stats.read'] as readonly string[]).includes(g)))
+        return false;
+      return canAccessModule({
+        moduleName: 'analytics',
+        environment: this.app.config.appEnv,
+        extraModules: this.app.config.extraModules,
+        user: { active_roles: scope.roleCodes.map((role_code) => ({ role_code })) },
+      }).allowed;
+    };
+    if (asked === 'all') {
+      const mine = [...new Set(user.memberships.map((m) => m.hospitalId))].filter(readable);
+      return [own, ...mine.filter((id) => id !== own)];
+    }
+    if (!asked.every(readable)) throw forbidden('stats.hospital_forbidden');
+    return asked;
+  }
+
+  /** The period of a request, its department checked to be one of its hospitals' (404 otherwise). */
   private async period(q: Queryable, ctx: ServiceContext, query: TStatsQuery) {
     const scope = scopedHospital(ctx);
-    const hospital = await hospitalInfo(q, scope.id);
-    if (!hospital) throw notFound();
+    const ids = this.hospitalIds(ctx, query.hospitals);
+    const hospitals = await hospitalsInfo(q, ids);
+    const own = hospitals.find((h) => h.id === scope.id) ?? (await hospitalsInfo(q, [scope.id]))[0];
+    if (!own || hospitals.length === 0) throw notFound();
     if (query.department) {
       const found = await q.execute(
-        sql`select 1 from departments where id = ${query.department} and hospital_id = ${scope.id}`,
+        sql`select 1 from departments where id = ${query.department} and hospital_id in (${sqlList(ids)})`,
       );
       if (found.rows.length === 0) throw notFound('stats.department_unknown');
     }
     const period: Period = {
-      hospitalId: hospital.id,
+      hospitalIds: hospitals.map((h) => h.id),
       from: query.from,
       to: query.to,
       department: query.department ?? null,
-      timeZone: hospital.time_zone,
     };
+    const brief = (h: { id: string; code: string; name: string }) => ({
+      id: h.id,
+      code: h.code,
+      name: h.name,
+    });
     const described = {
       from: query.from,
       to: query.to,
       department: query.department ?? null,
-      hospital: { id: hospital.id, code: hospital.code, name: hospital.name },
+      hospital: brief(own),
+      hospitals: hospitals.map(brief),
     };
-    return { period, described };
+    return { period, described, timeZone: own.time_zone };
+  }
+
+  /** Rebuilds the marked days of these hospitals (nothing to do, the usual case, is one indexed read). */
+  async refresh(hospitalIds: readonly string[]): Promise<number> {
+    if (!(await hasDirtyDays(this.app.db, hospitalIds))) return 0;
+    return refreshDirtyDays(this.app.db, hospitalIds);
+  }
+
+  /** The `stats.refresh` job: every hospital with marked days. */
+  async refreshAll(): Promise<number> {
+    const marked = await this.app.db.execute<{ hospital_id: string }>(
+      sql`select distinct hospital_id from stats_dirty_days`,
+    );
+    if (marked.rows.length === 0) return 0;
+    return refreshDirtyDays(
+      this.app.db,
+      marked.rows.map((r) => r.hospital_id),
+    );
   }
 
   async section(ctx: ServiceContext, section: StatsSection, query: TStatsQuery) {
     const db = this.app.db;
     const { period, described } = await this.period(db, ctx, query);
+    if (SUMMARISED.has(section)) await this.refresh(period.hospitalIds);
     const figures = await (async () => {
       switch (section) {
         case 'activity':
@@ -77,6 +147,8 @@ export class StatsService {
           return diagnosisStats(db, period, ctx.lang);
         case 'laboratory':
           return laboratoryStats(db, period, ctx.lang);
+        case 'pharmacy':
+          return pharmacyStats(db, period, ctx.lang);
         case 'inpatient':
           return inpatientStats(db, period);
         case 'billing':
@@ -100,10 +172,10 @@ export class StatsService {
       age_group: age_group ?? null,
     };
     return this.app.db.transaction(async (tx) => {
-      const { period } = await this.period(tx, ctx, range);
+      const { period, timeZone } = await this.period(tx, ctx, range);
       const result = await drilldown(
         tx,
-        period,
+        { ...period, timeZone },
         user,
         { disease, code, ageGroup: age_group },
         page_size,
@@ -120,7 +192,7 @@ export class StatsService {
 
   async overview(ctx: ServiceContext) {
     const scope = scopedHospital(ctx);
-    const hospital = await hospitalInfo(this.app.db, scope.id);
+    const [hospital] = await hospitalsInfo(this.app.db, [scope.id]);
     if (!hospital) throw notFound();
     const figures = await overview(this.app.db, hospital.id, hospital.time_zone);
     return { generated_at: new Date().toISOString(), ...figures };

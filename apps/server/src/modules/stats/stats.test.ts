@@ -11,8 +11,11 @@ import {
   insertTestIcd10,
   startedConsultation,
 } from '../../../test/consultations.js';
+import { authHeaders, makeUser, tokenFor } from '../../../test/factories.js';
 import { type Actor, journeyHospital } from '../../../test/journey.js';
+import { departments, memberships } from '../../db/schema/index.js';
 import { hospitalToday } from '../../lib/queries.js';
+import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
 
 let ctx: TestContext;
 let h: Awaited<ReturnType<typeof journeyHospital>>;
@@ -213,5 +216,237 @@ describe('Hospital Overview', () => {
     ]);
     expect((await call(ctx.app, a.head, 'GET', '/api/dashboard/overview/')).statusCode).toBe(200);
     expect((await call(ctx.app, a.nurse, 'GET', '/api/dashboard/overview/')).statusCode).toBe(403);
+  });
+});
+
+/** The first day of the month `n` months after the month of `day`. */
+const monthOf = (day: string, n: number) => {
+  const d = new Date(`${day.slice(0, 7)}-01T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() + n);
+  return d.toISOString().slice(0, 10);
+};
+
+describe('summaries kept up to date (decision 0038)', () => {
+  it('agrees with the raw tables after a visit moves to a past day and is coded afterwards', async () => {
+    const today = await hospitalToday(ctx.database.db, h.hospital.id);
+    const lastMonth = monthOf(today, -1);
+    const past = addDays(lastMonth, 9); // the 10th of last month
+    const long = { from: monthOf(today, -2), to: today };
+    const read = (section: string, p: { from: string; to: string }) =>
+      call(ctx.app, a.head, 'GET', `/api/stats/${section}/?from=${p.from}&to=${p.to}`);
+    // Summaries built (and read) before the change.
+    expect((await read('activity', long)).statusCode).toBe(200);
+    const before = (await read('activity', { from: lastMonth, to: addDays(monthOf(today, 0), -1) })).json();
+    const c = await startedConsultation(
+      ctx.app,
+      { desk: a.secretary, assigner: a.queueManager, doctor: a.head },
+      h.dep('MED').id,
+      'outpatient',
+      { birth_date: addDays(today, -200) },
+    );
+    // The visit happened on a past day (entered late): every row of it moves there.
+    const back = Math.round(
+      (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${past}T00:00:00Z`)) / 86_400_000,
+    );
+    const shift = sql`make_interval(days => ${back})`;
+    await ctx.database.db.execute(
+      sql`update admissions set admitted_at = admitted_at - ${shift} where id = ${c.admission}`,
+    );
+    await ctx.database.db.execute(
+      sql`update triage_records set recorded_at = recorded_at - ${shift} where admission_id = ${c.admission}`,
+    );
+    await ctx.database.db.execute(
+      sql`update consultations set started_at = started_at - ${shift} where id = ${c.id}`,
+    );
+    const month = { from: lastMonth, to: addDays(monthOf(today, 0), -1) };
+    const activity = (await read('activity', month)).json();
+    const direct =
+      await count(sql`select count(*)::int as n from admissions a join hospitals hz on hz.id = a.hospital_id
+      where a.hospital_id = ${h.hospital.id} and a.status <> 'cancelled'
+        and (a.admitted_at at time zone hz.time_zone)::date = ${past}::date`);
+    expect(direct).toBe(1);
+    expect(activity.admissions_by_day.find((d: { day: string }) => d.day === past)?.total).toBe(direct);
+    const total = (x: { admissions_by_day: { total: number }[] }) =>
+      x.admissions_by_day.reduce((t, d) => t + d.total, 0);
+    expect(total(activity)).toBe(total(before) + 1);
+    expect(activity.pyramid.find((g: { age_group: string }) => g.age_group === '0-11m')).toMatchObject({
+      F: 1,
+    });
+    // Coded afterwards: typhoid, on the past day's consultation.
+    const dx = await call(ctx.app, a.head, 'POST', `/api/consultations/${c.id}/diagnoses/`, {
+      icd_code: 'A01.0',
+      rank: 'primary',
+      certainty: 'confirmed',
+    });
+    expect(dx.statusCode, dx.body).toBe(201);
+    const typhoid = async (p: { from: string; to: string }) =>
+      (await read('diagnoses', p)).json().idsr.find((d: { disease: string }) => d.disease === 'typhoid');
+    const directTyphoid = await count(sql`select count(distinct dg.consultation_id)::int as n
+      from consultation_diagnoses dg join consultations c on c.id = dg.consultation_id
+      where dg.hospital_id = ${h.hospital.id} and dg.removed_at is null and dg.icd_code like 'A01%'
+        and c.started_at < now() - interval '1 day'`);
+    expect(directTyphoid).toBe(1);
+    // The whole month reads its month rows; the longer period mixes month and day rows; both agree.
+    expect(await typhoid(month)).toMatchObject({ total: directTyphoid, by_age: { '0-11m': 1 } });
+    expect((await typhoid(long)).total).toBe(directTyphoid);
+    const monthRows = await count(sql`select count(*)::int as n from stats_daily_diagnoses
+      where hospital_id = ${h.hospital.id} and grain = 'm' and day = ${lastMonth}::date and kind = 'idsr' and key = 'typhoid'`);
+    expect(monthRows).toBe(1);
+    expect(
+      await count(sql`select count(*)::int as n from stats_dirty_days where hospital_id = ${h.hospital.id}`),
+    ).toBe(0);
+    // Removed again: the figure follows.
+    await ctx.database.db.execute(
+      sql`update consultation_diagnoses set removed_at = now() where consultation_id = ${c.id}`,
+    );
+    expect((await typhoid(month)).total).toBe(0);
+  });
+
+  it('gives the median waits beside the averages, within a bucket of the exact median', async () => {
+    const flow = (await stats(a.head, 'flow')).json();
+    const exact = await ctx.database.db.execute<{ level: string | null; median: number | null }>(sql`
+      select a.triage_level as level, percentile_cont(0.5) within group (order by
+        extract(epoch from (c.started_at - a.admitted_at)) / 60) as median
+      from admissions a join consultations c on c.admission_id = a.id and c.status <> 'cancelled'
+      where a.hospital_id = ${h.hospital.id} and a.admitted_at > now() - interval '1 day'
+      group by a.triage_level`);
+    expect(exact.rows.length).toBeGreaterThan(0);
+    for (const row of exact.rows) {
+      const level = flow.levels.find((l: { level: string | null }) => l.level === row.level);
+      expect(level.median_arrival_to_doctor).not.toBeNull();
+      expect(Math.abs(level.median_arrival_to_doctor - Number(row.median))).toBeLessThanOrEqual(1);
+      expect(level).toHaveProperty('median_arrival_to_triage');
+      expect(level).toHaveProperty('median_doctor_to_end');
+    }
+  });
+});
+
+describe('pharmacy indicators', () => {
+  it('counts the stock-outs and the units moved as the ledger does', async () => {
+    await ensureMedicationReference(ctx.database.db);
+    const [pharmacy] = await ctx.database.db
+      .insert(departments)
+      .values({ hospitalId: h.hospital.id, code: 'PHA', name: 'Pharmacie', kind: 'pharmacy' })
+      .returning({ id: departments.id });
+    const user = await makeUser(ctx.database.db, {
+      role: 'NURSE',
+      hospitals: [{ id: h.hospital.id, departmentId: pharmacy!.id }],
+    });
+    const pharmacist = {
+      id: user.id,
+      headers: authHeaders(await tokenFor(ctx.config.jwtSecret, user), h.hospital.id),
+    };
+    const presentations = await ctx.database.db.execute<{ id: string }>(
+      sql`select id from medication_presentations where is_active order by code limit 2`,
+    );
+    const [kept, emptied] = presentations.rows.map((r) => r.id);
+    const expiry = addDays(await hospitalToday(ctx.database.db, h.hospital.id), 300);
+    const received = await call(ctx.app, pharmacist, 'POST', '/api/pharmacy/receipts/', {
+      pharmacy: pharmacy!.id,
+      supplier: 'CAMEMO',
+      delivery_note: 'BL-STATS-1',
+      lines: [
+        { presentation: kept, lot_number: 'K-1', expiry_date: expiry, quantity: 40, unit_cost: 100 },
+        { presentation: emptied, lot_number: 'E-1', expiry_date: expiry, quantity: 10, unit_cost: 100 },
+      ],
+    });
+    expect(received.statusCode, received.body).toBe(201);
+    const lot = (received.json().lots as { id: string; lot_number: string }[]).find(
+      (l) => l.lot_number === 'E-1',
+    )!;
+    const off = await call(ctx.app, pharmacist, 'POST', `/api/pharmacy/lots/${lot.id}/corrections/`, {
+      kind: 'expiry_writeoff',
+    });
+    expect(off.statusCode, off.body).toBeLessThan(300);
+    const res = await stats(a.admin, 'pharmacy');
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    const outs = await count(sql`select count(*)::int as n from stock_items
+      where hospital_id = ${h.hospital.id} and on_hand = 0`);
+    expect(outs).toBe(1);
+    expect(body.stock_outs).toBe(outs);
+    expect(body.out_of_stock.map((o: { presentation: { id: string } }) => o.presentation.id)).toEqual([
+      emptied,
+    ]);
+    const ledger = await ctx.database.db.execute<{
+      presentation_id: string;
+      received: number;
+      written: number;
+    }>(sql`
+      select presentation_id, sum(quantity) filter (where kind = 'receipt')::int as received,
+        coalesce(-sum(quantity) filter (where kind = 'expiry_writeoff'), 0)::int as written
+      from stock_movements where hospital_id = ${h.hospital.id} group by presentation_id`);
+    for (const r of ledger.rows) {
+      const line = body.consumption.find(
+        (x: { presentation: { id: string } }) => x.presentation.id === r.presentation_id,
+      );
+      expect(line).toMatchObject({ received: r.received, written_off: r.written, dispensed: 0 });
+    }
+    expect(
+      body.consumption.find((x: { presentation: { id: string } }) => x.presentation.id === kept).on_hand,
+    ).toBe(40);
+    // The department filter is the pharmacy; another department has no movement.
+    const urg = (await stats(a.admin, 'pharmacy', `&department=${h.dep('URG').id}`)).json();
+    expect(urg).toMatchObject({ stock_outs: 0, consumption: [] });
+    expect((await stats(a.doctor, 'pharmacy')).statusCode).toBe(403);
+  });
+});
+
+describe('all hospitals', () => {
+  it('adds up the hospitals where the user reads the figures, and refuses any other', async () => {
+    // An administrator of both hospitals, and a head doctor of this one who is a nurse in the other.
+    const both = await makeUser(ctx.database.db, {
+      role: 'ADMIN',
+      hospitals: [{ id: h.hospital.id }, { id: other.hospital.id }],
+    });
+    const admin = {
+      id: both.id,
+      headers: authHeaders(await tokenFor(ctx.config.jwtSecret, both), h.hospital.id),
+    };
+    const mixed = await makeUser(ctx.database.db, {
+      role: 'HEAD_DOCTOR',
+      hospitals: [{ id: h.hospital.id }],
+    });
+    await ctx.database.db
+      .insert(memberships)
+      .values({ userId: mixed.id, hospitalId: other.hospital.id, roleCode: 'NURSE' });
+    const head = {
+      id: mixed.id,
+      headers: authHeaders(await tokenFor(ctx.config.jwtSecret, mixed), h.hospital.id),
+    };
+    const malaria = (body: { idsr: { disease: string; total: number }[] }) =>
+      body.idsr.find((d) => d.disease === 'malaria_confirmed')!.total;
+    const direct = await count(sql`select count(distinct dg.consultation_id)::int as n
+      from consultation_diagnoses dg join consultations c on c.id = dg.consultation_id
+      where dg.hospital_id in (${h.hospital.id}, ${other.hospital.id}) and dg.removed_at is null
+        and dg.certainty = 'confirmed' and dg.icd_code like 'B5%' and c.started_at > now() - interval '1 day'`);
+    expect(direct).toBe(4);
+    const all = await stats(admin, 'diagnoses', '&hospitals=all');
+    expect(all.statusCode, all.body).toBe(200);
+    expect(malaria(all.json())).toBe(direct);
+    expect(
+      all
+        .json()
+        .period.hospitals.map((x: { id: string }) => x.id)
+        .sort(),
+    ).toEqual([h.hospital.id, other.hospital.id].sort());
+    const listed = await stats(admin, 'activity', `&hospitals=${h.hospital.id},${other.hospital.id}`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect((await stats(admin, 'inpatient', '&hospitals=all')).statusCode).toBe(200);
+    // Alone, this hospital's figure.
+    expect(malaria((await stats(admin, 'diagnoses')).json())).toBe(3);
+    // A nurse in the other hospital: "all" is this hospital only; naming the other is refused.
+    const mine = (await stats(head, 'diagnoses', '&hospitals=all')).json();
+    expect(mine.period.hospitals.map((x: { id: string }) => x.id)).toEqual([h.hospital.id]);
+    expect(malaria(mine)).toBe(3);
+    expect(
+      (await stats(head, 'diagnoses', `&hospitals=${h.hospital.id},${other.hospital.id}`)).statusCode,
+    ).toBe(403);
+    // A hospital the user is no member of is refused alike, and so is a made-up id.
+    expect((await stats(a.admin, 'activity', `&hospitals=${other.hospital.id}`)).statusCode).toBe(403);
+    expect(
+      (await stats(a.admin, 'activity', '&hospitals=00000000-0000-7000-8000-000000000000')).statusCode,
+    ).toBe(403);
+    expect((await stats(a.admin, 'activity', '&hospitals=nope')).statusCode).toBe(400);
   });
 });

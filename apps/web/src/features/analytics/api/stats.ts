@@ -6,6 +6,7 @@ import type {
   TFlowStats,
   TInpatientStats,
   TLaboratoryStats,
+  TPharmacyStats,
   TStatsDrilldownItem,
 } from '@greensen/shared/contracts/stats';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -17,6 +18,8 @@ export interface StatsFilters {
   from: string;
   to: string;
   department: string | null;
+  /** `all`: every hospital where the user reads the figures (an administrator of several); null: this one. */
+  hospitals: 'all' | null;
 }
 
 export interface SectionData {
@@ -24,6 +27,7 @@ export interface SectionData {
   flow: TFlowStats;
   diagnoses: TDiagnosisStats;
   laboratory: TLaboratoryStats;
+  pharmacy: TPharmacyStats;
   inpatient: TInpatientStats;
   billing: TBillingStats;
 }
@@ -33,6 +37,7 @@ export const SECTIONS: readonly Section[] = [
   'flow',
   'diagnoses',
   'laboratory',
+  'pharmacy',
   'inpatient',
   'billing',
 ];
@@ -43,6 +48,7 @@ const queryOf = (f: StatsFilters) => ({
   from: f.from,
   to: f.to,
   ...(f.department ? { department: f.department } : {}),
+  ...(f.hospitals ? { hospitals: f.hospitals } : {}),
 });
 
 export function useStats<S extends Section>(section: S, filters: StatsFilters, enabled = true) {
@@ -72,7 +78,7 @@ export function useDrilldown(filters: StatsFilters, target: DrilldownTarget | nu
     queryFn: ({ signal }) =>
       api.get<Page<TStatsDrilldownItem>>('stats/drilldown/', {
         query: {
-          ...queryOf(filters),
+          ...queryOf({ ...filters, hospitals: null }),
           ...(target?.disease ? { disease: target.disease } : {}),
           ...(target?.code ? { code: target.code } : {}),
           ...(target?.age_group ? { age_group: target.age_group } : {}),

@@ -158,6 +158,21 @@ export function FlowSection({ filters, context }: SectionProps) {
             { label: t('columns.toDoctor'), value: (r) => minutes(r.arrival_to_doctor), numeric: true },
             { label: t('columns.doctorToEnd'), value: (r) => minutes(r.doctor_to_end), numeric: true },
             {
+              label: t('columns.medianToTriage'),
+              value: (r) => minutes(r.median_arrival_to_triage),
+              numeric: true,
+            },
+            {
+              label: t('columns.medianToDoctor'),
+              value: (r) => minutes(r.median_arrival_to_doctor),
+              numeric: true,
+            },
+            {
+              label: t('columns.medianDoctorToEnd'),
+              value: (r) => minutes(r.median_doctor_to_end),
+              numeric: true,
+            },
+            {
               label: t('columns.withinTarget'),
               value: (r) =>
                 r.seen > 0 && r.target_minutes !== null ? Math.round((r.within_target / r.seen) * 100) : null,
@@ -175,6 +190,11 @@ export function FlowSection({ filters, context }: SectionProps) {
                 label: t('columns.toDoctor'),
                 values: data.levels.map((l) => minutes(l.arrival_to_doctor)),
                 colour: 'orange',
+              },
+              {
+                label: t('columns.medianToDoctor'),
+                values: data.levels.map((l) => minutes(l.median_arrival_to_doctor)),
+                colour: 'grape',
               },
             ],
           }}
@@ -323,6 +343,63 @@ export function LaboratorySection({ filters, context }: SectionProps) {
                 },
               ],
             }}
+          />
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+export function PharmacySection({ filters, context }: SectionProps) {
+  const { t } = useTranslation('analytics');
+  return (
+    <Loaded section="pharmacy" filters={filters}>
+      {(data) => (
+        <>
+          <SimpleGrid cols={{ base: 2, sm: 3 }}>
+            <Figure label={t('pharmacy.stockOuts')} value={data.stock_outs} />
+            <Figure label={t('pharmacy.belowReorder')} value={data.below_reorder_level} />
+            <Figure
+              label={t('pharmacy.dispensed')}
+              value={data.consumption.reduce((s, r) => s + r.dispensed, 0)}
+            />
+          </SimpleGrid>
+          <IndicatorBlock
+            id="consumption"
+            title={t('pharmacy.consumption')}
+            context={context}
+            rows={data.consumption}
+            columns={[
+              { label: t('columns.medicine'), value: (r) => r.presentation.name },
+              { label: t('columns.unit'), value: (r) => r.presentation.unit },
+              { label: t('columns.dispensed'), value: (r) => r.dispensed, numeric: true },
+              { label: t('columns.dispensings'), value: (r) => r.dispensings, numeric: true },
+              { label: t('columns.received'), value: (r) => r.received, numeric: true },
+              { label: t('columns.writtenOff'), value: (r) => r.written_off, numeric: true },
+              { label: t('columns.onHand'), value: (r) => r.on_hand, numeric: true },
+            ]}
+            chart={{
+              categories: data.consumption.slice(0, 10).map((r) => r.presentation.code),
+              series: [
+                {
+                  label: t('columns.dispensed'),
+                  values: data.consumption.slice(0, 10).map((r) => r.dispensed),
+                  colour: 'green',
+                },
+              ],
+            }}
+          />
+          <IndicatorBlock
+            id="stock-outs"
+            title={t('pharmacy.outOfStock')}
+            context={context}
+            rows={data.out_of_stock}
+            columns={[
+              { label: t('columns.medicine'), value: (r) => r.presentation.name },
+              { label: t('columns.pharmacy'), value: (r) => r.pharmacy.name },
+              { label: t('columns.reorderLevel'), value: (r) => r.reorder_level, numeric: true },
+              { label: t('columns.since'), value: (r) => r.since?.slice(0, 10) ?? null },
+            ]}
           />
         </>
       )}

@@ -18,6 +18,7 @@ const period = {
   to: '2026-03-31',
   department: null,
   hospital: { id: 'h1', code: 'HGG', name: 'HGG' },
+  hospitals: [{ id: 'h1', code: 'HGG', name: 'HGG' }],
 };
 const zero = { '0-11m': 0, '1-4': 0, '5-14': 0, '15+': 0, unknown: 0 };
 const diagnoses = {
@@ -81,6 +82,125 @@ describe('/analytics', () => {
     const table = await screen.findByTestId('table-idsr', {}, { timeout: 15_000 });
     expect(within(table).getByText('Paludisme confirmé')).toBeInTheDocument();
     expect(within(table).queryByTestId('drill')).toBeNull();
+  });
+
+  it('shows the pharmacy figures and the median waits', async () => {
+    const head = makeUser({ active_roles: [{ role_code: 'HEAD_DOCTOR', hospital: 'h1', department: null }] });
+    const pharmacy = {
+      period,
+      stock_outs: 2,
+      below_reorder_level: 1,
+      consumption: [
+        {
+          presentation: {
+            id: 'p1',
+            code: 'paracetamol:tablet:500 mg',
+            name: 'Paracétamol 500 mg (tablet)',
+            unit: 'cp',
+          },
+          dispensed: 120,
+          dispensings: 30,
+          received: 500,
+          written_off: 0,
+          on_hand: 380,
+        },
+      ],
+      out_of_stock: [
+        {
+          presentation: {
+            id: 'p2',
+            code: 'amoxicilline:capsule:500 mg',
+            name: 'Amoxicilline 500 mg (capsule)',
+          },
+          pharmacy: { id: 'ph', name: 'Pharmacie centrale' },
+          reorder_level: 50,
+          since: '2026-03-20T10:00:00Z',
+        },
+      ],
+    };
+    const flow = {
+      period,
+      levels: [
+        {
+          level: '2',
+          target_minutes: 20,
+          visits: 10,
+          seen: 10,
+          arrival_to_triage: 4.2,
+          arrival_to_doctor: 31.6,
+          doctor_to_end: 18,
+          median_arrival_to_triage: 3.5,
+          median_arrival_to_doctor: 22.5,
+          median_doctor_to_end: 15,
+          within_target: 4,
+        },
+      ],
+    };
+    const view = renderApp('/analytics?tab=pharmacy&from=2026-03-01&to=2026-03-31', {
+      user: head,
+      routes: {
+        ...routes,
+        '/api/stats/pharmacy/': () => Response.json(pharmacy),
+        '/api/stats/flow/': () => Response.json(flow),
+      },
+    });
+    const table = await screen.findByTestId('table-consumption', {}, { timeout: 15_000 });
+    expect(within(table).getByText('Paracétamol 500 mg (tablet)')).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('table-stock-outs')).getByText('Pharmacie centrale'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Ruptures de stock')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('tab', { name: 'Flux' }));
+    const waits = await screen.findByTestId('table-waiting-times', {}, { timeout: 15_000 });
+    expect(within(waits).getByText('Arrivée → médecin (médiane)')).toBeInTheDocument();
+    expect(within(waits).getByText('23')).toBeInTheDocument();
+    expect(view).toBeTruthy();
+  });
+
+  it('offers all hospitals to an administrator of several, and asks for them', async () => {
+    const admin = makeUser({
+      hospitals: [
+        { id: 'h1', name: 'Hôpital Général de Greensen', code: 'HGG' },
+        { id: 'h2', name: 'Clinique du Fleuve', code: 'CDF' },
+      ],
+      active_roles: [
+        { role_code: 'ADMIN', hospital: 'h1', department: null },
+        { role_code: 'ADMIN', hospital: 'h2', department: null },
+      ],
+    });
+    const asked: string[] = [];
+    renderApp('/analytics?tab=diagnoses&from=2026-03-01&to=2026-03-31', {
+      user: admin,
+      routes: {
+        ...routes,
+        '/api/stats/diagnoses/': ({ url }) => {
+          asked.push(url.searchParams.get('hospitals') ?? 'one');
+          return Response.json(diagnoses);
+        },
+      },
+    });
+    await screen.findByTestId('table-idsr', {}, { timeout: 15_000 });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('combobox', { name: 'Hôpitaux' }));
+    await user.click(await screen.findByRole('option', { name: 'Tous mes hôpitaux (2)', hidden: true }));
+    await vi.waitFor(() => expect(asked).toContain('all'), { timeout: 15_000 });
+    expect(asked[0]).toBe('one');
+  });
+
+  it('does not offer all hospitals to a head doctor of one', async () => {
+    const head = makeUser({
+      hospitals: [
+        { id: 'h1', name: 'Hôpital Général de Greensen', code: 'HGG' },
+        { id: 'h2', name: 'Clinique du Fleuve', code: 'CDF' },
+      ],
+      active_roles: [
+        { role_code: 'HEAD_DOCTOR', hospital: 'h1', department: null },
+        { role_code: 'NURSE', hospital: 'h2', department: null },
+      ],
+    });
+    renderApp('/analytics?tab=diagnoses&from=2026-03-01&to=2026-03-31', { user: head, routes });
+    await screen.findByTestId('table-idsr', {}, { timeout: 15_000 });
+    expect(screen.queryByTestId('stats-scope')).toBeNull();
   });
 
   it('knows the first and last days of a month', () => {

@@ -7,10 +7,11 @@ import { Button, Group, Select, Stack, Tabs } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useModuleScope } from '../../../lib/app-config';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { DateField } from '../../../lib/date-field';
 import { PageHeader } from '../../../lib/page-states';
-import { usePermissions } from '../../../lib/permissions';
+import { permissionsFor, usePermissions } from '../../../lib/permissions';
 import { useAuthStore } from '../../../stores/auth';
 import { useUserStore } from '../../../stores/user';
 import { type DrilldownTarget, SECTIONS, type Section, type StatsFilters } from '../api/stats';
@@ -23,6 +24,7 @@ import {
   FlowSection,
   InpatientSection,
   LaboratorySection,
+  PharmacySection,
   type SectionProps,
 } from '../components/Sections';
 
@@ -41,6 +43,7 @@ const COMPONENTS: Record<Section, (props: SectionProps) => React.ReactNode> = {
   flow: FlowSection,
   diagnoses: DiagnosesSection,
   laboratory: LaboratorySection,
+  pharmacy: PharmacySection,
   inpatient: InpatientSection,
   billing: BillingSection,
 };
@@ -53,6 +56,7 @@ export default function AnalyticsPage() {
     from: params.get('from') ?? thisMonth.from,
     to: params.get('to') ?? thisMonth.to,
     department: params.get('department'),
+    hospitals: params.get('hospitals') === 'all' ? 'all' : null,
   };
   // The sections, then the exports tab (printable reports and DHIS2; decision 0039).
   const tab = [...SECTIONS, 'exports'].includes(params.get('tab') ?? '')
@@ -70,7 +74,14 @@ export default function AnalyticsPage() {
   const permissions = usePermissions();
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const user = useUserStore((state) => state.user);
-  const hospitalName = user?.hospitals.find((h) => h.id === hospitalId)?.name ?? '';
+  const { environment, extraModules } = useModuleScope();
+  // The hospitals where the user reads the figures: several offer the "all hospitals" scope.
+  const readable = (user?.hospitals ?? []).filter((h) =>
+    permissionsFor(user, h.id, environment, extraModules).can('stats.read'),
+  );
+  const hospitalName = filters.hospitals
+    ? readable.map((h) => h.name).join(', ')
+    : (user?.hospitals.find((h) => h.id === hospitalId)?.name ?? '');
   const departmentName =
     departments.data?.results.find((d) => d.id === filters.department)?.name ?? t('filters.allDepartments');
   const context = useMemo<[string, string][]>(
@@ -83,7 +94,8 @@ export default function AnalyticsPage() {
     [t, hospitalName, filters.from, filters.to, departmentName],
   );
   const [target, setTarget] = useState<DrilldownTarget | null>(null);
-  const onDrill = permissions.can('stats.drilldown') ? setTarget : null;
+  // The records behind a figure are of the current hospital only.
+  const onDrill = permissions.can('stats.drilldown') && !filters.hospitals ? setTarget : null;
   const invalid = filters.from > filters.to;
 
   return (
@@ -114,6 +126,20 @@ export default function AnalyticsPage() {
           onChange={(v) => set({ department: v })}
           w={220}
         />
+        {readable.length > 1 && (
+          <Select
+            label={t('filters.scope')}
+            data={[
+              { value: 'one', label: t('filters.thisHospital') },
+              { value: 'all', label: t('filters.allHospitals', { count: readable.length }) },
+            ]}
+            value={filters.hospitals ?? 'one'}
+            onChange={(v) => set({ hospitals: v === 'all' ? 'all' : null, department: null })}
+            allowDeselect={false}
+            w={220}
+            data-testid="stats-scope"
+          />
+        )}
         <Button variant="default" onClick={() => set(monthRange(0))}>
           {t('filters.thisMonth')}
         </Button>

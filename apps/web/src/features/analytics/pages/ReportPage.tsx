@@ -167,9 +167,10 @@ export default function ReportPage() {
     from: period?.from ?? '',
     to: period?.to ?? '',
     department: null,
+    hospitals: null,
   });
   if (!period) return <Navigate to={to('/analytics?tab=exports')} replace />;
-  const filters: StatsFilters = { from: period.from, to: period.to, department: null };
+  const filters: StatsFilters = { from: period.from, to: period.to, department: null, hospitals: null };
   const title = period.kind === 'monthly' ? t('report.monthly') : t('report.idsr');
   return (
     <Stack gap="md">

@@ -1,0 +1,1 @@
+CREATE INDEX "consultations_hospital_completed_idx" ON "consultations" USING btree ("hospital_id","completed_at");
