@@ -347,88 +347,74 @@ export const ZInvoiceLineParams = z.object({ id: z.uuid(), line_id: z.uuid() });
 
 // Payments and receipts -----------------------------------------------------------------------------------
 
+/** What an invoice asks of the patient and what is paid: on a receipt and under a stay's deposits. */
+const ZInvoiceMoney = z.object({
+  id: z.uuid(),
+  number: z.string().nullable(),
+  patient_share: z.number().int(),
+  paid: z.number().int(),
+  balance: z.number().int(),
+});
+
+/** A payer's phone number (mobile money). */
+const zPhone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 .-]{6,20}$/, 'billing.phone_invalid');
+
+/** The fields of a payment and of a deposit (a deposit is a payment on the stay's invoice, decision 0036). */
+const paymentFields = {
+  method: z.enum(PAYMENT_METHODS),
+  /** Default: the invoice's currency. */
+  currency: zCurrency.nullish(),
+  /** Minor units of `currency`, > 0. */
+  amount: zMinor.min(1),
+  /**
+   * When `currency` is not the invoice's: the rate typed by the cashier; without it, the hospital's rate of the
+   * day from its exchange-rate table (decision 0040).
+   */
+  rate: zRate.nullish(),
+  /** Mobile money: operator, payer's phone and the operator's transaction reference are required. */
+  operator: z.enum(MOBILE_MONEY_OPERATORS).nullish(),
+  phone: zPhone.nullish(),
+  /** Transaction reference (mobile money, card slip, transfer, cheque number); unique per hospital and operator. */
+  reference: z.string().trim().min(3).max(64).nullish(),
+  note: z.string().trim().max(500).nullish(),
+};
+
+function refinePayment(
+  v: { method: PaymentMethod; operator?: unknown; phone?: unknown; reference?: unknown },
+  ctx: z.RefinementCtx,
+) {
+  if (v.method === 'mobile_money') {
+    if (!v.operator)
+      ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_required' });
+    if (!v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'billing.phone_required' });
+    if (!v.reference)
+      ctx.addIssue({ code: 'custom', path: ['reference'], message: 'billing.reference_required' });
+  } else if (v.operator) {
+    ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_mobile_only' });
+  }
+}
+
 export const ZPaymentCreate = z
-  .object({
-    invoice: z.uuid(),
-    method: z.enum(PAYMENT_METHODS),
-    /** Default: the invoice's currency. */
-    currency: zCurrency.nullish(),
-    /** Minor units of `currency`, > 0. */
-    amount: zMinor.min(1),
-    /** Required when `currency` is not the invoice's. */
-    rate: zRate.nullish(),
-    /** Mobile money: operator, payer's phone and the operator's transaction reference are required. */
-    operator: z.enum(MOBILE_MONEY_OPERATORS).nullish(),
-    phone: z
-      .string()
-      .trim()
-      .regex(/^\+?[0-9 .-]{6,20}$/, 'billing.phone_invalid')
-      .nullish(),
-    /** Transaction reference (mobile money, card slip, transfer, cheque number); unique per hospital and operator. */
-    reference: z.string().trim().min(3).max(64).nullish(),
-    note: z.string().trim().max(500).nullish(),
-  })
+  .object({ invoice: z.uuid(), ...paymentFields })
   .strict()
-  .superRefine((v, ctx) => {
-    if (v.method === 'mobile_money') {
-      if (!v.operator)
-        ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_required' });
-      if (!v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'billing.phone_required' });
-      if (!v.reference)
-        ctx.addIssue({ code: 'custom', path: ['reference'], message: 'billing.reference_required' });
-    } else if (v.operator) {
-      ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_mobile_only' });
-    }
-  });
+  .superRefine(refinePayment);
 export type TPaymentCreate = z.input<typeof ZPaymentCreate>;
 
 /**
  * A deposit on admission (caution, avance; decision 0036): a payment on the stay's invoice, made a draft when the
  * stay has none yet, so the invoice's balance counts it. Same fields as a payment, without the invoice.
  */
-export const ZDepositCreate = z
-  .object({
-    method: z.enum(PAYMENT_METHODS),
-    currency: zCurrency.nullish(),
-    amount: zMinor.min(1),
-    rate: zRate.nullish(),
-    operator: z.enum(MOBILE_MONEY_OPERATORS).nullish(),
-    phone: z
-      .string()
-      .trim()
-      .regex(/^\+?[0-9 .-]{6,20}$/, 'billing.phone_invalid')
-      .nullish(),
-    reference: z.string().trim().min(3).max(64).nullish(),
-    note: z.string().trim().max(500).nullish(),
-  })
-  .strict()
-  .superRefine((v, ctx) => {
-    if (v.method === 'mobile_money') {
-      if (!v.operator)
-        ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_required' });
-      if (!v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'billing.phone_required' });
-      if (!v.reference)
-        ctx.addIssue({ code: 'custom', path: ['reference'], message: 'billing.reference_required' });
-    } else if (v.operator) {
-      ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_mobile_only' });
-    }
-  });
+export const ZDepositCreate = z.object(paymentFields).strict().superRefine(refinePayment);
 export type TDepositCreate = z.input<typeof ZDepositCreate>;
 
 /** The deposits of a stay (refunds of them included) and the invoice that counts them. */
 export const ZStayDeposits = z.object({
   hospitalization: z.uuid(),
   currency: z.string(),
-  invoice: z
-    .object({
-      id: z.uuid(),
-      number: z.string().nullable(),
-      status: z.enum(INVOICE_STATUSES),
-      patient_share: z.number().int(),
-      paid: z.number().int(),
-      balance: z.number().int(),
-    })
-    .nullable(),
+  invoice: ZInvoiceMoney.extend({ status: z.enum(INVOICE_STATUSES) }).nullable(),
   deposits: z.array(ZPaymentSummary),
   /** Net deposits in the invoice currency (refunds deducted). */
   total: z.number().int(),
@@ -455,14 +441,7 @@ export const ZReceipt = z.object({
   issued_at: zDateTime,
   hospital: z.object({ id: z.uuid(), name: z.string(), code: z.string() }),
   patient: ZBillingPatient,
-  invoice: z.object({
-    id: z.uuid(),
-    number: z.string().nullable(),
-    currency: z.string(),
-    patient_share: z.number().int(),
-    paid: z.number().int(),
-    balance: z.number().int(),
-  }),
+  invoice: ZInvoiceMoney.extend({ currency: z.string() }),
   payment: ZPayment,
 });
 export type TReceipt = z.infer<typeof ZReceipt>;
