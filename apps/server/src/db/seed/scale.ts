@@ -595,7 +595,7 @@ export async function seedScaleBilling(
       await tx.execute(sql`with v as (
           insert into admissions (id, hospital_id, patient_id, department_id, admission_type, reason, status,
             queue_date, queue_number, admitted_at, closed_at, created_by)
-          select gen_random_uuid(), ${hospital.id}, (${pids}::uuid[])[1 + (k * 7919) % ${patients.length}],
+          select gen_random_uuid(), ${hospital.id}, (${pids}::uuid[])[(1 + (k::bigint * 7919) % ${patients.length})::int],
             ${f.department}, 'outpatient', ${BENCH_BILLING_REASON}, 'completed',
             (now() - (k % 1095) * interval '1 day')::date, 500000 + k,
             now() - (k % 1095) * interval '1 day', now() - (k % 1095) * interval '1 day' + interval '1 hour',
