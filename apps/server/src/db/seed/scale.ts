@@ -587,7 +587,8 @@ export async function seedScaleBilling(
   if (!patients.length || !f.department || !f.doctor)
     throw new Error('Seed the demo first (npm run seed:demo).');
   const pids = `{${patients.join(',')}}`;
-  const BATCH = 50_000;
+  // 10,000 a transaction: each statement ends within the client's 30 s query timeout on a loaded machine.
+  const BATCH = 10_000;
   for (let from = Number(f.have) + 1; from <= total; from += BATCH) {
     const to = Math.min(total, from + BATCH - 1);
     await db.transaction(async (tx) => {

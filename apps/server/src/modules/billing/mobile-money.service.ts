@@ -11,7 +11,7 @@ import type { Queryable } from '../../db/client.js';
 import { mobileMoneyRequests, mobileMoneySecrets } from '../../db/schema/index.js';
 import { iso, isoRequired } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital, systemContext } from '../../lib/context.js';
-import { ApiError, badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, isUniqueViolation, notFound, unauthorized } from '../../lib/errors.js';
 import { decryptSecret, encryptSecret } from '../../lib/secrets.js';
 import { withNotifications } from '../notifications/notifications.service.js';
 import { requireBillingStaff } from './billing.access.js';
@@ -90,7 +90,7 @@ export async function storeOperatorSecret(
 }
 
 /** Every refusal of a callback is the same 401: which check failed is logged, not told. */
-const refused = () => new ApiError(401, 'billing.callback_refused');
+const refused = () => unauthorized('billing.callback_refused', 'signature_invalid');
 
 /** What the route hands over of a callback: the operator of the path, the signature headers, the raw body. */
 export interface CallbackInput {

@@ -31,6 +31,7 @@ import { money } from '../../../lib/money';
 import { MoneyInput } from '../../../lib/money-input';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { validateWith } from '../../../lib/zod-form';
+import { useCurrentRates } from '../api/exchange-rates';
 import { useRecordPayment } from '../api/payments';
 
 interface Values extends PaymentMethodValues, Record<string, unknown> {
@@ -82,7 +83,10 @@ export function PaymentModal({
   const v = form.getValues();
   const foreign = v.currency !== invoice.currency;
   const amount = parseMoney(v.amount, v.currency);
-  const rate = readRate(v.rate);
+  // The hospital's rate of the day for the currency (decision 0040): the server applies it when none is typed.
+  const tableRate = useCurrentRates().data?.rates.find((r) => r.base === v.currency)?.rate ?? null;
+  const typedRate = readRate(v.rate);
+  const rate = v.rate.trim() === '' ? tableRate : typedRate;
   const converted =
     foreign && amount !== null && amount > 0 && rate
       ? convertMinor(amount, v.currency, rate, invoice.currency)
@@ -95,11 +99,11 @@ export function PaymentModal({
       form.setFieldError('amount', t('amountInvalid'));
       return;
     }
-    if (foreign && v.rate.trim() === '') {
+    if (foreign && v.rate.trim() === '' && !tableRate) {
       form.setFieldError('rate', t('pay.rateRequired'));
       return;
     }
-    if (foreign && !rate) {
+    if (foreign && v.rate.trim() !== '' && !typedRate) {
       form.setFieldError('rate', t('pay.rateInvalid'));
       return;
     }
@@ -110,7 +114,7 @@ export function PaymentModal({
         ...paymentMethodBody(v),
         currency: v.currency,
         amount: amount ?? undefined,
-        rate: foreign ? rate : null,
+        rate: foreign ? typedRate : null,
         note: v.note.trim() || null,
       },
       form,
@@ -167,7 +171,16 @@ export function PaymentModal({
             <TextInput
               label={t('pay.rate')}
               placeholder={t('pay.ratePlaceholder', { from: v.currency, to: invoice.currency })}
-              required
+              required={!tableRate}
+              description={
+                tableRate
+                  ? t('pay.rateFromTable', {
+                      from: v.currency,
+                      rate: uiLanguage() === 'fr' ? tableRate.replace('.', ',') : tableRate,
+                      to: invoice.currency,
+                    })
+                  : undefined
+              }
               inputMode="decimal"
               autoComplete="off"
               {...form.getInputProps('rate')}
