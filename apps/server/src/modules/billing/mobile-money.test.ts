@@ -2,10 +2,9 @@ import type { TMobileMoneyRequest } from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
+import { billingDepartment, memberOf, openCashSession } from '../../../test/billing.js';
 import { TEST_DB_KIND } from '../../../test/database.js';
-import { authHeaders, makeUser, tokenFor } from '../../../test/factories.js';
 import { type Actor, admit, call, createPatient, journeyHospital } from '../../../test/journey.js';
-import { departments } from '../../db/schema/index.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import { signCallback } from './mobile-money.js';
 import { storeOperatorSecret } from './mobile-money.service.js';
@@ -21,22 +20,6 @@ let doctor: Actor;
 let desk: Actor;
 let stranger: Actor;
 let strangerHead: Actor;
-
-async function member(role: string, departmentIds: string[], hospital = hospitalId): Promise<Actor> {
-  const user = await makeUser(ctx.database.db, {
-    role,
-    hospitals: departmentIds.map((d) => ({ id: hospital, departmentId: d })),
-  });
-  return { id: user.id, headers: authHeaders(await tokenFor(ctx.config.jwtSecret, user), hospital) };
-}
-
-async function openSession(actor: Actor) {
-  const current = await call(ctx.app, actor, 'GET', '/api/cash-sessions/current/');
-  if (current.statusCode === 200) return current.json().id as string;
-  const res = await call(ctx.app, actor, 'POST', '/api/cash-sessions/', { floats: [] });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
-}
 
 /** A draft invoice of a 2-day stay (bed-days at 15 000 F CFA). */
 async function draftInvoice(): Promise<{ id: string; paid: number; currency: string }> {
@@ -103,20 +86,14 @@ beforeAll(async () => {
   await ctx.database.db.execute(sql`update hospitals set currency = 'XOF' where id = ${h.hospital.id}`);
   hospitalId = h.hospital.id;
   urg = h.dep('URG').id;
-  const [cai] = await ctx.database.db
-    .insert(departments)
-    .values({ hospitalId, code: 'CAI', name: 'Caisse', kind: 'billing' })
-    .returning({ id: departments.id });
-  cashier = await member('SECRETARY', [cai!.id]);
-  headDoctor = await member('HEAD_DOCTOR', [urg]);
+  cashier = await memberOf(ctx, hospitalId, 'SECRETARY', [await billingDepartment(ctx, hospitalId)]);
+  headDoctor = await memberOf(ctx, hospitalId, 'HEAD_DOCTOR', [urg]);
   doctor = await h.as('DOCTOR');
   desk = await h.as('SECRETARY');
   const other = await journeyHospital(ctx, { code: `MO${Math.floor(Math.random() * 1e5)}` });
-  const [otherCai] = await ctx.database.db
-    .insert(departments)
-    .values({ hospitalId: other.hospital.id, code: 'CAI', name: 'Caisse', kind: 'billing' })
-    .returning({ id: departments.id });
-  stranger = await member('SECRETARY', [otherCai!.id], other.hospital.id);
+  stranger = await memberOf(ctx, other.hospital.id, 'SECRETARY', [
+    await billingDepartment(ctx, other.hospital.id),
+  ]);
   strangerHead = await other.as('HEAD_DOCTOR');
   const act = await call(ctx.app, headDoctor, 'POST', '/api/medical-acts/', {
     code: 'LIT-JOUR',
@@ -128,7 +105,7 @@ beforeAll(async () => {
   });
   expect(act.statusCode, act.body).toBe(201);
   await storeOperatorSecret(ctx.database.db, ctx.config.secretsKey, hospitalId, 'mtn_momo', SECRET);
-  await openSession(cashier);
+  await openCashSession(ctx, cashier);
 }, 120_000);
 
 afterAll(async () => {
