@@ -1,6 +1,8 @@
 // Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N] [--appointments] [--reporting N]
-// | import-icd10 <file> | import-medications <file>`.
+// | import-icd10 <file> | import-medications <file> | mobile-money-secret <HOSPITAL_CODE> <operator>`.
 import { resolve } from 'node:path';
+import { MOBILE_MONEY_OPERATORS } from '@greensen/shared/contracts/billing';
+import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
@@ -15,6 +17,7 @@ import {
   seedScaleRecords,
   seedScaleReporting,
 } from './db/seed/scale.js';
+import { storeOperatorSecret } from './modules/billing/mobile-money.service.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
@@ -157,8 +160,28 @@ async function main(command: string | undefined) {
       printImportReport(report);
       return;
     }
+    if (command === 'mobile-money-secret') {
+      // The secret comes from the environment (MOBILE_MONEY_SECRET), never from the command line (shell history).
+      const [hospitalCode, operator] = [process.argv[3], process.argv[4]];
+      const secret = process.env.MOBILE_MONEY_SECRET ?? '';
+      const op = MOBILE_MONEY_OPERATORS.find((o) => o === operator);
+      const hospital = hospitalCode
+        ? (
+            await database.db.execute<{ id: string }>(
+              sql`select id from hospitals where code = ${hospitalCode.toUpperCase()}`,
+            )
+          ).rows[0]
+        : undefined;
+      if (!hospital || !op || !secret)
+        throw new SeedRefused(
+          `usage: MOBILE_MONEY_SECRET=… cli.js mobile-money-secret <HOSPITAL_CODE> <${MOBILE_MONEY_OPERATORS.join('|')}>`,
+        );
+      await storeOperatorSecret(database.db, config.secretsKey, hospital.id, op, secret);
+      console.log(`Callback secret of ${op} stored (encrypted) for ${hospitalCode?.toUpperCase()}.`);
+      return;
+    }
     console.error(
-      'usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file> | import-medications <file>',
+      'usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file> | import-medications <file> | mobile-money-secret <HOSPITAL_CODE> <operator>',
     );
     process.exitCode = 2;
   } finally {

@@ -52,6 +52,12 @@ const envSchema = z.object({
   /** `off`: the first start on an empty embedded database prints the setup link instead of seeding the demo. */
   DEMO: z.enum(['on', 'off']).default('on'),
   JWT_SECRET: z.string().optional(),
+  /**
+   * Key of the secrets kept encrypted in the database (mobile-money operators' callback secrets, decision 0040):
+   * at least 32 characters. Unset: no secret can be stored or read (callbacks are refused), outside production a
+   * key derived from JWT_SECRET.
+   */
+  SECRETS_KEY: z.string().min(32).optional(),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   WEB_DIST: z.string().optional(),
@@ -89,6 +95,8 @@ export interface Config {
    */
   demo: boolean;
   jwtSecret: string;
+  /** Key of the secrets encrypted in the database (decision 0040), or null: none can be stored or read. */
+  secretsKey: string | null;
   publicUrl: string;
   dataDir: string;
   webDist: string | undefined;
@@ -148,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maintenanceMode: e.MAINTENANCE_MODE,
     demo: e.DEMO === 'on',
     jwtSecret,
+    secretsKey: e.SECRETS_KEY ?? (e.APP_ENV === 'production' || !e.JWT_SECRET ? null : `dev:${e.JWT_SECRET}`),
     publicUrl,
     dataDir: resolve(e.DATA_DIR),
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,

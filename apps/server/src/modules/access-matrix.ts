@@ -2096,6 +2096,45 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     },
     massAssignment: { extras: 'refused' },
   },
+  // Mobile money pushed to the phone (decision 0040): a pending request in the cashier's own open session.
+  'POST /api/payments/mobile-money/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'create',
+    request: async (kit, caller) => {
+      const cashier = cashierOf(kit, caller);
+      if (cashier) await kit.cashSession(cashier);
+      return {
+        body: {
+          invoice: (await kit.invoice('issued')).id,
+          operator: 'mtn_momo',
+          phone: '+243 810 000 001',
+          amount: 500,
+        },
+      };
+    },
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  // The operator's callback is public: no session, it is authenticated by its HMAC signature (X-Timestamp,
+  // X-Signature over timestamp + "." + raw body, the hospital's secret for the operator, 5 minutes). The harness
+  // sends no signature: every caller gets the same 401 and nothing is recorded. Signed callbacks, replays and
+  // duplicates are tested in modules/billing/mobile-money.test.ts.
+  'POST /api/payments/mobile-money/callback/:operator/': {
+    allow: 'public',
+    audit: 'none',
+    status: 401,
+    request: () => ({
+      params: { operator: 'mtn_momo' },
+      body: {
+        request_id: '01a21656-0000-7000-8000-000000000000',
+        transaction_id: 'MP-UNSIGNED-0001',
+        status: 'succeeded',
+        amount: 500,
+        currency: 'CDF',
+      },
+    }),
+  },
   'GET /api/receipts/:id/': {
     allow: BILLING_READERS,
     objectRule: NOT_BILLING_MEMBERS,
@@ -2120,6 +2159,19 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
       if (cashier) await kit.cashSession(cashier);
       return { params: { id: (await kit.stay()).id }, body: { method: 'cash', amount: 20_000 } };
     },
+    massAssignment: { extras: 'refused' },
+  },
+  // The exchange-rate table (decision 0040): no patient data; the management sets a rate (an event).
+  'GET /api/exchange-rates/': { allow: BILLING_READERS, objectRule: NOT_BILLING_MEMBERS, audit: 'none' },
+  'GET /api/exchange-rates/current/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'none',
+  },
+  'POST /api/exchange-rates/': {
+    allow: BILLING_MANAGERS,
+    audit: 'event',
+    request: () => ({ body: { base: 'EUR', rate: '2850.5', valid_on: '2026-01-15' } }),
     massAssignment: { extras: 'refused' },
   },
   // Cash sessions hold no patient data; opening and closing are events.

@@ -41,6 +41,11 @@
  * | GET   | /cash-sessions/current/                    | billing staff: their open session (404 when none) |
  * | POST  | /cash-sessions/{id}/close/                 | the cashier of the session: counted amounts per currency |
  * | GET   | /cash-sessions/{id}/report/                | the cashier, billing staff, managers: expected vs counted |
+ * | POST  | /payments/mobile-money/                    | billing staff (own open session): asks the payer's phone to pay (pending) |
+ * | POST  | /payments/mobile-money/callback/{operator}/ | public: the operator's signed callback (decision 0040) |
+ * | GET   | /exchange-rates/                           | billing staff, managers: the history of the rates, newest first |
+ * | GET   | /exchange-rates/current/?on                | billing staff, managers: the rate in force per currency on a day |
+ * | POST  | /exchange-rates/                           | managers: a rate from a day (a correction is a new row) |
  */
 import { z } from 'zod';
 import { ZPageQuery, zDateTime, zPage } from './common.js';
@@ -72,6 +77,10 @@ export const BILLING_ROUTES = {
   currentCashSession: '/cash-sessions/current/',
   closeCashSession: (id: string) => `/cash-sessions/${id}/close/`,
   cashSessionReport: (id: string) => `/cash-sessions/${id}/report/`,
+  mobileMoneyRequests: '/payments/mobile-money/',
+  mobileMoneyCallback: (operator: string) => `/payments/mobile-money/callback/${operator}/`,
+  exchangeRates: '/exchange-rates/',
+  currentExchangeRates: '/exchange-rates/current/',
 } as const;
 
 /** Categories a payer's rules and an invoice line use (the act categories). */
@@ -347,88 +356,74 @@ export const ZInvoiceLineParams = z.object({ id: z.uuid(), line_id: z.uuid() });
 
 // Payments and receipts -----------------------------------------------------------------------------------
 
+/** What an invoice asks of the patient and what is paid: on a receipt and under a stay's deposits. */
+const ZInvoiceMoney = z.object({
+  id: z.uuid(),
+  number: z.string().nullable(),
+  patient_share: z.number().int(),
+  paid: z.number().int(),
+  balance: z.number().int(),
+});
+
+/** A payer's phone number (mobile money). */
+const zPhone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 .-]{6,20}$/, 'billing.phone_invalid');
+
+/** The fields of a payment and of a deposit (a deposit is a payment on the stay's invoice, decision 0036). */
+const paymentFields = {
+  method: z.enum(PAYMENT_METHODS),
+  /** Default: the invoice's currency. */
+  currency: zCurrency.nullish(),
+  /** Minor units of `currency`, > 0. */
+  amount: zMinor.min(1),
+  /**
+   * When `currency` is not the invoice's: the rate typed by the cashier; without it, the hospital's rate of the
+   * day from its exchange-rate table (decision 0040).
+   */
+  rate: zRate.nullish(),
+  /** Mobile money: operator, payer's phone and the operator's transaction reference are required. */
+  operator: z.enum(MOBILE_MONEY_OPERATORS).nullish(),
+  phone: zPhone.nullish(),
+  /** Transaction reference (mobile money, card slip, transfer, cheque number); unique per hospital and operator. */
+  reference: z.string().trim().min(3).max(64).nullish(),
+  note: z.string().trim().max(500).nullish(),
+};
+
+function refinePayment(
+  v: { method: PaymentMethod; operator?: unknown; phone?: unknown; reference?: unknown },
+  ctx: z.RefinementCtx,
+) {
+  if (v.method === 'mobile_money') {
+    if (!v.operator)
+      ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_required' });
+    if (!v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'billing.phone_required' });
+    if (!v.reference)
+      ctx.addIssue({ code: 'custom', path: ['reference'], message: 'billing.reference_required' });
+  } else if (v.operator) {
+    ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_mobile_only' });
+  }
+}
+
 export const ZPaymentCreate = z
-  .object({
-    invoice: z.uuid(),
-    method: z.enum(PAYMENT_METHODS),
-    /** Default: the invoice's currency. */
-    currency: zCurrency.nullish(),
-    /** Minor units of `currency`, > 0. */
-    amount: zMinor.min(1),
-    /** Required when `currency` is not the invoice's. */
-    rate: zRate.nullish(),
-    /** Mobile money: operator, payer's phone and the operator's transaction reference are required. */
-    operator: z.enum(MOBILE_MONEY_OPERATORS).nullish(),
-    phone: z
-      .string()
-      .trim()
-      .regex(/^\+?[0-9 .-]{6,20}$/, 'billing.phone_invalid')
-      .nullish(),
-    /** Transaction reference (mobile money, card slip, transfer, cheque number); unique per hospital and operator. */
-    reference: z.string().trim().min(3).max(64).nullish(),
-    note: z.string().trim().max(500).nullish(),
-  })
+  .object({ invoice: z.uuid(), ...paymentFields })
   .strict()
-  .superRefine((v, ctx) => {
-    if (v.method === 'mobile_money') {
-      if (!v.operator)
-        ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_required' });
-      if (!v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'billing.phone_required' });
-      if (!v.reference)
-        ctx.addIssue({ code: 'custom', path: ['reference'], message: 'billing.reference_required' });
-    } else if (v.operator) {
-      ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_mobile_only' });
-    }
-  });
+  .superRefine(refinePayment);
 export type TPaymentCreate = z.input<typeof ZPaymentCreate>;
 
 /**
  * A deposit on admission (caution, avance; decision 0036): a payment on the stay's invoice, made a draft when the
  * stay has none yet, so the invoice's balance counts it. Same fields as a payment, without the invoice.
  */
-export const ZDepositCreate = z
-  .object({
-    method: z.enum(PAYMENT_METHODS),
-    currency: zCurrency.nullish(),
-    amount: zMinor.min(1),
-    rate: zRate.nullish(),
-    operator: z.enum(MOBILE_MONEY_OPERATORS).nullish(),
-    phone: z
-      .string()
-      .trim()
-      .regex(/^\+?[0-9 .-]{6,20}$/, 'billing.phone_invalid')
-      .nullish(),
-    reference: z.string().trim().min(3).max(64).nullish(),
-    note: z.string().trim().max(500).nullish(),
-  })
-  .strict()
-  .superRefine((v, ctx) => {
-    if (v.method === 'mobile_money') {
-      if (!v.operator)
-        ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_required' });
-      if (!v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'billing.phone_required' });
-      if (!v.reference)
-        ctx.addIssue({ code: 'custom', path: ['reference'], message: 'billing.reference_required' });
-    } else if (v.operator) {
-      ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_mobile_only' });
-    }
-  });
+export const ZDepositCreate = z.object(paymentFields).strict().superRefine(refinePayment);
 export type TDepositCreate = z.input<typeof ZDepositCreate>;
 
 /** The deposits of a stay (refunds of them included) and the invoice that counts them. */
 export const ZStayDeposits = z.object({
   hospitalization: z.uuid(),
   currency: z.string(),
-  invoice: z
-    .object({
-      id: z.uuid(),
-      number: z.string().nullable(),
-      status: z.enum(INVOICE_STATUSES),
-      patient_share: z.number().int(),
-      paid: z.number().int(),
-      balance: z.number().int(),
-    })
-    .nullable(),
+  invoice: ZInvoiceMoney.extend({ status: z.enum(INVOICE_STATUSES) }).nullable(),
   deposits: z.array(ZPaymentSummary),
   /** Net deposits in the invoice currency (refunds deducted). */
   total: z.number().int(),
@@ -455,14 +450,7 @@ export const ZReceipt = z.object({
   issued_at: zDateTime,
   hospital: z.object({ id: z.uuid(), name: z.string(), code: z.string() }),
   patient: ZBillingPatient,
-  invoice: z.object({
-    id: z.uuid(),
-    number: z.string().nullable(),
-    currency: z.string(),
-    patient_share: z.number().int(),
-    paid: z.number().int(),
-    balance: z.number().int(),
-  }),
+  invoice: ZInvoiceMoney.extend({ currency: z.string() }),
   payment: ZPayment,
 });
 export type TReceipt = z.infer<typeof ZReceipt>;
@@ -569,3 +557,102 @@ export const NUMBER_PREFIXES = { invoice: 'FAC', credit_note: 'AV', receipt: 'RE
 export function documentNumber(prefix: string, hospitalCode: string, year: number, n: number): string {
   return `${prefix}-${hospitalCode}-${year}-${String(n).padStart(6, '0')}`;
 }
+
+// Mobile money pushed to the phone (decision 0040) --------------------------------------------------------
+
+export const MOBILE_MONEY_REQUEST_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type MobileMoneyRequestStatus = (typeof MOBILE_MONEY_REQUEST_STATUSES)[number];
+
+/** "Request payment on the phone": in the invoice's currency, never above an issued invoice's balance. */
+export const ZMobileMoneyRequestCreate = z
+  .object({
+    invoice: z.uuid(),
+    operator: z.enum(MOBILE_MONEY_OPERATORS),
+    phone: zPhone,
+    amount: zMinor.min(1),
+  })
+  .strict();
+export type TMobileMoneyRequestCreate = z.input<typeof ZMobileMoneyRequestCreate>;
+
+export const ZMobileMoneyRequest = z.object({
+  id: z.uuid(),
+  invoice: z.uuid(),
+  operator: z.enum(MOBILE_MONEY_OPERATORS),
+  phone: z.string(),
+  currency: z.string(),
+  amount: z.number().int(),
+  status: z.enum(MOBILE_MONEY_REQUEST_STATUSES),
+  provider_reference: z.string().nullable(),
+  /** The payment a confirmation recorded and its receipt. */
+  payment: z.object({ id: z.uuid(), receipt: z.object({ id: z.uuid(), number: z.string() }) }).nullable(),
+  failure_reason: z.string().nullable(),
+  created_at: zDateTime,
+  completed_at: zDateTime.nullable(),
+});
+export type TMobileMoneyRequest = z.infer<typeof ZMobileMoneyRequest>;
+
+export const ZMobileMoneyOperatorParams = z.object({ operator: z.enum(MOBILE_MONEY_OPERATORS) });
+
+/**
+ * The operator's callback (what a connector maps its provider's format to): signed with `X-Timestamp` (Unix
+ * seconds) and `X-Signature` = hex HMAC-SHA256 of `timestamp + "." + raw body` with the hospital's secret for the
+ * operator; accepted within 5 minutes of our clock. `request_id` is the id we sent with the request.
+ */
+export const ZMobileMoneyCallback = z
+  .object({
+    request_id: z.uuid(),
+    transaction_id: z
+      .string()
+      .trim()
+      .min(3)
+      .max(64)
+      .regex(/^[A-Za-z0-9._:-]+$/),
+    status: z.enum(['succeeded', 'failed']),
+    amount: zMinor.min(1),
+    currency: zCurrency,
+    reason: z.string().trim().max(200).nullish(),
+  })
+  .strict();
+export type TMobileMoneyCallback = z.input<typeof ZMobileMoneyCallback>;
+
+/** The answer to a callback: the request's state; `duplicate` when it had already been handled (nothing changed). */
+export const ZMobileMoneyCallbackAck = z.object({
+  status: z.enum(MOBILE_MONEY_REQUEST_STATUSES),
+  duplicate: z.boolean(),
+});
+
+// Exchange rates (decision 0040) -------------------------------------------------------------------------
+
+/** A rate from a day: units of the hospital's currency for one major unit of `base`, in force until the next one. */
+export const ZExchangeRateCreate = z
+  .object({
+    base: zCurrency,
+    rate: zRate.refine((r) => /[1-9]/.test(r), 'billing.rate_invalid'),
+    valid_on: z.iso.date(),
+    note: z.string().trim().max(300).nullish(),
+  })
+  .strict();
+export type TExchangeRateCreate = z.input<typeof ZExchangeRateCreate>;
+
+export const ZExchangeRate = z.object({
+  id: z.uuid(),
+  base: z.string(),
+  /** The hospital's currency. */
+  quote: z.string(),
+  rate: z.string(),
+  valid_on: z.iso.date(),
+  note: z.string().nullable(),
+  set_by: ZRef,
+  created_at: zDateTime,
+});
+export type TExchangeRate = z.infer<typeof ZExchangeRate>;
+export const ZExchangeRateList = zPage(ZExchangeRate);
+export const ZExchangeRateQuery = ZPageQuery.extend({ base: zCurrency.optional() });
+export const ZExchangeRatesCurrentQuery = z.object({ on: z.iso.date().optional() });
+/** The rate in force on a day (the hospital's today by default) for each currency that has one. */
+export const ZExchangeRatesCurrent = z.object({
+  on: z.iso.date(),
+  quote: z.string(),
+  rates: z.array(ZExchangeRate),
+});
+export type TExchangeRatesCurrent = z.infer<typeof ZExchangeRatesCurrent>;

@@ -479,3 +479,105 @@ export const receipts = pgTable(
     uniqueIndex('receipts_payment_uq').on(t.paymentId),
   ],
 );
+
+export const mobileMoneyRequestStatus = pgEnum('mobile_money_request_status', [
+  'pending',
+  'succeeded',
+  'failed',
+]);
+
+/**
+ * The secret a mobile-money operator signs its callbacks with, per hospital (decision 0040): encrypted with the
+ * server's `SECRETS_KEY` (AES-256-GCM, `v1:<iv>:<tag>:<ciphertext>` in base64url), never stored or logged in clear.
+ * An HMAC is checked with the secret itself, so it cannot be kept as a one-way hash.
+ */
+export const mobileMoneySecrets = pgTable(
+  'mobile_money_secrets',
+  {
+    id: id(),
+    hospitalId: hospitalRef(),
+    operator: mobileMoneyOperator('operator').notNull(),
+    secretEncrypted: text('secret_encrypted').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('mobile_money_secrets_uq').on(t.hospitalId, t.operator)],
+);
+
+/**
+ * "Request payment on the phone" (decision 0040): the cashier's request, pending until the operator's signed
+ * callback confirms or fails it. The provider's transaction id arrives with the callback and is unique per
+ * hospital and operator (as a manual reference is); a confirmed request points at its payment.
+ */
+export const mobileMoneyRequests = pgTable(
+  'mobile_money_requests',
+  {
+    id: id(),
+    hospitalId: hospitalRef(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    operator: mobileMoneyOperator('operator').notNull(),
+    phone: text('phone').notNull(),
+    currency: text('currency').notNull(),
+    amount: money('amount').notNull(),
+    status: mobileMoneyRequestStatus('status').notNull().default('pending'),
+    requestedBy: uuid('requested_by')
+      .notNull()
+      .references(() => users.id),
+    cashSessionId: uuid('cash_session_id')
+      .notNull()
+      .references(() => cashSessions.id),
+    /** The provider's transaction id (from its callback). */
+    providerReference: text('provider_reference'),
+    paymentId: uuid('payment_id').references(() => payments.id),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('mobile_money_requests_reference_uq')
+      .on(t.hospitalId, t.operator, t.providerReference)
+      .where(sql`${t.providerReference} is not null`),
+    index('mobile_money_requests_invoice_idx').on(t.invoiceId, t.createdAt.desc()),
+    index('mobile_money_requests_requester_idx').on(t.hospitalId, t.requestedBy, t.createdAt.desc()),
+    check('mobile_money_requests_amount_ck', sql`${t.amount} > 0`),
+    check(
+      'mobile_money_requests_done_ck',
+      sql`(${t.status} = 'pending') = (${t.completedAt} is null) and (${t.status} <> 'succeeded' or ${t.providerReference} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * The hospital's exchange rates (decision 0040): units of `quote` (the hospital's currency) for one major unit of
+ * `base`, in force from `valid_on` until the next one. Rows are never changed: a correction is a new row of the
+ * same day (the newest of a day wins), so the history stays.
+ */
+export const exchangeRates = pgTable(
+  'exchange_rates',
+  {
+    id: id(),
+    hospitalId: hospitalRef(),
+    base: text('base').notNull(),
+    quote: text('quote').notNull(),
+    rate: numeric('rate', { precision: 20, scale: 8 }).notNull(),
+    validOn: date('valid_on').notNull(),
+    setBy: uuid('set_by')
+      .notNull()
+      .references(() => users.id),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('exchange_rates_lookup_idx').on(
+      t.hospitalId,
+      t.base,
+      t.quote,
+      t.validOn.desc(),
+      t.createdAt.desc(),
+    ),
+    check('exchange_rates_rate_ck', sql`${t.rate} > 0`),
+    check('exchange_rates_pair_ck', sql`${t.base} <> ${t.quote}`),
+  ],
+);

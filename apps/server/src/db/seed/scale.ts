@@ -588,7 +588,8 @@ export async function seedScaleBilling(
   if (!patients.length || !f.department || !f.doctor)
     throw new Error('Seed the demo first (npm run seed:demo).');
   const pids = `{${patients.join(',')}}`;
-  const BATCH = 50_000;
+  // 10,000 a transaction: each statement ends within the client's 30 s query timeout on a loaded machine.
+  const BATCH = 10_000;
   for (let from = Number(f.have) + 1; from <= total; from += BATCH) {
     const to = Math.min(total, from + BATCH - 1);
     await db.transaction(async (tx) => {
@@ -596,7 +597,7 @@ export async function seedScaleBilling(
       await tx.execute(sql`with v as (
           insert into admissions (id, hospital_id, patient_id, department_id, admission_type, reason, status,
             queue_date, queue_number, admitted_at, closed_at, created_by)
-          select gen_random_uuid(), ${hospital.id}, (${pids}::uuid[])[1 + (k * 7919) % ${patients.length}],
+          select gen_random_uuid(), ${hospital.id}, (${pids}::uuid[])[(1 + (k::bigint * 7919) % ${patients.length})::int],
             ${f.department}, 'outpatient', ${BENCH_BILLING_REASON}, 'completed',
             (now() - (k % 1095) * interval '1 day')::date, 500000 + k,
             now() - (k % 1095) * interval '1 day', now() - (k % 1095) * interval '1 day' + interval '1 hour',

@@ -11,6 +11,12 @@ import {
   ZCoverageList,
   ZCreditNoteCreate,
   ZDepositCreate,
+  ZExchangeRate,
+  ZExchangeRateCreate,
+  ZExchangeRateList,
+  ZExchangeRateQuery,
+  ZExchangeRatesCurrent,
+  ZExchangeRatesCurrentQuery,
   ZInvoiceAssemble,
   ZInvoiceCancel,
   ZInvoiceDetail,
@@ -20,6 +26,10 @@ import {
   ZInvoiceLineRemove,
   ZInvoiceList,
   ZInvoiceQuery,
+  ZMobileMoneyCallbackAck,
+  ZMobileMoneyOperatorParams,
+  ZMobileMoneyRequest,
+  ZMobileMoneyRequestCreate,
   ZPatientBalance,
   ZPayer,
   ZPayerCreate,
@@ -43,11 +53,54 @@ import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { DepositsService } from './deposits.service.js';
+import { ExchangeRatesService } from './exchange-rates.service.js';
 import { InvoicesService } from './invoices.service.js';
+import { OutboxMobileMoneyProvider } from './mobile-money.js';
+import { MobileMoneyService } from './mobile-money.service.js';
 import { PayersService } from './payers.service.js';
 import { PaymentsService } from './payments.service.js';
 
 defineMessages({
+  'billing.callback_refused': {
+    fr: 'Rappel refusé : signature, horodatage ou demande invalide.',
+    en: 'Callback refused: invalid signature, timestamp or request.',
+  },
+  'billing.callback_body_invalid': {
+    fr: 'Corps du rappel invalide.',
+    en: 'Invalid callback body.',
+  },
+  'billing.callback_amount_mismatch': {
+    fr: 'Le montant ou la devise confirmés ne sont pas ceux de la demande.',
+    en: 'The confirmed amount or currency is not the one requested.',
+  },
+  'billing.rate_same_currency': {
+    fr: 'Le taux porte sur une autre devise que celle de l’hôpital.',
+    en: "A rate is for a currency other than the hospital's.",
+  },
+  'billing.mobile_money.confirmed_title': {
+    fr: 'Paiement mobile confirmé',
+    en: 'Mobile payment confirmed',
+  },
+  'billing.mobile_money.confirmed_message': {
+    fr: '{amount} reçus (transaction {reference}), reçu {receipt}.',
+    en: '{amount} received (transaction {reference}), receipt {receipt}.',
+  },
+  'billing.mobile_money.unposted_title': {
+    fr: 'Paiement mobile confirmé, caisse fermée',
+    en: 'Mobile payment confirmed, cash session closed',
+  },
+  'billing.mobile_money.unposted_message': {
+    fr: '{amount} reçus (transaction {reference}) : ouvrez votre caisse et enregistrez-le avec cette référence.',
+    en: '{amount} received (transaction {reference}): open your cash session and record it with this reference.',
+  },
+  'billing.mobile_money.failed_title': {
+    fr: 'Paiement mobile échoué',
+    en: 'Mobile payment failed',
+  },
+  'billing.mobile_money.failed_message': {
+    fr: 'La demande de {amount} n’a pas abouti (transaction {reference}).',
+    en: 'The request for {amount} did not go through (transaction {reference}).',
+  },
   'billing.not_billing_staff': {
     fr: 'Réservé au personnel de la caisse (membres d’un service de facturation).',
     en: 'For the cash desk staff only (members of a billing department).',
@@ -217,6 +270,8 @@ export async function billingRoutes(app: FastifyInstance) {
   const paymentsService = new PaymentsService(app);
   const payers = new PayersService(app);
   const deposits = new DepositsService(app, invoices, paymentsService);
+  const mobileMoney = new MobileMoneyService(app, paymentsService, new OutboxMobileMoneyProvider(app.log));
+  const rates = new ExchangeRatesService(app);
   const policy = (roles: readonly DashboardGroup[]) =>
     ({ access: { scope: 'hospital', module: 'billing', roles } }) as const;
   const reader = policy(ACTION_GROUPS['billing.read']);
@@ -644,5 +699,101 @@ export async function billingRoutes(app: FastifyInstance) {
       },
     },
     async (request) => paymentsService.report(contextOf(request), request.params.id),
+  );
+
+  // Mobile money pushed to the phone, exchange rates (decision 0040) --------------------------------------
+
+  r.post(
+    '/api/payments/mobile-money/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary: "Asks the payer's phone to pay (pending until the operator's signed callback)",
+        body: ZMobileMoneyRequestCreate,
+        response: { 201: ZMobileMoneyRequest },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await mobileMoney.request(contextOf(request), request.body)),
+  );
+  // The operator's callback: public, signed, rate-limited; its raw body is kept for the signature (this route's
+  // parser only: the encapsulated scope below).
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: 16_384 },
+      (_req, body, done) => done(null, body),
+    );
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/api/payments/mobile-money/callback/:operator/',
+      {
+        config: { access: { public: true }, rateLimit: { max: 120, timeWindow: 60_000 } },
+        bodyLimit: 16_384,
+        schema: {
+          tags,
+          summary: "A mobile-money operator's signed callback (X-Timestamp, X-Signature; decision 0040)",
+          params: ZMobileMoneyOperatorParams,
+          response: { 200: ZMobileMoneyCallbackAck },
+        },
+      },
+      async (request) => {
+        const header = (name: string) => {
+          const v = request.headers[name];
+          return typeof v === 'string' ? v : undefined;
+        };
+        return mobileMoney.callback(contextOf(request), {
+          operator: request.params.operator,
+          timestamp: header('x-timestamp'),
+          signature: header('x-signature'),
+          rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        });
+      },
+    );
+  });
+
+  r.get(
+    '/api/exchange-rates/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: "The hospital's exchange rates, newest first (the history)",
+        querystring: ZExchangeRateQuery,
+        response: { 200: ZExchangeRateList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, base } = request.query;
+      const { rows, count } = await rates.list(contextOf(request), base, page, page_size);
+      return pageOf(request, request.query, count, rows);
+    },
+  );
+  r.get(
+    '/api/exchange-rates/current/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'The rate in force on a day for each currency (the hospital’s today by default)',
+        querystring: ZExchangeRatesCurrentQuery,
+        response: { 200: ZExchangeRatesCurrent },
+      },
+    },
+    async (request) => rates.current(contextOf(request), request.query.on),
+  );
+  r.post(
+    '/api/exchange-rates/',
+    {
+      config: manager,
+      schema: {
+        tags,
+        summary: 'Sets a currency’s rate from a day (a correction is a new row; the history stays)',
+        body: ZExchangeRateCreate,
+        response: { 201: ZExchangeRate },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await rates.create(contextOf(request), request.body)),
   );
 }

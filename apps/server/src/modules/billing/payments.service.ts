@@ -1,6 +1,8 @@
 import {
   documentNumber,
+  type MobileMoneyOperator,
   NUMBER_PREFIXES,
+  type PaymentMethod,
   type TCashSession,
   type TCashSessionClose,
   type TCashSessionOpen,
@@ -28,6 +30,7 @@ import {
   lockInvoice,
   toPayment,
 } from './billing.repository.js';
+import { rateInForce } from './exchange-rates.service.js';
 
 interface SessionRow {
   [column: string]: unknown;
@@ -46,6 +49,24 @@ interface SessionRow {
 const SESSION_SELECT = sql`select cs.id, cs.cashier_id, u.first_name as c_first, u.last_name as c_last, cs.status,
   cs.opened_at, cs.closed_at, cs.floats, cs.counted, cs.note
   from cash_sessions cs join users u on u.id = cs.cashier_id`;
+
+/** A payment to insert (`insertPayment`): the amount in its currency and in the invoice's. */
+export interface NewPayment {
+  sessionId: string;
+  receivedBy: string;
+  method: PaymentMethod;
+  operator: MobileMoneyOperator | null;
+  phone: string | null;
+  reference: string | null;
+  currency: string;
+  amount: number;
+  rate: string | null;
+  amountInvoice: number;
+  note: string | null;
+  isDeposit: boolean;
+}
+
+type LockedInvoice = NonNullable<Awaited<ReturnType<typeof lockInvoice>>>;
 
 const json = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -71,7 +92,8 @@ function toSession(r: SessionRow): TCashSession {
 export class PaymentsService {
   constructor(private readonly app: FastifyInstance) {}
 
-  private async openSessionOf(q: Queryable, ctx: ServiceContext): Promise<string> {
+  /** The caller's open cash session in the hospital (409 when none). */
+  async openSessionOf(q: Queryable, ctx: ServiceContext): Promise<string> {
     const res = await q.execute<{ id: string }>(sql`select id from cash_sessions
       where hospital_id = ${scopedHospital(ctx).id} and cashier_id = ${actingUser(ctx).id} and status = 'open'`);
     if (!res.rows[0]) throw conflict('billing.no_open_session');
@@ -112,55 +134,30 @@ export class PaymentsService {
         const session = await this.openSessionOf(tx, ctx);
         const currency = body.currency ?? inv.currency;
         const foreign = currency !== inv.currency;
-        if (foreign && !body.rate) throw badRequest({ rate: ['billing.rate_required'] });
-        const amountInvoice = foreign
-          ? convertMinor(body.amount, currency, body.rate!, inv.currency)
-          : body.amount;
+        // The rate typed by the cashier, else the hospital's rate of the day (decision 0040).
+        const rate = foreign
+          ? (body.rate ??
+            (await rateInForce(tx, hospital.id, currency, inv.currency, await hospitalToday(tx, hospital.id)))
+              ?.rate)
+          : null;
+        if (foreign && !rate) throw badRequest({ rate: ['billing.rate_required'] });
+        const amountInvoice = rate ? convertMinor(body.amount, currency, rate, inv.currency) : body.amount;
         if (inv.status === 'issued' && amountInvoice > balanceOf(inv))
           throw conflict('billing.overpayment', { balance: balanceOf(inv) });
-        const [p] = await tx
-          .insert(payments)
-          .values({
-            hospitalId: hospital.id,
-            invoiceId: inv.id,
-            cashSessionId: session,
-            kind: 'payment',
-            method: body.method,
-            operator: body.operator ?? null,
-            phone: body.phone ?? null,
-            reference: body.reference ?? null,
-            currency,
-            amount: body.amount,
-            rate: foreign ? body.rate! : null,
-            amountInvoice,
-            note: body.note ?? null,
-            isDeposit: opts.deposit === true,
-            receivedBy: user.id,
-          })
-          .returning({ id: payments.id });
-        await tx.execute(
-          sql`update invoices set paid = paid + ${amountInvoice}, updated_at = now() where id = ${inv.id}`,
-        );
-        const receipt = await this.receipt(tx, ctx, p!.id);
-        await this.app.audit.record(
-          ctx,
-          {
-            action: opts.deposit ? 'deposit.create' : 'payment.create',
-            resourceType: 'payment',
-            resourceId: p!.id,
-            patientId: inv.patient_id,
-            details: {
-              invoice: inv.id,
-              ...(opts.deposit ? { hospitalization: inv.hospitalization_id } : {}),
-              method: body.method,
-              operator: body.operator ?? null,
-              currency,
-              amount: body.amount,
-              receipt: receipt.number,
-            },
-          },
-          tx,
-        );
+        const { receipt } = await this.insertPayment(tx, ctx, inv, {
+          sessionId: session,
+          receivedBy: user.id,
+          method: body.method,
+          operator: body.operator ?? null,
+          phone: body.phone ?? null,
+          reference: body.reference ?? null,
+          currency,
+          amount: body.amount,
+          rate: rate ?? null,
+          amountInvoice,
+          note: body.note ?? null,
+          isDeposit: opts.deposit === true,
+        });
         return receipt.id;
       });
       return this.receiptOf(ctx, receiptId);
@@ -168,6 +165,62 @@ export class PaymentsService {
       if (isUniqueViolation(err)) throw conflict('billing.reference_taken');
       throw err;
     }
+  }
+
+  /**
+   * Inserts a payment on a locked invoice with its receipt, adds it to what is paid and audits it, in `tx`: the
+   * cashier's payments (`record`) and the mobile-money confirmations (`MobileMoneyService`) alike.
+   */
+  async insertPayment(
+    tx: Tx,
+    ctx: ServiceContext,
+    inv: LockedInvoice,
+    p: NewPayment,
+  ): Promise<{ paymentId: string; receipt: { id: string; number: string } }> {
+    const [row] = await tx
+      .insert(payments)
+      .values({
+        hospitalId: scopedHospital(ctx).id,
+        invoiceId: inv.id,
+        cashSessionId: p.sessionId,
+        kind: 'payment',
+        method: p.method,
+        operator: p.operator,
+        phone: p.phone,
+        reference: p.reference,
+        currency: p.currency,
+        amount: p.amount,
+        rate: p.rate,
+        amountInvoice: p.amountInvoice,
+        note: p.note,
+        isDeposit: p.isDeposit,
+        receivedBy: p.receivedBy,
+      })
+      .returning({ id: payments.id });
+    await tx.execute(
+      sql`update invoices set paid = paid + ${p.amountInvoice}, updated_at = now() where id = ${inv.id}`,
+    );
+    const receipt = await this.receipt(tx, ctx, row!.id);
+    await this.app.audit.record(
+      ctx,
+      {
+        action: p.isDeposit ? 'deposit.create' : 'payment.create',
+        resourceType: 'payment',
+        resourceId: row!.id,
+        patientId: inv.patient_id,
+        details: {
+          invoice: inv.id,
+          ...(p.isDeposit ? { hospitalization: inv.hospitalization_id } : {}),
+          method: p.method,
+          operator: p.operator,
+          currency: p.currency,
+          amount: p.amount,
+          receipt: receipt.number,
+        },
+      },
+      tx,
+    );
+    return { paymentId: row!.id, receipt };
   }
 
   /** A refund: a negative movement of a payment's method and currency (at its rate), with a reason. */

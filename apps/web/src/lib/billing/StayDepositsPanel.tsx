@@ -4,32 +4,11 @@
  * open cash session (the server refuses it otherwise and once the invoice is issued); the receipt prints from the
  * billing module.
  */
-import {
-  MOBILE_MONEY_OPERATORS,
-  type MobileMoneyOperator,
-  PAYMENT_METHODS,
-  type PaymentMethod,
-  type TReceipt,
-  ZDepositCreate,
-} from '@greensen/shared/contracts/billing';
+import { type TReceipt, ZDepositCreate } from '@greensen/shared/contracts/billing';
 import { parseMoney } from '@greensen/shared/domain/money';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle, IconCircleCheck, IconCoin, IconPlus } from '@tabler/icons-react';
+import { IconCoin, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -43,12 +22,16 @@ import { LoadError } from '../page-states';
 import { useLocalizedPath } from '../use-localized-path';
 import { validateWith } from '../zod-form';
 import { useRecordDeposit, useStayDeposits } from './coverage-deposits';
+import {
+  PAYMENT_METHOD_DEFAULTS,
+  PaymentDone,
+  PaymentMethodFields,
+  type PaymentMethodValues,
+  PaymentRefused,
+  paymentMethodBody,
+} from './PaymentFields';
 
-interface Values extends Record<string, unknown> {
-  method: PaymentMethod;
-  operator: MobileMoneyOperator | null;
-  phone: string;
-  reference: string;
+interface Values extends PaymentMethodValues, Record<string, unknown> {
   amount: string;
 }
 
@@ -62,13 +45,12 @@ function DepositModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('billing');
-  const to = useLocalizedPath();
   const record = useRecordDeposit(stayId);
   const [refused, setRefused] = useState<string | null>(null);
   const [done, setDone] = useState<TReceipt | null>(null);
   const form = useForm<Values>({
     onValuesChange: () => setRefused(null),
-    initialValues: { method: 'cash', operator: null, phone: '', reference: '', amount: '' },
+    initialValues: { ...PAYMENT_METHOD_DEFAULTS, amount: '' },
   });
   const { general, clear, fail } = useFormFailure(form, t('deposit.failed'));
   const v = form.getValues();
@@ -80,18 +62,7 @@ function DepositModal({
       form.setFieldError('amount', t('amountInvalid'));
       return;
     }
-    const mobile = v.method === 'mobile_money';
-    const body = validateWith(
-      ZDepositCreate,
-      {
-        method: v.method,
-        amount,
-        operator: mobile ? v.operator : null,
-        phone: mobile ? v.phone.trim() || null : null,
-        reference: v.method === 'cash' ? null : v.reference.trim() || null,
-      },
-      form,
-    );
+    const body = validateWith(ZDepositCreate, { ...paymentMethodBody(v), amount }, form);
     if (!body) return;
     try {
       setDone(await record.mutateAsync(body));
@@ -103,24 +74,13 @@ function DepositModal({
 
   if (done)
     return (
-      <ModalForm opened onClose={onClose} title={t('deposit.title')} onSubmit={onClose}>
-        <Stack gap="sm" data-testid="deposit-done">
-          <Alert color="green" icon={<IconCircleCheck size={18} />} title={t('deposit.done')}>
-            {t('pay.doneText', {
-              amount: money(done.payment.amount, done.payment.currency),
-              receipt: done.number,
-            })}
-          </Alert>
-          <Group justify="flex-end">
-            <Button component={Link} to={to(`/billing/receipts/${done.id}`)} variant="default">
-              {t('pay.printReceipt')}
-            </Button>
-            <Button type="submit" data-autofocus>
-              {t('close')}
-            </Button>
-          </Group>
-        </Stack>
-      </ModalForm>
+      <PaymentDone
+        receipt={done}
+        title={t('deposit.title')}
+        doneTitle={t('deposit.done')}
+        testId="deposit-done"
+        onClose={onClose}
+      />
     );
 
   return (
@@ -129,38 +89,7 @@ function DepositModal({
         <Text size="sm" c="dimmed">
           {t('deposit.hint')}
         </Text>
-        <Select
-          label={t('pay.method')}
-          required
-          allowDeselect={false}
-          data={PAYMENT_METHODS.map((value) => ({ value, label: t(`methods.${value}`) }))}
-          {...form.getInputProps('method')}
-        />
-        {v.method === 'mobile_money' && (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <Select
-              label={t('pay.operator')}
-              required
-              data={MOBILE_MONEY_OPERATORS.map((value) => ({ value, label: t(`operators.${value}`) }))}
-              {...form.getInputProps('operator')}
-            />
-            <TextInput
-              label={t('pay.phone')}
-              required
-              type="tel"
-              inputMode="tel"
-              {...form.getInputProps('phone')}
-            />
-          </SimpleGrid>
-        )}
-        {v.method !== 'cash' && (
-          <TextInput
-            label={v.method === 'mobile_money' ? t('pay.transaction') : t('pay.reference')}
-            required={v.method === 'mobile_money'}
-            autoComplete="off"
-            {...form.getInputProps('reference')}
-          />
-        )}
+        <PaymentMethodFields values={v} field={(name) => form.getInputProps(name)} />
         <MoneyInput
           label={t('pay.amount')}
           required
@@ -168,11 +97,7 @@ function DepositModal({
           data-autofocus
           {...form.getInputProps('amount')}
         />
-        {refused && (
-          <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t('pay.refused')} role="alert">
-            {refused}
-          </Alert>
-        )}
+        <PaymentRefused message={refused} />
         <FormFooter
           general={general}
           onCancel={onClose}

@@ -6,35 +6,24 @@
  * come: a reference already recorded (409), no open cash session (409). After the payment, its receipt to print.
  */
 
-import {
-  MOBILE_MONEY_OPERATORS,
-  type MobileMoneyOperator,
-  PAYMENT_METHODS,
-  type PaymentMethod,
-  type TInvoiceDetail,
-  type TReceipt,
-  ZPaymentCreate,
-} from '@greensen/shared/contracts/billing';
+import { type TInvoiceDetail, type TReceipt, ZPaymentCreate } from '@greensen/shared/contracts/billing';
 import { COMMON_CURRENCIES } from '@greensen/shared/contracts/structure';
 import { convertMinor, minorToDecimal, parseMoney, RATE_PATTERN } from '@greensen/shared/domain/money';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Anchor, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle, IconCircleCheck, IconPrinter } from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
+import {
+  PAYMENT_METHOD_DEFAULTS,
+  PaymentDone,
+  PaymentMethodFields,
+  type PaymentMethodValues,
+  PaymentRefused,
+  paymentMethodBody,
+} from '../../../lib/billing/PaymentFields';
 import { useFormFailure } from '../../../lib/field-errors';
 import { uiLanguage } from '../../../lib/i18n';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -42,13 +31,10 @@ import { money } from '../../../lib/money';
 import { MoneyInput } from '../../../lib/money-input';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { validateWith } from '../../../lib/zod-form';
+import { useCurrentRates } from '../api/exchange-rates';
 import { useRecordPayment } from '../api/payments';
 
-interface Values extends Record<string, unknown> {
-  method: PaymentMethod;
-  operator: MobileMoneyOperator | null;
-  phone: string;
-  reference: string;
+interface Values extends PaymentMethodValues, Record<string, unknown> {
   currency: string;
   amount: string;
   rate: string;
@@ -84,10 +70,7 @@ export function PaymentModal({
     // A refusal concerns what was sent: it goes away as soon as the cashier changes something.
     onValuesChange: () => setRefused(null),
     initialValues: {
-      method: 'cash',
-      operator: null,
-      phone: '',
-      reference: '',
+      ...PAYMENT_METHOD_DEFAULTS,
       currency: invoice.currency,
       amount: invoice.balance > 0 ? amountField(invoice.balance, invoice.currency) : '',
       rate: '',
@@ -100,7 +83,10 @@ export function PaymentModal({
   const v = form.getValues();
   const foreign = v.currency !== invoice.currency;
   const amount = parseMoney(v.amount, v.currency);
-  const rate = readRate(v.rate);
+  // The hospital's rate of the day for the currency (decision 0040): the server applies it when none is typed.
+  const tableRate = useCurrentRates().data?.rates.find((r) => r.base === v.currency)?.rate ?? null;
+  const typedRate = readRate(v.rate);
+  const rate = v.rate.trim() === '' ? tableRate : typedRate;
   const converted =
     foreign && amount !== null && amount > 0 && rate
       ? convertMinor(amount, v.currency, rate, invoice.currency)
@@ -113,27 +99,22 @@ export function PaymentModal({
       form.setFieldError('amount', t('amountInvalid'));
       return;
     }
-    if (foreign && v.rate.trim() === '') {
+    if (foreign && v.rate.trim() === '' && !tableRate) {
       form.setFieldError('rate', t('pay.rateRequired'));
       return;
     }
-    if (foreign && !rate) {
+    if (foreign && v.rate.trim() !== '' && !typedRate) {
       form.setFieldError('rate', t('pay.rateInvalid'));
       return;
     }
-    const mobile = v.method === 'mobile_money';
     const body = validateWith(
       ZPaymentCreate,
       {
         invoice: invoice.id,
-        method: v.method,
+        ...paymentMethodBody(v),
         currency: v.currency,
         amount: amount ?? undefined,
-        rate: foreign ? rate : null,
-        operator: mobile ? v.operator : null,
-        phone: mobile ? v.phone.trim() || null : null,
-        // Cash has no reference (a reference typed for another method before switching to cash is dropped).
-        reference: v.method === 'cash' ? null : v.reference.trim() || null,
+        rate: foreign ? typedRate : null,
         note: v.note.trim() || null,
       },
       form,
@@ -150,29 +131,13 @@ export function PaymentModal({
 
   if (done)
     return (
-      <ModalForm opened onClose={onClose} title={t('pay.title')} onSubmit={onClose}>
-        <Stack gap="sm" data-testid="payment-done">
-          <Alert color="green" icon={<IconCircleCheck size={18} />} title={t('pay.done')}>
-            {t('pay.doneText', {
-              amount: money(done.payment.amount, done.payment.currency),
-              receipt: done.number,
-            })}
-          </Alert>
-          <Group justify="flex-end">
-            <Button
-              component={Link}
-              to={to(`/billing/receipts/${done.id}`)}
-              variant="default"
-              leftSection={<IconPrinter size={16} />}
-            >
-              {t('pay.printReceipt')}
-            </Button>
-            <Button type="submit" data-autofocus>
-              {t('close')}
-            </Button>
-          </Group>
-        </Stack>
-      </ModalForm>
+      <PaymentDone
+        receipt={done}
+        title={t('pay.title')}
+        doneTitle={t('pay.done')}
+        testId="payment-done"
+        onClose={onClose}
+      />
     );
 
   return (
@@ -187,40 +152,7 @@ export function PaymentModal({
             </Anchor>
           </Alert>
         )}
-        <Select
-          label={t('pay.method')}
-          required
-          allowDeselect={false}
-          data={PAYMENT_METHODS.map((value) => ({ value, label: t(`methods.${value}`) }))}
-          {...form.getInputProps('method')}
-        />
-        {v.method === 'mobile_money' && (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <Select
-              label={t('pay.operator')}
-              required
-              data={MOBILE_MONEY_OPERATORS.map((value) => ({ value, label: t(`operators.${value}`) }))}
-              {...form.getInputProps('operator')}
-            />
-            <TextInput
-              label={t('pay.phone')}
-              required
-              type="tel"
-              inputMode="tel"
-              placeholder="+225 07 00 00 00 00"
-              {...form.getInputProps('phone')}
-            />
-          </SimpleGrid>
-        )}
-        {v.method !== 'cash' && (
-          <TextInput
-            label={v.method === 'mobile_money' ? t('pay.transaction') : t('pay.reference')}
-            required={v.method === 'mobile_money'}
-            description={v.method === 'mobile_money' ? t('pay.transactionHint') : undefined}
-            autoComplete="off"
-            {...form.getInputProps('reference')}
-          />
-        )}
+        <PaymentMethodFields values={v} field={(name) => form.getInputProps(name)} />
         <SimpleGrid cols={{ base: 1, sm: foreign ? 3 : 2 }} spacing="sm">
           <Select
             label={t('cash.currency')}
@@ -239,7 +171,16 @@ export function PaymentModal({
             <TextInput
               label={t('pay.rate')}
               placeholder={t('pay.ratePlaceholder', { from: v.currency, to: invoice.currency })}
-              required
+              required={!tableRate}
+              description={
+                tableRate
+                  ? t('pay.rateFromTable', {
+                      from: v.currency,
+                      rate: uiLanguage() === 'fr' ? tableRate.replace('.', ',') : tableRate,
+                      to: invoice.currency,
+                    })
+                  : undefined
+              }
               inputMode="decimal"
               autoComplete="off"
               {...form.getInputProps('rate')}
@@ -252,11 +193,7 @@ export function PaymentModal({
           </Text>
         )}
         <Textarea label={t('pay.note')} autosize minRows={1} {...form.getInputProps('note')} />
-        {refused && (
-          <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t('pay.refused')} role="alert">
-            {refused}
-          </Alert>
-        )}
+        <PaymentRefused message={refused} />
         <FormFooter
           general={general}
           onCancel={onClose}

@@ -2,10 +2,16 @@
  * /billing (Facturation, issue 21): the tabs Factures (invoices and credit notes), Caisse (the cashier's session and
  * the sessions' reports), Relevés (payer statements over a period) and Tiers payants (the payers). Billing staff — members of a billing
  * department — invoice visits and work the cash desk; the management reads everything. The tab is kept in the
- * address (`?tab=cash`, `?tab=payers`: the payers, created and changed by the management — decision 0036); `?patient=` filters the invoices on a patient (the patient record's link).
+ * address (`?tab=cash`, `?tab=payers`: the payers, created and changed by the management — decision 0036; `?tab=rates`: the exchange rates, decision 0040); `?patient=` filters the invoices on a patient (the patient record's link).
  */
 import { Alert, Skeleton, Stack, Tabs } from '@mantine/core';
-import { IconBuildingBank, IconCashRegister, IconFileInvoice, IconShieldCheck } from '@tabler/icons-react';
+import {
+  IconArrowsExchange,
+  IconBuildingBank,
+  IconCashRegister,
+  IconFileInvoice,
+  IconShieldCheck,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useHospitalCurrency } from '../../../lib/billing/hospital-currency';
@@ -15,9 +21,10 @@ import { PrintStyles } from '../../../lib/print-styles';
 import { CashDeskPanel } from '../components/CashDeskPanel';
 import { InvoicesPanel } from '../components/InvoicesPanel';
 import { PayersPanel } from '../components/PayersPanel';
+import { RatesPanel } from '../components/RatesPanel';
 import { StatementsPanel } from '../components/StatementsPanel';
 
-const TABS = ['invoices', 'cash', 'statements', 'payers'] as const;
+const TABS = ['invoices', 'cash', 'statements', 'payers', 'rates'] as const;
 type Tab = (typeof TABS)[number];
 
 export default function BillingPage() {
@@ -70,6 +77,9 @@ export default function BillingPage() {
           <Tabs.Tab value="payers" leftSection={<IconBuildingBank size={16} />}>
             {t('tabs.payers')}
           </Tabs.Tab>
+          <Tabs.Tab value="rates" leftSection={<IconArrowsExchange size={16} />}>
+            {t('tabs.rates')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="invoices" pt="md">
           <InvoicesPanel staff={rights.staff} initialPatient={params.get('patient')} />
@@ -82,6 +92,9 @@ export default function BillingPage() {
         </Tabs.Panel>
         <Tabs.Panel value="payers" pt="md">
           <PayersPanel canManage={rights.manage} currency={currency} />
+        </Tabs.Panel>
+        <Tabs.Panel value="rates" pt="md">
+          {tab === 'rates' && <RatesPanel canManage={rights.manage} currency={currency} />}
         </Tabs.Panel>
       </Tabs>
     </Stack>

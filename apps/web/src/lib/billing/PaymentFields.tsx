@@ -1,0 +1,156 @@
+/**
+ * What a payment and a deposit on admission ask alike (issue 21, decisions 0030 and 0036): the method, for mobile
+ * money the operator, the payer's phone and the operator's transaction reference, a reference for the other
+ * non-cash methods; the server's refusal (409) in red; and, once recorded, the receipt to print. The payment dialog
+ * (`features/billing/components/PaymentModal.tsx`) and the stay's deposit panel (`StayDepositsPanel.tsx`) use them.
+ */
+import {
+  MOBILE_MONEY_OPERATORS,
+  type MobileMoneyOperator,
+  PAYMENT_METHODS,
+  type PaymentMethod,
+  type TReceipt,
+} from '@greensen/shared/contracts/billing';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import type { GetInputPropsReturnType } from '@mantine/form';
+import { IconAlertTriangle, IconCircleCheck, IconPrinter } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ModalForm } from '../modal-form';
+import { money } from '../money';
+import { useLocalizedPath } from '../use-localized-path';
+
+/** The method fields' values as the form keeps them. */
+export interface PaymentMethodValues {
+  method: PaymentMethod;
+  operator: MobileMoneyOperator | null;
+  phone: string;
+  reference: string;
+}
+
+export type PaymentMethodField = keyof PaymentMethodValues;
+
+export const PAYMENT_METHOD_DEFAULTS: PaymentMethodValues = {
+  method: 'cash',
+  operator: null,
+  phone: '',
+  reference: '',
+};
+
+/**
+ * The method fields of the request body: the operator and phone for mobile money only, no reference for cash (a
+ * reference typed for another method before switching to cash is dropped).
+ */
+export function paymentMethodBody(v: PaymentMethodValues) {
+  const mobile = v.method === 'mobile_money';
+  return {
+    method: v.method,
+    operator: mobile ? v.operator : null,
+    phone: mobile ? v.phone.trim() || null : null,
+    reference: v.method === 'cash' ? null : v.reference.trim() || null,
+  };
+}
+
+export function PaymentMethodFields({
+  values,
+  field,
+}: {
+  values: PaymentMethodValues;
+  /** The form's input props of a field (`(name) => form.getInputProps(name)`). */
+  field: (name: PaymentMethodField) => GetInputPropsReturnType;
+}) {
+  const { t } = useTranslation('billing');
+  const mobile = values.method === 'mobile_money';
+  return (
+    <>
+      <Select
+        label={t('pay.method')}
+        required
+        allowDeselect={false}
+        data={PAYMENT_METHODS.map((value) => ({ value, label: t(`methods.${value}`) }))}
+        {...field('method')}
+      />
+      {mobile && (
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Select
+            label={t('pay.operator')}
+            required
+            data={MOBILE_MONEY_OPERATORS.map((value) => ({ value, label: t(`operators.${value}`) }))}
+            {...field('operator')}
+          />
+          <TextInput
+            label={t('pay.phone')}
+            required
+            type="tel"
+            inputMode="tel"
+            placeholder="+225 07 00 00 00 00"
+            {...field('phone')}
+          />
+        </SimpleGrid>
+      )}
+      {values.method !== 'cash' && (
+        <TextInput
+          label={mobile ? t('pay.transaction') : t('pay.reference')}
+          required={mobile}
+          description={mobile ? t('pay.transactionHint') : undefined}
+          autoComplete="off"
+          {...field('reference')}
+        />
+      )}
+    </>
+  );
+}
+
+/** The server's refusal of what was sent (a reference already recorded, no open session…), in its words. */
+export function PaymentRefused({ message }: { message: string | null }) {
+  const { t } = useTranslation('billing');
+  if (!message) return null;
+  return (
+    <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t('pay.refused')} role="alert">
+      {message}
+    </Alert>
+  );
+}
+
+/** The dialog once the payment (or deposit) is recorded: its amount, its receipt's number and a link to print it. */
+export function PaymentDone({
+  receipt,
+  title,
+  doneTitle,
+  testId,
+  onClose,
+}: {
+  receipt: TReceipt;
+  title: string;
+  doneTitle: string;
+  testId: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('billing');
+  const to = useLocalizedPath();
+  return (
+    <ModalForm opened onClose={onClose} title={title} onSubmit={onClose}>
+      <Stack gap="sm" data-testid={testId}>
+        <Alert color="green" icon={<IconCircleCheck size={18} />} title={doneTitle}>
+          {t('pay.doneText', {
+            amount: money(receipt.payment.amount, receipt.payment.currency),
+            receipt: receipt.number,
+          })}
+        </Alert>
+        <Group justify="flex-end">
+          <Button
+            component={Link}
+            to={to(`/billing/receipts/${receipt.id}`)}
+            variant="default"
+            leftSection={<IconPrinter size={16} />}
+          >
+            {t('pay.printReceipt')}
+          </Button>
+          <Button type="submit" data-autofocus>
+            {t('close')}
+          </Button>
+        </Group>
+      </Stack>
+    </ModalForm>
+  );
+}
