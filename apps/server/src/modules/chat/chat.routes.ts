@@ -214,6 +214,8 @@ export async function chatRoutes(app: FastifyInstance) {
       },
       async (request, reply) => {
         const ctx = contextOf(request);
+        // Another hospital's conversation, or one the caller is not in: 404 before the body is read.
+        await service.visible(ctx, request.params.id);
         const { fields, file } = await readUpload(request, {
           field: 'file',
           maxBytes: await service.maxBytes(ctx),

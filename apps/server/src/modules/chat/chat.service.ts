@@ -153,7 +153,7 @@ export class ChatService {
     return mayReadPatientCard(scopedHospital(ctx).roleCodes, this.env);
   }
 
-  private async visible(ctx: ServiceContext, id: string): Promise<BareConversation> {
+  async visible(ctx: ServiceContext, id: string): Promise<BareConversation> {
     const c = await findVisibleConversation(this.app.db, actingUser(ctx).id, scopedHospital(ctx).id, id);
     // Another hospital's conversation, or one the caller is not a member of, is exactly like a missing one.
     if (!c) throw notFound();
