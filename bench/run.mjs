@@ -13,8 +13,8 @@
 // chat messages to 1,000 sockets, on one instance and across two through Redis).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
-import { randomUUID } from 'node:crypto';
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
