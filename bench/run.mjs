@@ -1527,12 +1527,12 @@ async function chatScenario(dataset) {
     const groups = [];
     for (let g = 0; g < CHAT.users / CHAT.groupSize; g += 1) {
       const members = nurses.slice(g * CHAT.groupSize, (g + 1) * CHAT.groupSize);
-      const c = await api(a.url, members[0], 'POST', '/api/chat/conversations/', {
+      const c = await api(a.url, json(members[0]), 'POST', '/api/chat/conversations/', {
         kind: 'group',
         title: `Banc de la messagerie ${g + 1}`,
         members: members.slice(1).map((n) => n.id),
       });
-      groups.push({ id: c.id, writer: members[0], members: new Set(members.map((n) => n.id)) });
+      groups.push({ id: c.id, writer: json(members[0]), members: new Set(members.map((n) => n.id)) });
     }
     const writes = QUICK ? 2 : 5;
     /** One message per group; the delays of the member sockets of each. */
@@ -1607,6 +1607,9 @@ async function chatScenario(dataset) {
     await a.stop();
   }
 }
+
+/** A nurse's session for a JSON body (the ticket's POST has none, hence no content type in `signInNurses`). */
+const json = (n) => ({ ...n, headers: { ...n.headers, 'content-type': 'application/json' } });
 
 /** The table's lines of scenario 16. */
 function chatRows(c, engine) {
