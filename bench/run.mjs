@@ -11,10 +11,12 @@
 // assembling a 30-day stay's invoice of ~300 lines; --invoices N sets the table's size, 1,000,000 at full scale),
 // --only appointments (scenario 14: free slots of a 50-doctor department over 30 days), --only reporting (scenario
 // 15: every indicator of /analytics for a month and for a year over a year of seeded visits, `--visits N`, and the
-// admin dashboard's first load; BENCH_SMALL_DB names its database).
+// admin dashboard's first load; BENCH_SMALL_DB names its database), --only chat (scenario 16: chat messages to
+// 1,000 sockets, on one instance and across two through Redis).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
@@ -1311,6 +1313,42 @@ function signInFrom(url, email, localAddress) {
   });
 }
 
+/**
+ * Signs in the first `count` bench nurses of HGG (`seed:scale --nurses`), 50 per loopback address: each
+ * `{id, headers}` for `api()`.
+ */
+async function signInNurses(server, count) {
+  log(`Signing in ${count} nurses…`);
+  const nurses = [];
+  for (let i = 0; i < count; i += 1) {
+    const body = await signInFrom(server.url, BENCH_NURSE(i + 1), `127.0.0.${10 + Math.floor(i / 50)}`);
+    const hospital = body.user.hospitals.find((h) => h.code === 'HGG');
+    nurses.push({
+      id: body.user.id,
+      headers: { authorization: `Bearer ${body.access}`, 'hospital-id': hospital.id },
+    });
+  }
+  return nurses;
+}
+
+/**
+ * Waits (10 s at most) until each socket got a frame containing `marker` after its first `from[i]` frames:
+ * the delays from `t0` to each receipt (ms), the spread from the first receipt to the last, and how many missed.
+ */
+async function receipts(sockets, from, marker, t0) {
+  const receipt = (s, i) => s.got.slice(from[i]).find(([, data]) => data.includes(marker))?.[0];
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    if (sockets.every((s, i) => receipt(s, i) !== undefined)) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const got = sockets.map((s, i) => receipt(s, i)).filter((t) => t !== undefined);
+  return {
+    delays: got.map((t) => t - t0),
+    spreadMs: Math.max(...got) - Math.min(...got),
+    missed: sockets.length - got.length,
+  };
+}
+
 /** The resident memory of a process (kB → bytes), from /proc. */
 function rssOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -1387,19 +1425,8 @@ async function notifyAll(writer, { secretary, doctor }, department, patientId, s
     reason: 'Banc des sockets: en attente de lit',
   });
   const writeMs = performance.now() - t0;
-  const receipt = (s, i) => s.got.slice(from[i]).find(([, data]) => data.includes(marker))?.[0];
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    if (sockets.every((s, i) => receipt(s, i) !== undefined)) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  const delays = sockets.map((s, i) => receipt(s, i)).filter((t) => t !== undefined);
-  return {
-    delays: delays.map((t) => t - t0),
-    writeMs,
-    // The fan-out alone: from the first socket's receipt to the last one's.
-    spreadMs: Math.max(...delays) - Math.min(...delays),
-    missed: sockets.length - delays.length,
-  };
+  // spreadMs: the fan-out alone, from the first socket's receipt to the last one's.
+  return { ...(await receipts(sockets, from, marker, t0)), writeMs };
 }
 
 /**
@@ -1419,18 +1446,7 @@ async function socketsScenario(dataset, patients) {
     const doctor = await signIn(a.url, 'medecin@greensen.test');
     const departments = await api(a.url, secretary, 'GET', '/api/departments/?page_size=100');
     const department = departments.results.find((d) => d.code === 'CHI').id;
-    log(`Signing in ${SOCKETS.users} nurses…`);
-    const nurses = [];
-    for (let i = 0; i < SOCKETS.users; i += 1) {
-      const body = await signInFrom(a.url, BENCH_NURSE(i + 1), `127.0.0.${10 + Math.floor(i / 50)}`);
-      const hospital = body.user.hospitals.find((h) => h.code === 'HGG');
-      nurses.push({
-        headers: {
-          authorization: `Bearer ${body.access}`,
-          'hospital-id': hospital.id,
-        },
-      });
-    }
+    const nurses = await signInNurses(a, SOCKETS.users);
     const queue = [...patients];
     const writes = QUICK ? 5 : 10;
     const memory = [];
@@ -1581,6 +1597,158 @@ async function socketsOnly() {
   socketsRows(results.scenarios.sockets, pg ? 'PostgreSQL' : 'embedded');
   printTable();
   writeResults('-sockets');
+}
+
+/** Scenario 16 (issue 23): 1,000 sockets, five per nurse; 20 groups of 10 nurses (each message reaches 50). */
+const CHAT = { users: 200, perUser: 5, groupSize: 10 };
+/** The Redis of the chat's two-instance side: a database number of its own (the sockets scenario has 5). */
+const CHAT_REDIS_URL = process.env.BENCH_CHAT_REDIS_URL ?? 'redis://127.0.0.1:6379/8';
+
+/**
+ * Scenario 16 (issue 23): 1,000 authenticated sockets (200 nurses × 5, opened as the web client does: a ticket,
+ * then the notification socket), the nurses in 20 group conversations of 10. A message is POSTed in each group
+ * in turn through the first instance; the delay from the POST's start to each member socket's receipt of the
+ * `chat.message.created` frame (its id is the marker), with the sockets on the writing instance, then on a
+ * second instance on the same database and Redis (alternating).
+ */
+async function chatScenario(dataset) {
+  const total = CHAT.users * CHAT.perUser;
+  const redis = await redisReachable(CHAT_REDIS_URL);
+  const env = redis ? { REDIS_URL: CHAT_REDIS_URL } : {};
+  const a = await startApp(dataset.database, {}, env);
+  const b = redis ? await startApp(dataset.database, {}, env) : null;
+  try {
+    const nurses = await signInNurses(a, CHAT.users);
+    const groups = [];
+    for (let g = 0; g < CHAT.users / CHAT.groupSize; g += 1) {
+      const members = nurses.slice(g * CHAT.groupSize, (g + 1) * CHAT.groupSize);
+      const c = await api(a.url, json(members[0]), 'POST', '/api/chat/conversations/', {
+        kind: 'group',
+        title: `Banc de la messagerie ${g + 1}`,
+        members: members.slice(1).map((n) => n.id),
+      });
+      groups.push({ id: c.id, writer: json(members[0]), members: new Set(members.map((n) => n.id)) });
+    }
+    const writes = QUICK ? 2 : 5;
+    /** One message per group; the delays of the member sockets of each. */
+    const sendAll = async (sockets) => {
+      const out = { delays: [], post: [], missed: 0 };
+      for (const group of groups) {
+        // Socket i belongs to nurse ⌊i / perUser⌋ (openSockets keeps the order).
+        const targets = sockets.filter((_, i) => group.members.has(nurses[Math.floor(i / CHAT.perUser)].id));
+        const id = randomUUID();
+        const from = targets.map((s) => s.got.length);
+        const t0 = performance.now();
+        await api(a.url, group.writer, 'POST', `/api/chat/conversations/${group.id}/messages/`, {
+          id,
+          body: 'Banc : le patient du box 3 est prêt.',
+        });
+        out.post.push(performance.now() - t0);
+        const r = await receipts(targets, from, Buffer.from(id), t0);
+        out.delays.push(...r.delays);
+        out.missed += r.missed;
+      }
+      return out;
+    };
+    const side = (target) => async () => {
+      const opened = await openSockets(target, nurses, CHAT.perUser);
+      try {
+        // A first message in every group: every socket registered and warm.
+        const first = await sendAll(opened.sockets);
+        if (first.missed > 0) throw new Error(`${first.missed} member sockets missed the first messages`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const out = { delays: [], post: [], missed: 0 };
+        for (let w = 0; w < writes; w += 1) {
+          const r = await sendAll(opened.sockets);
+          out.delays.push(...r.delays);
+          out.post.push(...r.post);
+          out.missed += r.missed;
+        }
+        return {
+          p50: percentile(out.delays, 50),
+          p95: percentile(out.delays, 95),
+          max: Math.max(...out.delays),
+          post: median(out.post),
+          received: out.delays.length,
+          missed: out.missed,
+        };
+      } finally {
+        await opened.close();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
+    log(`${total} sockets, ${groups.length} groups, ${writes} messages per group, side and round…`);
+    const measured = await alternate({ local: side(a), ...(b ? { remote: side(b) } : {}) });
+    return {
+      sockets: total,
+      groups: groups.length,
+      redis: !!b,
+      ...Object.fromEntries(
+        Object.entries(measured).map(([k, v]) => [
+          k,
+          {
+            p50: med(v, 'p50'),
+            p95: med(v, 'p95'),
+            max: Math.max(...v.map((x) => x.max)),
+            post: med(v, 'post'),
+            missed: v.reduce((sum, x) => sum + x.missed, 0),
+            rounds: v,
+          },
+        ]),
+      ),
+    };
+  } finally {
+    await b?.stop();
+    await a.stop();
+  }
+}
+
+/** A nurse's session for a JSON body (the ticket's POST has none, hence no content type in `signInNurses`). */
+const json = (n) => ({ ...n, headers: { ...n.headers, 'content-type': 'application/json' } });
+
+/** The table's lines of scenario 16. */
+function chatRows(c, engine) {
+  const scenario = `16 chat (${engine})`;
+  row(
+    scenario,
+    `p95 send (POST) → receipt, ${c.sockets} sockets, ${c.groups} groups of ${CHAT.groupSize} × ${CHAT.perUser} sockets, on the writing instance ≤ 50 ms (POST ${ms(c.local.post)})`,
+    ms(c.local.p95),
+    '50 ms',
+    c.local.p95 / 50,
+    atMost(1),
+    c.local.missed ? `${c.local.missed} missed` : '',
+  );
+  if (c.remote) {
+    row(
+      scenario,
+      'p95 send → receipt, the sockets on a second instance (Redis) vs on the writing one: ≤ +2 ms',
+      ms(c.remote.p95),
+      ms(c.local.p95),
+      c.remote.p95 / c.local.p95,
+      { label: '≤ +2 ms', test: () => c.remote.p95 - c.local.p95 <= 2 },
+      c.remote.missed ? `${c.remote.missed} missed` : '',
+    );
+  } else {
+    row(scenario, 'sockets on a second instance (Redis)', 'no Redis', '', Number.NaN, null, 'skipped');
+  }
+}
+
+/**
+ * `--only chat`: scenario 16 alone, on the database BENCH_SMALL_DB names (its demo seed and the bench nurses;
+ * `BENCH_SMALL_DB=greensen_bench_chat` keeps it apart from the other engineers' runs).
+ */
+async function chatOnly() {
+  ensureInstalled();
+  ensureBuilt();
+  const pg = await postgresVersion();
+  const dataset = pg
+    ? await ensureDataset({ kind: 'postgres', name: SMALL.name, patients: 0, log })
+    : await ensureDataset({ kind: 'embedded', name: 'chat', patients: 0, log });
+  ensureNurses(dataset, CHAT.users, log);
+  results.scenarios.chat = await chatScenario(dataset);
+  chatRows(results.scenarios.chat, pg ? 'PostgreSQL' : 'embedded');
+  printTable();
+  writeResults('-chat');
 }
 
 /**
@@ -2010,7 +2178,9 @@ async function main() {
                     ? appointmentsOnly()
                     : ONLY === 'reporting'
                       ? reportingOnly()
-                      : main()
+                      : ONLY === 'chat'
+                        ? chatOnly()
+                        : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);

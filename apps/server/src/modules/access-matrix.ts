@@ -170,6 +170,10 @@ export interface HospitalKit {
   chatConversation(member: string): Promise<string>;
   /** A message written by `author` in a new group conversation of theirs. */
   chatMessage(author: string): Promise<{ id: string; conversation: string }>;
+  /** A new group conversation created by `creator`, its only member (decision 0042). */
+  chatGroupOf(creator: string): Promise<string>;
+  /** A message with a PNG attachment written by `member` in a new group conversation of theirs (decision 0042). */
+  chatAttachment(member: string): Promise<string>;
   /** A personal note of `authorId` in this hospital (issue 23). */
   note(authorId: string): Promise<string>;
   /** A note of `authorId` about a new patient of this hospital. */
@@ -2553,6 +2557,41 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: ALL,
     audit: 'event',
     request: async (kit, caller) => ({ params: { id: (await kit.chatMessage(memberFor(kit, caller))).id } }),
+  },
+  // Group membership (decision 0042): the caller creates the group (its creator manages it) and adds a colleague,
+  // or leaves it; another hospital's group is 404.
+  'POST /api/chat/conversations/:id/members/': {
+    allow: ALL,
+    audit: 'event',
+    request: async (kit, caller) => {
+      const me = memberFor(kit, caller);
+      return {
+        params: { id: await kit.chatGroupOf(me) },
+        body: { users: [me === kit.staff.nurse ? kit.staff.doctor : kit.staff.nurse] },
+      };
+    },
+    massAssignment: { extras: 'refused' },
+  },
+  'DELETE /api/chat/conversations/:id/members/:user/': {
+    allow: ALL,
+    audit: 'event',
+    request: async (kit, caller) => {
+      const me = memberFor(kit, caller);
+      return { params: { id: await kit.chatGroupOf(me), user: me } };
+    },
+  },
+  // Attachments (decision 0042): a multipart upload (the harness sends JSON, which the route refuses: 400;
+  // chat.test.ts uploads); the file is read by the members of its conversation only (others: 404).
+  'POST /api/chat/conversations/:id/attachments/': {
+    allow: ALL,
+    audit: 'event',
+    status: 'not-refused',
+    request: async (kit, caller) => ({ params: { id: await kit.chatConversation(memberFor(kit, caller)) } }),
+  },
+  'GET /api/chat/messages/:id/attachment/': {
+    allow: ALL,
+    audit: 'event',
+    request: async (kit, caller) => ({ params: { id: await kit.chatAttachment(memberFor(kit, caller)) } }),
   },
   'GET /api/chat/unread/': { allow: ALL, audit: 'none' },
   'GET /api/chat/search/': { allow: ALL, audit: 'none', request: () => ({ query: { q: 'box' } }) },

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { APPOINTMENT_TYPES, WEEKDAY_CODES } from '@greensen/shared/domain/appointments';
 import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
@@ -741,6 +741,28 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
         values (${id}, ${h.id}, ${conversation}, ${author}, ${'Le patient du box 2 est prêt.'})`);
       keep(id);
       return { id, conversation };
+    },
+    async chatGroupOf(creator) {
+      const id = randomUUID();
+      await ctx.database.db.execute(sql`insert into chat_conversations (id, hospital_id, kind, title, created_by)
+        values (${id}, ${h.id}, 'group', ${uniqueName('Groupe ')}, ${creator})`);
+      await ctx.database.db.execute(sql`insert into chat_members (conversation_id, user_id, hospital_id)
+        values (${id}, ${creator}, ${h.id})`);
+      keep(id);
+      return id;
+    },
+    async chatAttachment(member) {
+      const conversation = await kit.chatConversation(member);
+      const id = randomUUID();
+      const bytes = Buffer.from(TINY_PNG, 'base64');
+      const key = `chat/${h.id}/${id}`;
+      await app.files.put(key, bytes);
+      await ctx.database.db.execute(sql`insert into chat_messages (id, hospital_id, conversation_id, author_id, body,
+          attachment_name, attachment_type, attachment_size, attachment_sha256, attachment_key)
+        values (${id}, ${h.id}, ${conversation}, ${member}, '', 'photo.png', 'image/png', ${bytes.length},
+          ${createHash('sha256').update(bytes).digest('hex')}, ${key})`);
+      keep(id);
+      return id;
     },
     async note(authorId) {
       const id = uuidv7();

@@ -27,6 +27,28 @@ export const ZChatPatientCard = z.union([
 ]);
 export type TChatPatientCard = z.infer<typeof ZChatPatientCard>;
 
+/** What a system message says happened (decision 0042): its author added, removed `user`, or `user` left. */
+export const ZChatEvent = z.enum(['member_added', 'member_removed', 'member_left']);
+export type TChatEvent = z.infer<typeof ZChatEvent>;
+
+/** Types of a chat attachment: those of patient documents, recognised by their first bytes (decision 0023). */
+export const ZChatAttachmentType = z.enum([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/heic',
+  'application/pdf',
+]);
+
+export const ZChatAttachment = z.object({
+  name: z.string(),
+  content_type: ZChatAttachmentType,
+  size_bytes: z.number().int(),
+  /** Whether a browser shows it (PDF and images but HEIC): the web previews images only. */
+  viewable: z.boolean(),
+});
+export type TChatAttachment = z.infer<typeof ZChatAttachment>;
+
 export const ZChatMessage = z.object({
   id: z.uuid(),
   conversation: z.uuid(),
@@ -37,6 +59,10 @@ export const ZChatMessage = z.object({
     .object({ id: z.uuid(), author: z.string(), excerpt: z.string(), deleted: z.boolean() })
     .nullable(),
   patient: ZChatPatientCard.nullable(),
+  /** A system message (the body is empty; the web writes the sentence). */
+  system: z.object({ event: ZChatEvent, user: ZChatPerson }).nullable(),
+  /** The attached file (`GET /api/chat/messages/{id}/attachment/`); null once the message is deleted. */
+  attachment: ZChatAttachment.nullable(),
   created_at: z.iso.datetime({ offset: true }),
   edited_at: z.iso.datetime({ offset: true }).nullable(),
   deleted_at: z.iso.datetime({ offset: true }).nullable(),
@@ -68,6 +94,10 @@ export const ZChatConversationDetail = ZChatConversation.extend({
   members: z.array(ZChatPerson),
   /** Who read up to where (the caller included). */
   receipts: z.array(ZChatReceipt),
+  /** A group's creator (null for other kinds). */
+  created_by: z.uuid().nullable(),
+  /** What the caller may do with the members: manage them (a group's creator or an administrator), leave. */
+  can: z.object({ manage_members: z.boolean(), leave: z.boolean() }),
 });
 export type TChatConversationDetail = z.infer<typeof ZChatConversationDetail>;
 
@@ -107,6 +137,16 @@ export const ZChatMessageCreate = z.strictObject({
   patient: z.uuid().nullish(),
 });
 export type TChatMessageCreate = z.infer<typeof ZChatMessageCreate>;
+
+/** Fields of the multipart attachment upload (the `file` part aside): a client-made id and an optional caption. */
+export const ZChatAttachmentFields = z.strictObject({
+  id: z.uuid(),
+  body: z.string().trim().max(CHAT_BODY_MAX).optional(),
+});
+
+export const ZChatMembersAdd = z.strictObject({ users: z.array(z.uuid()).min(1).max(100) });
+
+export const ZChatMemberParams = z.object({ id: z.uuid(), user: z.uuid() });
 
 export const ZChatMessageEdit = z.strictObject({ body: ZBody });
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   check,
   index,
+  integer,
   pgEnum,
   pgTable,
   primaryKey,
@@ -81,9 +82,24 @@ export const chatMembers = pgTable(
   ],
 );
 
+/** What a system message of a group says happened (decision 0042): its author did it to `event_user`. */
+export const CHAT_EVENTS = ['member_added', 'member_removed', 'member_left'] as const;
+
+/** The types an attachment may have: those of patient documents (decision 0023), recognised by content. */
+export const CHAT_ATTACHMENT_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/heic',
+  'application/pdf',
+] as const;
+
 /**
  * Messages. The id is made by the client (an offline message is sent again with the same id: one row). The body
- * is plain text; a deleted message keeps its row (`deleted_at`) and loses its body.
+ * is plain text; a deleted message keeps its row (`deleted_at`) and loses its body. A system message (`event`,
+ * decision 0042) says who was added to or removed from a group, or left it: the body is empty, the web writes
+ * the sentence in the reader's language. An attachment (a file kept in the file storage, decision 0042) is
+ * described by the `attachment_*` columns, all set or all empty.
  */
 export const chatMessages = pgTable(
   'chat_messages',
@@ -104,6 +120,13 @@ export const chatMessages = pgTable(
     createdAt: createdAt(),
     editedAt: timestamp('edited_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    event: text('event'),
+    eventUserId: uuid('event_user_id').references(() => users.id),
+    attachmentName: text('attachment_name'),
+    attachmentType: text('attachment_type'),
+    attachmentSize: integer('attachment_size'),
+    attachmentSha256: text('attachment_sha256'),
+    attachmentKey: text('attachment_key'),
   },
   (t) => [
     index('chat_messages_conversation_newest_idx').on(
@@ -115,5 +138,16 @@ export const chatMessages = pgTable(
       .using('gin', sql`${t.body} gin_trgm_ops`)
       .where(sql`${t.deletedAt} is null`),
     check('chat_messages_body_len_ck', sql`char_length(${t.body}) <= ${sql.raw(String(CHAT_BODY_MAX))}`),
+    check(
+      'chat_messages_event_ck',
+      sql`(${t.event} is null and ${t.eventUserId} is null)
+        or (${t.event} in (${sql.raw(CHAT_EVENTS.map((e) => `'${e}'`).join(', '))}) and ${t.eventUserId} is not null and ${t.body} = '')`,
+    ),
+    check(
+      'chat_messages_attachment_ck',
+      sql`(${t.attachmentKey} is null and ${t.attachmentName} is null and ${t.attachmentType} is null and ${t.attachmentSize} is null and ${t.attachmentSha256} is null)
+        or (${t.attachmentKey} is not null and ${t.attachmentName} is not null and ${t.attachmentSize} is not null and ${t.attachmentSha256} is not null
+          and ${t.attachmentType} in (${sql.raw(CHAT_ATTACHMENT_TYPES.map((e) => `'${e}'`).join(', '))}))`,
+    ),
   ],
 );

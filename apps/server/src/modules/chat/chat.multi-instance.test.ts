@@ -97,4 +97,42 @@ describe.skipIf(!REDIS_URL)('chat across two server instances', () => {
     expect(outsiders.messages).toEqual([]);
     for (const s of [yours, outsiders, mine]) s.close();
   });
+
+  it('stops pushing to a member removed through A, on B, at once', async () => {
+    const me = await member();
+    const you = await member();
+    const conv = await a.app.inject({
+      method: 'POST',
+      url: '/api/chat/conversations/',
+      headers: me.headers,
+      payload: { kind: 'group', title: 'Garde de nuit', members: [you.id] },
+    });
+    expect(conv.statusCode).toBe(201);
+    const id = conv.json().id as string;
+    const yours = await connectToB(you);
+    const removed = await a.app.inject({
+      method: 'DELETE',
+      url: `/api/chat/conversations/${id}/members/${you.id}/`,
+      headers: me.headers,
+    });
+    expect(removed.statusCode).toBe(204);
+    const told = await yours.next((m) => m.action === 'chat.message.created', 2000);
+    expect(told.message).toMatchObject({ system: { event: 'member_removed', user: { id: you.id } } });
+    const sent = await a.app.inject({
+      method: 'POST',
+      url: `/api/chat/conversations/${id}/messages/`,
+      headers: me.headers,
+      payload: { id: randomUUID(), body: 'Plus pour vous' },
+    });
+    expect(sent.statusCode).toBe(201);
+    await sleep(300);
+    expect(yours.messages.filter((m) => m.action === 'chat.message.created')).toHaveLength(1);
+    const gone = await b.app.inject({
+      method: 'GET',
+      url: `/api/chat/conversations/${id}/messages/`,
+      headers: you.headers,
+    });
+    expect(gone.statusCode).toBe(404);
+    yours.close();
+  });
 });

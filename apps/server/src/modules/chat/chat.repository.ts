@@ -42,7 +42,7 @@ export interface ConversationRow {
 }
 
 const unreadOf = (userId: string) => sql`(select count(*) from chat_messages x
-  where x.conversation_id = c.id and x.author_id <> ${userId} and x.deleted_at is null
+  where x.conversation_id = c.id and x.author_id <> ${userId} and x.deleted_at is null and x.event is null
     and (m.last_read_at is null or (x.created_at, x.id) > (m.last_read_at, m.last_read_message_id)))`;
 
 /** The user's conversations (newest activity first) with their unread counts and last message. */
@@ -96,6 +96,7 @@ export interface BareConversation {
   kind: 'direct' | 'group' | 'department';
   department_id: string | null;
   hospital_id: string;
+  created_by: string | null;
 }
 
 /** The conversation when the user may see it, else null (another hospital's, or not a member: not found). */
@@ -105,7 +106,8 @@ export async function findVisibleConversation(
   hospitalId: string,
   id: string,
 ): Promise<BareConversation | null> {
-  const res = await q.execute<BareConversation>(sql`select c.id, c.kind, c.department_id, c.hospital_id
+  const res =
+    await q.execute<BareConversation>(sql`select c.id, c.kind, c.department_id, c.hospital_id, c.created_by
     from chat_conversations c where c.id = ${id} and ${visibleTo(userId, hospitalId)}`);
   return res.rows[0] ?? null;
 }
@@ -176,6 +178,13 @@ export interface MessageRow {
   p_first_name: string | null;
   p_last_name: string | null;
   p_record_number: string | null;
+  event: 'member_added' | 'member_removed' | 'member_left' | null;
+  e_id: string | null;
+  e_name: string | null;
+  attachment_name: string | null;
+  attachment_type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf' | null;
+  attachment_size: number | null;
+  attachment_key: string | null;
   conversation_title?: string | null;
 }
 
@@ -183,11 +192,13 @@ const MESSAGE_COLUMNS = sql`x.id, x.conversation_id, x.hospital_id, x.author_id,
   trim(au.first_name || ' ' || au.last_name) as author_name, x.body, x.created_at, x.edited_at, x.deleted_at,
   r.id as r_id, r.body as r_body, r.deleted_at as r_deleted_at, trim(ru.first_name || ' ' || ru.last_name) as r_author,
   p.id as p_id, p.hospital_id as p_hospital_id, p.first_name as p_first_name, p.last_name as p_last_name,
-  p.record_number as p_record_number`;
+  p.record_number as p_record_number, x.event, eu.id as e_id, trim(eu.first_name || ' ' || eu.last_name) as e_name,
+  x.attachment_name, x.attachment_type, x.attachment_size, x.attachment_key`;
 const MESSAGE_JOINS = sql`join users au on au.id = x.author_id
   left join chat_messages r on r.id = x.reply_to_id and r.conversation_id = x.conversation_id
   left join users ru on ru.id = r.author_id
-  left join patients p on p.id = x.patient_id and p.hospital_id = x.hospital_id`;
+  left join patients p on p.id = x.patient_id and p.hospital_id = x.hospital_id
+  left join users eu on eu.id = x.event_user_id`;
 
 /** A page of a conversation's messages, newest first, before the cursor `(created_at, id)` when given. */
 export async function messagesPage(

@@ -1,8 +1,11 @@
 import {
+  ZChatAttachmentFields,
   ZChatConversationCreate,
   ZChatConversationDetail,
   ZChatConversationList,
   ZChatConversationQuery,
+  ZChatMemberParams,
+  ZChatMembersAdd,
   ZChatMessage,
   ZChatMessageCreate,
   ZChatMessageEdit,
@@ -16,12 +19,17 @@ import {
   ZChatUnread,
 } from '@greensen/shared/contracts/chat';
 import { ZIdParams } from '@greensen/shared/contracts/common';
+import { ZFileQuery } from '@greensen/shared/contracts/documents';
+import { UPLOAD_MAX_MB_MAX } from '@greensen/shared/contracts/hospital-settings';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
+import { badRequest } from '../../lib/errors.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
+import { readUpload, registerUploads, sendFile } from '../../lib/uploads.js';
+import { fileTooLarge } from '../documents/patient-documents.service.js';
 import { ChatService } from './chat.service.js';
 
 defineMessages({
@@ -59,6 +67,14 @@ defineMessages({
     en: 'A message can only be edited within 5 minutes of sending it.',
   },
   'chat.cursor_invalid': { fr: 'Curseur de pagination invalide.', en: 'Invalid pagination cursor.' },
+  'chat.not_group': {
+    fr: 'Seuls les membres d’un groupe changent : une conversation directe est à deux, un canal suit les affectations du service.',
+    en: 'Only a group’s members change: a direct conversation is between two people, a channel follows the department’s staff.',
+  },
+  'chat.not_manager': {
+    fr: 'Seuls le créateur du groupe et les administrateurs gèrent ses membres.',
+    en: 'Only the group’s creator and administrators manage its members.',
+  },
 });
 
 const ACCESS = { access: { scope: 'hospital', module: 'chat', roles: 'any' } } as const;
@@ -121,6 +137,103 @@ export async function chatRoutes(app: FastifyInstance) {
     },
     async (request) => service.detail(contextOf(request), request.params.id),
   );
+
+  r.post(
+    '/api/chat/conversations/:id/members/',
+    {
+      config: ACCESS,
+      schema: {
+        tags,
+        summary: 'Add people to a group (its creator or an administrator); a system message for each',
+        params: ZIdParams,
+        body: ZChatMembersAdd,
+        response: { 200: ZChatConversationDetail },
+      },
+    },
+    async (request) => {
+      const ctx = contextOf(request);
+      await service.addMembers(ctx, request.params.id, request.body.users);
+      return service.detail(ctx, request.params.id);
+    },
+  );
+
+  r.delete(
+    '/api/chat/conversations/:id/members/:user/',
+    {
+      config: ACCESS,
+      schema: {
+        tags,
+        summary:
+          'Remove a member from a group (its creator or an administrator), or leave it (yourself); they lose access at once',
+        params: ZChatMemberParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await service.removeMember(contextOf(request), request.params.id, request.params.user);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.get(
+    '/api/chat/messages/:id/attachment/',
+    {
+      config: ACCESS,
+      schema: {
+        tags,
+        summary:
+          'The file of a message, for the members of its conversation (`disposition=inline` shows PDFs and images)',
+        params: ZIdParams,
+        querystring: ZFileQuery,
+      },
+    },
+    async (request, reply) => {
+      const { disposition } = request.query;
+      return sendFile(
+        reply,
+        await service.attachment(contextOf(request), request.params.id, disposition),
+        disposition,
+      );
+    },
+  );
+
+  // Multipart only in the attachment route's own scope: the rest of the API speaks JSON only.
+  await app.register(async (scope) => {
+    await registerUploads(scope, { maxBytes: UPLOAD_MAX_MB_MAX * 1024 * 1024, fields: 2 });
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/api/chat/conversations/:id/attachments/',
+      {
+        config: ACCESS,
+        schema: {
+          tags,
+          summary:
+            'Send a file (multipart: id, body, file; a JPEG, PNG, WebP, HEIC or PDF within the hospital’s upload limit), idempotent on its id',
+          params: ZIdParams,
+          response: { 200: ZChatMessage, 201: ZChatMessage },
+        },
+      },
+      async (request, reply) => {
+        const ctx = contextOf(request);
+        // Another hospital's conversation, or one the caller is not in: 404 before the body is read.
+        await service.visible(ctx, request.params.id);
+        const { fields, file } = await readUpload(request, {
+          field: 'file',
+          maxBytes: await service.maxBytes(ctx),
+          missing: () => badRequest({ file: ['documents.file_missing'] }),
+          tooLarge: fileTooLarge,
+        });
+        const parsed = ZChatAttachmentFields.safeParse(fields);
+        if (!parsed.success) throw Object.assign(new Error('validation'), { zodIssues: parsed.error.issues });
+        const { message, created } = await service.send(
+          ctx,
+          request.params.id,
+          { id: parsed.data.id, body: parsed.data.body ?? '' },
+          file,
+        );
+        return reply.status(created ? 201 : 200).send(message);
+      },
+    );
+  });
 
   r.get(
     '/api/chat/conversations/:id/messages/',

@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import {
   CHAT_EDIT_WINDOW_MS,
   type TChatConversation,
@@ -18,6 +19,9 @@ import { chatConversations, chatMembers, chatMessages } from '../../db/schema/in
 import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { documentTypeOf } from '../../lib/images.js';
+import { cleanFileName, fileTooLarge } from '../documents/patient-documents.service.js';
+import { findHospitalSettings } from '../hospital-settings/hospital-settings.repository.js';
 import {
   activeMembers,
   audiencePeople,
@@ -91,6 +95,16 @@ export function toMessage(r: MessageRow, cardAllowed: boolean): TChatMessage {
         }
       : null,
     patient,
+    system: r.event && r.e_id ? { event: r.event, user: { id: r.e_id, full_name: r.e_name ?? '' } } : null,
+    attachment:
+      r.attachment_type && !deleted
+        ? {
+            name: r.attachment_name ?? '',
+            content_type: r.attachment_type,
+            size_bytes: Number(r.attachment_size),
+            viewable: r.attachment_type !== 'image/heic',
+          }
+        : null,
     created_at: toIso(r.created_at),
     edited_at: toIsoOrNull(r.edited_at),
     deleted_at: toIsoOrNull(r.deleted_at),
@@ -139,11 +153,104 @@ export class ChatService {
     return mayReadPatientCard(scopedHospital(ctx).roleCodes, this.env);
   }
 
-  private async visible(ctx: ServiceContext, id: string): Promise<BareConversation> {
+  async visible(ctx: ServiceContext, id: string): Promise<BareConversation> {
     const c = await findVisibleConversation(this.app.db, actingUser(ctx).id, scopedHospital(ctx).id, id);
     // Another hospital's conversation, or one the caller is not a member of, is exactly like a missing one.
     if (!c) throw notFound();
     return c;
+  }
+
+  /** A group's members are managed by its creator and by the hospital's administrators who are members. */
+  private managesMembers(ctx: ServiceContext, c: BareConversation) {
+    return (
+      c.kind === 'group' &&
+      (c.created_by === actingUser(ctx).id || scopedHospital(ctx).groups.includes('admin'))
+    );
+  }
+
+  /** A group the caller sees, else 404; a direct conversation or a department channel has no members to change. */
+  private async group(ctx: ServiceContext, id: string) {
+    const c = await this.visible(ctx, id);
+    if (c.kind !== 'group') throw conflict('chat.not_group');
+    return c;
+  }
+
+  /** Adds people of the hospital to a group (those already in it are left as they are): a system message each. */
+  async addMembers(ctx: ServiceContext, id: string, users: readonly string[]) {
+    const c = await this.group(ctx, id);
+    if (!this.managesMembers(ctx, c)) throw forbidden('chat.not_manager');
+    const hospital = scopedHospital(ctx);
+    const wanted = [...new Set(users)];
+    const found = await activeMembers(this.app.db, hospital.id, wanted);
+    if (found.length !== wanted.length) throw badRequest({ users: ['chat.member_unknown'] });
+    const events = await this.app.db.transaction(async (tx) => {
+      const added = await tx
+        .insert(chatMembers)
+        .values(wanted.map((userId) => ({ conversationId: c.id, userId, hospitalId: hospital.id })))
+        .onConflictDoNothing()
+        .returning({ userId: chatMembers.userId });
+      const ids: string[] = [];
+      for (const { userId } of added) ids.push(await this.systemMessage(tx, ctx, c, 'member_added', userId));
+      return ids;
+    });
+    for (const messageId of events) await this.publishById(c, messageId);
+  }
+
+  /**
+   * Removes a member from a group (its creator or an administrator), or the caller leaves it. The person loses
+   * access at once (every read and push asks `chat_members`); they get the system message that says so.
+   */
+  async removeMember(ctx: ServiceContext, id: string, userId: string) {
+    const c = await this.group(ctx, id);
+    const me = actingUser(ctx).id;
+    if (userId !== me && !this.managesMembers(ctx, c)) throw forbidden('chat.not_manager');
+    const messageId = await this.app.db.transaction(async (tx) => {
+      const gone = await tx.execute<{ user_id: string }>(sql`delete from chat_members
+        where conversation_id = ${c.id} and user_id = ${userId} returning user_id`);
+      if (!gone.rows[0]) throw notFound();
+      return this.systemMessage(tx, ctx, c, userId === me ? 'member_left' : 'member_removed', userId);
+    });
+    await this.publishById(c, messageId, [userId]);
+  }
+
+  /** Writes a system message of a group (and its audit row); its id. */
+  private async systemMessage(
+    tx: Queryable,
+    ctx: ServiceContext,
+    c: BareConversation,
+    event: 'member_added' | 'member_removed' | 'member_left',
+    userId: string,
+  ) {
+    const id = randomUUID();
+    const now = new Date();
+    await tx.insert(chatMessages).values({
+      id,
+      hospitalId: c.hospital_id,
+      conversationId: c.id,
+      authorId: actingUser(ctx).id,
+      body: '',
+      event,
+      eventUserId: userId,
+      createdAt: now,
+    });
+    await tx.execute(sql`update chat_conversations set last_message_at = greatest(last_message_at, ${now.toISOString()}::timestamptz)
+      where id = ${c.id}`);
+    await this.app.audit.record(
+      ctx,
+      {
+        action: `chat.member.${event === 'member_added' ? 'add' : event === 'member_left' ? 'leave' : 'remove'}`,
+        resourceType: 'chat_conversation',
+        resourceId: c.id,
+        details: { user: userId, message: id },
+      },
+      tx,
+    );
+    return id;
+  }
+
+  private async publishById(c: BareConversation, messageId: string, alsoTo: readonly string[] = []) {
+    const row = await findMessage(this.app.db, c.hospital_id, messageId);
+    if (row) await this.publish(c, row, 'chat.message.created', alsoTo);
   }
 
   async list(ctx: ServiceContext, query: { page: number; page_size: number; search?: string | undefined }) {
@@ -184,6 +291,8 @@ export class ChatService {
     const audience = new Set(people.map((p) => p.id));
     return {
       ...toConversation(rows[0]!),
+      created_by: c.kind === 'group' ? c.created_by : null,
+      can: { manage_members: this.managesMembers(ctx, c), leave: c.kind === 'group' },
       members: people.map((p) => ({ id: p.id, full_name: p.full_name })),
       receipts: reads
         .filter((r) => audience.has(r.user_id))
@@ -280,6 +389,7 @@ export class ChatService {
     ctx: ServiceContext,
     conversationId: string,
     input: TChatMessageCreate,
+    file?: { name: string | undefined; bytes: Buffer },
   ): Promise<{ message: TChatMessage; created: boolean }> {
     const user = actingUser(ctx);
     const hospital = scopedHospital(ctx);
@@ -296,6 +406,7 @@ export class ChatService {
       if (!res.rows[0]) fields.patient = ['chat.patient_unknown'];
     }
     if (Object.keys(fields).length > 0) throw badRequest(fields);
+    const attachment = file ? await this.checkedFile(ctx, input.id, file) : null;
 
     const now = new Date();
     const created = await this.app.db.transaction(async (tx) => {
@@ -310,10 +421,13 @@ export class ChatService {
           replyToId: input.reply_to ?? null,
           patientId: input.patient ?? null,
           createdAt: now,
+          ...(attachment?.columns ?? {}),
         })
         .onConflictDoNothing()
         .returning({ id: chatMessages.id });
       if (!inserted[0]) return false;
+      // Written before the commit (a failed write rolls the message back); never again for a repeated id.
+      if (attachment) await this.app.files.put(attachment.columns.attachmentKey, attachment.bytes);
       await tx.execute(sql`update chat_conversations set last_message_at = greatest(last_message_at, ${now.toISOString()}::timestamptz)
         where id = ${c.id}`);
       // The author has read their own message.
@@ -331,7 +445,12 @@ export class ChatService {
           resourceType: 'chat_message',
           resourceId: input.id,
           patientId: input.patient ?? null,
-          details: { conversation: c.id },
+          details: {
+            conversation: c.id,
+            ...(attachment
+              ? { attachment: attachment.columns.attachmentType, size: attachment.columns.attachmentSize }
+              : {}),
+          },
         },
         tx,
       );
@@ -346,6 +465,64 @@ export class ChatService {
     return { message: toMessage(row, this.readerMayReadCard(ctx)), created };
   }
 
+  /**
+   * An attachment's checks, those of patient documents (decision 0023): not empty, within the hospital's upload
+   * limit, a JPEG, PNG, WebP, HEIC or PDF recognised by its first bytes (never by its name or declared type).
+   */
+  private async checkedFile(
+    ctx: ServiceContext,
+    messageId: string,
+    file: { name: string | undefined; bytes: Buffer },
+  ) {
+    const hospital = scopedHospital(ctx);
+    if (file.bytes.length === 0) throw badRequest({ file: ['documents.file_missing'] });
+    const settings = await findHospitalSettings(this.app.db, hospital.id);
+    if (file.bytes.length > settings.upload_max_mb * 1024 * 1024) throw fileTooLarge();
+    const type = documentTypeOf(file.bytes);
+    if (!type) throw badRequest({ file: ['documents.file_type'] });
+    return {
+      bytes: file.bytes,
+      columns: {
+        attachmentName: cleanFileName(file.name),
+        attachmentType: type,
+        attachmentSize: file.bytes.length,
+        attachmentSha256: createHash('sha256').update(file.bytes).digest('hex'),
+        attachmentKey: `chat/${hospital.id}/${messageId}`,
+      },
+    };
+  }
+
+  /** The upload limit of the hospital, in bytes (the multipart reader stops there). */
+  async maxBytes(ctx: ServiceContext) {
+    return (await findHospitalSettings(this.app.db, scopedHospital(ctx).id)).upload_max_mb * 1024 * 1024;
+  }
+
+  /**
+   * An attachment's bytes for a member of its conversation (anyone else: 404, like a missing message); a deleted
+   * message's file is gone for everyone. Viewing and downloading are audited.
+   */
+  async attachment(ctx: ServiceContext, id: string, disposition: 'inline' | 'attachment') {
+    const hospital = scopedHospital(ctx);
+    const row = await findMessage(this.app.db, hospital.id, id);
+    if (!row?.attachment_key || row.deleted_at !== null) throw notFound();
+    const c = await findVisibleConversation(
+      this.app.db,
+      actingUser(ctx).id,
+      hospital.id,
+      row.conversation_id,
+    );
+    if (!c) throw notFound();
+    const bytes = await this.app.files.get(row.attachment_key);
+    if (!bytes) throw new Error(`chat attachment ${id}: stored file missing`);
+    await this.app.audit.record(ctx, {
+      action: disposition === 'inline' ? 'chat.attachment.view' : 'chat.attachment.download',
+      resourceType: 'chat_message',
+      resourceId: id,
+      details: { conversation: c.id },
+    });
+    return { bytes, type: row.attachment_type!, fileName: row.attachment_name ?? 'document' };
+  }
+
   private async ownMessage(ctx: ServiceContext, id: string) {
     const user = actingUser(ctx);
     const hospital = scopedHospital(ctx);
@@ -353,7 +530,7 @@ export class ChatService {
     if (!row) throw notFound();
     const c = await findVisibleConversation(this.app.db, user.id, hospital.id, row.conversation_id);
     if (!c) throw notFound();
-    if (row.author_id !== user.id) throw forbidden('chat.not_author');
+    if (row.author_id !== user.id || row.event !== null) throw forbidden('chat.not_author');
     if (row.deleted_at !== null) throw conflict('chat.message_deleted');
     return { row, c };
   }
@@ -474,9 +651,10 @@ export class ChatService {
     c: BareConversation,
     row: MessageRow,
     action: 'chat.message.created' | 'chat.message.updated',
+    alsoTo: readonly string[] = [],
   ) {
     try {
-      const audience = await conversationAudience(this.app.db, c);
+      const audience = [...new Set([...(await conversationAudience(this.app.db, c)), ...alsoTo])];
       const roles = row.p_id
         ? await roleCodesOf(this.app.db, c.hospital_id, audience)
         : new Map<string, string[]>();

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import { ZIdParams } from '@greensen/shared/contracts/common';
 import {
   ISSUERS_ANY,
@@ -29,13 +28,14 @@ import {
 } from '@greensen/shared/contracts/documents';
 import { UPLOAD_MAX_MB_MAX } from '@greensen/shared/contracts/hospital-settings';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
-import { ApiError, badRequest } from '../../lib/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
+import { readUpload, registerUploads, sendFile } from '../../lib/uploads.js';
 import { DocumentsService } from './documents.service.js';
 import { fileTooLarge, PatientDocumentsService } from './patient-documents.service.js';
 
@@ -128,29 +128,6 @@ const ALL: readonly DashboardGroup[] = [
   'admin',
 ];
 const CANCELLERS: readonly DashboardGroup[] = [...ISSUERS_ANY];
-
-/** Where the browser may show a file itself; anything else (and every HEIC) is a download. */
-const INLINE_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/webp']);
-
-/** Sends stored bytes: never sniffed, never cached by a shared cache, inline only when asked and safe. */
-function sendFile(
-  reply: FastifyReply,
-  file: { bytes: Buffer; type: string; fileName: string },
-  disposition: 'inline' | 'attachment',
-) {
-  const inline = disposition === 'inline' && INLINE_TYPES.has(file.type);
-  const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/[\\"]/g, '_');
-  return reply
-    .type(file.type)
-    .header(
-      'content-disposition',
-      `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-    )
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'private, no-store')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-    .send(file.bytes);
-}
 
 const ZStale = z.object({ detail: z.string(), code: z.string(), version: z.number().int() });
 
@@ -446,17 +423,7 @@ export async function documentsRoutes(app: FastifyInstance) {
 
   // Multipart only in the upload route's own scope: the rest of the API speaks JSON only.
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      limits: {
-        fileSize: UPLOAD_MAX_MB_MAX * 1024 * 1024,
-        files: 1,
-        fields: 8,
-        fieldSize: 4000,
-        parts: 9,
-        headerPairs: 50,
-      },
-      throwFileSizeLimit: true,
-    });
+    await registerUploads(scope, { maxBytes: UPLOAD_MAX_MB_MAX * 1024 * 1024, fields: 8 });
     const s = scope.withTypeProvider<ZodTypeProvider>();
     s.post(
       '/api/patient-documents/',
@@ -471,29 +438,14 @@ export async function documentsRoutes(app: FastifyInstance) {
       },
       async (request, reply) => {
         const ctx = contextOf(request);
-        if (!request.isMultipart()) throw badRequest({ file: ['documents.file_missing'] });
-        const max = await uploads.maxBytes(ctx);
-        const fields: Record<string, string> = {};
-        let file: { name: string; bytes: Buffer } | null = null;
-        try {
-          for await (const part of request.parts({ limits: { fileSize: max, files: 1 } })) {
-            if (part.type === 'file') {
-              if (part.fieldname !== 'file' || file) {
-                await part.toBuffer();
-                throw badRequest({ file: ['documents.file_missing'] });
-              }
-              file = { name: part.filename, bytes: await part.toBuffer() };
-            } else if (typeof part.value === 'string' && part.value !== '')
-              fields[part.fieldname] = part.value;
-          }
-        } catch (err) {
-          if (err instanceof ApiError) throw err;
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge();
-          throw badRequest({ file: ['documents.file_missing'] });
-        }
+        const { fields, file } = await readUpload(request, {
+          field: 'file',
+          maxBytes: await uploads.maxBytes(ctx),
+          missing: () => badRequest({ file: ['documents.file_missing'] }),
+          tooLarge: fileTooLarge,
+        });
         const parsed = ZPatientDocumentFields.safeParse(fields);
         if (!parsed.success) throw Object.assign(new Error('validation'), { zodIssues: parsed.error.issues });
-        if (!file) throw badRequest({ file: ['documents.file_missing'] });
         return reply.status(201).send(await uploads.upload(ctx, parsed.data, file));
       },
     );

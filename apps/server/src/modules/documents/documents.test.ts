@@ -10,6 +10,7 @@ import {
   startedConsultation,
 } from '../../../test/consultations.js';
 import { type Actor, createPatient, journeyHospital } from '../../../test/journey.js';
+import { multipart } from '../../../test/multipart.js';
 import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
 import { shippedId } from './shipped.js';
 
@@ -34,27 +35,6 @@ async function pdfText(bytes: Buffer): Promise<string> {
     pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(''));
   }
   return pages.join('\n');
-}
-
-/** A multipart/form-data body with text fields and one file. */
-function multipart(fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }) {
-  const boundary = `----greensen${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (file)
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-      file.bytes,
-      Buffer.from('\r\n'),
-    );
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(parts),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
 }
 
 function upload(

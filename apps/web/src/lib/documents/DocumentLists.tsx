@@ -155,16 +155,40 @@ function isImage(doc: TPatientDocument): boolean {
 
 /** A small preview of an uploaded image (fetched with the token); an icon for PDFs and HEIC photos. */
 export function Thumbnail({ doc }: { doc: TPatientDocument }) {
-  const image = isImage(doc);
-  const query = useFileBlob(image ? patientDocumentFilePath(doc.id) : null, 'inline');
-  const url = useObjectUrl(query.data, doc.content_type);
-  if (image && url) {
-    return <Image src={url} alt="" w={48} h={48} radius="sm" fit="cover" data-testid="thumbnail" />;
-  }
-  const Icon = doc.content_type === 'application/pdf' ? IconFileTypePdf : IconFile;
   return (
-    <Center w={48} h={48} bg="var(--mantine-color-default-hover)" style={{ borderRadius: 4 }}>
-      <Icon size={24} stroke={1.5} />
+    <FileThumbnail
+      path={patientDocumentFilePath(doc.id)}
+      contentType={doc.content_type}
+      image={isImage(doc)}
+      size={48}
+    />
+  );
+}
+
+/**
+ * A preview of a stored image (fetched with the token, shown from an object URL re-typed as `contentType`), or
+ * an icon: a PDF, a HEIC photo, any other file. Shared with the messaging's attachments.
+ */
+export function FileThumbnail({
+  path,
+  contentType,
+  image,
+  size,
+}: {
+  path: string;
+  contentType: string;
+  image: boolean;
+  size: number;
+}) {
+  const query = useFileBlob(image ? path : null, 'inline');
+  const url = useObjectUrl(query.data, contentType);
+  if (image && url) {
+    return <Image src={url} alt="" w={size} h={size} radius="sm" fit="cover" data-testid="thumbnail" />;
+  }
+  const Icon = contentType === 'application/pdf' ? IconFileTypePdf : IconFile;
+  return (
+    <Center w={size} h={size} bg="var(--mantine-color-default-hover)" style={{ borderRadius: 4 }}>
+      <Icon size={Math.round(size / 2)} stroke={1.5} />
     </Center>
   );
 }

@@ -115,3 +115,39 @@ export function useStaff(search: string, enabled: boolean) {
     enabled,
   });
 }
+
+/** The API path of a message's attached file (fetched with the token: `useFileBlob`, `downloadFile`). */
+export const attachmentPath = (message: string) => `chat/messages/${message}/attachment/`;
+
+/** Sends a file (and the composer's text as its caption) as a message of its own, with a client-made id. */
+export function useSendAttachment(conversation: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, body }: { file: File; body: string }) => {
+      const form = new FormData();
+      form.append('id', crypto.randomUUID());
+      if (body) form.append('body', body);
+      form.append('file', file);
+      return api.post<TChatMessage>(`chat/conversations/${conversation}/attachments/`, form);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: chatKeys.all }),
+  });
+}
+
+export function useAddMembers(conversation: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (users: string[]) =>
+      api.post<TChatConversationDetail>(`chat/conversations/${conversation}/members/`, { users }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: chatKeys.all }),
+  });
+}
+
+/** Removes a member of a group, or (the caller's own id) leaves it. */
+export function useRemoveMember(conversation: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (user: string) => api.delete<null>(`chat/conversations/${conversation}/members/${user}/`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: chatKeys.all }),
+  });
+}

@@ -6,6 +6,7 @@ import {
   Badge,
   Button,
   Card,
+  FileButton,
   Group,
   Paper,
   Skeleton,
@@ -15,11 +16,21 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconArrowBackUp, IconPencil, IconSend, IconTrash, IconUser, IconX } from '@tabler/icons-react';
+import {
+  IconArrowBackUp,
+  IconPaperclip,
+  IconPencil,
+  IconSend,
+  IconTrash,
+  IconUser,
+  IconUsers,
+  IconX,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { isApiError } from '../../../lib/api-client';
 import { PatientPicker } from '../../../lib/clinical/components/PatientPicker';
 import { formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
@@ -32,8 +43,11 @@ import {
   useEditMessage,
   useMarkRead,
   useMessages,
+  useSendAttachment,
 } from '../api/chat';
 import { type Outbox, usePending } from '../outbox';
+import { MembersModal } from './MembersModal';
+import { AttachmentChip, SystemLine } from './MessageParts';
 
 function PatientCard({ patient }: { patient: NonNullable<TChatMessage['patient']> }) {
   const { t } = useTranslation('chat');
@@ -120,6 +134,7 @@ function MessageItem({
           </Text>
         )}
         {message.patient && <PatientCard patient={message.patient} />}
+        <AttachmentChip message={message} />
         {!deleted && (
           <Group gap={4} justify="flex-end">
             <Tooltip label={t('actions.reply')}>
@@ -155,7 +170,7 @@ function MessageItem({
 }
 
 /** One conversation: its messages (newest at the bottom), the composer, replies, edits, the patient reference. */
-export function ConversationView({ id, outbox }: { id: string; outbox: Outbox }) {
+export function ConversationView({ id, outbox, onLeft }: { id: string; outbox: Outbox; onLeft: () => void }) {
   const { t } = useTranslation('chat');
   const me = useUserStore((s) => s.user?.id ?? null);
   const queryClient = useQueryClient();
@@ -170,6 +185,8 @@ export function ConversationView({ id, outbox }: { id: string; outbox: Outbox })
   const [editing, setEditing] = useState<TChatMessage | null>(null);
   const [patient, setPatient] = useState<string>('');
   const [withPatient, setWithPatient] = useState(false);
+  const [membersOpen, setMembersOpen] = useState(false);
+  const attach = useSendAttachment(id);
 
   const list = useMemo(() => (messages.data?.pages ?? []).flatMap((p) => p.results), [messages.data]);
   const newest = list[0];
@@ -214,6 +231,18 @@ export function ConversationView({ id, outbox }: { id: string; outbox: Outbox })
     setText('');
   };
 
+  const sendFile = (file: File | null) => {
+    if (!file) return;
+    attach.mutate({ file, body: text.trim() }, { onSuccess: () => setText('') });
+  };
+
+  // Removed from the group (or left it in another tab): the conversation is no longer the reader's.
+  if (detail.isError && isApiError(detail.error) && detail.error.status === 404)
+    return (
+      <Text c="dimmed" data-testid="chat-gone">
+        {t('members.gone')}
+      </Text>
+    );
   if (detail.isError) return <LoadError error={detail.error} onRetry={() => void detail.refetch()} />;
 
   const readers = (detail.data?.receipts ?? []).filter(
@@ -222,7 +251,28 @@ export function ConversationView({ id, outbox }: { id: string; outbox: Outbox })
 
   return (
     <Stack gap="sm" data-testid="chat-conversation">
-      <Title order={3}>{detail.data?.title ?? <Skeleton h={24} w={200} />}</Title>
+      <Group justify="space-between">
+        <Title order={3}>{detail.data?.title ?? <Skeleton h={24} w={200} />}</Title>
+        {detail.data?.kind === 'group' && (
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconUsers size={14} />}
+            onClick={() => setMembersOpen(true)}
+          >
+            {t('members.button')}
+          </Button>
+        )}
+      </Group>
+      {detail.data?.kind === 'group' && (
+        <MembersModal
+          conversation={detail.data}
+          me={me}
+          opened={membersOpen}
+          onClose={() => setMembersOpen(false)}
+          onLeft={onLeft}
+        />
+      )}
       {detail.data && (
         <Text size="xs" c="dimmed">
           {detail.data.members.map((m) => m.full_name).join(', ')}
@@ -252,19 +302,23 @@ export function ConversationView({ id, outbox }: { id: string; outbox: Outbox })
               {t('view.empty')}
             </Text>
           )}
-          {[...list].reverse().map((m) => (
-            <MessageItem
-              key={m.id}
-              message={m}
-              mine={m.author.id === me}
-              onReply={() => setReplyTo(m)}
-              onEdit={() => {
-                setEditing(m);
-                setText(m.body);
-              }}
-              onDelete={() => remove.mutate(m.id)}
-            />
-          ))}
+          {[...list].reverse().map((m) =>
+            m.system ? (
+              <SystemLine key={m.id} message={m} me={me} />
+            ) : (
+              <MessageItem
+                key={m.id}
+                message={m}
+                mine={m.author.id === me}
+                onReply={() => setReplyTo(m)}
+                onEdit={() => {
+                  setEditing(m);
+                  setText(m.body);
+                }}
+                onDelete={() => remove.mutate(m.id)}
+              />
+            ),
+          )}
           {pending
             .filter((p) => !list.some((m) => m.id === p.id))
             .map((p) => (
@@ -318,6 +372,11 @@ export function ConversationView({ id, outbox }: { id: string; outbox: Outbox })
           onChange={setPatient}
         />
       )}
+      {attach.isError && (
+        <Text c="red" size="sm" role="alert">
+          {isApiError(attach.error) ? attach.error.message : t('attachment.failed')}
+        </Text>
+      )}
       <Group align="flex-end" gap="xs" wrap="nowrap">
         <Textarea
           style={{ flex: 1 }}
@@ -336,6 +395,23 @@ export function ConversationView({ id, outbox }: { id: string; outbox: Outbox })
             }
           }}
         />
+        {!editing && (
+          <FileButton onChange={sendFile} accept="image/png,image/jpeg,image/webp,image/heic,application/pdf">
+            {(props) => (
+              <Tooltip label={t('view.attachFile')}>
+                <ActionIcon
+                  {...props}
+                  variant="default"
+                  size="lg"
+                  aria-label={t('view.attachFile')}
+                  loading={attach.isPending}
+                >
+                  <IconPaperclip size={18} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </FileButton>
+        )}
         {!editing && (
           <Tooltip label={t('view.attachPatient')}>
             <ActionIcon

@@ -20,16 +20,18 @@ const message = (over: Partial<TChatMessage>): TChatMessage => ({
   body: 'Bonjour',
   reply_to: null,
   patient: null,
+  system: null,
+  attachment: null,
   created_at: new Date().toISOString(),
   edited_at: null,
   deleted_at: null,
   ...over,
 });
 
-function routes(messages: TChatMessage[], posts: MockRequest[]) {
+function routes(messages: TChatMessage[], posts: MockRequest[], kind: 'direct' | 'group' = 'direct') {
   const conversation = {
     id: C1,
-    kind: 'direct',
+    kind,
     title: 'Esther Mwamba',
     department: null,
     unread_count: 2,
@@ -45,6 +47,8 @@ function routes(messages: TChatMessage[], posts: MockRequest[]) {
         ...conversation,
         members: [ME, NURSE],
         receipts: [{ user: NURSE, last_read_message: messages[0]?.id ?? null, last_read_at: null }],
+        created_by: kind === 'group' ? ME.id : null,
+        can: { manage_members: kind === 'group', leave: kind === 'group' },
       }),
     [`/api/chat/conversations/${C1}/messages/`]: (r: MockRequest) => {
       if (r.method === 'POST') posts.push(r);
@@ -109,5 +113,36 @@ describe('the messaging page', { timeout: 60_000 }, () => {
     expect(pending).toHaveTextContent('Back in five minutes');
     expect(pending).toHaveTextContent('pending');
     expect(posts.filter((p) => p.method === 'POST' && p.url.pathname.endsWith('/messages/'))).toEqual([]);
+  });
+
+  it('writes system messages in the reader’s language, shows attachments as chips and manages a group', async () => {
+    const user = userEvent.setup();
+    const posts: MockRequest[] = [];
+    const messages = [
+      message({
+        id: '0193a000-0000-7000-8000-0000000000b2',
+        body: 'La plaie',
+        attachment: { name: 'plaie.pdf', content_type: 'application/pdf', size_bytes: 2048, viewable: true },
+      }),
+      message({
+        id: '0193a000-0000-7000-8000-0000000000b1',
+        author: ME,
+        body: '',
+        system: { event: 'member_added', user: NURSE },
+      }),
+    ];
+    renderApp('/chat', { user: makeUser({ id: ME.id }), routes: routes(messages, posts, 'group') });
+    const list = await screen.findByTestId('chat-conversations', {}, { timeout: 15_000 });
+    await user.click(within(list).getByText('Esther Mwamba'));
+    const view = await screen.findByTestId('chat-conversation', {}, { timeout: 15_000 });
+    expect(await within(view).findByTestId('chat-system', {}, { timeout: 15_000 })).toHaveTextContent(
+      'vous a ajouté Esther Mwamba',
+    );
+    expect(within(view).getByTestId('chat-attachment')).toHaveTextContent('plaie.pdf');
+    await user.click(within(view).getByRole('button', { name: 'Membres' }));
+    const members = await screen.findByTestId('chat-members', {}, { timeout: 15_000 });
+    expect(within(members).getByText('Awa Diop (vous)')).toBeInTheDocument();
+    expect(within(members).getByLabelText('Retirer Esther Mwamba du groupe')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Quitter le groupe' })).toBeInTheDocument();
   });
 });

@@ -81,7 +81,7 @@ export default function ChatPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
           {selected ? (
-            <ConversationView key={selected} id={selected} outbox={outbox} />
+            <ConversationView key={selected} id={selected} outbox={outbox} onLeft={() => setSelected(null)} />
           ) : (
             <Text c="dimmed">{t('view.none')}</Text>
           )}
