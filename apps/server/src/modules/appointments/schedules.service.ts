@@ -499,9 +499,14 @@ export class SchedulesService {
 
   // Providers and slots -------------------------------------------------------------------------------------
 
-  /** The providers with an active schedule, with its departments (the pickers of the calendar and booking form). */
-  async providers(ctx: ServiceContext, department: string | undefined) {
+  /**
+   * The providers with an active schedule, with its departments (the pickers of the calendar and booking form);
+   * with `unscheduled`, also every active member who may have a schedule (PROVIDER_GROUPS), with no departments when
+   * they have none yet: the new-schedule dialog, for those who manage schedules only (else 403).
+   */
+  async providers(ctx: ServiceContext, query: { department?: string | undefined; unscheduled?: boolean }) {
     const hospital = scopedHospital(ctx);
+    if (query.unscheduled && !mayAct(ctx, 'schedule.manage')) throw forbidden();
     const res = await this.app.db.execute<{
       id: string;
       first_name: string;
@@ -514,16 +519,14 @@ export class SchedulesService {
         d.kind as d_kind
       from provider_schedules s join users u on u.id = s.provider_id join departments d on d.id = s.department_id
       where s.hospital_id = ${hospital.id} and s.active
-        ${department ? sql`and s.department_id = ${department}` : sql``}
+        ${query.department ? sql`and s.department_id = ${query.department}` : sql``}
       order by u.last_name, u.first_name, u.id, d.name`);
-    const byId = new Map<
-      string,
-      {
-        id: string;
-        full_name: string;
-        departments: { id: string; code: string; name: string; kind: string }[];
-      }
-    >();
+    type Provider = {
+      id: string;
+      full_name: string;
+      departments: { id: string; code: string; name: string; kind: string }[];
+    };
+    const byId = new Map<string, Provider>();
     for (const r of res.rows) {
       let p = byId.get(r.id);
       if (!p) {
@@ -532,7 +535,26 @@ export class SchedulesService {
       }
       p.departments.push({ id: r.d_id, code: r.d_code, name: r.d_name, kind: r.d_kind });
     }
-    return { results: [...byId.values()] };
+    if (!query.unscheduled) return { results: [...byId.values()] };
+    // Every active member whose role sees patients (the same rule as checkProvider), in name order.
+    const members = await this.app.db.execute<{
+      id: string;
+      first_name: string;
+      last_name: string;
+      role_code: string;
+    }>(sql`select distinct u.id, u.first_name, u.last_name, m.role_code
+      from memberships m join users u on u.id = m.user_id
+      where m.hospital_id = ${hospital.id} and m.is_active and u.is_active
+      order by u.last_name, u.first_name, u.id`);
+    const all = new Map<string, Provider>();
+    for (const m of members.rows) {
+      if (all.has(m.id) || !(PROVIDER_GROUPS as readonly string[]).includes(roleGroup(m.role_code))) continue;
+      all.set(
+        m.id,
+        byId.get(m.id) ?? { id: m.id, full_name: `${m.first_name} ${m.last_name}`.trim(), departments: [] },
+      );
+    }
+    return { results: [...all.values()] };
   }
 
   /**
