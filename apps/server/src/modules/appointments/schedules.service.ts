@@ -23,6 +23,7 @@ import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../l
 import { ApiError, badRequest, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import {
+  absenceRanges,
   findException,
   findSchedule,
   holidayDates,
@@ -578,25 +579,16 @@ export class SchedulesService {
     if (daysBetween(query.from, query.to) > SLOT_SEARCH_MAX_DAYS)
       throw badRequest({ to: ['appointments.range_too_long'] });
     const q = this.app.db;
-    const zone = await hospitalZone(q, hospital.id);
-    const schedules = await slotSchedules(
-      q,
-      hospital.id,
-      { provider: query.provider, department: query.department },
-      query.from,
-      query.to,
-    );
+    const target = { provider: query.provider, department: query.department };
+    // Four independent statements at once (a pool runs them side by side; the embedded engine one after another).
+    const [zone, schedules, absences, holidays] = await Promise.all([
+      hospitalZone(q, hospital.id),
+      slotSchedules(q, hospital.id, target, query.from, query.to),
+      absenceRanges(q, hospital.id, target, query.from, query.to),
+      holidayDates(q, hospital.id, query.from, query.to),
+    ]);
     const providers = [...new Set(schedules.map((s) => s.provider))];
     const names = new Map(schedules.map((s) => [s.provider, s.provider_name]));
-    const [exceptions, holidays] = [
-      await listExceptions(q, hospital.id, { providers, from: query.from, to: query.to }, 10_000, 0),
-      await holidayDates(q, hospital.id, query.from, query.to),
-    ];
-    const absences = exceptions.rows.map((e) => ({
-      provider: e.provider.id,
-      start_date: e.start_date,
-      end_date: e.end_date,
-    }));
     const now = this.now().getTime();
     const limit = Math.min(query.limit, SLOT_SEARCH_MAX_RESULTS);
     const freeOnly = query.free_only;
@@ -672,21 +664,11 @@ export class SchedulesService {
     const date = zonedDate(start, zone);
     const schedules = await slotSchedules(q, hospitalId, { provider, department }, date, date);
     if (schedules.length === 0) return null;
-    const exceptions = await listExceptions(
-      q,
-      hospitalId,
-      { providers: [provider], from: date, to: date },
-      100,
-      0,
-    );
+    const exceptions = await absenceRanges(q, hospitalId, { provider }, date, date);
     const holidays = await holidayDates(q, hospitalId, date, date);
     const slots = expandSlots({
       schedules,
-      exceptions: exceptions.rows.map((e) => ({
-        provider: e.provider.id,
-        start_date: e.start_date,
-        end_date: e.end_date,
-      })),
+      exceptions,
       holidays,
       from: date,
       to: date,
