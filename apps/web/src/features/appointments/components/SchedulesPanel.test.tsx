@@ -169,9 +169,11 @@ describe('the schedules tab of the calendar', { timeout: 120_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Nouveau planning' }));
     const dialog = await screen.findByTestId('schedule-form');
     await user.click(within(dialog).getByRole('combobox', { name: /Soignant/ }));
-    await user.click(await screen.findByRole('option', { name: MIDWIFE.full_name }));
+    await user.click(
+      await screen.findByRole('option', { name: MIDWIFE.full_name, hidden: true }, { timeout: 10_000 }),
+    );
     await user.click(within(dialog).getByRole('combobox', { name: /Service/ }));
-    await user.click(await screen.findByRole('option', { name: DEPARTMENT.name }));
+    await user.click(await screen.findByRole('option', { name: DEPARTMENT.name, hidden: true }));
     await user.click(within(dialog).getByRole('button', { name: 'Créer le planning' }));
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toMatchObject({ provider: MIDWIFE.id, department: DEPARTMENT.id });
