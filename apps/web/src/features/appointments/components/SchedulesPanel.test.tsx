@@ -168,12 +168,17 @@ describe('the schedules tab of the calendar', { timeout: 120_000 }, () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Nouveau planning' }));
     const dialog = await screen.findByTestId('schedule-form');
-    await user.click(within(dialog).getByRole('combobox', { name: /Soignant/ }));
-    await user.click(
-      await screen.findByRole('option', { name: MIDWIFE.full_name, hidden: true }, { timeout: 10_000 }),
-    );
-    await user.click(within(dialog).getByRole('combobox', { name: /Service/ }));
-    await user.click(await screen.findByRole('option', { name: DEPARTMENT.name, hidden: true }));
+    async function pick(label: RegExp, option: string) {
+      const input = within(dialog).getByRole('combobox', { name: label });
+      await user.click(input);
+      await waitFor(() => expect(input.getAttribute('aria-controls')).toBeTruthy());
+      const listbox = document.getElementById(input.getAttribute('aria-controls') ?? '') as HTMLElement;
+      await user.click(
+        await within(listbox).findByRole('option', { name: option, hidden: true }, { timeout: 10_000 }),
+      );
+    }
+    await pick(/Soignant/, MIDWIFE.full_name);
+    await pick(/Service/, DEPARTMENT.name);
     await user.click(within(dialog).getByRole('button', { name: 'Créer le planning' }));
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toMatchObject({ provider: MIDWIFE.id, department: DEPARTMENT.id });

@@ -194,7 +194,7 @@ describe('booking an appointment', { timeout: 60_000 }, () => {
     return register;
   }
 
-  it('registers a new patient on the spot and books for them', async () => {
+  it('registers a new patient on the spot and books for them', { timeout: 180_000 }, async () => {
     const NEW = {
       ...PATIENT,
       id: '0190f0f0-aaaa-7222-8333-444455550020',
