@@ -102,3 +102,34 @@ test('the secretary books a follow-up and checks a patient in; the doctor sees t
     page.locator('.ec-event.gs-appointment', { hasText: 'Esther Ngalula · Suivi' }).first(),
   ).toBeVisible();
 });
+
+test('the secretary registers a patient on the spot from the booking form and books for them', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, 'secretaire@greensen.test');
+  await page.goto('/appointments');
+  await page.getByRole('button', { name: 'Nouveau rendez-vous' }).click();
+  const form = page.getByTestId('booking-form');
+  await form.getByTestId('register-patient').click();
+
+  // The patients' registration dialog, over the booking form: a patient nobody registered yet.
+  const register = page.getByRole('dialog', { name: 'Nouveau patient' });
+  const last = `Mwamba${Date.now().toString(36)}`;
+  await register.getByRole('textbox', { name: /^Nom/ }).fill(last);
+  await register.getByRole('textbox', { name: /^Prénom/ }).fill('Odile');
+  await register.getByRole('radio', { name: 'Femme' }).check();
+  await register.getByText('Âge estimé', { exact: true }).click();
+  await register.getByRole('textbox', { name: /^Âge estimé \(années\)/ }).fill('41');
+  await register.getByRole('button', { name: 'Enregistrer le patient' }).click();
+  await expect(register).toBeHidden();
+
+  // She is the booking's patient; book her a follow-up with the demo doctor.
+  await expect(form.getByRole('combobox', { name: /^Patient/ })).toHaveValue(new RegExp(`^Odile ${last} · `));
+  await choose(page, form, /^Prestataire/, DOCTOR);
+  await choose(page, form, /^Type de rendez-vous/, 'Suivi');
+  await form.getByTestId('slot').first().click();
+  await form.getByRole('textbox', { name: /^Motif/ }).fill('Premier rendez-vous');
+  await form.getByRole('button', { name: 'Réserver' }).click();
+  await expect(page.getByRole('heading', { name: `Rendez-vous d'Odile ${last}` })).toBeVisible();
+});

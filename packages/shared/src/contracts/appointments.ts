@@ -215,14 +215,21 @@ export const ZHoliday = z.object({ id: z.uuid(), date: zDate, name: z.string(), 
 export type THoliday = z.infer<typeof ZHoliday>;
 export const ZHolidayList = zPage(ZHoliday);
 
-/** A provider who has (had) a schedule, for the calendar's and the booking form's pickers. */
+/**
+ * A provider who has a schedule, for the calendar's and the booking form's pickers; with `unscheduled=true` (those
+ * who manage schedules only), also every active member who may have one — doctor, head doctor, midwife, nurse —
+ * with no departments when they have no schedule yet (the new-schedule dialog).
+ */
 export const ZScheduleProvider = z.object({
   id: z.uuid(),
   full_name: z.string(),
   departments: z.array(ZDepartmentRef),
 });
 export const ZScheduleProviderList = z.object({ results: z.array(ZScheduleProvider) });
-export const ZScheduleProviderQuery = z.object({ department: z.uuid().optional() });
+export const ZScheduleProviderQuery = z.object({
+  department: z.uuid().optional(),
+  unscheduled: zQueryBoolean.default(false),
+});
 
 // Slots -----------------------------------------------------------------------------------------------------
 

@@ -200,6 +200,30 @@ export async function listExceptions(
   return { rows: rows.rows.map(toException), count: Number(counted.rows[0]?.n ?? 0) };
 }
 
+/**
+ * The absences over `from`–`to` of a provider, or of the providers who have an active schedule in a department (the
+ * free-slot search: dates only, no names, no count, so that it runs beside the schedules' query).
+ */
+export async function absenceRanges(
+  q: Queryable,
+  hospitalId: string,
+  target: { provider?: string | undefined; department?: string | undefined },
+  from: string,
+  to: string,
+) {
+  const who = target.provider
+    ? sql`and e.provider_id = ${target.provider}`
+    : target.department
+      ? sql`and e.provider_id in (select s.provider_id from provider_schedules s
+          where s.hospital_id = ${hospitalId} and s.department_id = ${target.department} and s.active)`
+      : sql``;
+  const res = await q.execute<{ provider_id: string; start_date: string; end_date: string }>(sql`select
+      e.provider_id, e.start_date::text as start_date, e.end_date::text as end_date
+    from schedule_exceptions e
+    where e.hospital_id = ${hospitalId} and e.end_date >= ${from}::date and e.start_date <= ${to}::date ${who}`);
+  return res.rows.map((r) => ({ provider: r.provider_id, start_date: r.start_date, end_date: r.end_date }));
+}
+
 export async function findException(q: Queryable, hospitalId: string, id: string) {
   const row = await q.execute<ExceptionRow>(sql`select e.id, e.provider_id, u.first_name as pr_first,
       u.last_name as pr_last, e.start_date::text as start_date, e.end_date::text as end_date, e.kind, e.reason,

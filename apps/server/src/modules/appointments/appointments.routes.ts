@@ -274,12 +274,13 @@ export async function appointmentsRoutes(app: FastifyInstance, opts: { sms?: Sms
       config: everyone,
       schema: {
         tags,
-        summary: 'The providers who have an active schedule, with its departments',
+        summary:
+          'The providers who have an active schedule, with its departments (unscheduled=true: and every member who may have one, for schedule managers)',
         querystring: ZScheduleProviderQuery,
         response: { 200: ZScheduleProviderList },
       },
     },
-    async (request) => schedules.providers(contextOf(request), request.query.department),
+    async (request) => schedules.providers(contextOf(request), request.query),
   );
 
   r.get(

@@ -184,6 +184,57 @@ describe('schedules and slots', () => {
     );
     expect(tooLong.statusCode).toBe(400);
   });
+
+  it('offers midwives and nurses without a schedule to schedule managers, and gives them schedules', async () => {
+    const midwife = await h.as('SAGE_FEMME', 'MAT');
+    const clinicNurse = await h.as('NURSE', 'MED');
+    const otherMidwife = await other.as('SAGE_FEMME', 'MAT');
+    const url = '/api/appointments/providers/?unscheduled=true';
+    const listed = await call(ctx.app, admin, 'GET', url);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const results = listed.json().results as { id: string; departments: { id: string }[] }[];
+    const ids = results.map((p) => p.id);
+    expect(ids).toEqual(expect.arrayContaining([midwife.id, clinicNurse.id, doctor2.id, head.id]));
+    // Not a provider, not a member of this hospital.
+    expect(ids).not.toContain(desk.id);
+    expect(ids).not.toContain(admin.id);
+    expect(ids).not.toContain(otherMidwife.id);
+    expect(results.find((p) => p.id === midwife.id)?.departments).toEqual([]);
+    expect(results.find((p) => p.id === doctor.id)?.departments.map((d) => d.id)).toEqual([h.dep('MED').id]);
+    // The plain list stays "providers with a schedule"; the full one is for schedule managers only.
+    const plain = await call(ctx.app, desk, 'GET', '/api/appointments/providers/');
+    expect((plain.json().results as { id: string }[]).map((p) => p.id)).not.toContain(midwife.id);
+    for (const who of [desk, doctor, nurse])
+      expect((await call(ctx.app, who, 'GET', url)).statusCode).toBe(403);
+    expect((await call(ctx.app, head, 'GET', url)).statusCode).toBe(200);
+
+    // An antenatal clinic of the midwife in maternity, a vaccination clinic of the nurse: both accepted.
+    await schedule(
+      midwife.id,
+      {
+        department: h.dep('MAT').id,
+        sessions: [{ weekday: 'thu', start: '08:00', end: '10:00' }],
+        types: ['antenatal'],
+      },
+      admin,
+    );
+    await schedule(clinicNurse.id, {
+      sessions: [{ weekday: 'fri', start: '08:00', end: '10:00' }],
+      types: ['vaccination'],
+    });
+    const after = await call(ctx.app, desk, 'GET', '/api/appointments/providers/');
+    expect((after.json().results as { id: string }[]).map((p) => p.id)).toEqual(
+      expect.arrayContaining([midwife.id, clinicNurse.id]),
+    );
+    const slots = await call(
+      ctx.app,
+      desk,
+      'GET',
+      `/api/appointments/slots/?provider=${midwife.id}&from=${today}&to=${addDays(today, 6)}&type=antenatal`,
+    );
+    expect(slots.statusCode, slots.body).toBe(200);
+    expect(slots.json().results).toHaveLength(6);
+  });
 });
 
 describe('booking', () => {

@@ -23,6 +23,7 @@ import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../l
 import { ApiError, badRequest, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import {
+  absenceRanges,
   findException,
   findSchedule,
   holidayDates,
@@ -499,9 +500,14 @@ export class SchedulesService {
 
   // Providers and slots -------------------------------------------------------------------------------------
 
-  /** The providers with an active schedule, with its departments (the pickers of the calendar and booking form). */
-  async providers(ctx: ServiceContext, department: string | undefined) {
+  /**
+   * The providers with an active schedule, with its departments (the pickers of the calendar and booking form);
+   * with `unscheduled`, also every active member who may have a schedule (PROVIDER_GROUPS), with no departments when
+   * they have none yet: the new-schedule dialog, for those who manage schedules only (else 403).
+   */
+  async providers(ctx: ServiceContext, query: { department?: string | undefined; unscheduled?: boolean }) {
     const hospital = scopedHospital(ctx);
+    if (query.unscheduled && !mayAct(ctx, 'schedule.manage')) throw forbidden();
     const res = await this.app.db.execute<{
       id: string;
       first_name: string;
@@ -514,16 +520,14 @@ export class SchedulesService {
         d.kind as d_kind
       from provider_schedules s join users u on u.id = s.provider_id join departments d on d.id = s.department_id
       where s.hospital_id = ${hospital.id} and s.active
-        ${department ? sql`and s.department_id = ${department}` : sql``}
+        ${query.department ? sql`and s.department_id = ${query.department}` : sql``}
       order by u.last_name, u.first_name, u.id, d.name`);
-    const byId = new Map<
-      string,
-      {
-        id: string;
-        full_name: string;
-        departments: { id: string; code: string; name: string; kind: string }[];
-      }
-    >();
+    type Provider = {
+      id: string;
+      full_name: string;
+      departments: { id: string; code: string; name: string; kind: string }[];
+    };
+    const byId = new Map<string, Provider>();
     for (const r of res.rows) {
       let p = byId.get(r.id);
       if (!p) {
@@ -532,7 +536,26 @@ export class SchedulesService {
       }
       p.departments.push({ id: r.d_id, code: r.d_code, name: r.d_name, kind: r.d_kind });
     }
-    return { results: [...byId.values()] };
+    if (!query.unscheduled) return { results: [...byId.values()] };
+    // Every active member whose role sees patients (the same rule as checkProvider), in name order.
+    const members = await this.app.db.execute<{
+      id: string;
+      first_name: string;
+      last_name: string;
+      role_code: string;
+    }>(sql`select distinct u.id, u.first_name, u.last_name, m.role_code
+      from memberships m join users u on u.id = m.user_id
+      where m.hospital_id = ${hospital.id} and m.is_active and u.is_active
+      order by u.last_name, u.first_name, u.id`);
+    const all = new Map<string, Provider>();
+    for (const m of members.rows) {
+      if (all.has(m.id) || !(PROVIDER_GROUPS as readonly string[]).includes(roleGroup(m.role_code))) continue;
+      all.set(
+        m.id,
+        byId.get(m.id) ?? { id: m.id, full_name: `${m.first_name} ${m.last_name}`.trim(), departments: [] },
+      );
+    }
+    return { results: [...all.values()] };
   }
 
   /**
@@ -556,25 +579,16 @@ export class SchedulesService {
     if (daysBetween(query.from, query.to) > SLOT_SEARCH_MAX_DAYS)
       throw badRequest({ to: ['appointments.range_too_long'] });
     const q = this.app.db;
-    const zone = await hospitalZone(q, hospital.id);
-    const schedules = await slotSchedules(
-      q,
-      hospital.id,
-      { provider: query.provider, department: query.department },
-      query.from,
-      query.to,
-    );
+    const target = { provider: query.provider, department: query.department };
+    // Four independent statements at once (a pool runs them side by side; the embedded engine one after another).
+    const [zone, schedules, absences, holidays] = await Promise.all([
+      hospitalZone(q, hospital.id),
+      slotSchedules(q, hospital.id, target, query.from, query.to),
+      absenceRanges(q, hospital.id, target, query.from, query.to),
+      holidayDates(q, hospital.id, query.from, query.to),
+    ]);
     const providers = [...new Set(schedules.map((s) => s.provider))];
     const names = new Map(schedules.map((s) => [s.provider, s.provider_name]));
-    const [exceptions, holidays] = [
-      await listExceptions(q, hospital.id, { providers, from: query.from, to: query.to }, 10_000, 0),
-      await holidayDates(q, hospital.id, query.from, query.to),
-    ];
-    const absences = exceptions.rows.map((e) => ({
-      provider: e.provider.id,
-      start_date: e.start_date,
-      end_date: e.end_date,
-    }));
     const now = this.now().getTime();
     const limit = Math.min(query.limit, SLOT_SEARCH_MAX_RESULTS);
     const freeOnly = query.free_only;
@@ -650,21 +664,11 @@ export class SchedulesService {
     const date = zonedDate(start, zone);
     const schedules = await slotSchedules(q, hospitalId, { provider, department }, date, date);
     if (schedules.length === 0) return null;
-    const exceptions = await listExceptions(
-      q,
-      hospitalId,
-      { providers: [provider], from: date, to: date },
-      100,
-      0,
-    );
+    const exceptions = await absenceRanges(q, hospitalId, { provider }, date, date);
     const holidays = await holidayDates(q, hospitalId, date, date);
     const slots = expandSlots({
       schedules,
-      exceptions: exceptions.rows.map((e) => ({
-        provider: e.provider.id,
-        start_date: e.start_date,
-        end_date: e.end_date,
-      })),
+      exceptions,
       holidays,
       from: date,
       to: date,

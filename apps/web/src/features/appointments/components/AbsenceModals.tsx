@@ -13,7 +13,7 @@ import {
 } from '@greensen/shared/contracts/appointments';
 import { SCHEDULE_EXCEPTION_KINDS, type ScheduleExceptionKind } from '@greensen/shared/domain/appointments';
 import { Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { type UseFormReturnType, useForm } from '@mantine/form';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../../lib/date-field';
@@ -25,28 +25,85 @@ import { affectedBookings, useAddException, useAddHoliday, useEndSchedule } from
 import { BookingsAffected, type BookingsChoice, decisionOf, NO_CHOICE } from './BookingsAffected';
 import { localDate } from './slot-format';
 
-/** The 409 `bookings_affected` state of a dialog: the bookings, the choice, and the submit wrapper. */
-function useAffected() {
+type Decision = ReturnType<typeof decisionOf>;
+
+/**
+ * The one form of these dialogs: their fields, then — once the server answered 409 `bookings_affected` — the
+ * bookings and the choice, then the footer. A success closes with a toast, a 409 asks the question, other errors
+ * are shown.
+ */
+function BookingsChangeForm<V extends Record<string, unknown>>({
+  form,
+  texts,
+  testId,
+  size,
+  submitColor,
+  pending,
+  save,
+  onClose,
+  children,
+}: {
+  form: UseFormReturnType<V>;
+  /** The dialog's strings: `schedules.<texts>.{title,submit,saved,failed}`. */
+  texts: 'absence' | 'holiday' | 'end';
+  testId: string;
+  size?: string;
+  submitColor?: string;
+  pending: boolean;
+  /** Validates, then sends with the choice on the bookings; null when the fields are wrong (nothing sent). */
+  save: (decision: Decision) => Promise<unknown> | null;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('appointments');
+  const failure = useFormFailure(form, t(`schedules.${texts}.failed`));
   const [affected, setAffected] = useState<TBookingsConflict['affected'] | null>(null);
   const [choice, setChoice] = useState<BookingsChoice>(NO_CHOICE);
-  return { affected, setAffected, choice, setChoice };
-}
+  const reasonError = form.errors.cancel_reason;
 
-function AffectedQuestion({
-  state,
-  reasonError,
-}: {
-  state: ReturnType<typeof useAffected>;
-  reasonError: unknown;
-}): ReactNode {
-  if (!state.affected) return null;
+  async function submit() {
+    failure.clear();
+    form.clearErrors();
+    try {
+      const sent = save(decisionOf(choice));
+      if (!sent) return;
+      await sent;
+      toast({ kind: 'success', title: t(`schedules.${texts}.saved`) });
+      onClose();
+    } catch (error) {
+      const list = affectedBookings(error);
+      if (list) setAffected(list);
+      else failure.fail(error);
+    }
+  }
+
   return (
-    <BookingsAffected
-      affected={state.affected}
-      choice={state.choice}
-      onChange={state.setChoice}
-      reasonError={typeof reasonError === 'string' ? reasonError : undefined}
-    />
+    <ModalForm
+      opened
+      onClose={onClose}
+      title={t(`schedules.${texts}.title`)}
+      size={size}
+      onSubmit={() => void submit()}
+    >
+      <Stack gap="sm" data-testid={testId}>
+        {children}
+        {affected && (
+          <BookingsAffected
+            affected={affected}
+            choice={choice}
+            onChange={setChoice}
+            reasonError={typeof reasonError === 'string' ? reasonError : undefined}
+          />
+        )}
+        <FormFooter
+          general={failure.general}
+          onCancel={onClose}
+          submitLabel={t(`schedules.${texts}.submit`)}
+          color={submitColor}
+          loading={pending}
+        />
+      </Stack>
+    </ModalForm>
   );
 }
 
@@ -97,13 +154,9 @@ function ExceptionForm({
       reason: '',
     },
   });
-  const failure = useFormFailure(form, t('schedules.absence.failed'));
-  const state = useAffected();
   const add = useAddException();
 
-  async function submit() {
-    failure.clear();
-    form.clearErrors();
+  function save(decision: Decision) {
     const v = form.getValues();
     const body = validateWith(
       ZScheduleExceptionCreate,
@@ -113,80 +166,64 @@ function ExceptionForm({
         start_date: v.start_date,
         end_date: v.end_date,
         reason: v.reason.trim() || null,
-        ...decisionOf(state.choice),
+        ...decision,
       },
       form,
     );
-    if (!body) return;
-    try {
-      await add.mutateAsync(body);
-      toast({ kind: 'success', title: t('schedules.absence.saved') });
-      onClose();
-    } catch (error) {
-      const list = affectedBookings(error);
-      if (list) state.setAffected(list);
-      else failure.fail(error);
-    }
+    return body && add.mutateAsync(body);
   }
 
   return (
-    <ModalForm
-      opened
-      onClose={onClose}
-      title={t('schedules.absence.title')}
+    <BookingsChangeForm
+      form={form}
+      texts="absence"
+      testId="absence-form"
       size="lg"
-      onSubmit={() => void submit()}
+      pending={add.isPending}
+      save={save}
+      onClose={onClose}
     >
-      <Stack gap="sm" data-testid="absence-form">
-        <Text size="sm" c="dimmed">
-          {t('schedules.absence.hint')}
-        </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <Select
-            label={t('schedules.form.provider')}
-            data={providers}
-            searchable
-            required
-            withAsterisk
-            disabled={providers.length <= 1 && Boolean(defaultProvider)}
-            {...form.getInputProps('provider')}
-          />
-          <Select
-            label={t('schedules.absence.kind')}
-            data={SCHEDULE_EXCEPTION_KINDS.map((k) => ({ value: k, label: t(`schedules.kind.${k}`) }))}
-            allowDeselect={false}
-            required
-            withAsterisk
-            {...form.getInputProps('kind')}
-          />
-          <DateField
-            label={t('schedules.absence.start')}
-            required
-            withAsterisk
-            {...form.getInputProps('start_date')}
-          />
-          <DateField
-            label={t('schedules.absence.end')}
-            required
-            withAsterisk
-            {...form.getInputProps('end_date')}
-          />
-        </SimpleGrid>
-        <Textarea
-          label={t('schedules.absence.reason')}
-          autosize
-          minRows={1}
-          {...form.getInputProps('reason')}
+      <Text size="sm" c="dimmed">
+        {t('schedules.absence.hint')}
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <Select
+          label={t('schedules.form.provider')}
+          data={providers}
+          searchable
+          required
+          withAsterisk
+          disabled={providers.length <= 1 && Boolean(defaultProvider)}
+          {...form.getInputProps('provider')}
         />
-        <AffectedQuestion state={state} reasonError={form.errors.cancel_reason} />
-        <FormFooter
-          general={failure.general}
-          onCancel={onClose}
-          submitLabel={t('schedules.absence.submit')}
-          loading={add.isPending}
+        <Select
+          label={t('schedules.absence.kind')}
+          data={SCHEDULE_EXCEPTION_KINDS.map((k) => ({ value: k, label: t(`schedules.kind.${k}`) }))}
+          allowDeselect={false}
+          required
+          withAsterisk
+          {...form.getInputProps('kind')}
         />
-      </Stack>
-    </ModalForm>
+        <DateField
+          label={t('schedules.absence.start')}
+          required
+          withAsterisk
+          {...form.getInputProps('start_date')}
+        />
+        <DateField
+          label={t('schedules.absence.end')}
+          required
+          withAsterisk
+          {...form.getInputProps('end_date')}
+        />
+      </SimpleGrid>
+      <Textarea
+        label={t('schedules.absence.reason')}
+        autosize
+        minRows={1}
+        {...form.getInputProps('reason')}
+      />
+    </BookingsChangeForm>
   );
 }
 
@@ -206,55 +243,26 @@ export function HolidayModal({ opened, onClose }: { opened: boolean; onClose: ()
 function HolidayForm({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('appointments');
   const form = useForm<HolidayValues>({ initialValues: { date: '', name: '' } });
-  const failure = useFormFailure(form, t('schedules.holiday.failed'));
-  const state = useAffected();
   const add = useAddHoliday();
 
-  async function submit() {
-    failure.clear();
-    form.clearErrors();
+  function save(decision: Decision) {
     const v = form.getValues();
-    const body = validateWith(
-      ZHolidayCreate,
-      { date: v.date, name: v.name, ...decisionOf(state.choice) },
-      form,
-    );
-    if (!body) return;
-    try {
-      await add.mutateAsync(body);
-      toast({ kind: 'success', title: t('schedules.holiday.saved') });
-      onClose();
-    } catch (error) {
-      const list = affectedBookings(error);
-      if (list) state.setAffected(list);
-      else failure.fail(error);
-    }
+    const body = validateWith(ZHolidayCreate, { date: v.date, name: v.name, ...decision }, form);
+    return body && add.mutateAsync(body);
   }
 
   return (
-    <ModalForm opened onClose={onClose} title={t('schedules.holiday.title')} onSubmit={() => void submit()}>
-      <Stack gap="sm" data-testid="holiday-form">
-        <DateField
-          label={t('schedules.holiday.date')}
-          required
-          withAsterisk
-          {...form.getInputProps('date')}
-        />
-        <TextInput
-          label={t('schedules.holiday.name')}
-          required
-          withAsterisk
-          {...form.getInputProps('name')}
-        />
-        <AffectedQuestion state={state} reasonError={form.errors.cancel_reason} />
-        <FormFooter
-          general={failure.general}
-          onCancel={onClose}
-          submitLabel={t('schedules.holiday.submit')}
-          loading={add.isPending}
-        />
-      </Stack>
-    </ModalForm>
+    <BookingsChangeForm
+      form={form}
+      texts="holiday"
+      testId="holiday-form"
+      pending={add.isPending}
+      save={save}
+      onClose={onClose}
+    >
+      <DateField label={t('schedules.holiday.date')} required withAsterisk {...form.getInputProps('date')} />
+      <TextInput label={t('schedules.holiday.name')} required withAsterisk {...form.getInputProps('name')} />
+    </BookingsChangeForm>
   );
 }
 
@@ -268,50 +276,34 @@ export function EndScheduleModal({ schedule, onClose }: { schedule: TSchedule | 
 function EndScheduleForm({ schedule, onClose }: { schedule: TSchedule; onClose: () => void }) {
   const { t } = useTranslation('appointments');
   const form = useForm<Record<string, unknown>>({ initialValues: {} });
-  const failure = useFormFailure(form, t('schedules.end.failed'));
-  const state = useAffected();
   const end = useEndSchedule();
 
-  async function submit() {
-    failure.clear();
-    form.clearErrors();
-    const decision = decisionOf(state.choice);
+  function save(decision: Decision) {
     const parsed = validateWith(
       ZScheduleEndQuery,
       { on_bookings: decision.on_bookings, reason: decision.cancel_reason },
       form,
       (path) => (path === 'reason' ? 'cancel_reason' : path),
     );
-    if (!parsed) return;
-    try {
-      await end.mutateAsync({ id: schedule.id, decision });
-      toast({ kind: 'success', title: t('schedules.end.done') });
-      onClose();
-    } catch (error) {
-      const list = affectedBookings(error);
-      if (list) state.setAffected(list);
-      else failure.fail(error);
-    }
+    return parsed && end.mutateAsync({ id: schedule.id, decision });
   }
 
   return (
-    <ModalForm opened onClose={onClose} title={t('schedules.end.title')} onSubmit={() => void submit()}>
-      <Stack gap="sm" data-testid="end-schedule-form">
-        <Text size="sm">
-          {t('schedules.end.confirm', {
-            provider: schedule.provider.full_name,
-            department: schedule.department.name,
-          })}
-        </Text>
-        <AffectedQuestion state={state} reasonError={form.errors.cancel_reason} />
-        <FormFooter
-          general={failure.general}
-          onCancel={onClose}
-          submitLabel={t('schedules.end.submit')}
-          color="red"
-          loading={end.isPending}
-        />
-      </Stack>
-    </ModalForm>
+    <BookingsChangeForm
+      form={form}
+      texts="end"
+      testId="end-schedule-form"
+      submitColor="red"
+      pending={end.isPending}
+      save={save}
+      onClose={onClose}
+    >
+      <Text size="sm">
+        {t('schedules.end.confirm', {
+          provider: schedule.provider.full_name,
+          department: schedule.department.name,
+        })}
+      </Text>
+    </BookingsChangeForm>
   );
 }

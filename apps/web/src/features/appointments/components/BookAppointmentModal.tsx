@@ -3,7 +3,9 @@
  * the type, the free slots from the server (two weeks from a date), the reason and notes. Validated with the
  * contract's schema; the server's field errors shown as returned. When the last place of the chosen slot was just
  * taken (409), the form says so plainly and the slots are asked again. Head doctors may overbook a full slot
- * (explicit switch; the server records it). Opened from the calendar with a slot, it comes prefilled.
+ * (explicit switch; the server records it). Opened from the calendar with a slot, it comes prefilled. A patient who
+ * has no record yet is registered on the spot (the patients' registration dialog, its duplicate warning included)
+ * and picked; a probable duplicate can be picked instead.
  */
 import { type TAppointment, type TSlot, ZAppointmentCreate } from '@greensen/shared/contracts/appointments';
 import { APPOINTMENT_TYPES, type AppointmentType } from '@greensen/shared/domain/appointments';
@@ -19,7 +21,7 @@ import {
   Textarea,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconBolt, IconCalendarPlus } from '@tabler/icons-react';
+import { IconBolt, IconCalendarPlus, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +29,7 @@ import { isApiError } from '../../../lib/api-client';
 import { SLOTS_KEY } from '../../../lib/clinical/api/appointment-keys';
 import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
 import { type FixedPatient, PatientPicker } from '../../../lib/clinical/components/PatientPicker';
+import { RegisterPatientModal } from '../../../lib/clinical/components/RegisterPatientModal';
 import { DateField } from '../../../lib/date-field';
 import { useFormFailure } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -119,6 +122,10 @@ function BookingForm({
   );
   const [overbook, setOverbook] = useState(false);
   const [taken, setTaken] = useState<string | null>(null);
+  const [registering, setRegistering] = useState(false);
+  // The patient registered on the spot (or a duplicate picked instead), shown by the picker.
+  const [known, setKnown] = useState<FixedPatient | null>(null);
+  const mayRegister = can('patient.register') && !prefill?.patient;
   const create = useCreateAppointment();
 
   const departments = useDepartments();
@@ -205,141 +212,175 @@ function BookingForm({
     }
   }
 
+  function pickPatient(patient: FixedPatient) {
+    setRegistering(false);
+    setKnown(patient);
+    form.setFieldValue('patient', patient.id);
+    form.clearFieldError('patient');
+  }
+
   return (
-    <ModalForm opened onClose={onClose} title={t('book.title')} size="xl" onSubmit={() => void submit()}>
-      <Stack gap="sm" data-testid="booking-form">
-        <PatientPicker
-          label={t('book.patient')}
-          nothingFound={t('book.noPatient')}
-          fixed={prefill?.patient ?? null}
-          value={values.patient}
-          onChange={(id) => form.setFieldValue('patient', id)}
-          error={form.errors.patient}
-        />
-        <SegmentedControl
-          fullWidth
-          value={mode}
-          onChange={(next) => {
-            setMode(next as Mode);
-            setChosen('');
-            setTaken(null);
-          }}
-          data={[
-            { value: 'provider', label: t('book.modeProvider') },
-            { value: 'department', label: t('book.modeDepartment') },
-          ]}
-          aria-label={t('book.mode')}
-        />
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          <Select
-            label={t('book.department')}
-            placeholder={mode === 'provider' ? t('book.anyDepartment') : undefined}
-            required={mode === 'department'}
-            withAsterisk={mode === 'department'}
-            data={departmentOptions}
-            searchable
-            clearable
-            value={values.department || null}
-            onChange={(value) => changeTarget('department', value)}
-            error={form.errors.department}
+    <>
+      <ModalForm opened onClose={onClose} title={t('book.title')} size="xl" onSubmit={() => void submit()}>
+        <Stack gap="sm" data-testid="booking-form">
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <PatientPicker
+              label={t('book.patient')}
+              nothingFound={t('book.noPatient')}
+              fixed={prefill?.patient ?? null}
+              known={known}
+              value={values.patient}
+              onChange={(id) => form.setFieldValue('patient', id)}
+              error={form.errors.patient}
+              style={{ flex: 1 }}
+            />
+            {mayRegister && (
+              <Button
+                variant="default"
+                leftSection={<IconUserPlus size={16} />}
+                onClick={() => setRegistering(true)}
+                data-testid="register-patient"
+                mb={form.errors.patient ? 22 : 0}
+              >
+                {t('book.registerPatient')}
+              </Button>
+            )}
+          </Group>
+          <SegmentedControl
+            fullWidth
+            value={mode}
+            onChange={(next) => {
+              setMode(next as Mode);
+              setChosen('');
+              setTaken(null);
+            }}
+            data={[
+              { value: 'provider', label: t('book.modeProvider') },
+              { value: 'department', label: t('book.modeDepartment') },
+            ]}
+            aria-label={t('book.mode')}
           />
-          {mode === 'provider' && (
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
             <Select
-              label={t('book.provider')}
+              label={t('book.department')}
+              placeholder={mode === 'provider' ? t('book.anyDepartment') : undefined}
+              required={mode === 'department'}
+              withAsterisk={mode === 'department'}
+              data={departmentOptions}
+              searchable
+              clearable
+              value={values.department || null}
+              onChange={(value) => changeTarget('department', value)}
+              error={form.errors.department}
+            />
+            {mode === 'provider' && (
+              <Select
+                label={t('book.provider')}
+                required
+                withAsterisk
+                data={providerOptions}
+                searchable
+                value={values.provider || null}
+                onChange={(value) => changeTarget('provider', value)}
+                nothingFoundMessage={t('book.noProvider')}
+                error={form.errors.provider}
+              />
+            )}
+            <Select
+              label={t('book.type')}
               required
               withAsterisk
-              data={providerOptions}
-              searchable
-              value={values.provider || null}
-              onChange={(value) => changeTarget('provider', value)}
-              nothingFoundMessage={t('book.noProvider')}
-              error={form.errors.provider}
+              data={APPOINTMENT_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
+              value={values.appointment_type || null}
+              onChange={(value) => {
+                form.setFieldValue('appointment_type', (value ?? '') as AppointmentType | '');
+                setChosen('');
+              }}
+              error={form.errors.appointment_type}
+            />
+            <DateField label={t('book.from')} value={from} onChange={(value) => value && setFrom(value)} />
+          </SimpleGrid>
+          {mayOverbook && (
+            <Switch
+              label={t('book.overbook')}
+              description={t('book.overbookHint')}
+              checked={overbook}
+              onChange={(event) => {
+                setOverbook(event.currentTarget.checked);
+                setChosen('');
+              }}
+              data-testid="overbook-switch"
             />
           )}
-          <Select
-            label={t('book.type')}
+          {taken && <SlotTakenAlert detail={taken} />}
+          {target ? (
+            <>
+              {mode === 'department' && firstFree && (
+                <Group gap="xs">
+                  <Button
+                    variant="light"
+                    size="xs"
+                    leftSection={<IconBolt size={14} />}
+                    onClick={() => pick(firstFree)}
+                    data-testid="first-available"
+                  >
+                    {t('book.firstAvailable', {
+                      when: formatSlotRange(firstFree.start, firstFree.end),
+                      provider: firstFree.provider.full_name,
+                    })}
+                  </Button>
+                </Group>
+              )}
+              <SlotPicker
+                label={t('book.slot')}
+                query={slots}
+                value={chosen}
+                onChange={pick}
+                showProvider={mode === 'department'}
+                error={form.errors.start}
+              />
+            </>
+          ) : (
+            <Text size="sm" c="dimmed" data-testid="slots-hint">
+              {mode === 'provider' ? t('book.pickProvider') : t('book.pickDepartment')}
+            </Text>
+          )}
+          {chosenSlot && (
+            <Text size="sm" data-testid="chosen-slot">
+              {t('book.chosen', {
+                when: formatSlotRange(chosenSlot.start, chosenSlot.end),
+                provider: chosenSlot.provider.full_name,
+              })}
+            </Text>
+          )}
+          <Textarea
+            label={t('book.reason')}
             required
             withAsterisk
-            data={APPOINTMENT_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
-            value={values.appointment_type || null}
-            onChange={(value) => {
-              form.setFieldValue('appointment_type', (value ?? '') as AppointmentType | '');
-              setChosen('');
-            }}
-            error={form.errors.appointment_type}
+            autosize
+            minRows={2}
+            {...form.getInputProps('reason')}
           />
-          <DateField label={t('book.from')} value={from} onChange={(value) => value && setFrom(value)} />
-        </SimpleGrid>
-        {mayOverbook && (
-          <Switch
-            label={t('book.overbook')}
-            description={t('book.overbookHint')}
-            checked={overbook}
-            onChange={(event) => {
-              setOverbook(event.currentTarget.checked);
-              setChosen('');
-            }}
-            data-testid="overbook-switch"
+          <Textarea label={t('book.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
+          <FormFooter
+            general={failure.general}
+            onCancel={onClose}
+            submitLabel={t('book.submit')}
+            loading={create.isPending}
+            leftSection={<IconCalendarPlus size={16} />}
           />
-        )}
-        {taken && <SlotTakenAlert detail={taken} />}
-        {target ? (
-          <>
-            {mode === 'department' && firstFree && (
-              <Group gap="xs">
-                <Button
-                  variant="light"
-                  size="xs"
-                  leftSection={<IconBolt size={14} />}
-                  onClick={() => pick(firstFree)}
-                  data-testid="first-available"
-                >
-                  {t('book.firstAvailable', {
-                    when: formatSlotRange(firstFree.start, firstFree.end),
-                    provider: firstFree.provider.full_name,
-                  })}
-                </Button>
-              </Group>
-            )}
-            <SlotPicker
-              label={t('book.slot')}
-              query={slots}
-              value={chosen}
-              onChange={pick}
-              showProvider={mode === 'department'}
-              error={form.errors.start}
-            />
-          </>
-        ) : (
-          <Text size="sm" c="dimmed" data-testid="slots-hint">
-            {mode === 'provider' ? t('book.pickProvider') : t('book.pickDepartment')}
-          </Text>
-        )}
-        {chosenSlot && (
-          <Text size="sm" data-testid="chosen-slot">
-            {t('book.chosen', {
-              when: formatSlotRange(chosenSlot.start, chosenSlot.end),
-              provider: chosenSlot.provider.full_name,
-            })}
-          </Text>
-        )}
-        <Textarea
-          label={t('book.reason')}
-          required
-          withAsterisk
-          autosize
-          minRows={2}
-          {...form.getInputProps('reason')}
+        </Stack>
+      </ModalForm>
+      {/* Beside the booking form, not inside it: its own form's submit stays its own. */}
+      {mayRegister && (
+        <RegisterPatientModal
+          opened={registering}
+          onClose={() => setRegistering(false)}
+          onCreated={pickPatient}
+          onOpenExisting={pickPatient}
+          openExistingLabel={t('book.pickExisting')}
         />
-        <Textarea label={t('book.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
-        <FormFooter
-          general={failure.general}
-          onCancel={onClose}
-          submitLabel={t('book.submit')}
-          loading={create.isPending}
-          leftSection={<IconCalendarPlus size={16} />}
-        />
-      </Stack>
-    </ModalForm>
+      )}
+    </>
   );
 }

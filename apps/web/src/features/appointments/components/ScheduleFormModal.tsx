@@ -39,7 +39,6 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
-import { useDoctors } from '../../../lib/clinical/api/list-doctors';
 import { DateField } from '../../../lib/date-field';
 import { useFormFailure } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -132,14 +131,13 @@ function ScheduleForm({
   const create = useCreateSchedule();
   const update = useUpdateSchedule();
   const departments = useDepartments();
-  const doctors = useDoctors({ page: 1, pageSize: 100, ordering: 'name' });
-  const scheduled = useScheduleProviders();
+  // Everyone who may hold a schedule (doctors, midwives, nurses), with one or not yet.
+  const candidates = useScheduleProviders(null, true, true);
   const values = form.getValues();
   const editing = mode === 'edit' && schedule !== null;
 
   const providerOptions = new Map<string, string>();
-  for (const d of doctors.data?.results ?? []) providerOptions.set(d.id, d.full_name);
-  for (const p of scheduled.data?.results ?? []) providerOptions.set(p.id, p.full_name);
+  for (const p of candidates.data?.results ?? []) providerOptions.set(p.id, p.full_name);
   if (schedule) providerOptions.set(schedule.provider.id, schedule.provider.full_name);
   const departmentOptions = (departments.data?.results ?? []).map((d) => ({ value: d.id, label: d.name }));
   if (schedule && !departmentOptions.some((d) => d.value === schedule.department.id))

@@ -38,7 +38,6 @@ const as = (role: string, id = 'u1') =>
 function routes(extra: Record<string, (r: MockRequest) => Response> = {}) {
   return {
     '/api/departments/': () => page([{ ...DEPARTMENT, is_active: true }]),
-    '/api/doctors/': () => page([]),
     '/api/appointments/providers/': () =>
       Response.json({ results: [{ ...DOCTOR, departments: [DEPARTMENT] }] }),
     '/api/appointments/schedules/': () => page([SCHEDULE]),
@@ -146,6 +145,43 @@ describe('the schedules tab of the calendar', { timeout: 120_000 }, () => {
       await within(dialog).findByText('La fin de la plage doit être après son début.'),
     ).toBeInTheDocument();
     expect(posted).not.toHaveBeenCalled();
+  });
+
+  it('offers a midwife without a schedule in the new schedule, and creates hers', async () => {
+    const MIDWIFE = { id: '0190f0f0-aaaa-7222-8333-444455550011', full_name: 'Fatou Sarr' };
+    const posted: unknown[] = [];
+    await openSchedules('ADMIN', {
+      '/api/appointments/providers/': (r) =>
+        Response.json({
+          results: [
+            { ...DOCTOR, departments: [DEPARTMENT] },
+            // Listed only when every member who may hold a schedule is asked for.
+            ...(r.url.searchParams.get('unscheduled') === 'true' ? [{ ...MIDWIFE, departments: [] }] : []),
+          ],
+        }),
+      '/api/appointments/schedules/': (r) => {
+        if (r.method !== 'POST') return page([SCHEDULE]);
+        posted.push(r.body);
+        return Response.json({ ...SCHEDULE, provider: MIDWIFE }, { status: 201 });
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Nouveau planning' }));
+    const dialog = await screen.findByTestId('schedule-form');
+    async function pick(label: RegExp, option: string) {
+      const input = within(dialog).getByRole('combobox', { name: label });
+      await user.click(input);
+      await waitFor(() => expect(input.getAttribute('aria-controls')).toBeTruthy());
+      const listbox = document.getElementById(input.getAttribute('aria-controls') ?? '') as HTMLElement;
+      await user.click(
+        await within(listbox).findByRole('option', { name: option, hidden: true }, { timeout: 10_000 }),
+      );
+    }
+    await pick(/Soignant/, MIDWIFE.full_name);
+    await pick(/Service/, DEPARTMENT.name);
+    await user.click(within(dialog).getByRole('button', { name: 'Créer le planning' }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ provider: MIDWIFE.id, department: DEPARTMENT.id });
   });
 
   it('lets a doctor record their own absence only', async () => {

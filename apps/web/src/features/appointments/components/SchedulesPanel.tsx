@@ -20,6 +20,7 @@ import {
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconCalendarPlus, IconPencil, IconPlayerStop, IconPlus, IconTrash } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
@@ -68,6 +69,77 @@ function SectionHeader({ title, hint, actions }: { title: string; hint: string; 
   );
 }
 
+/**
+ * A row's red bin: asks to confirm, then removes and says so (a failure is the API client's toast). The strings are
+ * `schedules.<texts>.{removeOf,removeTitle,removeConfirm,removed}` with `values`.
+ */
+function RemoveAction({
+  texts,
+  values,
+  onRemove,
+}: {
+  texts: 'absence' | 'holiday';
+  values: Record<string, string>;
+  onRemove: () => Promise<unknown>;
+}) {
+  const { t } = useTranslation('appointments');
+  const removedLabel = t(`schedules.${texts}.removed`);
+  return (
+    <ActionIcon
+      variant="subtle"
+      color="red"
+      aria-label={t(`schedules.${texts}.removeOf`, values)}
+      onClick={() =>
+        modals.openConfirmModal({
+          title: t(`schedules.${texts}.removeTitle`),
+          children: <Text size="sm">{t(`schedules.${texts}.removeConfirm`, values)}</Text>,
+          labels: { confirm: t('schedules.remove'), cancel: t('common:actions.cancel') },
+          confirmProps: { color: 'red' },
+          onConfirm: () => {
+            onRemove().then(
+              () => toast({ kind: 'success', title: removedLabel }),
+              () => undefined,
+            );
+          },
+        })
+      }
+    >
+      <IconTrash size={16} />
+    </ActionIcon>
+  );
+}
+
+/** The provider column of the schedules and absences. */
+const providerColumn = (t: TFunction) => ({
+  accessor: 'provider',
+  title: t('schedules.columns.provider'),
+  render: (row: { provider: { full_name: string } }) => row.provider.full_name,
+});
+
+/** The lists' provider filter: the providers who have a schedule. */
+function ProviderFilter({
+  value,
+  onChange,
+}: {
+  value: string | null;
+  onChange: (value: string | null) => void;
+}) {
+  const { t } = useTranslation('appointments');
+  const providers = useScheduleProviders();
+  return (
+    <Select
+      aria-label={t('schedules.form.provider')}
+      placeholder={t('schedules.filters.provider')}
+      data={(providers.data?.results ?? []).map((p) => ({ value: p.id, label: p.full_name }))}
+      value={value}
+      onChange={onChange}
+      searchable
+      clearable
+      w={240}
+    />
+  );
+}
+
 function WeeklySchedules() {
   const { t } = useTranslation('appointments');
   const { can } = usePermissions();
@@ -79,7 +151,6 @@ function WeeklySchedules() {
   const [mode, setMode] = useState<ScheduleFormMode | null>(null);
   const [editing, setEditing] = useState<TSchedule | null>(null);
   const [ending, setEnding] = useState<TSchedule | null>(null);
-  const providers = useScheduleProviders();
   const departments = useDepartments();
   const query = useSchedules({ provider, department, active: activeOnly ? true : undefined, page });
 
@@ -109,18 +180,12 @@ function WeeklySchedules() {
         }
       />
       <Group gap="sm" wrap="wrap">
-        <Select
-          aria-label={t('schedules.form.provider')}
-          placeholder={t('schedules.filters.provider')}
-          data={(providers.data?.results ?? []).map((p) => ({ value: p.id, label: p.full_name }))}
+        <ProviderFilter
           value={provider}
           onChange={(value) => {
             setProvider(value);
             setPage(1);
           }}
-          searchable
-          clearable
-          w={240}
         />
         <Select
           aria-label={t('schedules.form.department')}
@@ -151,11 +216,7 @@ function WeeklySchedules() {
         pageSize={SCHEDULES_PAGE_SIZE}
         noRecordsText={t('schedules.weekly.empty')}
         columns={[
-          {
-            accessor: 'provider',
-            title: t('schedules.columns.provider'),
-            render: (s) => s.provider.full_name,
-          },
+          providerColumn(t),
           {
             accessor: 'department',
             title: t('schedules.columns.department'),
@@ -268,28 +329,6 @@ function Absences() {
   if (manage && isProvider && userId && !options.some((o) => o.value === userId))
     options.unshift({ value: userId, label: me?.full_name ?? '' });
 
-  const confirmRemove = (e: TScheduleException) =>
-    modals.openConfirmModal({
-      title: t('schedules.absence.removeTitle'),
-      children: (
-        <Text size="sm">
-          {t('schedules.absence.removeConfirm', {
-            name: e.provider.full_name,
-            from: formatDate(e.start_date),
-            to: formatDate(e.end_date),
-          })}
-        </Text>
-      ),
-      labels: { confirm: t('schedules.remove'), cancel: t('common:actions.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => {
-        remove.mutateAsync(e.id).then(
-          () => toast({ kind: 'success', title: t('schedules.absence.removed') }),
-          () => undefined,
-        );
-      },
-    });
-
   return (
     <Stack gap="sm">
       <SectionHeader
@@ -303,18 +342,12 @@ function Absences() {
           )
         }
       />
-      <Select
-        aria-label={t('schedules.form.provider')}
-        placeholder={t('schedules.filters.provider')}
-        data={(providers.data?.results ?? []).map((p) => ({ value: p.id, label: p.full_name }))}
+      <ProviderFilter
         value={provider}
         onChange={(value) => {
           setProvider(value);
           setPage(1);
         }}
-        searchable
-        clearable
-        w={240}
       />
       <PagedQueryTable<TScheduleException>
         query={query}
@@ -324,11 +357,7 @@ function Absences() {
         minHeight={160}
         noRecordsText={t('schedules.absences.empty')}
         columns={[
-          {
-            accessor: 'provider',
-            title: t('schedules.columns.provider'),
-            render: (e) => e.provider.full_name,
-          },
+          providerColumn(t),
           {
             accessor: 'kind',
             title: t('schedules.absence.kind'),
@@ -352,14 +381,15 @@ function Absences() {
             textAlign: 'right',
             render: (e) =>
               (manage || e.provider.id === userId) && (
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={t('schedules.absence.removeOf', { name: e.provider.full_name })}
-                  onClick={() => confirmRemove(e)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
+                <RemoveAction
+                  texts="absence"
+                  values={{
+                    name: e.provider.full_name,
+                    from: formatDate(e.start_date),
+                    to: formatDate(e.end_date),
+                  }}
+                  onRemove={() => remove.mutateAsync(e.id)}
+                />
               ),
           },
         ]}
@@ -383,24 +413,6 @@ function Holidays() {
   const today = localDate(new Date());
   const query = useHolidays({ from: today, page });
   const remove = useRemoveHoliday();
-
-  const confirmRemove = (h: THoliday) =>
-    modals.openConfirmModal({
-      title: t('schedules.holiday.removeTitle'),
-      children: (
-        <Text size="sm">
-          {t('schedules.holiday.removeConfirm', { name: h.name, date: formatDate(h.date) })}
-        </Text>
-      ),
-      labels: { confirm: t('schedules.remove'), cancel: t('common:actions.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => {
-        remove.mutateAsync(h.id).then(
-          () => toast({ kind: 'success', title: t('schedules.holiday.removed') }),
-          () => undefined,
-        );
-      },
-    });
 
   return (
     <Paper p={0}>
@@ -433,14 +445,11 @@ function Holidays() {
                     title: '',
                     textAlign: 'right' as const,
                     render: (h: THoliday) => (
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t('schedules.holiday.removeOf', { name: h.name })}
-                        onClick={() => confirmRemove(h)}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
+                      <RemoveAction
+                        texts="holiday"
+                        values={{ name: h.name, date: formatDate(h.date) }}
+                        onRemove={() => remove.mutateAsync(h.id)}
+                      />
                     ),
                   },
                 ]

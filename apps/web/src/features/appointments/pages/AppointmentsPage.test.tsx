@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -112,7 +112,13 @@ describe('the appointments list', { timeout: 60_000 }, () => {
 });
 
 describe('booking an appointment', { timeout: 60_000 }, () => {
-  async function openBooking(options: { user?: typeof secretary; post?: (r: MockRequest) => Response } = {}) {
+  async function openBooking(
+    options: {
+      user?: typeof secretary;
+      post?: (r: MockRequest) => Response;
+      extra?: Record<string, (r: MockRequest) => Response>;
+    } = {},
+  ) {
     const user = userEvent.setup();
     let slotCalls = 0;
     let taken = false;
@@ -131,6 +137,7 @@ describe('booking an appointment', { timeout: 60_000 }, () => {
           const results = taken ? [SLOT_B] : [SLOT_A, SLOT_B];
           return Response.json({ results, truncated: false, time_zone: 'UTC' });
         },
+        ...options.extra,
       }),
     });
     await user.click(await screen.findByRole('button', { name: 'Nouveau rendez-vous' }, { timeout: 15_000 }));
@@ -171,6 +178,102 @@ describe('booking an appointment', { timeout: 60_000 }, () => {
       reason: 'Contrôle de tension',
       notes: null,
     });
+  });
+
+  /** The registration dialog opened from the booking form, its identity filled. */
+  async function registerOnTheSpot(user: ReturnType<typeof userEvent.setup>, dialog: HTMLElement) {
+    await user.click(within(dialog).getByTestId('register-patient'));
+    const register = await screen.findByRole('dialog', { name: 'Nouveau patient' });
+    await user.type(within(register).getByRole('textbox', { name: /^Nom/ }), 'Kabila');
+    await user.type(within(register).getByRole('textbox', { name: /^Prénom/ }), 'Joséphine');
+    await user.click(within(register).getByRole('radio', { name: 'Femme' }));
+    fireEvent.change(within(register).getByLabelText(/Date de naissance/), {
+      target: { value: '1992-03-04' },
+    });
+    await user.click(within(register).getByRole('button', { name: 'Enregistrer le patient' }));
+    return register;
+  }
+
+  it('registers a new patient on the spot and books for them', { timeout: 180_000 }, async () => {
+    const NEW = {
+      ...PATIENT,
+      id: '0190f0f0-aaaa-7222-8333-444455550020',
+      full_name: 'Joséphine Kabila',
+      record_number: 'HGG-000777',
+    };
+    const created: unknown[] = [];
+    const posts: unknown[] = [];
+    const { user, dialog } = await openBooking({
+      post: (r) => {
+        posts.push(r.body);
+        return Response.json(appointment({ start: SLOT_A.start }), { status: 201 });
+      },
+      extra: {
+        '/api/patients/check-duplicates/': () => Response.json({ duplicates: [] }),
+        '/api/patients/': (r) => {
+          if (r.method !== 'POST') return page([PATIENT]);
+          created.push(r.body);
+          return Response.json(NEW, { status: 201 });
+        },
+      },
+    });
+    await registerOnTheSpot(user, dialog);
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Nouveau patient' })).not.toBeInTheDocument(),
+    );
+    expect(created[0]).toMatchObject({
+      last_name: 'Kabila',
+      first_name: 'Joséphine',
+      confirm_duplicate: false,
+    });
+    // The new patient is the booking's patient.
+    expect(within(dialog).getByLabelText(/^Patient/, { selector: 'input' })).toHaveValue(
+      'Joséphine Kabila · HGG-000777',
+    );
+    await pickOption(user, /^Prestataire/, 'Dr Awa Diop');
+    await pickOption(user, /^Type de rendez-vous/, 'Suivi');
+    await user.click((await within(dialog).findAllByTestId('slot'))[0] as HTMLElement);
+    await user.type(within(dialog).getByLabelText(/^Motif/), 'Première consultation');
+    await user.click(within(dialog).getByRole('button', { name: 'Réserver' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toMatchObject({ patient: NEW.id, provider: DOCTOR.id });
+  });
+
+  it('warns of a probable duplicate when registering on the spot, and picks the existing record instead', async () => {
+    const created: unknown[] = [];
+    const { user, dialog } = await openBooking({
+      extra: {
+        '/api/patients/check-duplicates/': () =>
+          Response.json({
+            duplicates: [
+              {
+                ...PATIENT,
+                first_name: 'Bénédicte',
+                last_name: 'Ngalula',
+                birth_date: '1992-03-04',
+                birth_date_estimated: false,
+                phone: null,
+                national_id: null,
+                is_archived: false,
+                score: 0.9,
+                reasons: ['name', 'birth_date'],
+              },
+            ],
+          }),
+        '/api/patients/': (r) => {
+          if (r.method === 'POST') created.push(r.body);
+          return page([]);
+        },
+      },
+    });
+    const register = await registerOnTheSpot(user, dialog);
+    expect(await within(register).findByTestId('duplicate-warning')).toHaveTextContent('HGG-000042');
+    await user.click(within(register).getByRole('button', { name: 'Choisir ce patient' }));
+    await waitFor(() => expect(screen.queryByTestId('duplicate-warning')).not.toBeInTheDocument());
+    expect(created).toHaveLength(0);
+    expect(within(dialog).getByLabelText(/^Patient/, { selector: 'input' })).toHaveValue(
+      'Bénédicte Ngalula · HGG-000042',
+    );
   });
 
   it('says clearly that the last place was just taken (409) and asks for the slots again', async () => {

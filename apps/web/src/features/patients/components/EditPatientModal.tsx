@@ -5,11 +5,16 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
+import {
+  PatientFields,
+  type PatientFormValues,
+  validateUpdate,
+  valuesFromPatient,
+} from '../../../lib/clinical/components/PatientForm';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { toast } from '../../../lib/toast';
 import { useUpdatePatient } from '../api/update-patient';
-import { PatientFields, type PatientFormValues, validateUpdate, valuesFromPatient } from './PatientForm';
 
 export function EditPatientModal({
   patient,

@@ -10,11 +10,11 @@ import { usePatients } from '../../../lib/clinical/api/list-patients';
 import { AllergyBadge } from '../../../lib/clinical/components/AllergyBadge';
 import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { ageLabel, sexLabel } from '../../../lib/clinical/components/patient-format';
+import { RegisterPatientModal } from '../../../lib/clinical/components/RegisterPatientModal';
 import { SearchFilter } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
-import { RegisterPatientModal } from '../components/RegisterPatientModal';
 
 const PAGE_SIZE = 20;
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -106,9 +106,9 @@ export default function PatientsPage() {
           setRegistering(false);
           navigate(to(`/patients/${patient.id}`));
         }}
-        onOpenExisting={(id) => {
+        onOpenExisting={(existing) => {
           setRegistering(false);
-          navigate(to(`/patients/${id}`));
+          navigate(to(`/patients/${existing.id}`));
         }}
       />
     </Stack>

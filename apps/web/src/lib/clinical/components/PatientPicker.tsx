@@ -1,7 +1,8 @@
 /**
  * The patient field of a clinical form: a select searching patients on the server (debounced, 20 results,
  * "name · record number"), keeping the picked patient in the list whatever the search; or, when the patient
- * is fixed (opened from their record or consultation), a disabled select showing them.
+ * is fixed (opened from their record or consultation), a disabled select showing them. A patient picked outside the
+ * search (registered on the spot) is given as `known` so that the select can show them.
  */
 import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -21,6 +22,7 @@ function patientLabel(patient: FixedPatient): string {
 
 export function PatientPicker({
   fixed,
+  known,
   enabled = true,
   initialSearch = '',
   nothingFound,
@@ -33,6 +35,8 @@ export function PatientPicker({
 > & {
   /** The patient when there is nothing to pick: shown in a disabled select, no search. */
   fixed?: FixedPatient | null;
+  /** A patient chosen outside the search (registered on the spot): shown while they are the value. */
+  known?: FixedPatient | null;
   /** False while the form is not shown (no search request). */
   enabled?: boolean;
   initialSearch?: string;
@@ -52,8 +56,10 @@ export function PatientPicker({
     const found = (patients.data?.results ?? []).map((p) => ({ value: p.id, label: patientLabel(p) }));
     if (picked && picked.value === value && !found.some((option) => option.value === picked.value))
       found.unshift(picked);
+    if (known && known.id === value && !found.some((option) => option.value === known.id))
+      found.unshift({ value: known.id, label: patientLabel(known) });
     return found;
-  }, [patients.data, picked, value]);
+  }, [patients.data, picked, known, value]);
 
   if (fixed)
     return (

@@ -1,8 +1,8 @@
 /** POST /api/patients/: registers a patient (409 with the duplicates unless confirm_duplicate). */
 import type { TPatient, TPatientCreate } from '@greensen/shared/contracts/patients';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { PATIENTS_KEY } from '../../../lib/clinical/api/list-patients';
+import { api } from '../../api-client';
+import { PATIENTS_KEY } from './list-patients';
 
 export function createPatient(body: TPatientCreate): Promise<TPatient> {
   return api.post<TPatient>('patients/', body);

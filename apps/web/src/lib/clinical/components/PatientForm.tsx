@@ -26,8 +26,8 @@ import {
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { DateField } from '../../../lib/date-field';
-import { issueMessage, validateWith } from '../../../lib/zod-form';
+import { DateField } from '../../date-field';
+import { issueMessage, validateWith } from '../../zod-form';
 
 export interface PatientFormValues {
   first_name: string;

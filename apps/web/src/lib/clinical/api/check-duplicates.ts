@@ -1,7 +1,7 @@
 /** POST /api/patients/check-duplicates/: probable duplicates of a patient about to be registered. */
 import type { TDuplicateCandidate, TDuplicateCheck } from '@greensen/shared/contracts/patients';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '../../api-client';
 
 export async function checkDuplicates(body: TDuplicateCheck): Promise<TDuplicateCandidate[]> {
   const result = await api.post<{ duplicates: TDuplicateCandidate[] }>('patients/check-duplicates/', body);

@@ -1,9 +1,9 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../../lib/query-client';
 import { useAuthStore } from '../../../stores/auth';
 import { TestProviders } from '../../../test/render';
+import { queryClient } from '../../query-client';
 import { RegisterPatientModal } from './RegisterPatientModal';
 
 const existing = {
@@ -123,7 +123,7 @@ describe('patient registration', { timeout: 60_000 }, () => {
     const user = await fillForm();
     await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
     await user.click(await screen.findByRole('button', { name: 'Ouvrir ce dossier' }));
-    expect(onOpenExisting).toHaveBeenCalledWith(existing.id);
+    expect(onOpenExisting).toHaveBeenCalledWith(expect.objectContaining({ id: existing.id }));
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/patients/')).toBe(false);
   });
 

@@ -2,7 +2,8 @@
  * "Nouveau patient": the registration form. Before saving it asks the server for probable duplicates;
  * when there are some, the user opens the existing record or confirms a new one (POST with
  * `confirm_duplicate: true`). A 409 with duplicates (someone registered the same patient meanwhile)
- * leads to the same choice. Server field errors are shown under the fields.
+ * leads to the same choice. Server field errors are shown under the fields. Shared by the patients list and the
+ * booking form (a patient registered on the spot): each says what picking an existing record does.
  */
 import type { TDuplicateCandidate, TPatient, TPatientCreate } from '@greensen/shared/contracts/patients';
 import { Alert, Badge, Button, Group, Modal, Paper, ScrollArea, Stack, Text } from '@mantine/core';
@@ -10,26 +11,30 @@ import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconExternalLink, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/api-client';
-import { AllergyBadge } from '../../../lib/clinical/components/AllergyBadge';
-import { ageLabel } from '../../../lib/clinical/components/patient-format';
-import { useServerFieldErrors } from '../../../lib/field-errors';
-import { FormFooter } from '../../../lib/modal-form';
-import { toast } from '../../../lib/toast';
+import { isApiError } from '../../api-client';
+import { useServerFieldErrors } from '../../field-errors';
+import { FormFooter } from '../../modal-form';
+import { toast } from '../../toast';
 import { checkDuplicates } from '../api/check-duplicates';
 import { useCreatePatient } from '../api/create-patient';
+import { AllergyBadge } from './AllergyBadge';
 import { EMPTY_PATIENT, PatientFields, type PatientFormValues, validateCreate } from './PatientForm';
+import { ageLabel } from './patient-format';
 
 export function RegisterPatientModal({
   opened,
   onClose,
   onCreated,
   onOpenExisting,
+  openExistingLabel,
 }: {
   opened: boolean;
   onClose: () => void;
   onCreated: (patient: TPatient) => void;
-  onOpenExisting: (patientId: string) => void;
+  /** One of the probable duplicates is the patient: open their record, or pick them. */
+  onOpenExisting: (patient: TDuplicateCandidate) => void;
+  /** The label of that action (default "Open the record"). */
+  openExistingLabel?: string;
 }) {
   const { t } = useTranslation('patients');
   const form = useForm<PatientFormValues>({ initialValues: EMPTY_PATIENT });
@@ -147,10 +152,10 @@ export function RegisterPatientModal({
                     leftSection={<IconExternalLink size={16} />}
                     onClick={() => {
                       close();
-                      onOpenExisting(candidate.id);
+                      onOpenExisting(candidate);
                     }}
                   >
-                    {t('duplicates.open')}
+                    {openExistingLabel ?? t('duplicates.open')}
                   </Button>
                 </Group>
               </Paper>

@@ -1,0 +1,1 @@
+CREATE INDEX "appointment_slots_start_idx" ON "appointment_slots" USING btree ("hospital_id","start_at");
