@@ -44,7 +44,7 @@ import {
   planCounts,
   toExecution,
 } from './care.repository.js';
-import { dosesOf, planLines } from './mar.service.js';
+import { planDoses } from './mar.service.js';
 
 /** Executions exist this far ahead (the job and each new order materialise up to it). */
 export const HORIZON_HOURS = 48;
@@ -67,6 +67,11 @@ export class CareService {
 
   async clock(ctx: ServiceContext, q: Queryable = this.app.db): Promise<HospitalClock> {
     return hospitalClock(q, scopedHospital(ctx).id);
+  }
+
+  /** The hospital's zone and shift times. */
+  async clockOf(hospitalId: string): Promise<HospitalClock> {
+    return hospitalClock(this.app.db, hospitalId);
   }
 
   async shift(ctx: ServiceContext) {
@@ -835,16 +840,10 @@ export class CareService {
  */
 async function countsOf(q: Queryable, planIds: string[], clock: HospitalClock, now: Date) {
   const shift = shiftOf(clock, now);
-  const counts = await planCounts(q, planIds, now, shift.end, GRACE_MINUTES);
-  const lines = await planLines(q, planIds);
-  const doses = await dosesOf(
-    q,
-    lines,
-    new Date(shift.start.getTime() - 24 * HOUR),
-    shift.end,
-    now,
-    clock.timeZone,
-  );
+  const [counts, { lines, doses }] = await Promise.all([
+    planCounts(q, planIds, now, shift.end, GRACE_MINUTES),
+    planDoses(q, planIds, new Date(shift.start.getTime() - 24 * HOUR), shift.end, now, clock.timeZone),
+  ]);
   for (const l of lines) {
     const c = counts.get(l.plan_id);
     if (!c) continue;

@@ -13,6 +13,7 @@ import { medicationAdministrations } from '../../db/schema/index.js';
 import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { sqlList } from '../../lib/queries.js';
 import { hospitalClock, shiftOf } from './care.context.js';
 import { DOSE_SELECT, toDose } from './care.repository.js';
 import type { CareService } from './care.service.js';
@@ -42,32 +43,60 @@ interface LineRow {
   u_last: string;
 }
 
-/**
- * The signed prescription lines of plans: those written in the stay, or in a consultation of the visit the plan
- * (or its stay) came from.
- */
-export async function planLines(q: Queryable, planIds: readonly string[]): Promise<LineRow[]> {
-  if (planIds.length === 0) return [];
-  const res =
-    await q.execute<LineRow>(sql`select cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit,
-      l.route, l.frequency, l.duration_days, l.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength,
-      mp.form::text as form, pr.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last
-    from care_plans cp
+/** The signed lines of the plans `cp` (prescribed in the stay, or in a consultation of the visit it came from). */
+const LINES_FROM = sql`from care_plans cp
     left join hospitalizations s on s.id = cp.hospitalization_id
     join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
     left join consultations c on c.id = pr.consultation_id
     join prescription_lines l on l.prescription_id = pr.id
     join medications m on m.id = l.medication_id
     join medication_presentations mp on mp.id = l.presentation_id
-    join users u on u.id = pr.prescriber_id
-    where cp.id in (${sql.join(
-      planIds.map((id) => sql`${id}`),
-      sql`, `,
-    )})
+    join users u on u.id = pr.prescriber_id`;
+const LINE_COLUMNS = sql`cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit,
+      l.route, l.frequency, l.duration_days, l.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength,
+      mp.form::text as form, pr.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last`;
+const linesWhere = (planIds: readonly string[]) => sql`where cp.id in (${sqlList(planIds)})
       and ((cp.hospitalization_id is not null and pr.hospitalization_id = cp.hospitalization_id)
         or c.admission_id = coalesce(cp.admission_id, s.admission_id))
-    order by pr.signed_at, l.position`);
+    order by pr.signed_at, l.position`;
+
+/**
+ * The signed prescription lines of plans: those written in the stay, or in a consultation of the visit the plan
+ * (or its stay) came from.
+ */
+export async function planLines(q: Queryable, planIds: readonly string[]): Promise<LineRow[]> {
+  if (planIds.length === 0) return [];
+  const res = await q.execute<LineRow>(sql`select ${LINE_COLUMNS} ${LINES_FROM} ${linesWhere(planIds)}`);
   return res.rows;
+}
+
+/**
+ * The signed lines of plans with their doses in `[from, to)`, in one statement (the lines and, per line, its
+ * records of the window as JSON): what the tasks, the care list's counts and the MAR read.
+ */
+export async function planDoses(
+  q: Queryable,
+  planIds: readonly string[],
+  from: Date,
+  to: Date,
+  now: Date,
+  timeZone: string,
+): Promise<{ lines: LineRow[]; doses: Map<string, TDose[]> }> {
+  if (planIds.length === 0) return { lines: [], doses: new Map() };
+  const res = await q.execute<LineRow & { records: Record<string, unknown>[] | string }>(
+    sql`select ${LINE_COLUMNS}, (select coalesce(json_agg(to_jsonb(ma) || jsonb_build_object(
+        'u_first', ru.first_name, 'u_last', ru.last_name)), '[]'::json)
+      from medication_administrations ma join users ru on ru.id = ma.recorded_by
+      where ma.prescription_line_id = l.id and ma.scheduled_at >= ${from.toISOString()}
+        and ma.scheduled_at < ${to.toISOString()}) as records
+    ${LINES_FROM} ${linesWhere(planIds)}`,
+  );
+  const records = res.rows.flatMap((r) =>
+    (typeof r.records === 'string' ? (JSON.parse(r.records) as Record<string, unknown>[]) : r.records).map(
+      toDose,
+    ),
+  );
+  return { lines: res.rows, doses: scheduleDoses(res.rows, records, from, to, now, timeZone) };
 }
 
 const parseFrequency = (f: DoseFrequency | string): DoseFrequency =>
@@ -94,27 +123,18 @@ export function lineOf(r: LineRow): Omit<TMarLine, 'doses'> {
   };
 }
 
-/** The doses of lines in `[from, to)` with their records (as-needed lines: their administrations). */
-export async function dosesOf(
-  q: Queryable,
+/** The doses of lines in `[from, to)` given their records of the window (as-needed lines: their records). */
+function scheduleDoses(
   lines: LineRow[],
+  recorded: TDoseRecord[],
   from: Date,
   to: Date,
   now: Date,
   timeZone: string,
-): Promise<Map<string, TDose[]>> {
+): Map<string, TDose[]> {
   const out = new Map<string, TDose[]>();
-  if (lines.length === 0) return out;
-  const recorded = await q.execute<Record<string, unknown>>(sql`${DOSE_SELECT}
-    where ma.prescription_line_id in (${sql.join(
-      lines.map((l) => sql`${l.id}`),
-      sql`, `,
-    )}) and ma.scheduled_at >= ${from.toISOString()} and ma.scheduled_at < ${to.toISOString()}`);
   const records = new Map<string, TDoseRecord>();
-  for (const r of recorded.rows) {
-    const d = toDose(r);
-    records.set(`${d.prescription_line}|${d.scheduled_at}`, d);
-  }
+  for (const d of recorded) records.set(`${d.prescription_line}|${d.scheduled_at}`, d);
   for (const l of lines) {
     const times = doseTimes(
       parseFrequency(l.frequency),
@@ -157,8 +177,7 @@ export class MarService {
     const to = w.to ? new Date(w.to) : shift.end;
     if (to.getTime() <= from.getTime() || to.getTime() - from.getTime() > 7 * 24 * HOUR)
       throw badRequest({ to: ['care.window_invalid'] });
-    const lines = await planLines(this.app.db, [planId]);
-    const doses = await dosesOf(this.app.db, lines, from, to, now, clock.timeZone);
+    const { lines, doses } = await planDoses(this.app.db, [planId], from, to, now, clock.timeZone);
     await this.app.audit.record(ctx, {
       action: 'care.mar_read',
       resourceType: 'care_plan',
