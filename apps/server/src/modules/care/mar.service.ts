@@ -6,7 +6,7 @@ import type {
   TMarLine,
 } from '@greensen/shared/contracts/care';
 import { type DoseFrequency, doseTimes, GRACE_MINUTES, isLate } from '@greensen/shared/domain/care';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { medicationAdministrations } from '../../db/schema/index.js';
@@ -21,7 +21,7 @@ import type { CareService } from './care.service.js';
 const HOUR = 3_600_000;
 const SIGNED = sql.raw(`('signed', 'partially_dispensed', 'dispensed')`);
 
-interface LineRow {
+export interface LineRow {
   [k: string]: unknown;
   plan_id: string;
   id: string;
@@ -55,7 +55,8 @@ const LINES_FROM = sql`from care_plans cp
 const LINE_COLUMNS = sql`cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit,
       l.route, l.frequency, l.duration_days, l.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength,
       mp.form::text as form, pr.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last`;
-const linesWhere = (planIds: readonly string[]) => sql`where cp.id in (${sqlList(planIds)})
+/** The plans of `planSet`: a list of ids, or a statement selecting them. */
+const linesWhere = (planSet: SQL) => sql`where cp.id in (${planSet})
       and ((cp.hospitalization_id is not null and pr.hospitalization_id = cp.hospitalization_id)
         or c.admission_id = coalesce(cp.admission_id, s.admission_id))
     order by pr.signed_at, l.position`;
@@ -66,14 +67,45 @@ const linesWhere = (planIds: readonly string[]) => sql`where cp.id in (${sqlList
  */
 export async function planLines(q: Queryable, planIds: readonly string[]): Promise<LineRow[]> {
   if (planIds.length === 0) return [];
-  const res = await q.execute<LineRow>(sql`select ${LINE_COLUMNS} ${LINES_FROM} ${linesWhere(planIds)}`);
+  const res = await q.execute<LineRow>(
+    sql`select ${LINE_COLUMNS} ${LINES_FROM} ${linesWhere(sqlList(planIds))}`,
+  );
   return res.rows;
 }
 
+/** A line row with its records of the window (JSON). */
+export type LineWithRecords = LineRow & { records: Record<string, unknown>[] | string };
+
 /**
- * The signed lines of plans with their doses in `[from, to)`, in one statement (the lines and, per line, its
- * records of the window as JSON): what the tasks, the care list's counts and the MAR read.
+ * The statement of the signed lines of the plans of `planSet`, each with its dose records in `[from, to)` as
+ * JSON: one statement for the lines and their records.
  */
+export function linesWithRecords(planSet: SQL, from: Date, to: Date): SQL {
+  return sql`select ${LINE_COLUMNS}, (select coalesce(json_agg(to_jsonb(ma) || jsonb_build_object(
+        'u_first', ru.first_name, 'u_last', ru.last_name)), '[]'::json)
+      from medication_administrations ma join users ru on ru.id = ma.recorded_by
+      where ma.prescription_line_id = l.id and ma.scheduled_at >= ${from.toISOString()}
+        and ma.scheduled_at < ${to.toISOString()}) as records
+    ${LINES_FROM} ${linesWhere(planSet)}`;
+}
+
+/** The doses of lines read by `linesWithRecords`. */
+export function dosesOfLines(
+  rows: LineWithRecords[],
+  from: Date,
+  to: Date,
+  now: Date,
+  timeZone: string,
+): Map<string, TDose[]> {
+  const records = rows.flatMap((r) =>
+    (typeof r.records === 'string' ? (JSON.parse(r.records) as Record<string, unknown>[]) : r.records).map(
+      toDose,
+    ),
+  );
+  return scheduleDoses(rows, records, from, to, now, timeZone);
+}
+
+/** The signed lines of plans with their doses in `[from, to)`, in one statement: the care list's counts, the MAR. */
 export async function planDoses(
   q: Queryable,
   planIds: readonly string[],
@@ -83,20 +115,8 @@ export async function planDoses(
   timeZone: string,
 ): Promise<{ lines: LineRow[]; doses: Map<string, TDose[]> }> {
   if (planIds.length === 0) return { lines: [], doses: new Map() };
-  const res = await q.execute<LineRow & { records: Record<string, unknown>[] | string }>(
-    sql`select ${LINE_COLUMNS}, (select coalesce(json_agg(to_jsonb(ma) || jsonb_build_object(
-        'u_first', ru.first_name, 'u_last', ru.last_name)), '[]'::json)
-      from medication_administrations ma join users ru on ru.id = ma.recorded_by
-      where ma.prescription_line_id = l.id and ma.scheduled_at >= ${from.toISOString()}
-        and ma.scheduled_at < ${to.toISOString()}) as records
-    ${LINES_FROM} ${linesWhere(planIds)}`,
-  );
-  const records = res.rows.flatMap((r) =>
-    (typeof r.records === 'string' ? (JSON.parse(r.records) as Record<string, unknown>[]) : r.records).map(
-      toDose,
-    ),
-  );
-  return { lines: res.rows, doses: scheduleDoses(res.rows, records, from, to, now, timeZone) };
+  const res = await q.execute<LineWithRecords>(linesWithRecords(sqlList(planIds), from, to));
+  return { lines: res.rows, doses: dosesOfLines(res.rows, from, to, now, timeZone) };
 }
 
 const parseFrequency = (f: DoseFrequency | string): DoseFrequency =>

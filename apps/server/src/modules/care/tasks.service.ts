@@ -21,7 +21,11 @@ import {
   toExecution,
 } from './care.repository.js';
 import type { CareService } from './care.service.js';
-import { lineOf, planDoses } from './mar.service.js';
+import { dosesOfLines, type LineWithRecords, lineOf, linesWithRecords } from './mar.service.js';
+
+/** Rows aggregated as JSON: parsed by the driver, or text. */
+type JsonRows<T> = T[] | string;
+const jsonRows = <T>(v: JsonRows<T>): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : v);
 
 /** An open plan of the tasks' scope: what a task shows of it. */
 interface TaskPlanRow extends RefRow, PlaceRow {
@@ -79,40 +83,59 @@ export class TasksService {
     const from = new Date(shift.start.getTime() - OVERDUE_LOOKBACK_HOURS * HOUR);
     const overdueBefore = new Date(now.getTime() - GRACE_MINUTES * 60_000);
 
-    // The open plans of her departments (all of them when one membership has none), with what a task shows of
-    // them: the executions and doses are then read by plan, without joining the places again.
+    // In one statement: the open plans of her departments (all of them when one membership has none) with what
+    // a task shows of them; their executions — the number, how many are overdue, the page's rows in full; and
+    // their signed prescription lines with the dose records of the window (doses are the ward's, never assigned
+    // to one nurse).
     const scope = nurse.all
       ? [sql`true`]
       : [nurse.departments.size > 0 ? sql`d.id in (${sqlList([...nurse.departments])})` : sql`false`];
     if (q.department) scope.push(sql`d.id = ${q.department}`);
     if (q.ward) scope.push(sql`w.id = ${q.ward}`);
-    const plans = await this.app.db.execute<TaskPlanRow>(
-      sql`select cp.id as plan_id, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS}, ${PLACE_COLUMNS}
+    const start = (q.page - 1) * q.page_size;
+    const mine = q.scope === 'mine' ? sql`and (e.assignee_id = ${nurseId} or e.assignee_id is null)` : sql``;
+    // Open work from the lookback to the shift's end (earlier shifts: only what is overdue); in `all`, also what
+    // was recorded during the shift.
+    const status =
+      q.status === 'all'
+        ? sql`and (e.status = 'scheduled' or (e.status in ('done', 'not_done') and e.scheduled_at >= ${shift.start.toISOString()}))`
+        : sql`and e.status = 'scheduled'`;
+    const late = overdueBefore.toISOString();
+    const res = await this.app.db.execute<{
+      plans: JsonRows<TaskPlanRow>;
+      executions: JsonRows<ExecutionOwnRow & { total: number; late: number }>;
+      lines: JsonRows<LineWithRecords>;
+    }>(sql`with plans as materialized (select cp.id as plan_id, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
+          ${PLACE_COLUMNS}
         from care_plans cp join patients p on p.id = cp.patient_id ${PLAN_PLACE_JOINS}
         where cp.hospital_id = ${hospital.id} and ${sql.join(scope, sql` and `)}
-        and (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end)`,
-    );
-    const byPlan = new Map(plans.rows.map((p) => [p.plan_id, p]));
-    const planIds = [...byPlan.keys()];
-    const start = (q.page - 1) * q.page_size;
-    const [executions, { lines, doses }] = await Promise.all([
-      this.executions(hospital.id, planIds, {
-        nurseId: q.scope === 'mine' ? nurseId : null,
-        all: q.status === 'all',
-        from,
-        shiftStart: shift.start,
-        shiftEnd: shift.end,
-        overdueBefore,
-        // The page's executions are among the first `start + page_size` of them in the list's order.
-        head: start + q.page_size,
-      }),
-      // Doses of the open plans of her departments (doses are the ward's, never assigned to one nurse).
-      planDoses(this.app.db, planIds.slice(0, MAX_DOSE_PLANS), from, shift.end, now, clock.timeZone),
-    ]);
+        and (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end)),
+      open as (select e.id, e.scheduled_at, e.priority, e.status from care_executions e
+        where e.hospital_id = ${hospital.id} and e.plan_id in (select plan_id from plans)
+        and e.scheduled_at >= ${from.toISOString()} and e.scheduled_at < ${shift.end.toISOString()}
+        and (e.scheduled_at >= ${shift.start.toISOString()} or e.status <> 'scheduled' or e.scheduled_at < ${late})
+        ${mine} ${status}
+        order by e.scheduled_at, e.priority limit ${MAX_EXECUTIONS}),
+      head as (select o.id, count(*) over () as total,
+          count(*) filter (where o.status = 'scheduled' and o.scheduled_at < ${late}) over () as late
+        from open o order by o.scheduled_at, o.priority, o.id limit ${start + q.page_size})
+      select (select coalesce(json_agg(pl), '[]'::json) from plans pl) as plans,
+        (select coalesce(json_agg(x), '[]'::json) from (select h.total, h.late, ${EXECUTION_COLUMNS}
+          ${EXECUTION_FROM} join head h on h.id = e.id) x) as executions,
+        (select coalesce(json_agg(y), '[]'::json) from (${linesWithRecords(
+          sql`select plan_id from plans limit ${MAX_DOSE_PLANS}`,
+          from,
+          shift.end,
+        )}) y) as lines`);
+    const row = res.rows[0]!;
+    const byPlan = new Map(jsonRows(row.plans).map((p) => [p.plan_id, p]));
+    const executions = jsonRows(row.executions);
+    const lines = jsonRows(row.lines);
+    const doses = dosesOfLines(lines, from, shift.end, now, clock.timeZone);
 
     // The list: time, then priority (doses rank with high-priority care), then a fixed key.
     type Item = { at: string; rank: number; key: string; task: TTask };
-    const items: Item[] = executions.head.map((r) => {
+    const items: Item[] = executions.map((r) => {
       const execution = toExecution({ ...byPlan.get(r.plan_id)!, ...r }, now);
       return {
         at: execution.scheduled_at,
@@ -160,57 +183,10 @@ export class TasksService {
       details: { nurse: nurseId, scope: q.scope, page: q.page, results: results.length },
     });
     return {
-      count: executions.count + doseCount,
+      count: Number(executions[0]?.total ?? 0) + doseCount,
       results,
       shift: shiftDto(clock, shift),
-      overdue: executions.late + overdueDoses,
-    };
-  }
-
-  /**
-   * The executions of plans due from `from` to the shift's end (before the shift: overdue ones only; in `all`,
-   * also those recorded during the shift), at most MAX_EXECUTIONS in the order of the list (time, priority): their
-   * number, how many are overdue, and the first `head` of them in full — one statement.
-   */
-  private async executions(
-    hospitalId: string,
-    planIds: readonly string[],
-    w: {
-      nurseId: string | null;
-      all: boolean;
-      from: Date;
-      shiftStart: Date;
-      shiftEnd: Date;
-      overdueBefore: Date;
-      head: number;
-    },
-  ): Promise<{ count: number; late: number; head: ExecutionOwnRow[] }> {
-    if (planIds.length === 0) return { count: 0, late: 0, head: [] };
-    const mine = w.nurseId ? sql`and (e.assignee_id = ${w.nurseId} or e.assignee_id is null)` : sql``;
-    const status = w.all
-      ? sql`and (e.status = 'scheduled' or (e.status in ('done', 'not_done') and e.scheduled_at >= ${w.shiftStart.toISOString()}))`
-      : sql`and e.status = 'scheduled'`;
-    const overdueBefore = w.overdueBefore.toISOString();
-    const res = await this.app.db.execute<
-      ExecutionOwnRow & { total: number | string; late: number | string }
-    >(
-      sql`with open as (select e.id, e.scheduled_at, e.priority, e.status from care_executions e
-          where e.hospital_id = ${hospitalId} and e.plan_id in (${sqlList(planIds)})
-          and e.scheduled_at >= ${w.from.toISOString()} and e.scheduled_at < ${w.shiftEnd.toISOString()}
-          and (e.scheduled_at >= ${w.shiftStart.toISOString()} or e.status <> 'scheduled'
-            or e.scheduled_at < ${overdueBefore})
-          ${mine} ${status}
-          order by e.scheduled_at, e.priority limit ${MAX_EXECUTIONS}),
-        head as (select o.id, count(*) over () as total,
-            count(*) filter (where o.status = 'scheduled' and o.scheduled_at < ${overdueBefore}) over () as late
-          from open o order by o.scheduled_at, o.priority, o.id limit ${w.head})
-        select h.total, h.late, ${EXECUTION_COLUMNS} ${EXECUTION_FROM} join head h on h.id = e.id`,
-    );
-    const first = res.rows[0];
-    return {
-      count: first ? Number(first.total) : 0,
-      late: first ? Number(first.late) : 0,
-      head: res.rows,
+      overdue: Number(executions[0]?.late ?? 0) + overdueDoses,
     };
   }
 }
