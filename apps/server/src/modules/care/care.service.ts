@@ -69,9 +69,15 @@ export class CareService {
     return hospitalClock(q, scopedHospital(ctx).id);
   }
 
-  /** The hospital's zone and shift times. */
+  /** The hospital's zone and shift times, kept per instance until they change (plugins/clock-cache.ts). */
   async clockOf(hospitalId: string): Promise<HospitalClock> {
-    return hospitalClock(this.app.db, hospitalId);
+    const cache = this.app.clockCache;
+    const kept = cache.lookup(hospitalId, '');
+    if (kept) return kept;
+    const ticket = cache.ticket();
+    const clock = await hospitalClock(this.app.db, hospitalId);
+    cache.keep(ticket, hospitalId, '', clock);
+    return clock;
   }
 
   async shift(ctx: ServiceContext) {
@@ -184,7 +190,7 @@ export class CareService {
     };
     const { rows, count } = await run(q);
     const now = this.now();
-    const clock = await hospitalClock(q, hospitalId);
+    const clock = await this.clockOf(hospitalId);
     const counts = await countsOf(
       q,
       rows.flatMap((r) => (r.plan_id ? [r.plan_id] : [])),

@@ -455,6 +455,20 @@ describe('medication administration record', () => {
     const times = tasks.results.map((t: { scheduled_at: string }) => t.scheduled_at);
     expect([...times].sort()).toEqual(times);
     expect(tasks.overdue).toBeGreaterThan(0);
+    // Small pages follow the whole list (doses and executions interleaved), with the same count and overdue.
+    const pages: unknown[] = [];
+    for (let page = 1; (page - 1) * 3 < tasks.results.length; page += 1) {
+      const res = await call(
+        ctx.app,
+        nurse,
+        'GET',
+        `/api/nurses/${nurse.id}/tasks/?page_size=3&page=${page}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ count: tasks.count, overdue: tasks.overdue });
+      pages.push(...res.json().results);
+    }
+    expect(pages.slice(0, tasks.results.length)).toEqual(tasks.results);
     // The care list counts the overdue doses with the late execution.
     const list = await call(ctx.app, nurse, 'GET', '/api/care/patients/?kind=emergency&page_size=100');
     expect(list.statusCode, list.body).toBe(200);

@@ -191,7 +191,7 @@ export class MarService {
   async mar(ctx: ServiceContext, planId: string, w: { from?: string | undefined; to?: string | undefined }) {
     const plan = await this.care.plan(ctx, planId);
     const now = this.care.now();
-    const clock = await hospitalClock(this.app.db, scopedHospital(ctx).id);
+    const clock = await this.care.clockOf(scopedHospital(ctx).id);
     const shift = shiftOf(clock, now);
     const from = w.from ? new Date(w.from) : shift.start;
     const to = w.to ? new Date(w.to) : shift.end;
