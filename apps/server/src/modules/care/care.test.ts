@@ -482,6 +482,25 @@ describe('medication administration record', () => {
   });
 });
 
+describe('the hospital clock', () => {
+  it('kept per instance, it follows a change of the shift times at once', async () => {
+    const before = await call(ctx.app, nurse, 'GET', `/api/nurses/${nurse.id}/tasks/`);
+    expect(before.statusCode, before.body).toBe(200);
+    expect(ctx.app.clockCache.size).toBeGreaterThan(0);
+    const times = ['06:00', '14:00', '22:00'];
+    const changed = await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', { shift_times: times });
+    expect(changed.statusCode, changed.body).toBe(200);
+    try {
+      const shift = await call(ctx.app, nurse, 'GET', '/api/care/shift/');
+      expect(shift.json().shift_times).toEqual(times);
+      const after = await call(ctx.app, nurse, 'GET', `/api/nurses/${nurse.id}/tasks/`);
+      expect(after.json().shift.label).toMatch(/^(06|14|22):00$/);
+    } finally {
+      await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', { shift_times: ['07:00', '19:00'] });
+    }
+  });
+});
+
 describe('handoffs', () => {
   it('pre-fills the shift changes, is written once, acknowledged by someone else', async () => {
     const { plan } = await planInBed();
