@@ -846,10 +846,16 @@ export class CareService {
  */
 async function countsOf(q: Queryable, planIds: string[], clock: HospitalClock, now: Date) {
   const shift = shiftOf(clock, now);
-  const [counts, { lines, doses }] = await Promise.all([
-    planCounts(q, planIds, now, shift.end, GRACE_MINUTES),
-    planDoses(q, planIds, new Date(shift.start.getTime() - 24 * HOUR), shift.end, now, clock.timeZone),
-  ]);
+  // One after the other: `q` may be a transaction's one connection.
+  const counts = await planCounts(q, planIds, now, shift.end, GRACE_MINUTES);
+  const { lines, doses } = await planDoses(
+    q,
+    planIds,
+    new Date(shift.start.getTime() - 24 * HOUR),
+    shift.end,
+    now,
+    clock.timeZone,
+  );
   for (const l of lines) {
     const c = counts.get(l.plan_id);
     if (!c) continue;
