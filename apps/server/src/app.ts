@@ -46,6 +46,7 @@ import accessPlugin from './plugins/access.js';
 import auditPlugin from './plugins/audit.js';
 import authCachePlugin from './plugins/auth-cache.js';
 import boardCachePlugin from './plugins/board-cache.js';
+import clockCachePlugin from './plugins/clock-cache.js';
 import dbPlugin from './plugins/db.js';
 import errorsPlugin, { frameworkErrors, serializerCompiler, validatorCompiler } from './plugins/errors.js';
 import jobsPlugin from './plugins/jobs.js';
@@ -188,6 +189,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(auditPlugin);
   await app.register(authCachePlugin);
   await app.register(boardCachePlugin);
+  await app.register(clockCachePlugin);
   await app.register(accessPlugin);
   await app.register(redisPlugin);
   await app.register(rateLimitPlugin);

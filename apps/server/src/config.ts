@@ -65,6 +65,7 @@ const envSchema = z.object({
   TRUST_PROXY: bool,
   AUTH_CACHE: z.enum(['on', 'off']).default('on'),
   BOARD_CACHE: z.enum(['on', 'off']).default('on'),
+  CLOCK_CACHE: z.enum(['on', 'off']).default('on'),
   JOBS_WORKER: z.enum(['on', 'off']).default('on'),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
@@ -106,6 +107,8 @@ export interface Config {
   authCache: boolean;
   /** Keep the bed boards answered, dropped by the database's change notices (docs/performance.md). */
   boardCache: boolean;
+  /** Keep each hospital's zone and shift times, dropped by the database's change notices (docs/performance.md). */
+  clockCache: boolean;
   /** Run the background jobs' worker loop in this instance (decision 0015); off: it only queues jobs. */
   jobsWorker: boolean;
   /** Jobs one instance runs at once. */
@@ -164,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY,
     authCache: e.AUTH_CACHE === 'on',
     boardCache: e.BOARD_CACHE === 'on',
+    clockCache: e.CLOCK_CACHE === 'on',
     jobsWorker: e.JOBS_WORKER === 'on',
     jobsConcurrency: e.JOBS_CONCURRENCY,
     jobsPollMs: e.JOBS_POLL_MS,

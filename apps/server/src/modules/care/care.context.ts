@@ -1,9 +1,10 @@
 import type { TShift, TShiftInfo } from '@greensen/shared/contracts/care';
+import { DEFAULT_HOSPITAL_SETTINGS } from '@greensen/shared/contracts/hospital-settings';
 import { type ShiftWindow, shiftAt } from '@greensen/shared/domain/care';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { forbidden } from '../../lib/errors.js';
-import { findHospitalSettings } from '../hospital-settings/hospital-settings.repository.js';
 
 /** The hospital's time zone and shift times. */
 export interface HospitalClock {
@@ -11,12 +12,19 @@ export interface HospitalClock {
   shiftTimes: string[];
 }
 
+/** One statement: the hospital's zone and its settings' shift times (the defaults without a settings row). */
 export async function hospitalClock(q: Queryable, hospitalId: string): Promise<HospitalClock> {
-  const [zone, settings] = await Promise.all([
-    q.execute<{ time_zone: string }>(sql`select time_zone from hospitals where id = ${hospitalId}`),
-    findHospitalSettings(q, hospitalId),
-  ]);
-  return { timeZone: zone.rows[0]?.time_zone ?? 'UTC', shiftTimes: settings.shift_times };
+  const res = await q.execute<{ time_zone: string; shift_times: string[] | string | null }>(
+    sql`select h.time_zone, s.shift_times from hospitals h
+      left join hospital_settings s on s.hospital_id = h.id where h.id = ${hospitalId}`,
+  );
+  const row = res.rows[0];
+  const shiftTimes =
+    typeof row?.shift_times === 'string' ? (JSON.parse(row.shift_times) as string[]) : row?.shift_times;
+  return {
+    timeZone: row?.time_zone ?? 'UTC',
+    shiftTimes: shiftTimes ?? [...DEFAULT_HOSPITAL_SETTINGS.shift_times],
+  };
 }
 
 export function shiftOf(clock: HospitalClock, at: Date, offset = 0): ShiftWindow {
@@ -50,13 +58,26 @@ export interface MemberScope {
 
 export async function memberScope(q: Queryable, hospitalId: string, userId: string): Promise<MemberScope> {
   const res = await q.execute<{ role_code: string; department_id: string | null }>(
-    sql`select upper(role_code) as role_code, department_id from memberships
+    sql`select role_code, department_id from memberships
       where hospital_id = ${hospitalId} and user_id = ${userId} and is_active`,
   );
+  return scopeOf(res.rows.map((r) => ({ roleCode: r.role_code, departmentId: r.department_id })));
+}
+
+/**
+ * The signed-in caller's scope in the request's hospital, from the active memberships her sign-in check read
+ * (the auth cache's entry, dropped by the membership change notices of migration 0009): no statement.
+ */
+export function callerScope(ctx: ServiceContext): MemberScope {
+  const hospitalId = scopedHospital(ctx).id;
+  return scopeOf(actingUser(ctx).memberships.filter((m) => m.hospitalId === hospitalId));
+}
+
+function scopeOf(rows: { roleCode: string; departmentId: string | null }[]): MemberScope {
   return {
-    all: res.rows.some((r) => r.department_id === null),
-    departments: new Set(res.rows.flatMap((r) => (r.department_id ? [r.department_id] : []))),
-    roleCodes: new Set(res.rows.map((r) => r.role_code)),
+    all: rows.some((r) => r.departmentId === null),
+    departments: new Set(rows.flatMap((r) => (r.departmentId ? [r.departmentId] : []))),
+    roleCodes: new Set(rows.map((r) => r.roleCode.toUpperCase())),
   };
 }
 

@@ -48,6 +48,10 @@ export const PLAN_PLACE_JOINS = sql`left join hospitalizations s on s.id = cp.ho
   left join rooms r on r.id = b.room_id
   left join wards w on w.id = r.ward_id`;
 
+/** A bed place's columns (aliases `b`, `r`, `w`). */
+export const PLACE_COLUMNS = sql`b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id,
+  w.code as w_code, w.name as w_name`;
+
 /** From a plan `cp`: its patient, stay or visit, department and bed. */
 export const PLAN_JOINS = sql`join patients p on p.id = cp.patient_id ${PLAN_PLACE_JOINS}`;
 
@@ -58,12 +62,11 @@ export const PLAN_FROM = sql`from care_plans cp ${PLAN_JOINS}
 
 export const PLAN_COLUMNS = sql`cp.id as plan_id, cp.hospital_id, cp.hospitalization_id, cp.admission_id,
   cp.hypercapnic, cp.goals, cp.created_at, cp.created_by, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
-  b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id, w.code as w_code,
-  w.name as w_name, doc.id as doc_id, doc.first_name as doc_first, doc.last_name as doc_last,
+  ${PLACE_COLUMNS}, doc.id as doc_id, doc.first_name as doc_first, doc.last_name as doc_last,
   coalesce(s.requested_at, a.admitted_at) as since,
   (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end) as is_open`;
 
-export interface PlanRow extends RefRow {
+export interface PlanRow extends RefRow, PlaceRow {
   plan_id: string;
   hospital_id: string;
   hospitalization_id: string | null;
@@ -72,13 +75,6 @@ export interface PlanRow extends RefRow {
   goals: string | null;
   created_at: Date | string;
   created_by: string;
-  b_id: string | null;
-  b_label: string | null;
-  r_id: string | null;
-  r_name: string | null;
-  w_id: string | null;
-  w_code: string | null;
-  w_name: string | null;
   doc_id: string | null;
   doc_first: string | null;
   doc_last: string | null;
@@ -86,15 +82,7 @@ export interface PlanRow extends RefRow {
   is_open: boolean;
 }
 
-export function placeOf(r: {
-  b_id: string | null;
-  b_label: string | null;
-  r_id: string | null;
-  r_name: string | null;
-  w_id: string | null;
-  w_code: string | null;
-  w_name: string | null;
-}) {
+export function placeOf(r: PlaceRow) {
   if (!r.b_id || !r.r_id || !r.w_id) return null;
   return {
     bed: { id: r.b_id, label: r.b_label ?? '' },
@@ -201,22 +189,38 @@ export function carePatientOf(
 
 // Executions ---------------------------------------------------------------------------------------------------
 
-export const EXECUTION_SELECT = sql`select e.id, e.plan_id, e.scheduled_at, e.priority, e.status, e.done_at,
+/** An execution's own columns (alias `e`): its order, assignee and who did it; see EXECUTION_FROM. */
+export const EXECUTION_COLUMNS = sql`e.id, e.plan_id, e.scheduled_at, e.priority, e.status, e.done_at,
     e.not_done_reason, e.note, e.recorded_at,
     o.id as o_id, o.kind as o_kind, o.title as o_title, o.instructions as o_instructions,
     array_to_json(o.signs) as o_signs,
     asg.id as asg_id, asg.first_name as asg_first, asg.last_name as asg_last,
-    dn.id as dn_id, dn.first_name as dn_first, dn.last_name as dn_last,
-    ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
-    b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id, w.code as w_code,
-    w.name as w_name
-  from care_executions e
+    dn.id as dn_id, dn.first_name as dn_first, dn.last_name as dn_last`;
+export const EXECUTION_FROM = sql`from care_executions e
   join care_orders o on o.id = e.order_id
-  join care_plans cp on cp.id = e.plan_id ${PLAN_JOINS}
   left join users asg on asg.id = e.assignee_id
   left join users dn on dn.id = e.done_by`;
 
-export interface ExecutionRow extends RefRow {
+/** Executions with their plan's patient, department and place. */
+export const EXECUTION_SELECT = sql`select ${EXECUTION_COLUMNS},
+    ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS}, ${PLACE_COLUMNS}
+  ${EXECUTION_FROM}
+  join care_plans cp on cp.id = e.plan_id ${PLAN_JOINS}`;
+
+export interface PlaceRow {
+  [column: string]: unknown;
+  b_id: string | null;
+  b_label: string | null;
+  r_id: string | null;
+  r_name: string | null;
+  w_id: string | null;
+  w_code: string | null;
+  w_name: string | null;
+}
+
+/** What EXECUTION_COLUMNS read. */
+export interface ExecutionOwnRow {
+  [column: string]: unknown;
   id: string;
   plan_id: string;
   scheduled_at: Date | string;
@@ -237,14 +241,9 @@ export interface ExecutionRow extends RefRow {
   dn_id: string | null;
   dn_first: string | null;
   dn_last: string | null;
-  b_id: string | null;
-  b_label: string | null;
-  r_id: string | null;
-  r_name: string | null;
-  w_id: string | null;
-  w_code: string | null;
-  w_name: string | null;
 }
+
+export interface ExecutionRow extends RefRow, ExecutionOwnRow, PlaceRow {}
 
 export function toExecution(r: ExecutionRow, now: Date): TCareExecution {
   const scheduled = new Date(r.scheduled_at);

@@ -44,7 +44,7 @@ import {
   planCounts,
   toExecution,
 } from './care.repository.js';
-import { dosesOf, planLines } from './mar.service.js';
+import { planDoses } from './mar.service.js';
 
 /** Executions exist this far ahead (the job and each new order materialise up to it). */
 export const HORIZON_HOURS = 48;
@@ -67,6 +67,17 @@ export class CareService {
 
   async clock(ctx: ServiceContext, q: Queryable = this.app.db): Promise<HospitalClock> {
     return hospitalClock(q, scopedHospital(ctx).id);
+  }
+
+  /** The hospital's zone and shift times, kept per instance until they change (plugins/clock-cache.ts). */
+  async clockOf(hospitalId: string): Promise<HospitalClock> {
+    const cache = this.app.clockCache;
+    const kept = cache.lookup(hospitalId, '');
+    if (kept) return kept;
+    const ticket = cache.ticket();
+    const clock = await hospitalClock(this.app.db, hospitalId);
+    cache.keep(ticket, hospitalId, '', clock);
+    return clock;
   }
 
   async shift(ctx: ServiceContext) {
@@ -179,7 +190,7 @@ export class CareService {
     };
     const { rows, count } = await run(q);
     const now = this.now();
-    const clock = await hospitalClock(q, hospitalId);
+    const clock = await this.clockOf(hospitalId);
     const counts = await countsOf(
       q,
       rows.flatMap((r) => (r.plan_id ? [r.plan_id] : [])),
@@ -835,11 +846,11 @@ export class CareService {
  */
 async function countsOf(q: Queryable, planIds: string[], clock: HospitalClock, now: Date) {
   const shift = shiftOf(clock, now);
+  // One after the other: `q` may be a transaction's one connection.
   const counts = await planCounts(q, planIds, now, shift.end, GRACE_MINUTES);
-  const lines = await planLines(q, planIds);
-  const doses = await dosesOf(
+  const { lines, doses } = await planDoses(
     q,
-    lines,
+    planIds,
     new Date(shift.start.getTime() - 24 * HOUR),
     shift.end,
     now,

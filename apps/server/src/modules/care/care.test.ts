@@ -455,6 +455,20 @@ describe('medication administration record', () => {
     const times = tasks.results.map((t: { scheduled_at: string }) => t.scheduled_at);
     expect([...times].sort()).toEqual(times);
     expect(tasks.overdue).toBeGreaterThan(0);
+    // Small pages follow the whole list (doses and executions interleaved), with the same count and overdue.
+    const pages: unknown[] = [];
+    for (let page = 1; (page - 1) * 3 < tasks.results.length; page += 1) {
+      const res = await call(
+        ctx.app,
+        nurse,
+        'GET',
+        `/api/nurses/${nurse.id}/tasks/?page_size=3&page=${page}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ count: tasks.count, overdue: tasks.overdue });
+      pages.push(...res.json().results);
+    }
+    expect(pages.slice(0, tasks.results.length)).toEqual(tasks.results);
     // The care list counts the overdue doses with the late execution.
     const list = await call(ctx.app, nurse, 'GET', '/api/care/patients/?kind=emergency&page_size=100');
     expect(list.statusCode, list.body).toBe(200);
@@ -465,6 +479,25 @@ describe('medication administration record', () => {
     expect((await call(ctx.app, charge, 'GET', `/api/nurses/${nurse.id}/tasks/`)).statusCode).toBe(200);
     expect((await call(ctx.app, medNurse, 'GET', `/api/nurses/${nurse.id}/tasks/`)).statusCode).toBe(403);
     expect((await call(ctx.app, nurse, 'GET', `/api/nurses/${otherNurse.id}/tasks/`)).statusCode).toBe(404);
+  });
+});
+
+describe('the hospital clock', () => {
+  it('kept per instance, it follows a change of the shift times at once', async () => {
+    const before = await call(ctx.app, nurse, 'GET', `/api/nurses/${nurse.id}/tasks/`);
+    expect(before.statusCode, before.body).toBe(200);
+    expect(ctx.app.clockCache.size).toBeGreaterThan(0);
+    const times = ['06:00', '14:00', '22:00'];
+    const changed = await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', { shift_times: times });
+    expect(changed.statusCode, changed.body).toBe(200);
+    try {
+      const shift = await call(ctx.app, nurse, 'GET', '/api/care/shift/');
+      expect(shift.json().shift_times).toEqual(times);
+      const after = await call(ctx.app, nurse, 'GET', `/api/nurses/${nurse.id}/tasks/`);
+      expect(after.json().shift.label).toMatch(/^(06|14|22):00$/);
+    } finally {
+      await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', { shift_times: ['07:00', '19:00'] });
+    }
   });
 });
 

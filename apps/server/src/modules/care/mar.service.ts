@@ -6,13 +6,14 @@ import type {
   TMarLine,
 } from '@greensen/shared/contracts/care';
 import { type DoseFrequency, doseTimes, GRACE_MINUTES, isLate } from '@greensen/shared/domain/care';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { medicationAdministrations } from '../../db/schema/index.js';
 import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { sqlList } from '../../lib/queries.js';
 import { hospitalClock, shiftOf } from './care.context.js';
 import { DOSE_SELECT, toDose } from './care.repository.js';
 import type { CareService } from './care.service.js';
@@ -20,7 +21,7 @@ import type { CareService } from './care.service.js';
 const HOUR = 3_600_000;
 const SIGNED = sql.raw(`('signed', 'partially_dispensed', 'dispensed')`);
 
-interface LineRow {
+export interface LineRow {
   [k: string]: unknown;
   plan_id: string;
   id: string;
@@ -42,32 +43,80 @@ interface LineRow {
   u_last: string;
 }
 
-/**
- * The signed prescription lines of plans: those written in the stay, or in a consultation of the visit the plan
- * (or its stay) came from.
- */
-export async function planLines(q: Queryable, planIds: readonly string[]): Promise<LineRow[]> {
-  if (planIds.length === 0) return [];
-  const res =
-    await q.execute<LineRow>(sql`select cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit,
-      l.route, l.frequency, l.duration_days, l.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength,
-      mp.form::text as form, pr.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last
-    from care_plans cp
+/** The signed lines of the plans `cp` (prescribed in the stay, or in a consultation of the visit it came from). */
+const LINES_FROM = sql`from care_plans cp
     left join hospitalizations s on s.id = cp.hospitalization_id
     join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
     left join consultations c on c.id = pr.consultation_id
     join prescription_lines l on l.prescription_id = pr.id
     join medications m on m.id = l.medication_id
     join medication_presentations mp on mp.id = l.presentation_id
-    join users u on u.id = pr.prescriber_id
-    where cp.id in (${sql.join(
-      planIds.map((id) => sql`${id}`),
-      sql`, `,
-    )})
+    join users u on u.id = pr.prescriber_id`;
+const LINE_COLUMNS = sql`cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit,
+      l.route, l.frequency, l.duration_days, l.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength,
+      mp.form::text as form, pr.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last`;
+/** The plans of `planSet`: a list of ids, or a statement selecting them. */
+const linesWhere = (planSet: SQL) => sql`where cp.id in (${planSet})
       and ((cp.hospitalization_id is not null and pr.hospitalization_id = cp.hospitalization_id)
         or c.admission_id = coalesce(cp.admission_id, s.admission_id))
-    order by pr.signed_at, l.position`);
+    order by pr.signed_at, l.position`;
+
+/**
+ * The signed prescription lines of plans: those written in the stay, or in a consultation of the visit the plan
+ * (or its stay) came from.
+ */
+export async function planLines(q: Queryable, planIds: readonly string[]): Promise<LineRow[]> {
+  if (planIds.length === 0) return [];
+  const res = await q.execute<LineRow>(
+    sql`select ${LINE_COLUMNS} ${LINES_FROM} ${linesWhere(sqlList(planIds))}`,
+  );
   return res.rows;
+}
+
+/** A line row with its records of the window (JSON). */
+export type LineWithRecords = LineRow & { records: Record<string, unknown>[] | string };
+
+/**
+ * The statement of the signed lines of the plans of `planSet`, each with its dose records in `[from, to)` as
+ * JSON: one statement for the lines and their records.
+ */
+export function linesWithRecords(planSet: SQL, from: Date, to: Date): SQL {
+  return sql`select ${LINE_COLUMNS}, (select coalesce(json_agg(to_jsonb(ma) || jsonb_build_object(
+        'u_first', ru.first_name, 'u_last', ru.last_name)), '[]'::json)
+      from medication_administrations ma join users ru on ru.id = ma.recorded_by
+      where ma.prescription_line_id = l.id and ma.scheduled_at >= ${from.toISOString()}
+        and ma.scheduled_at < ${to.toISOString()}) as records
+    ${LINES_FROM} ${linesWhere(planSet)}`;
+}
+
+/** The doses of lines read by `linesWithRecords`. */
+export function dosesOfLines(
+  rows: LineWithRecords[],
+  from: Date,
+  to: Date,
+  now: Date,
+  timeZone: string,
+): Map<string, TDose[]> {
+  const records = rows.flatMap((r) =>
+    (typeof r.records === 'string' ? (JSON.parse(r.records) as Record<string, unknown>[]) : r.records).map(
+      toDose,
+    ),
+  );
+  return scheduleDoses(rows, records, from, to, now, timeZone);
+}
+
+/** The signed lines of plans with their doses in `[from, to)`, in one statement: the care list's counts, the MAR. */
+export async function planDoses(
+  q: Queryable,
+  planIds: readonly string[],
+  from: Date,
+  to: Date,
+  now: Date,
+  timeZone: string,
+): Promise<{ lines: LineRow[]; doses: Map<string, TDose[]> }> {
+  if (planIds.length === 0) return { lines: [], doses: new Map() };
+  const res = await q.execute<LineWithRecords>(linesWithRecords(sqlList(planIds), from, to));
+  return { lines: res.rows, doses: dosesOfLines(res.rows, from, to, now, timeZone) };
 }
 
 const parseFrequency = (f: DoseFrequency | string): DoseFrequency =>
@@ -94,27 +143,18 @@ export function lineOf(r: LineRow): Omit<TMarLine, 'doses'> {
   };
 }
 
-/** The doses of lines in `[from, to)` with their records (as-needed lines: their administrations). */
-export async function dosesOf(
-  q: Queryable,
+/** The doses of lines in `[from, to)` given their records of the window (as-needed lines: their records). */
+function scheduleDoses(
   lines: LineRow[],
+  recorded: TDoseRecord[],
   from: Date,
   to: Date,
   now: Date,
   timeZone: string,
-): Promise<Map<string, TDose[]>> {
+): Map<string, TDose[]> {
   const out = new Map<string, TDose[]>();
-  if (lines.length === 0) return out;
-  const recorded = await q.execute<Record<string, unknown>>(sql`${DOSE_SELECT}
-    where ma.prescription_line_id in (${sql.join(
-      lines.map((l) => sql`${l.id}`),
-      sql`, `,
-    )}) and ma.scheduled_at >= ${from.toISOString()} and ma.scheduled_at < ${to.toISOString()}`);
   const records = new Map<string, TDoseRecord>();
-  for (const r of recorded.rows) {
-    const d = toDose(r);
-    records.set(`${d.prescription_line}|${d.scheduled_at}`, d);
-  }
+  for (const d of recorded) records.set(`${d.prescription_line}|${d.scheduled_at}`, d);
   for (const l of lines) {
     const times = doseTimes(
       parseFrequency(l.frequency),
@@ -151,14 +191,13 @@ export class MarService {
   async mar(ctx: ServiceContext, planId: string, w: { from?: string | undefined; to?: string | undefined }) {
     const plan = await this.care.plan(ctx, planId);
     const now = this.care.now();
-    const clock = await hospitalClock(this.app.db, scopedHospital(ctx).id);
+    const clock = await this.care.clockOf(scopedHospital(ctx).id);
     const shift = shiftOf(clock, now);
     const from = w.from ? new Date(w.from) : shift.start;
     const to = w.to ? new Date(w.to) : shift.end;
     if (to.getTime() <= from.getTime() || to.getTime() - from.getTime() > 7 * 24 * HOUR)
       throw badRequest({ to: ['care.window_invalid'] });
-    const lines = await planLines(this.app.db, [planId]);
-    const doses = await dosesOf(this.app.db, lines, from, to, now, clock.timeZone);
+    const { lines, doses } = await planDoses(this.app.db, [planId], from, to, now, clock.timeZone);
     await this.app.audit.record(ctx, {
       action: 'care.mar_read',
       resourceType: 'care_plan',

@@ -56,7 +56,7 @@ interface StayRow extends RefRow {
 }
 
 /** A stay with its patient, department, doctor, provisional diagnosis, bed and days (alias `s`). */
-const STAY_SELECT = sql`select s.id, s.status::text as status, s.reason, s.expected_days, s.requested_at,
+const STAY_COLUMNS = sql`s.id, s.status::text as status, s.reason, s.expected_days, s.requested_at,
     s.admitted_at, s.ended_at, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
     u.id as u_id, u.first_name as u_first, u.last_name as u_last,
     s.provisional_icd_code as icd_code, i.label_fr as icd_fr, i.label_en as icd_en,
@@ -65,8 +65,8 @@ const STAY_SELECT = sql`select s.id, s.status::text as status, s.reason, s.expec
     ((coalesce(s.ended_at, now()) at time zone ho.time_zone)::date
       - (s.requested_at at time zone ho.time_zone)::date + 1)::int as days,
     (select t.id from transfers t where t.hospitalization_id = s.id and t.status in ('requested', 'accepted')
-      limit 1) as open_transfer
-  from hospitalizations s
+      limit 1) as open_transfer`;
+const STAY_FROM = sql`from hospitalizations s
   join hospitals ho on ho.id = s.hospital_id
   join patients p on p.id = s.patient_id
   join departments d on d.id = s.department_id
@@ -75,6 +75,7 @@ const STAY_SELECT = sql`select s.id, s.status::text as status, s.reason, s.expec
   left join beds b on b.id = s.bed_id
   left join rooms r on r.id = b.room_id
   left join wards w on w.id = r.ward_id`;
+const STAY_SELECT = sql`select ${STAY_COLUMNS} ${STAY_FROM}`;
 
 function placeOf(r: StayRow): TBedPlace | null {
   if (!r.b_id || !r.r_id || !r.w_id) return null;
@@ -492,11 +493,13 @@ export async function nursePatients(
       and (m.department_id is null or m.department_id = coalesce(w.department_id, s.department_id)))`;
   const status = includePending ? sql`s.status in ('pending_bed', 'admitted')` : sql`s.status = 'admitted'`;
   const where = sql`s.hospital_id = ${hospitalId} and ${status} and ${scope}`;
-  const rows =
-    await q.execute<NurseRow>(sql`select x.*, v.recorded_at as v_at, v.temperature as v_temperature,
+  // The count rides on the page's statement (a window over the matching stays); read apart only for a page
+  // past the end.
+  const rows = await q.execute<NurseRow & { total: number | string }>(sql`select x.*,
+      v.recorded_at as v_at, v.temperature as v_temperature,
       v.heart_rate as v_hr, v.respiratory_rate as v_rr, v.systolic_bp as v_sys, v.diastolic_bp as v_dia,
       v.spo2 as v_spo2
-    from (${STAY_SELECT} where ${where}
+    from (select ${STAY_COLUMNS}, count(*) over () as total ${STAY_FROM} where ${where}
       order by w.name nulls last, r.name nulls last, b.label nulls last, s.requested_at
       limit ${limit} offset ${offset}) x
     left join lateral (select * from (
@@ -508,11 +511,20 @@ export async function nursePatients(
           cv.diastolic_bp, cv.spo2
         from care_vitals cv where cv.patient_id = x.p_id order by cv.recorded_at desc limit 1)
       ) both_sources order by recorded_at desc limit 1) v on true`);
-  const counted = await q.execute<{ n: number }>(sql`select count(*)::int as n from hospitalizations s
-    left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id left join wards w on w.id = r.ward_id
-    where ${where}`);
+  const first = rows.rows[0];
+  const count = first
+    ? Number(first.total)
+    : offset === 0
+      ? 0
+      : Number(
+          (
+            await q.execute<{ n: number }>(sql`select count(*)::int as n from hospitalizations s
+      left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id left join wards w on w.id = r.ward_id
+      where ${where}`)
+          ).rows[0]?.n ?? 0,
+        );
   return {
-    count: Number(counted.rows[0]?.n ?? 0),
+    count,
     rows: rows.rows.map((r) => {
       const stay = toStay(r, lang);
       const flags: TNursePatient['flags'] = [];

@@ -47,6 +47,9 @@ const PRACTITIONER_ROLES = ['DOCTOR', 'PHYSICIAN', 'MD', 'HEAD_DOCTOR', 'SAGE_FE
 /** The message of a notification, in both languages, with the patient and the place. */
 type Texts = { fr: string; en: string };
 
+/** The roles whose patients `GET /api/nurses/{id}/patients/` lists. */
+const NURSE_ROLES = new Set(['NURSE', 'CHARGE_NURSE']);
+
 /**
  * Inpatient stays (issue 17): a stay is opened from a visit (by a doctor, or by completing a consultation with
  * the outcome "hospitalize"), waits for a bed, lies in one bed at a time, is transferred or discharged. The
@@ -714,11 +717,19 @@ export class HospitalizationService {
   ) {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
-    const nurse = await this.app.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from memberships where hospital_id = ${hospital.id} and user_id = ${nurseId}
-        and is_active and upper(role_code) in ('NURSE', 'CHARGE_NURSE')`,
-    );
-    if (Number(nurse.rows[0]?.n ?? 0) === 0) throw notFound();
+    // The caller's own roles come with her sign-in check; another nurse's are read.
+    const isNurse =
+      nurseId === me
+        ? hospital.roleCodes.some((r) => NURSE_ROLES.has(r.toUpperCase()))
+        : Number(
+            (
+              await this.app.db.execute<{ n: number }>(
+                sql`select count(*)::int as n from memberships where hospital_id = ${hospital.id}
+                  and user_id = ${nurseId} and is_active and upper(role_code) in ('NURSE', 'CHARGE_NURSE')`,
+              )
+            ).rows[0]?.n ?? 0,
+          ) > 0;
+    if (!isNurse) throw notFound();
     if (
       nurseId !== me &&
       !hospital.groups.some((g) => g === 'queue_manager' || g === 'head_doctor' || g === 'admin')

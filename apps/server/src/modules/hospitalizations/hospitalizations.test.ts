@@ -602,6 +602,16 @@ describe('the nurse and the census', () => {
     expect(other.statusCode).toBe(403);
     const byHead = await call(ctx.app, head, 'GET', `/api/nurses/${medNurse.id}/patients/`);
     expect(byHead.statusCode).toBe(200);
+    // The count is the same on every page, past the last one too (it rides on the page's statement).
+    const total = mine.json().count as number;
+    expect(total).toBeGreaterThanOrEqual(1);
+    for (const page of [`page_size=1&page=${total}`, `page_size=1&page=${total + 1}`]) {
+      const res = await call(ctx.app, medNurse, 'GET', `/api/nurses/${medNurse.id}/patients/?${page}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().count).toBe(total);
+    }
+    // The head doctor is no nurse: her own list does not exist.
+    expect((await call(ctx.app, head, 'GET', `/api/nurses/${head.id}/patients/`)).statusCode).toBe(404);
   });
 
   it('counts beds by state with occupancy rates, and the census uses indexes', async () => {
