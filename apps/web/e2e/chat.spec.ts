@@ -55,7 +55,7 @@ test('two staff members exchange messages; unread count and read receipt cross i
 
   // The doctor writes from the messaging page.
   await a.goto('/chat');
-  await a.getByTestId('chat-conversations').getByText(nurse.name).click();
+  await a.getByTestId('chat-conversations').getByText(nurse.name, { exact: true }).click();
   const viewA = a.getByTestId('chat-conversation');
   const text = `Le patient du box 3 est prêt (${Math.random().toString(36).slice(2, 8)})`;
   await viewA.getByLabel('Écrire un message').fill(text);
@@ -67,7 +67,7 @@ test('two staff members exchange messages; unread count and read receipt cross i
 
   // She opens the conversation: the message is there, and the doctor sees it read without reloading.
   await b.goto('/chat');
-  await b.getByTestId('chat-conversations').getByText(doctor.name).click();
+  await b.getByTestId('chat-conversations').getByText(doctor.name, { exact: true }).click();
   const viewB = b.getByTestId('chat-conversation');
   await expect(viewB.getByTestId('chat-message').filter({ hasText: text })).toBeVisible();
   await expect(viewA.getByTestId('chat-receipts')).toContainText(`Lu par ${nurse.name}`);
