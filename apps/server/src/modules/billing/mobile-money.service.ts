@@ -151,17 +151,17 @@ export class MobileMoneyService {
       );
       return { id: row!.id };
     });
-    const request = (await this.find(this.app.db, id))!;
+    const moneyRequest = (await this.find(this.app.db, id))!;
     // After the commit: the provider (an outbox by default) never sees a request that was rolled back.
     await this.provider.requestPayment({
       requestId: id,
-      operator: request.operator,
-      phone: request.phone,
-      currency: request.currency,
-      amount: request.amount,
+      operator: moneyRequest.operator,
+      phone: moneyRequest.phone,
+      currency: moneyRequest.currency,
+      amount: moneyRequest.amount,
       description: hospital.name,
     });
-    return request;
+    return moneyRequest;
   }
 
   private async find(q: Queryable, id: string, lock = false): Promise<TMobileMoneyRequest | null> {
@@ -224,10 +224,10 @@ export class MobileMoneyService {
     );
     try {
       return await withNotifications(this.app, async (tx, notify) => {
-        const request = (await this.find(tx, body.request_id, true))!;
-        if (request.status !== 'pending') return { status: request.status, duplicate: true };
+        const moneyRequest = (await this.find(tx, body.request_id, true))!;
+        if (moneyRequest.status !== 'pending') return { status: moneyRequest.status, duplicate: true };
         const owner = await tx.execute<{ requested_by: string }>(
-          sql`select requested_by from mobile_money_requests where id = ${request.id}`,
+          sql`select requested_by from mobile_money_requests where id = ${moneyRequest.id}`,
         );
         const cashier = owner.rows[0]!.requested_by;
         const work = systemContext({
@@ -247,10 +247,10 @@ export class MobileMoneyService {
         });
         if (
           body.status === 'succeeded' &&
-          (body.amount !== request.amount || body.currency !== request.currency)
+          (body.amount !== moneyRequest.amount || body.currency !== moneyRequest.currency)
         )
           throw badRequest({ amount: ['billing.callback_amount_mismatch'] });
-        const inv = (await lockInvoice(tx, target.hospital_id, request.invoice))!;
+        const inv = (await lockInvoice(tx, target.hospital_id, moneyRequest.invoice))!;
         let paymentId: string | null = null;
         let receipt: string | null = null;
         const failure = body.status === 'failed' ? (body.reason ?? 'failed') : null;
@@ -263,13 +263,13 @@ export class MobileMoneyService {
               sessionId: session.rows[0].id,
               receivedBy: cashier,
               method: 'mobile_money',
-              operator: request.operator,
-              phone: request.phone,
+              operator: moneyRequest.operator,
+              phone: moneyRequest.phone,
               reference: body.transaction_id,
-              currency: request.currency,
-              amount: request.amount,
+              currency: moneyRequest.currency,
+              amount: moneyRequest.amount,
               rate: null,
-              amountInvoice: request.amount,
+              amountInvoice: moneyRequest.amount,
               note: null,
               isDeposit: false,
             });
@@ -279,20 +279,20 @@ export class MobileMoneyService {
         }
         await tx.execute(sql`update mobile_money_requests set status = ${body.status},
           provider_reference = ${body.transaction_id}, payment_id = ${paymentId},
-          failure_reason = ${failure}, completed_at = now() where id = ${request.id}`);
+          failure_reason = ${failure}, completed_at = now() where id = ${moneyRequest.id}`);
         await this.app.audit.record(
           work,
           {
             action: body.status === 'succeeded' ? 'mobile_money.confirmed' : 'mobile_money.failed',
             resourceType: 'mobile_money_request',
-            resourceId: request.id,
+            resourceId: moneyRequest.id,
             patientId: inv.patient_id,
             details: { transaction: body.transaction_id, payment: paymentId, receipt },
           },
           tx,
         );
         const params = {
-          amount: `${minorToDecimal(request.amount, request.currency)} ${request.currency}`,
+          amount: `${minorToDecimal(moneyRequest.amount, moneyRequest.currency)} ${moneyRequest.currency}`,
           receipt: receipt ?? '',
         };
         await notify({
@@ -318,8 +318,8 @@ export class MobileMoneyService {
           },
           data: {
             action: `mobile_money_${body.status}`,
-            invoice_id: request.invoice,
-            request_id: request.id,
+            invoice_id: moneyRequest.invoice,
+            request_id: moneyRequest.id,
             payment_id: paymentId,
           },
         });
