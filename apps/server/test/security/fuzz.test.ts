@@ -132,7 +132,11 @@ const nastyText = nasty.map((v) => (typeof v === 'string' ? v : (JSON.stringify(
 
 const MALFORMED_JSON = ['{', '{"a":', '[1,2', '{"a":1}}', "{'a':1}", '{"a":NaN}', 'nul', '"\\u00"', '\u0000'];
 /** Routes that take a multipart form (a file upload) instead of JSON. */
-const MULTIPART_ROUTES = new Set(['POST /api/patient-documents/', 'POST /api/dictation/transcriptions/']);
+const MULTIPART_ROUTES = new Set([
+  'POST /api/patient-documents/',
+  'POST /api/dictation/transcriptions/',
+  'POST /api/chat/conversations/:id/attachments/',
+]);
 
 const NON_JSON_TYPES: Array<[string, string]> = [
   ['text/plain', 'hello'],
