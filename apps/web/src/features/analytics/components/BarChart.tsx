@@ -15,6 +15,14 @@ export interface ChartSeries {
 
 const HEIGHT = 260;
 
+/** Show one category label in `step`, so that labels of about 7 px a character do not overlap. */
+export function labelStep(categories: string[], plotWidth: number): number {
+  if (categories.length === 0 || plotWidth <= 0) return 1;
+  const longest = Math.max(...categories.map((c) => c.length));
+  const labelWidth = longest * 7 + 12;
+  return Math.max(1, Math.ceil((categories.length * labelWidth) / plotWidth));
+}
+
 export default function BarChart({
   categories,
   series,
@@ -68,11 +76,16 @@ export default function BarChart({
             stroke: ink,
             grid: { show: false },
             splits: () => categories.map((_, i) => i),
-            values: () => categories,
+            // Every label when they fit, otherwise every k-th one (31 days on a tablet would overlap).
+            values: (u, splits) => {
+              const step = labelStep(categories, u.bbox.width / uPlot.pxRatio);
+              return splits.map((i) => (i % step === 0 ? (categories[i] ?? '') : ''));
+            },
           },
           { stroke: ink, grid: { stroke: grid, width: 1 } },
         ],
-        legend: { show: groups > 1 },
+        // Not live: the legend names the series without the cursor's values (and without the x series).
+        legend: { show: groups > 1, live: false },
         cursor: { drag: { x: false, y: false } },
         series: [{}, ...bars],
       },
