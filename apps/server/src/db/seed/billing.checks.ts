@@ -106,3 +106,15 @@ it('shows a deposit on an ongoing stay, counted by its draft invoice', async () 
   expect(inv.lines.length).toBeGreaterThan(0);
   expect(inv.balance).toBe(inv.patient_share - 50_000);
 });
+
+it('gives the cash desk the day’s rates of the euro and the US dollar', async () => {
+  const cashier = await actor(CASHIER);
+  const current = await get(cashier, '/api/exchange-rates/current/');
+  expect(current.quote).toBe('XOF');
+  expect(
+    current.rates.map((r: { base: string; rate: string | number }) => [r.base, Number(r.rate)]).sort(),
+  ).toEqual([
+    ['EUR', 655.957],
+    ['USD', 603.5],
+  ]);
+});

@@ -9,6 +9,7 @@ import {
   actTariffs,
   cashSessions,
   departments,
+  exchangeRates,
   hospitals,
   invoiceLines,
   invoices,
@@ -641,5 +642,20 @@ export async function seedBilling(tx: Queryable): Promise<{ acts: number; invoic
       paymentId: pay!.id,
     });
   }
+  // The day's rates of the currencies patients bring (decision 0040): the euro at its fixed parity with the
+  // franc CFA since the start of the year, the US dollar as the cashier set it this morning.
+  const today = await hospitalToday(tx, h.id);
+  await tx.insert(exchangeRates).values([
+    {
+      hospitalId: h.id,
+      base: 'EUR',
+      quote: h.currency,
+      rate: '655.957',
+      validOn: `${today.slice(0, 4)}-01-01`,
+      setBy: cashier.id,
+      note: 'Parité fixe',
+    },
+    { hospitalId: h.id, base: 'USD', quote: h.currency, rate: '603.5', validOn: today, setBy: cashier.id },
+  ]);
   return { acts: ACTS.length, invoices: issued };
 }
