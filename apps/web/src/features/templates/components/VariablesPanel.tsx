@@ -55,15 +55,21 @@ export function VariablesPanel({
                   py={4}
                   style={{ borderRadius: 'var(--mantine-radius-sm)', display: 'block', width: '100%' }}
                 >
-                  <Text size="xs" ff="monospace" c="greensen" style={{ overflowWrap: 'anywhere' }}>
+                  <Text
+                    component="span"
+                    size="xs"
+                    ff="monospace"
+                    c="greensen"
+                    style={{ display: 'block', overflowWrap: 'anywhere' }}
+                  >
                     {variable.path}
                     {variable.type === 'list' && (
-                      <Badge ml={4} size="xs" variant="light">
+                      <Badge component="span" ml={4} size="xs" variant="light">
                         {t('templates.admin.loop')}
                       </Badge>
                     )}
                   </Text>
-                  <Text size="xs" c="dimmed">
+                  <Text component="span" size="xs" c="dimmed" display="block">
                     {en ? variable.label_en : variable.label_fr}
                   </Text>
                 </UnstyledButton>

@@ -21,7 +21,6 @@ import {
   Text,
   Textarea,
   ThemeIcon,
-  Title,
 } from '@mantine/core';
 import { IconChecks, IconClipboardText, IconPencil } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -330,7 +329,7 @@ export function HandoffList({
           opened
           onClose={() => setReading(null)}
           size="lg"
-          title={<Title order={4}>{t('handoffs.readTitle', { patient: reading.patient.full_name })}</Title>}
+          title={t('handoffs.readTitle', { patient: reading.patient.full_name })}
         >
           <HandoffView handoff={reading} />
         </Modal>
