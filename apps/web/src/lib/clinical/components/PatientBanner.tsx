@@ -72,7 +72,8 @@ export function PatientCell({
   return (
     <Group gap={6} wrap="wrap">
       <div style={{ minWidth: 0 }}>
-        <Text size="sm" fw={600} lineClamp={1}>
+        {/* The whole name, wrapped if needed: a truncated name can match two patients. */}
+        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
           {patient.full_name}
         </Text>
         <Text size="xs" c="dimmed">
