@@ -1,10 +1,18 @@
 // `npm test`: install if needed, then typecheck, lint, every Vitest suite (shared, server on the embedded
 // database and — with TEST_DATABASE_URL — on PostgreSQL, web), the production build with its bundle budget,
 // and the browser end-to-end suite when Chromium is present. Ends with one summary line.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+//
+// The steps run in two lanes side by side, one per core of the 2-core CI machine (decision 0029): each suite
+// keeps Vitest's single worker, so each lane keeps about one core busy.
+//   server lane: typecheck (server and its tests) → server suite
+//   web lane:    typecheck (web) → lint → shared suite → web suite → build → bundle budget → e2e
+// The build waits for the server lane's typecheck (both write apps/server/dist). Each step writes its output to
+// a log file, printed whole when the step ends, so that the two lanes' outputs never interleave.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { bin, ensureBuilt, ensureInstalled, log, ROOT, run } from './lib.mjs';
+import { bin, ensureInstalled, log, ROOT } from './lib.mjs';
 
 ensureInstalled();
 
@@ -21,64 +29,70 @@ function freePort() {
   });
 }
 
-const results = []; // { step, ok, note }
+const results = []; // { step, ok, note, seconds }
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const skips = [];
 const tmp = join(ROOT, '.build-stamps', 'test');
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
+const runStarted = Date.now();
 
-function step(name, fn) {
-  log(name);
+/** Runs one command with its output (stdout and stderr) going to `logFile`; resolves to its exit code. */
+function runLogged(cmd, args, logFile, { env, cwd = ROOT } = {}) {
+  return new Promise((resolve) => {
+    const fd = openSync(logFile, 'a');
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
+    child.on('error', (err) => {
+      closeSync(fd);
+      console.error(`✗ ${cmd}: ${err.message}`);
+      resolve(1);
+    });
+    child.on('close', (code) => {
+      closeSync(fd);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/**
+ * One step: `fn(exec)` runs its commands through `exec(cmd, args, options)` (output to the step's log) and
+ * returns true, false or { ok, note }. The log is printed when the step ends.
+ */
+async function step(name, fn) {
   const started = Date.now();
+  const logFile = join(tmp, `${name.replace(/[^a-z0-9]+/gi, '-')}.log`);
+  log(`${name}: started`);
   let ok = false;
   let note = '';
   try {
-    const r = fn();
+    const r = await fn((cmd, args, options) => runLogged(cmd, args, logFile, options));
     ok = r === true || (typeof r === 'object' && r.ok);
     note = typeof r === 'object' ? (r.note ?? '') : '';
   } catch (err) {
     note = String(err?.message ?? err);
   }
-  results.push({ step: name, ok, note, seconds: Math.round((Date.now() - started) / 100) / 10 });
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  results.push({ step: name, ok, note, seconds });
   // A failed check that is not a test suite (typecheck, lint, build, budget) counts as one failure.
   if (!ok && !name.startsWith('tests:')) counts.failed += 1;
+  const output = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+  console.log(`\n── ${name} (${seconds}s) ${'─'.repeat(Math.max(0, 60 - name.length))}`);
+  if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  log(`${name}: ${ok ? 'ok' : 'FAILED'}`);
   return ok;
 }
 
-step('typecheck', () => {
-  if (run(bin('tsc'), ['-b', 'packages/shared', 'apps/server']) !== 0) return false;
-  if (run(bin('tsc'), ['-p', 'apps/server/tsconfig.test.json']) !== 0) return false;
-  if (
-    existsSync(join(ROOT, 'apps/web/tsconfig.json')) &&
-    run(bin('tsc'), ['-p', 'apps/web', '--noEmit']) !== 0
-  )
-    return false;
-  return true;
-});
-
-step('lint', () => run(bin('biome'), ['ci', '--diagnostic-level=error', '.']) === 0);
-
-const suites = [
-  { name: 'shared', root: 'packages/shared' },
-  { name: 'server', root: 'apps/server' },
-  { name: 'web', root: 'apps/web' },
-];
-if (!process.env.TEST_DATABASE_URL)
-  skips.push('server suite on PostgreSQL: TEST_DATABASE_URL is not set (ran on the embedded database only)');
-if (!process.env.TEST_REDIS_URL)
-  skips.push('Redis-backed tests: TEST_REDIS_URL is not set (in-process event bus and counters only)');
-
-for (const suite of suites) {
-  if (!existsSync(join(ROOT, suite.root, 'vitest.config.ts'))) continue;
-  step(`tests: ${suite.name}`, () => {
-    const countsFile = join(tmp, `${suite.name}.json`);
-    const code = run(
+/** A Vitest suite; its passed/failed/skipped counts come from scripts/vitest-counts-reporter.mjs. */
+function suite(name, root) {
+  if (!existsSync(join(ROOT, root, 'vitest.config.ts'))) return Promise.resolve(true);
+  return step(`tests: ${name}`, async (exec) => {
+    const countsFile = join(tmp, `${name}.json`);
+    const code = await exec(
       bin('vitest'),
       [
         'run',
         '--root',
-        suite.root,
+        root,
         '--reporter=default',
         `--reporter=${join(ROOT, 'scripts/vitest-counts-reporter.mjs')}`,
       ],
@@ -107,26 +121,55 @@ for (const suite of suites) {
   });
 }
 
-step('build', () => {
-  ensureBuilt();
-  return true;
-});
-
-// Bundle budgets of the production build (scripts/check-bundle.mjs; docs/performance.md): the sign-in page,
-// the signed-in screen and every lazily loaded chunk. Sizes are deterministic, so they fail the suite.
-step('bundle budget', () => run(process.execPath, [join(ROOT, 'scripts/check-bundle.mjs')]) === 0);
+if (!process.env.TEST_DATABASE_URL)
+  skips.push('server suite on PostgreSQL: TEST_DATABASE_URL is not set (ran on the embedded database only)');
+if (!process.env.TEST_REDIS_URL)
+  skips.push('Redis-backed tests: TEST_REDIS_URL is not set (in-process event bus and counters only)');
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const e2eConfig = join(ROOT, 'apps/web/playwright.config.ts');
-if (!existsSync(e2eConfig)) {
-  skips.push('browser end-to-end suite: not present');
-} else if (!existsSync(chromium)) {
+const withE2e = existsSync(e2eConfig) && existsSync(chromium);
+if (!existsSync(e2eConfig)) skips.push('browser end-to-end suite: not present');
+else if (!existsSync(chromium))
   skips.push(`browser end-to-end suite: no Chromium at ${chromium} (apt-get install -y chromium)`);
-} else {
+
+// The server lane. Its typecheck builds packages/shared and apps/server (tsc -b emits dist), which the
+// tests' project then reads (apps/server/tsconfig.test.json references the emitted declarations).
+const serverTypecheck = step('typecheck: server', async (exec) => {
+  if ((await exec(bin('tsc'), ['-b', 'packages/shared', 'apps/server'])) !== 0) return false;
+  return (await exec(bin('tsc'), ['-p', 'apps/server/tsconfig.test.json'])) === 0;
+});
+const serverLane = serverTypecheck.then(() => suite('server', 'apps/server'));
+
+async function webLane() {
+  await step('typecheck: web', async (exec) =>
+    existsSync(join(ROOT, 'apps/web/tsconfig.json'))
+      ? (await exec(bin('tsc'), ['-p', 'apps/web', '--noEmit'])) === 0
+      : true,
+  );
+  await step(
+    'lint',
+    async (exec) => (await exec(bin('biome'), ['ci', '--diagnostic-level=error', '.'])) === 0,
+  );
+  await suite('shared', 'packages/shared');
+  await suite('web', 'apps/web');
+  await serverTypecheck; // the build writes apps/server/dist too
+  const built = await step(
+    'build',
+    async (exec) => (await exec(process.execPath, [join(ROOT, 'scripts/build.mjs')])) === 0,
+  );
+  // Bundle budgets of the production build (scripts/check-bundle.mjs; docs/performance.md): the sign-in page,
+  // the signed-in screen and every lazily loaded chunk. Sizes are deterministic, so they fail the suite.
+  await step(
+    'bundle budget',
+    async (exec) => built && (await exec(process.execPath, [join(ROOT, 'scripts/check-bundle.mjs')])) === 0,
+  );
+  if (!withE2e) return;
   const port = await freePort();
-  step('tests: e2e (Chromium)', () => {
+  await step('tests: e2e (Chromium)', async (exec) => {
+    if (!built) return { ok: false, note: 'no build' };
     const report = join(tmp, 'e2e.json');
-    const code = run(bin('playwright'), ['test', '--config', e2eConfig], {
+    const code = await exec(bin('playwright'), ['test', '--config', e2eConfig], {
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, CHROMIUM_PATH: chromium, E2E_PORT: String(port) },
     });
     let note = '';
@@ -146,11 +189,14 @@ if (!existsSync(e2eConfig)) {
   });
 }
 
+await Promise.all([serverLane, webLane()]);
+
 console.log('\n== Summary ==');
 for (const r of results)
   console.log(`${r.ok ? '✓' : '✗'} ${r.step} (${r.seconds}s)${r.note ? ` — ${r.note}` : ''}`);
 for (const s of skips) console.log(`- skipped: ${s}`);
 const failedSteps = results.filter((r) => !r.ok);
 if (failedSteps.length) console.log(`✗ failed steps: ${failedSteps.map((r) => r.step).join(', ')}`);
+console.log(`wall time: ${Math.round((Date.now() - runStarted) / 1000)} s (two lanes side by side)`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(failedSteps.length ? 1 : 0);

@@ -11,7 +11,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // The suite runs beside the server suite in `npm test` (two lanes on 2 cores, decision 0029): room for a
+  // busy core. Performance has its own bench (npm run bench), not these waits.
+  expect: { timeout: 10_000 },
   reporter: [
     ['list'],
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/e2e.json' }],
