@@ -27,8 +27,27 @@ export async function hospitalClock(q: Queryable, hospitalId: string): Promise<H
   };
 }
 
+/**
+ * The last shift computed per zone, shift times and offset, with the current shift it was computed in: any
+ * instant of that current shift has the same answer (the boundaries are instants of wall-clock dates and times,
+ * the same whichever day they are counted from). Computing one takes some thirty time-zone conversions, which
+ * weighed on every read of the tasks (decision 0044).
+ */
+const shiftsKept = new Map<string, { from: number; to: number; window: ShiftWindow }>();
+const SHIFTS_KEPT_MAX = 256;
+
 export function shiftOf(clock: HospitalClock, at: Date, offset = 0): ShiftWindow {
-  return shiftAt(at, clock.timeZone, clock.shiftTimes, offset);
+  const key = `${clock.timeZone}|${clock.shiftTimes.join(',')}|${offset}`;
+  const t = at.getTime();
+  const kept = shiftsKept.get(key);
+  let window = kept && t >= kept.from && t < kept.to ? kept.window : undefined;
+  if (!window) {
+    window = shiftAt(at, clock.timeZone, clock.shiftTimes, offset);
+    const current = offset === 0 ? window : shiftAt(at, clock.timeZone, clock.shiftTimes, 0);
+    if (shiftsKept.size >= SHIFTS_KEPT_MAX) shiftsKept.clear();
+    shiftsKept.set(key, { from: current.start.getTime(), to: current.end.getTime(), window });
+  }
+  return { start: new Date(window.start), end: new Date(window.end), label: window.label };
 }
 
 export function shiftDto(clock: HospitalClock, w: ShiftWindow): TShift {

@@ -245,7 +245,12 @@ export interface ExecutionOwnRow {
 
 export interface ExecutionRow extends RefRow, ExecutionOwnRow, PlaceRow {}
 
-export function toExecution(r: ExecutionRow, now: Date): TCareExecution {
+/** `ref`: where the patient, department and place are read from (the row itself unless they come apart). */
+export function toExecution(
+  r: ExecutionOwnRow,
+  now: Date,
+  ref: RefRow & PlaceRow = r as ExecutionRow,
+): TCareExecution {
   const scheduled = new Date(r.scheduled_at);
   const doneAt = r.done_at ? new Date(r.done_at) : null;
   const signs = parseJson<string[]>(r.o_signs) ?? [];
@@ -259,9 +264,9 @@ export function toExecution(r: ExecutionRow, now: Date): TCareExecution {
       instructions: r.o_instructions,
       signs: signs as TCareExecution['order']['signs'],
     },
-    patient: patientRef(r),
-    department: departmentRef(r),
-    place: placeOf(r),
+    patient: patientRef(ref),
+    department: departmentRef(ref),
+    place: placeOf(ref),
     priority: CARE_PRIORITIES[Number(r.priority) - 1] ?? 'normal',
     scheduled_at: scheduled.toISOString(),
     status: r.status,

@@ -56,9 +56,10 @@ const LINE_COLUMNS = sql`cp.id as plan_id, l.id, l.prescription_id, l.dose, l.do
       l.route, l.frequency, l.duration_days, l.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength,
       mp.form::text as form, pr.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last`;
 /** The plans of `planSet`: a list of ids, or a statement selecting them. */
-const linesWhere = (planSet: SQL) => sql`where cp.id in (${planSet})
-      and ((cp.hospitalization_id is not null and pr.hospitalization_id = cp.hospitalization_id)
-        or c.admission_id = coalesce(cp.admission_id, s.admission_id))
+/** A prescription `pr` of the plan `cp`'s stay, or of a consultation `c` of the visit it came from. */
+const OF_PLAN = sql`((cp.hospitalization_id is not null and pr.hospitalization_id = cp.hospitalization_id)
+        or c.admission_id = coalesce(cp.admission_id, s.admission_id))`;
+const linesWhere = (planSet: SQL) => sql`where cp.id in (${planSet}) and ${OF_PLAN}
     order by pr.signed_at, l.position`;
 
 /**
@@ -81,12 +82,30 @@ export type LineWithRecords = LineRow & { records: Record<string, unknown>[] | s
  * JSON: one statement for the lines and their records.
  */
 export function linesWithRecords(planSet: SQL, from: Date, to: Date): SQL {
-  return sql`select ${LINE_COLUMNS}, (select coalesce(json_agg(to_jsonb(ma) || jsonb_build_object(
+  // The lines of the plans first (`offset 0`: planned on its own), then their medication, presentation and
+  // prescriber: two small join problems instead of one of eight tables (decision 0044).
+  return sql`select x.plan_id, x.id, x.prescription_id, x.dose, x.dose_unit, x.route, x.frequency,
+      x.duration_days, x.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength, mp.form::text as form,
+      x.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last,
+      (select coalesce(json_agg(to_jsonb(ma) || jsonb_build_object(
         'u_first', ru.first_name, 'u_last', ru.last_name)), '[]'::json)
       from medication_administrations ma join users ru on ru.id = ma.recorded_by
-      where ma.prescription_line_id = l.id and ma.scheduled_at >= ${from.toISOString()}
+      where ma.prescription_line_id = x.id and ma.scheduled_at >= ${from.toISOString()}
         and ma.scheduled_at < ${to.toISOString()}) as records
-    ${LINES_FROM} ${linesWhere(planSet)}`;
+    from (select cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit, l.route, l.frequency,
+        l.duration_days, l.instructions, l.medication_id, l.presentation_id, l.position, pr.signed_at,
+        pr.prescriber_id
+      from care_plans cp
+      left join hospitalizations s on s.id = cp.hospitalization_id
+      join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
+      left join consultations c on c.id = pr.consultation_id
+      join prescription_lines l on l.prescription_id = pr.id
+      where cp.id in (${planSet}) and ${OF_PLAN}
+      offset 0) x
+    join medications m on m.id = x.medication_id
+    join medication_presentations mp on mp.id = x.presentation_id
+    join users u on u.id = x.prescriber_id
+    order by x.signed_at, x.position`;
 }
 
 /** The doses of lines read by `linesWithRecords`. */
