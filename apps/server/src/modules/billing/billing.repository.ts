@@ -60,7 +60,7 @@ export interface InvoiceRow {
  * The invoice's columns and names from `source` (aliased `i`): the table, or a page of it already cut (the list
  * joins its 20 rows only, not the thousands its filter matches).
  */
-const invoiceSelect = (source: SQL) => sql`select i.id, i.number, i.kind, i.status, i.patient_id,
+export const invoiceSelect = (source: SQL) => sql`select i.id, i.number, i.kind, i.status, i.patient_id,
     p.record_number as p_record_number, p.first_name as p_first_name, p.last_name as p_last_name,
     i.admission_id, i.hospitalization_id, i.currency, i.payer_category, i.payer_id, py.code as payer_code,
     py.name as payer_name, py.kind as payer_kind, i.coverage_id, i.member_number, i.total, i.payer_share,

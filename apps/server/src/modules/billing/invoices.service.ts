@@ -6,6 +6,7 @@ import {
   type TInvoiceDetail,
   type TInvoiceLine,
   type TInvoiceLineCreate,
+  type TPaymentSummary,
 } from '@greensen/shared/contracts/billing';
 import type { PayerCategory } from '@greensen/shared/contracts/medical-acts';
 import { lineGross, splitShare } from '@greensen/shared/domain/money';
@@ -15,13 +16,21 @@ import type { Queryable, Tx } from '../../db/client.js';
 import { invoiceLines, invoices, performedActs } from '../../db/schema/index.js';
 import { ageOf, fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { hospitalToday, listReadEntry, sqlList } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
-import { isBillingManager, requireBillingReader, requireBillingStaff } from './billing.access.js';
+import {
+  billingRoles,
+  hasBillingStaffRole,
+  isBillingManager,
+  requireBillingReader,
+  requireBillingStaff,
+} from './billing.access.js';
 import {
   findInvoice,
   type InvoiceFilters,
+  type InvoiceRow,
+  invoiceSelect,
   lineRowsOf,
   linesOf,
   listInvoices,
@@ -56,6 +65,28 @@ async function yearOf(q: Queryable, hospitalId: string) {
   return (await hospitalToday(q, hospitalId)).slice(0, 4);
 }
 
+/** The invoice's detail from its parts (a draft's `unpriced`: what could not be billed; none once issued). */
+function detailFrom(
+  row: InvoiceRow,
+  lines: TInvoiceLine[],
+  payments: TPaymentSummary[],
+  creditNotes: TInvoiceDetail['credit_notes'],
+  unpriced: Unpriced[],
+): TInvoiceDetail {
+  return {
+    ...toInvoice(row),
+    lines,
+    payments,
+    credit_notes: creditNotes,
+    member_number: row.member_number,
+    created_by: { id: row.created_by, full_name: fullName(row.cb_first, row.cb_last) },
+    issued_by: row.issued_by ? { id: row.issued_by, full_name: fullName(row.ib_first, row.ib_last) } : null,
+    cancel_reason: row.cancel_reason,
+    credit_reason: row.credit_reason,
+    unpriced: row.status === 'draft' ? unpriced : [],
+  };
+}
+
 /**
  * Invoices of visits and stays (issue 21, decision 0027): assembled from what was performed (derived
  * idempotently from completed consultations, validated exams, bed-days and dispensed medicines), edited while
@@ -78,20 +109,12 @@ export class InvoicesService {
     return { rows: rows.map(toInvoice), count, capped };
   }
 
-  /**
-   * The invoice with its lines, payments and credit notes (no audit: callers audit). Its reads run at once; the
-   * assembly gives the lines it has just split (`lines`) rather than having them read again.
-   */
-  async detailOf(
-    ctx: ServiceContext,
-    id: string,
-    unpriced: Unpriced[] = [],
-    lines?: TInvoiceLine[],
-  ): Promise<TInvoiceDetail> {
+  /** The invoice with its lines, payments and credit notes (no audit: callers audit). Its reads run at once. */
+  async detailOf(ctx: ServiceContext, id: string): Promise<TInvoiceDetail> {
     const hospital = scopedHospital(ctx);
-    const [row, read, payments, notes, left] = await Promise.all([
+    const [row, lines, payments, notes, unpriced] = await Promise.all([
       findInvoice(this.app.db, hospital.id, id),
-      lines ?? linesOf(this.app.db, id),
+      linesOf(this.app.db, id),
       paymentsOf(this.app.db, id),
       this.app.db.execute<{ id: string; number: string | null; total: string }>(
         sql`select id, number, total from invoices where credited_invoice_id = ${id} order by created_at`,
@@ -99,18 +122,8 @@ export class InvoicesService {
       this.unpricedOf(this.app.db, id),
     ]);
     if (!row) throw notFound();
-    return {
-      ...toInvoice(row),
-      lines: read,
-      payments,
-      credit_notes: notes.rows.map((n) => ({ id: n.id, number: n.number, total: Number(n.total) })),
-      member_number: row.member_number,
-      created_by: { id: row.created_by, full_name: fullName(row.cb_first, row.cb_last) },
-      issued_by: row.issued_by ? { id: row.issued_by, full_name: fullName(row.ib_first, row.ib_last) } : null,
-      cancel_reason: row.cancel_reason,
-      credit_reason: row.credit_reason,
-      unpriced: row.status === 'draft' ? [...unpriced, ...left] : [],
-    };
+    const credit = notes.rows.map((n) => ({ id: n.id, number: n.number, total: Number(n.total) }));
+    return detailFrom(row, lines, payments, credit, unpriced);
   }
 
   async read(ctx: ServiceContext, id: string): Promise<TInvoiceDetail> {
@@ -258,8 +271,16 @@ export class InvoicesService {
     return missing.rows.map((r) => ({ performed_act: null, label: r.label, reason: 'no_act' }));
   }
 
-  /** Lines for the encounter's performed acts not on the invoice yet, priced at the tariff of their day. */
-  private async addDerivedLines(tx: Tx, invoiceId: string, enc: Encounter, category: PayerCategory) {
+  /**
+   * Lines for the encounter's performed acts not on the invoice yet, priced at the tariff of their day. Answers
+   * those left off for want of a tariff (what `unpricedOf` would read next, without reading it).
+   */
+  private async addDerivedLines(
+    tx: Tx,
+    invoiceId: string,
+    enc: Encounter,
+    category: PayerCategory,
+  ): Promise<Unpriced[]> {
     const encFilter =
       enc.kind === 'admission' ? sql`pa.admission_id = ${enc.id}` : sql`pa.hospitalization_id = ${enc.id}`;
     const res = await tx.execute<{
@@ -283,8 +304,12 @@ export class InvoicesService {
         and not exists (select 1 from invoice_lines il where il.performed_act_id = pa.id
           and (il.invoice_id = ${invoiceId} or il.removed_at is null))
       order by pa.performed_at, pa.id`);
+    const unpriced = res.rows
+      .filter((r) => r.price === null)
+      .slice(0, 200)
+      .map((r) => ({ performed_act: r.id, label: `${r.code} ${r.label_fr}`, reason: 'no_tariff' }));
     const priced = res.rows.filter((r) => r.price !== null);
-    if (!priced.length) return;
+    if (!priced.length) return unpriced;
     let position = Number(priced[0]!.last_position);
     await tx.insert(invoiceLines).values(
       priced.map((r) => {
@@ -308,15 +333,20 @@ export class InvoicesService {
         };
       }),
     );
+    return unpriced;
   }
 
   /**
    * Splits every live line between the payer and the patient (domain/money.ts `splitShare`: the payer's rate of
    * the line rounded down, capped by what is left of the category's ceiling on this invoice, in line order) and
-   * writes the invoice's totals. One statement for the lines that changed, one for the invoice. Returns the lines
-   * as they now are (the invoice's detail answers them without reading them again).
+   * writes the invoice's totals. One statement for the lines that changed, one for the invoice. Answers the lines
+   * and the invoice as they now are (the assembly's detail, without reading them again).
    */
-  private async recompute(tx: Tx, invoiceId: string, payerId: string | null): Promise<TInvoiceLine[]> {
+  private async recompute(
+    tx: Tx,
+    invoiceId: string,
+    payerId: string | null,
+  ): Promise<{ lines: TInvoiceLine[]; invoice: InvoiceRow }> {
     const rules = payerId ? ((await rulesOf(tx, [payerId])).get(payerId) ?? []) : [];
     const byCategory = new Map(rules.map((r) => [r.category, r]));
     const res = await lineRowsOf(tx, invoiceId);
@@ -351,9 +381,11 @@ export class InvoicesService {
       await tx.execute(sql`update invoice_lines il set payer_share = v.payer, patient_share = v.patient
         from (values ${values}) as v(id, payer, patient) where il.id = v.id`);
     }
-    await tx.execute(sql`update invoices set total = ${total}, payer_share = ${payerTotal},
-      patient_share = ${total - payerTotal}, updated_at = now() where id = ${invoiceId}`);
-    return res.rows.map(toLine);
+    const updated = await tx.execute<InvoiceRow>(sql`with u as (update invoices set total = ${total},
+        payer_share = ${payerTotal}, patient_share = ${total - payerTotal}, updated_at = now()
+        where id = ${invoiceId} returning *)
+      ${invoiceSelect(sql`u`)}`);
+    return { lines: res.rows.map(toLine), invoice: updated.rows[0]! };
   }
 
   /**
@@ -366,27 +398,35 @@ export class InvoicesService {
   ): Promise<{ created: boolean; invoice: TInvoiceDetail }> {
     const hospital = scopedHospital(ctx);
     const user = actingUser(ctx);
-    const { id, created, unpriced, lines } = await this.app.db.transaction(async (tx) => {
-      const enc = await findEncounter(tx, hospital.id, body);
+    return this.app.db.transaction(async (tx) => {
+      // One statement: the encounter, the caller's billing roles and its live invoice, locked (404 for an unknown
+      // encounter, then 403, then 409, as before; a refused caller's lock ends with the transaction).
+      const encCol = body.admission ? sql`admission_id` : sql`hospitalization_id`;
+      const enc = await findEncounter<{
+        roles: string | null;
+        invoice_id: string | null;
+        invoice_status: string | null;
+        invoice_payer_id: string | null;
+        invoice_payer_category: PayerCategory | null;
+      }>(tx, hospital.id, body, {
+        columns: sql`, ${billingRoles(ctx)} as roles, inv.id as invoice_id, inv.status as invoice_status,
+          inv.payer_id as invoice_payer_id, inv.payer_category as invoice_payer_category`,
+        joins: sql`left join (select id, status, payer_id, payer_category from invoices
+          where ${encCol} = ${body.admission ? body.admission : (body.hospitalization ?? null)} and kind = 'invoice'
+            and status <> 'cancelled' for update) inv on true`,
+      });
       if (!enc) throw notFound('billing.encounter_unknown');
-      await requireBillingStaff(tx, ctx);
-      const encCol = enc.kind === 'admission' ? sql`admission_id` : sql`hospitalization_id`;
-      const existing = await tx.execute<{
-        id: string;
-        status: string;
-        payer_id: string | null;
-        payer_category: PayerCategory;
-      }>(
-        sql`select id, status, payer_id, payer_category from invoices where ${encCol} = ${enc.id}
-          and kind = 'invoice' and status <> 'cancelled' for update`,
-      );
-      let invoiceId = existing.rows[0]?.id;
-      let payerId = existing.rows[0]?.payer_id ?? null;
-      let payerCategory = existing.rows[0]?.payer_category;
+      if (!hasBillingStaffRole(enc.also.roles)) throw forbidden('billing.not_billing_staff');
+      const existing = enc.also.invoice_id
+        ? { id: enc.also.invoice_id, status: enc.also.invoice_status }
+        : undefined;
+      let invoiceId = existing?.id;
+      let payerId = enc.also.invoice_payer_id ?? null;
+      let payerCategory = enc.also.invoice_payer_category ?? undefined;
       let created = false;
       const coverageAsked = body.coverage !== undefined || body.no_coverage !== undefined;
       const categoryAsked = body.payer_category !== undefined && body.payer_category !== null;
-      if (invoiceId && existing.rows[0]!.status !== 'draft') throw conflict('billing.already_issued');
+      if (invoiceId && existing?.status !== 'draft') throw conflict('billing.already_issued');
       if (!invoiceId || coverageAsked || categoryAsked) {
         const coverage =
           !invoiceId || coverageAsked ? await this.coverageFor(tx, hospital.id, enc, body) : undefined;
@@ -432,10 +472,10 @@ export class InvoicesService {
           if (category) await this.reprice(tx, invoiceId, category);
         }
       }
-      const unpriced = await this.derive(tx, hospital.id, enc);
+      const noAct = await this.derive(tx, hospital.id, enc);
       // The category is the row's (read with its lock) or the one just written: not read again.
-      await this.addDerivedLines(tx, invoiceId, enc, payerCategory!);
-      const lines = await this.recompute(tx, invoiceId, payerId);
+      const noTariff = await this.addDerivedLines(tx, invoiceId, enc, payerCategory!);
+      const { lines, invoice } = await this.recompute(tx, invoiceId, payerId);
       await this.app.audit.record(
         ctx,
         {
@@ -447,9 +487,12 @@ export class InvoicesService {
         },
         tx,
       );
-      return { id: invoiceId, created, unpriced, lines };
+      // The answer is the draft as this transaction leaves it, under its lock: the lines and the invoice as the
+      // split wrote them, the acts left off as derivation and pricing found them, its payments (deposits); a
+      // draft has no credit note (only an issued invoice is credited).
+      const payments = await paymentsOf(tx, invoiceId);
+      return { created, invoice: detailFrom(invoice, lines, payments, [], [...noAct, ...noTariff]) };
     });
-    return { created, invoice: await this.detailOf(ctx, id, unpriced, lines) };
   }
 
   /** Prices the live lines again at the tariffs of another payer category (lines without one keep theirs). */
