@@ -121,6 +121,8 @@ export class NoticeCache<V> {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The caches whose notices an app's write requests wait for (one `onSend` hook per app, see below). */
+const SYNCED = new WeakMap<FastifyInstance, Set<NoticeCache<unknown>>>();
 
 /**
  * Feeds `cache` with the notices of `channel` for the life of the app: the listening state is logged when it
@@ -148,10 +150,23 @@ export async function listenForChanges(
     },
   });
   cache.attach(listener);
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    if (SAFE_METHODS.has(request.method)) done(null, payload);
-    else cache.sync().then(() => done(null, payload), done);
-  });
+  // One hook for all the app's caches, their syncs at once: a write's answer waited for each listening
+  // connection's round trip in turn (three on every POST, PATCH and DELETE).
+  let caches = SYNCED.get(app);
+  if (!caches) {
+    const all = new Set<NoticeCache<unknown>>();
+    caches = all;
+    SYNCED.set(app, all);
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (SAFE_METHODS.has(request.method)) done(null, payload);
+      else
+        Promise.all([...all].map((c) => c.sync())).then(
+          () => done(null, payload),
+          (err: Error) => done(err),
+        );
+    });
+  }
+  caches.add(cache);
   app.addHook('onClose', async () => {
     cache.setListening(false);
     await listener.close();

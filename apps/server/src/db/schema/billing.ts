@@ -312,9 +312,15 @@ export const invoices = pgTable(
     ),
     check('invoices_shares_ck', sql`${t.payerShare} + ${t.patientShare} = ${t.total}`),
     // The list's filters: by patient, by date, by status, by number (the unique index), credit notes of an invoice.
-    index('invoices_hospital_created_idx').on(t.hospitalId, t.createdAt.desc(), t.id),
+    // The date and patient indexes are in the list's exact order (`created_at desc, id desc`, nulls first as SQL's
+    // `desc` means): the page is read from the index and stops at its last row instead of sorting the filter's rows.
+    index('invoices_hospital_created_idx').on(
+      t.hospitalId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('invoices_hospital_status_idx').on(t.hospitalId, t.status, t.createdAt.desc()),
-    index('invoices_patient_idx').on(t.patientId, t.createdAt.desc()),
+    index('invoices_patient_idx').on(t.patientId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('invoices_credited_idx').on(t.creditedInvoiceId).where(sql`${t.creditedInvoiceId} is not null`),
     index('invoices_payer_issued_idx').on(t.payerId, t.issuedAt).where(sql`${t.payerId} is not null`),
   ],

@@ -1,6 +1,6 @@
 import { BILLING_MANAGER_GROUPS, BILLING_STAFF_GROUPS } from '@greensen/shared/domain/permissions';
 import { roleGroup } from '@greensen/shared/domain/roles';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { forbidden } from '../../lib/errors.js';
@@ -10,12 +10,27 @@ import { forbidden } from '../../lib/errors.js';
  * with a role of the secretary, queue-manager, nurse or head-doctor group. One query.
  */
 export async function isBillingStaff(q: Queryable, ctx: ServiceContext): Promise<boolean> {
+  const res = await q.execute<{ roles: string | null }>(sql`select ${billingRoles(ctx)} as roles`);
+  return hasBillingStaffRole(res.rows[0]?.roles ?? null);
+}
+
+/**
+ * The caller's roles in the hospital's active billing departments, as one comma-separated text (null: none): a
+ * scalar subquery another statement can carry (the assembly reads it with its encounter).
+ */
+export function billingRoles(ctx: ServiceContext): SQL {
   const user = actingUser(ctx);
   const hospital = scopedHospital(ctx);
-  const res = await q.execute<{ role_code: string }>(sql`select m.role_code from memberships m
+  return sql`(select string_agg(m.role_code, ',') from memberships m
     join departments d on d.id = m.department_id and d.kind = 'billing' and d.is_active
-    where m.hospital_id = ${hospital.id} and m.user_id = ${user.id} and m.is_active`);
-  return res.rows.some((r) => BILLING_STAFF_GROUPS.includes(roleGroup(r.role_code)));
+    where m.hospital_id = ${hospital.id} and m.user_id = ${user.id} and m.is_active)`;
+}
+
+/** Whether `billingRoles`'s answer holds a role of billing staff. */
+export function hasBillingStaffRole(roles: string | null): boolean {
+  return (roles ?? '')
+    .split(',')
+    .some((code) => code !== '' && BILLING_STAFF_GROUPS.includes(roleGroup(code)));
 }
 
 /** The cash desk's work (assemble, edit, issue, payments): billing staff only, else 403. */

@@ -4,7 +4,9 @@ import {
   type TCreditNoteCreate,
   type TInvoiceAssemble,
   type TInvoiceDetail,
+  type TInvoiceLine,
   type TInvoiceLineCreate,
+  type TPaymentSummary,
 } from '@greensen/shared/contracts/billing';
 import type { PayerCategory } from '@greensen/shared/contracts/medical-acts';
 import { lineGross, splitShare } from '@greensen/shared/domain/money';
@@ -14,19 +16,29 @@ import type { Queryable, Tx } from '../../db/client.js';
 import { invoiceLines, invoices, performedActs } from '../../db/schema/index.js';
 import { ageOf, fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { hospitalToday, listReadEntry, sqlList } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
-import { isBillingManager, requireBillingReader, requireBillingStaff } from './billing.access.js';
+import {
+  billingRoles,
+  hasBillingStaffRole,
+  isBillingManager,
+  requireBillingReader,
+  requireBillingStaff,
+} from './billing.access.js';
 import {
   findInvoice,
   type InvoiceFilters,
+  type InvoiceRow,
+  invoiceSelect,
+  lineRowsOf,
   linesOf,
   listInvoices,
   lockInvoice,
   paymentsOf,
   rulesOf,
   toInvoice,
+  toLine,
 } from './billing.repository.js';
 import { type Encounter, findEncounter } from './medical-acts.repository.js';
 
@@ -53,6 +65,28 @@ async function yearOf(q: Queryable, hospitalId: string) {
   return (await hospitalToday(q, hospitalId)).slice(0, 4);
 }
 
+/** The invoice's detail from its parts (a draft's `unpriced`: what could not be billed; none once issued). */
+function detailFrom(
+  row: InvoiceRow,
+  lines: TInvoiceLine[],
+  payments: TPaymentSummary[],
+  creditNotes: TInvoiceDetail['credit_notes'],
+  unpriced: Unpriced[],
+): TInvoiceDetail {
+  return {
+    ...toInvoice(row),
+    lines,
+    payments,
+    credit_notes: creditNotes,
+    member_number: row.member_number,
+    created_by: { id: row.created_by, full_name: fullName(row.cb_first, row.cb_last) },
+    issued_by: row.issued_by ? { id: row.issued_by, full_name: fullName(row.ib_first, row.ib_last) } : null,
+    cancel_reason: row.cancel_reason,
+    credit_reason: row.credit_reason,
+    unpriced: row.status === 'draft' ? unpriced : [],
+  };
+}
+
 /**
  * Invoices of visits and stays (issue 21, decision 0027): assembled from what was performed (derived
  * idempotently from completed consultations, validated exams, bed-days and dispensed medicines), edited while
@@ -75,30 +109,21 @@ export class InvoicesService {
     return { rows: rows.map(toInvoice), count, capped };
   }
 
-  /** The invoice with its lines, payments and credit notes (no audit: callers audit). */
-  async detailOf(ctx: ServiceContext, id: string, unpriced: Unpriced[] = []): Promise<TInvoiceDetail> {
+  /** The invoice with its lines, payments and credit notes (no audit: callers audit). Its reads run at once. */
+  async detailOf(ctx: ServiceContext, id: string): Promise<TInvoiceDetail> {
     const hospital = scopedHospital(ctx);
-    const row = await findInvoice(this.app.db, hospital.id, id);
-    if (!row) throw notFound();
-    const [lines, payments, notes] = await Promise.all([
+    const [row, lines, payments, notes, unpriced] = await Promise.all([
+      findInvoice(this.app.db, hospital.id, id),
       linesOf(this.app.db, id),
       paymentsOf(this.app.db, id),
       this.app.db.execute<{ id: string; number: string | null; total: string }>(
         sql`select id, number, total from invoices where credited_invoice_id = ${id} order by created_at`,
       ),
+      this.unpricedOf(this.app.db, id),
     ]);
-    return {
-      ...toInvoice(row),
-      lines,
-      payments,
-      credit_notes: notes.rows.map((n) => ({ id: n.id, number: n.number, total: Number(n.total) })),
-      member_number: row.member_number,
-      created_by: { id: row.created_by, full_name: fullName(row.cb_first, row.cb_last) },
-      issued_by: row.issued_by ? { id: row.issued_by, full_name: fullName(row.ib_first, row.ib_last) } : null,
-      cancel_reason: row.cancel_reason,
-      credit_reason: row.credit_reason,
-      unpriced: row.status === 'draft' ? [...unpriced, ...(await this.unpricedOf(this.app.db, id))] : [],
-    };
+    if (!row) throw notFound();
+    const credit = notes.rows.map((n) => ({ id: n.id, number: n.number, total: Number(n.total) }));
+    return detailFrom(row, lines, payments, credit, unpriced);
   }
 
   async read(ctx: ServiceContext, id: string): Promise<TInvoiceDetail> {
@@ -185,18 +210,18 @@ export class InvoicesService {
     const insert = sql`insert into performed_acts (id, hospital_id, patient_id, act_id, admission_id,
       hospitalization_id, quantity, source, source_ref, performed_at, performed_by)`;
     const conflictClause = sql`on conflict (hospital_id, source, source_ref) where source_ref is not null do nothing`;
-    if (visit) {
-      await tx.execute(sql`${insert}
+    // The encounter's own source: a visit's completed consultations; a stay's bed-days, one per calendar day of
+    // the stay in the hospital's time zone, the day of discharge excluded (a stay that starts and ends the same
+    // day counts one).
+    const own = visit
+      ? sql`${insert}
         select ${UUID_V7}, ${hospitalId}::uuid, c.patient_id, ma.id, ${encCol}, 1, 'consultation'::act_source, c.id::text,
           coalesce(c.completed_at, c.started_at), c.doctor_id
         from consultations c
         join medical_acts ma on ma.hospital_id = ${hospitalId} and ma.auto_source = 'consultation' and ma.is_active
         where c.admission_id = ${enc.id} and c.status = 'completed'
-        ${conflictClause}`);
-    } else {
-      // One bed-day per calendar day of the stay in the hospital's time zone, the day of discharge excluded
-      // (a stay that starts and ends the same day counts one).
-      await tx.execute(sql`${insert}
+        ${conflictClause}`
+      : sql`${insert}
         select ${UUID_V7}, ${hospitalId}::uuid, s.patient_id, ma.id, ${encCol}, 1, 'bed_day'::act_source,
           s.id::text || ':' || d::date::text, (d::date)::timestamp at time zone h.time_zone, null
         from hospitalizations s join hospitals h on h.id = s.hospital_id
@@ -207,31 +232,33 @@ export class InvoicesService {
                    (coalesce(s.ended_at, now()) at time zone h.time_zone)::date - 1),
           interval '1 day') d
         where s.id = ${enc.id} and s.admitted_at is not null
-        ${conflictClause}`);
-    }
+        ${conflictClause}`;
     const examScope = visit
       ? sql`(eo.admission_id = ${enc.id} or eo.consultation_id in (select id from consultations where admission_id = ${enc.id}))`
       : sql`eo.patient_id = ${enc.patientId} and eo.requested_at >= ${enc.start}::timestamptz
           ${enc.end ? sql`and eo.requested_at <= ${enc.end}::timestamptz` : sql``}`;
-    await tx.execute(sql`${insert}
-      select ${UUID_V7}, ${hospitalId}::uuid, eo.patient_id, ma.id, ${encCol}, 1, 'exam'::act_source, eo.id::text,
-        coalesce(eo.validated_at, eo.requested_at), eo.validated_by
-      from exam_orders eo
-      join medical_acts ma on ma.hospital_id = ${hospitalId} and ma.exam_id = eo.exam_id and ma.is_active
-      where eo.hospital_id = ${hospitalId} and eo.status = 'validated' and ${examScope}
-      ${conflictClause}`);
     const rxScope = visit
       ? sql`pr.hospitalization_id is null and pr.consultation_id in (select id from consultations where admission_id = ${enc.id})`
       : sql`pr.hospitalization_id = ${enc.id}`;
-    await tx.execute(sql`${insert}
-      select ${UUID_V7}, ${hospitalId}::uuid, pr.patient_id, ma.id, ${encCol}, -sm.quantity, 'dispensation'::act_source,
-        sm.id::text, sm.at, sm.by_id
-      from stock_movements sm join prescriptions pr on pr.id = sm.prescription_id
-      join medical_acts ma on ma.hospital_id = ${hospitalId} and ma.presentation_id = sm.presentation_id and ma.is_active
-      where sm.hospital_id = ${hospitalId} and sm.kind = 'dispense' and ${rxScope}
-      ${conflictClause}`);
-    // What could not be derived for want of an act in the catalogue.
-    const missing = await tx.execute<{ label: string }>(sql`
+    // One statement (a refresh is a round trip per statement): the three derivations run as data-modifying
+    // WITH clauses (each runs once, to completion, whether read or not; they insert from different sources so
+    // none needs to see another's rows), and the statement answers what could not be derived for want of an act
+    // in the catalogue.
+    const missing = await tx.execute<{ label: string }>(sql`with own as (${own} returning 1),
+      exams as (${insert}
+        select ${UUID_V7}, ${hospitalId}::uuid, eo.patient_id, ma.id, ${encCol}, 1, 'exam'::act_source, eo.id::text,
+          coalesce(eo.validated_at, eo.requested_at), eo.validated_by
+        from exam_orders eo
+        join medical_acts ma on ma.hospital_id = ${hospitalId} and ma.exam_id = eo.exam_id and ma.is_active
+        where eo.hospital_id = ${hospitalId} and eo.status = 'validated' and ${examScope}
+        ${conflictClause} returning 1),
+      dispensed as (${insert}
+        select ${UUID_V7}, ${hospitalId}::uuid, pr.patient_id, ma.id, ${encCol}, -sm.quantity, 'dispensation'::act_source,
+          sm.id::text, sm.at, sm.by_id
+        from stock_movements sm join prescriptions pr on pr.id = sm.prescription_id
+        join medical_acts ma on ma.hospital_id = ${hospitalId} and ma.presentation_id = sm.presentation_id and ma.is_active
+        where sm.hospital_id = ${hospitalId} and sm.kind = 'dispense' and ${rxScope}
+        ${conflictClause} returning 1)
       select ec.code || ' ' || ec.name_fr as label from exam_orders eo join exam_catalogue ec on ec.id = eo.exam_id
         where eo.hospital_id = ${hospitalId} and eo.status = 'validated' and ${examScope}
           and not exists (select 1 from medical_acts ma where ma.hospital_id = ${hospitalId} and ma.exam_id = eo.exam_id and ma.is_active)
@@ -244,8 +271,16 @@ export class InvoicesService {
     return missing.rows.map((r) => ({ performed_act: null, label: r.label, reason: 'no_act' }));
   }
 
-  /** Lines for the encounter's performed acts not on the invoice yet, priced at the tariff of their day. */
-  private async addDerivedLines(tx: Tx, invoiceId: string, enc: Encounter, category: PayerCategory) {
+  /**
+   * Lines for the encounter's performed acts not on the invoice yet, priced at the tariff of their day. Answers
+   * those left off for want of a tariff (what `unpricedOf` would read next, without reading it).
+   */
+  private async addDerivedLines(
+    tx: Tx,
+    invoiceId: string,
+    enc: Encounter,
+    category: PayerCategory,
+  ): Promise<Unpriced[]> {
     const encFilter =
       enc.kind === 'admission' ? sql`pa.admission_id = ${enc.id}` : sql`pa.hospitalization_id = ${enc.id}`;
     const res = await tx.execute<{
@@ -257,7 +292,9 @@ export class InvoicesService {
       label_en: string;
       category: (typeof invoiceLines.$inferInsert)['category'];
       price: string | null;
+      last_position: number;
     }>(sql`select pa.id, pa.act_id, pa.quantity, ma.code, ma.label_fr, ma.label_en, ma.category,
+        (select coalesce(max(position), 0)::int from invoice_lines where invoice_id = ${invoiceId}) as last_position,
         (select t.price from act_tariffs t where t.act_id = pa.act_id and t.payer_category = ${category}
           and t.valid_from <= (pa.performed_at at time zone h.time_zone)::date
           and (t.valid_to is null or t.valid_to >= (pa.performed_at at time zone h.time_zone)::date)
@@ -267,12 +304,13 @@ export class InvoicesService {
         and not exists (select 1 from invoice_lines il where il.performed_act_id = pa.id
           and (il.invoice_id = ${invoiceId} or il.removed_at is null))
       order by pa.performed_at, pa.id`);
+    const unpriced = res.rows
+      .filter((r) => r.price === null)
+      .slice(0, 200)
+      .map((r) => ({ performed_act: r.id, label: `${r.code} ${r.label_fr}`, reason: 'no_tariff' }));
     const priced = res.rows.filter((r) => r.price !== null);
-    if (!priced.length) return;
-    const pos = await tx.execute<{ n: number }>(
-      sql`select coalesce(max(position), 0)::int as n from invoice_lines where invoice_id = ${invoiceId}`,
-    );
-    let position = Number(pos.rows[0]?.n ?? 0);
+    if (!priced.length) return unpriced;
+    let position = Number(priced[0]!.last_position);
     await tx.insert(invoiceLines).values(
       priced.map((r) => {
         const unit = Number(r.price);
@@ -295,24 +333,23 @@ export class InvoicesService {
         };
       }),
     );
+    return unpriced;
   }
 
   /**
    * Splits every live line between the payer and the patient (domain/money.ts `splitShare`: the payer's rate of
    * the line rounded down, capped by what is left of the category's ceiling on this invoice, in line order) and
-   * writes the invoice's totals. One statement for the lines that changed, one for the invoice.
+   * writes the invoice's totals. One statement for the lines that changed, one for the invoice. Answers the lines
+   * and the invoice as they now are (the assembly's detail, without reading them again).
    */
-  private async recompute(tx: Tx, invoiceId: string, payerId: string | null) {
+  private async recompute(
+    tx: Tx,
+    invoiceId: string,
+    payerId: string | null,
+  ): Promise<{ lines: TInvoiceLine[]; invoice: InvoiceRow }> {
     const rules = payerId ? ((await rulesOf(tx, [payerId])).get(payerId) ?? []) : [];
     const byCategory = new Map(rules.map((r) => [r.category, r]));
-    const res = await tx.execute<{
-      id: string;
-      category: string;
-      total: string;
-      payer_share: string;
-      removed: boolean;
-    }>(sql`select id, category, total, payer_share, removed_at is not null as removed
-      from invoice_lines where invoice_id = ${invoiceId} order by position`);
+    const res = await lineRowsOf(tx, invoiceId);
     const used = new Map<string, number>();
     const changes: { id: string; payer: number; patient: number }[] = [];
     let total = 0;
@@ -320,7 +357,7 @@ export class InvoicesService {
     for (const line of res.rows) {
       const lineTotal = Number(line.total);
       let payer = 0;
-      if (!line.removed) {
+      if (line.removed_at === null) {
         const rule = byCategory.get(line.category as never);
         if (rule) {
           const left = rule.ceiling === null ? null : rule.ceiling - (used.get(line.category) ?? 0);
@@ -330,8 +367,11 @@ export class InvoicesService {
         total += lineTotal;
         payerTotal += payer;
       }
-      if (payer !== Number(line.payer_share))
+      if (payer !== Number(line.payer_share)) {
         changes.push({ id: line.id, payer, patient: lineTotal - payer });
+        line.payer_share = payer;
+        line.patient_share = lineTotal - payer;
+      }
     }
     if (changes.length) {
       const values = sql.join(
@@ -341,8 +381,11 @@ export class InvoicesService {
       await tx.execute(sql`update invoice_lines il set payer_share = v.payer, patient_share = v.patient
         from (values ${values}) as v(id, payer, patient) where il.id = v.id`);
     }
-    await tx.execute(sql`update invoices set total = ${total}, payer_share = ${payerTotal},
-      patient_share = ${total - payerTotal}, updated_at = now() where id = ${invoiceId}`);
+    const updated = await tx.execute<InvoiceRow>(sql`with u as (update invoices set total = ${total},
+        payer_share = ${payerTotal}, patient_share = ${total - payerTotal}, updated_at = now()
+        where id = ${invoiceId} returning *)
+      ${invoiceSelect(sql`u`)}`);
+    return { lines: res.rows.map(toLine), invoice: updated.rows[0]! };
   }
 
   /**
@@ -355,21 +398,35 @@ export class InvoicesService {
   ): Promise<{ created: boolean; invoice: TInvoiceDetail }> {
     const hospital = scopedHospital(ctx);
     const user = actingUser(ctx);
-    const { id, created, unpriced } = await this.app.db.transaction(async (tx) => {
-      const enc = await findEncounter(tx, hospital.id, body);
+    return this.app.db.transaction(async (tx) => {
+      // One statement: the encounter, the caller's billing roles and its live invoice, locked (404 for an unknown
+      // encounter, then 403, then 409, as before; a refused caller's lock ends with the transaction).
+      const encCol = body.admission ? sql`admission_id` : sql`hospitalization_id`;
+      const enc = await findEncounter<{
+        roles: string | null;
+        invoice_id: string | null;
+        invoice_status: string | null;
+        invoice_payer_id: string | null;
+        invoice_payer_category: PayerCategory | null;
+      }>(tx, hospital.id, body, {
+        columns: sql`, ${billingRoles(ctx)} as roles, inv.id as invoice_id, inv.status as invoice_status,
+          inv.payer_id as invoice_payer_id, inv.payer_category as invoice_payer_category`,
+        joins: sql`left join (select id, status, payer_id, payer_category from invoices
+          where ${encCol} = ${body.admission ? body.admission : (body.hospitalization ?? null)} and kind = 'invoice'
+            and status <> 'cancelled' for update) inv on true`,
+      });
       if (!enc) throw notFound('billing.encounter_unknown');
-      await requireBillingStaff(tx, ctx);
-      const encCol = enc.kind === 'admission' ? sql`admission_id` : sql`hospitalization_id`;
-      const existing = await tx.execute<{ id: string; status: string; payer_id: string | null }>(
-        sql`select id, status, payer_id from invoices where ${encCol} = ${enc.id} and kind = 'invoice'
-          and status <> 'cancelled' for update`,
-      );
-      let invoiceId = existing.rows[0]?.id;
-      let payerId = existing.rows[0]?.payer_id ?? null;
+      if (!hasBillingStaffRole(enc.also.roles)) throw forbidden('billing.not_billing_staff');
+      const existing = enc.also.invoice_id
+        ? { id: enc.also.invoice_id, status: enc.also.invoice_status }
+        : undefined;
+      let invoiceId = existing?.id;
+      let payerId = enc.also.invoice_payer_id ?? null;
+      let payerCategory = enc.also.invoice_payer_category ?? undefined;
       let created = false;
       const coverageAsked = body.coverage !== undefined || body.no_coverage !== undefined;
       const categoryAsked = body.payer_category !== undefined && body.payer_category !== null;
-      if (invoiceId && existing.rows[0]!.status !== 'draft') throw conflict('billing.already_issued');
+      if (invoiceId && existing?.status !== 'draft') throw conflict('billing.already_issued');
       if (!invoiceId || coverageAsked || categoryAsked) {
         const coverage =
           !invoiceId || coverageAsked ? await this.coverageFor(tx, hospital.id, enc, body) : undefined;
@@ -377,6 +434,7 @@ export class InvoicesService {
           const currency = await tx.execute<{ currency: string }>(
             sql`select currency from hospitals where id = ${hospital.id}`,
           );
+          payerCategory = body.payer_category ?? coverage?.payerCategory ?? 'private';
           const [row] = await tx
             .insert(invoices)
             .values({
@@ -385,7 +443,7 @@ export class InvoicesService {
               admissionId: enc.kind === 'admission' ? enc.id : null,
               hospitalizationId: enc.kind === 'hospitalization' ? enc.id : null,
               currency: currency.rows[0]!.currency,
-              payerCategory: body.payer_category ?? coverage?.payerCategory ?? 'private',
+              payerCategory,
               payerId: coverage?.payerId ?? null,
               coverageId: coverage?.coverageId ?? null,
               memberNumber: coverage?.memberNumber ?? null,
@@ -406,17 +464,18 @@ export class InvoicesService {
             payerId = coverage?.payerId ?? null;
           }
           const category = body.payer_category ?? coverage?.payerCategory;
-          if (category) set.payerCategory = category;
+          if (category) {
+            set.payerCategory = category;
+            payerCategory = category;
+          }
           await tx.update(invoices).set(set).where(sql`${invoices.id} = ${invoiceId}`);
           if (category) await this.reprice(tx, invoiceId, category);
         }
       }
-      const unpriced = await this.derive(tx, hospital.id, enc);
-      const cat = await tx.execute<{ payer_category: PayerCategory }>(
-        sql`select payer_category from invoices where id = ${invoiceId}`,
-      );
-      await this.addDerivedLines(tx, invoiceId, enc, cat.rows[0]!.payer_category);
-      await this.recompute(tx, invoiceId, payerId);
+      const noAct = await this.derive(tx, hospital.id, enc);
+      // The category is the row's (read with its lock) or the one just written: not read again.
+      const noTariff = await this.addDerivedLines(tx, invoiceId, enc, payerCategory!);
+      const { lines, invoice } = await this.recompute(tx, invoiceId, payerId);
       await this.app.audit.record(
         ctx,
         {
@@ -428,9 +487,12 @@ export class InvoicesService {
         },
         tx,
       );
-      return { id: invoiceId, created, unpriced };
+      // The answer is the draft as this transaction leaves it, under its lock: the lines and the invoice as the
+      // split wrote them, the acts left off as derivation and pricing found them, its payments (deposits); a
+      // draft has no credit note (only an issued invoice is credited).
+      const payments = await paymentsOf(tx, invoiceId);
+      return { created, invoice: detailFrom(invoice, lines, payments, [], [...noAct, ...noTariff]) };
     });
-    return { created, invoice: await this.detailOf(ctx, id, unpriced) };
   }
 
   /** Prices the live lines again at the tariffs of another payer category (lines without one keep theirs). */
