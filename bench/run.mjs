@@ -50,6 +50,7 @@ import {
   postgresVersion,
 } from './lib/datasets.mjs';
 import { latency, throughput } from './lib/load.mjs';
+import { clock, socketClients } from './lib/socket-clients.mjs';
 import { median, ms, percentile, round, rps, seconds, seeded } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
@@ -1331,21 +1332,13 @@ async function signInNurses(server, count) {
   return nurses;
 }
 
-/**
- * Waits (10 s at most) until each socket got a frame containing `marker` after its first `from[i]` frames:
- * the delays from `t0` to each receipt (ms), the spread from the first receipt to the last, and how many missed.
- */
-async function receipts(sockets, from, marker, t0) {
-  const receipt = (s, i) => s.got.slice(from[i]).find(([, data]) => data.includes(marker))?.[0];
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    if (sockets.every((s, i) => receipt(s, i) !== undefined)) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  const got = sockets.map((s, i) => receipt(s, i)).filter((t) => t !== undefined);
+/** The delays from `t0` to each receipt (`clock()` ms, undefined when missed), the spread, the missed count. */
+function delaysOf(times, t0) {
+  const got = times.filter((t) => t !== undefined);
   return {
     delays: got.map((t) => t - t0),
     spreadMs: Math.max(...got) - Math.min(...got),
-    missed: sockets.length - got.length,
+    missed: times.length - got.length,
   };
 }
 
@@ -1356,77 +1349,57 @@ function rssOf(pid) {
 }
 
 /**
- * Opens `perUser` notification sockets per nurse on `server`, as the web client does (a single-use ticket from
- * POST /api/notifications/ws-ticket/, then /ws/notifications/{ticket}/). Each socket only notes when each
- * message arrived (the text is read after the measure). `{sockets, close()}`.
+ * The worker threads that hold the bench's client sockets (BENCH_SOCKET_THREADS, default 4): the receipts of
+ * 2,000 sockets are read and timed on several threads, not in turn on the one that also sends the writes.
  */
-async function openSockets(server, nurses, perUser) {
-  const { WebSocket } = createRequire(join(ROOT, 'apps/server/package.json'))('ws');
+const SOCKET_THREADS = Number(process.env.BENCH_SOCKET_THREADS ?? 4);
+
+/**
+ * Opens `perUser` notification sockets per nurse on `server`, as the web client does (a single-use ticket from
+ * POST /api/notifications/ws-ticket/, then /ws/notifications/{ticket}/), 50 at a time, in `clients` (the
+ * worker threads of `socketClients`). Socket i belongs to nurse ⌊i / perUser⌋. `{count, close()}`.
+ */
+async function openSockets(clients, server, nurses, perUser) {
   const wsBase = server.url.replace(/^http/, 'ws');
   const plan = nurses.flatMap((n) => Array.from({ length: perUser }, () => n));
-  const sockets = [];
   for (let i = 0; i < plan.length; i += 50) {
-    const batch = plan.slice(i, i + 50);
-    sockets.push(
-      ...(await Promise.all(
-        batch.map(async (nurse) => {
-          const { ticket } = await api(server.url, nurse, 'POST', '/api/notifications/ws-ticket/');
-          // The bench's side of 2,000 sockets in one process: as little work per message as possible.
-          const ws = new WebSocket(`${wsBase}/ws/notifications/${ticket}/`, {
-            perMessageDeflate: false,
-            skipUTF8Validation: true,
-          });
-          const socket = { ws, got: [] };
-          ws.on('message', (data) => socket.got.push([performance.now(), data]));
-          await new Promise((resolve, reject) => {
-            ws.once('open', resolve);
-            ws.once('error', reject);
-          });
-          return socket;
-        }),
-      )),
+    const urls = await Promise.all(
+      plan.slice(i, i + 50).map(async (nurse) => {
+        const { ticket } = await api(server.url, nurse, 'POST', '/api/notifications/ws-ticket/');
+        return `${wsBase}/ws/notifications/${ticket}/`;
+      }),
     );
+    await clients.open(urls);
   }
-  return {
-    sockets,
-    async close() {
-      await Promise.all(
-        sockets.map(
-          ({ ws }) =>
-            new Promise((resolve) => {
-              if (ws.readyState === ws.CLOSED) return resolve();
-              ws.once('close', resolve);
-              ws.close();
-            }),
-        ),
-      );
-    },
-  };
+  return { count: plan.length, close: () => clients.close() };
 }
 
 /**
  * One write that tells every nurse: a doctor puts a patient (a visit just opened by the secretary) in the
  * waiting-for-a-bed list, through `writer`. Returns the delay from the write's start to each socket's receipt
- * (ms), the write's own time, and how many sockets missed it (within 10 s).
+ * (ms, each receipt timed on its worker thread as it arrives), the write's own time, and how many sockets
+ * missed it (within 10 s).
  */
-async function notifyAll(writer, { secretary, doctor }, department, patientId, sockets) {
+async function notifyAll(writer, { secretary, doctor }, department, patientId, clients, count) {
   const visit = await api(writer.url, secretary, 'POST', '/api/admissions/', {
     patient: patientId,
     department,
     admission_type: 'outpatient',
     reason: 'Banc des sockets',
   });
-  const marker = Buffer.from(patientId);
-  const from = sockets.map((s) => s.got.length);
-  const t0 = performance.now();
+  const { done } = await clients.expect(
+    Array.from({ length: count }, (_, i) => i),
+    patientId,
+  );
+  const t0 = clock();
   await api(writer.url, doctor, 'POST', '/api/hospitalizations/', {
     admission: visit.id,
     department,
     reason: 'Banc des sockets: en attente de lit',
   });
-  const writeMs = performance.now() - t0;
+  const writeMs = clock() - t0;
   // spreadMs: the fan-out alone, from the first socket's receipt to the last one's.
-  return { ...(await receipts(sockets, from, marker, t0)), writeMs };
+  return { ...delaysOf(await done, t0), writeMs };
 }
 
 /**
@@ -1441,6 +1414,7 @@ async function socketsScenario(dataset, patients) {
   const env = redis ? { REDIS_URL: BENCH_REDIS_URL } : {};
   const a = await startApp(dataset.database, {}, env);
   const b = redis ? await startApp(dataset.database, {}, env) : null;
+  const clients = await socketClients({ root: ROOT, count: SOCKET_THREADS });
   try {
     const secretary = await signIn(a.url, 'secretaire@greensen.test');
     const doctor = await signIn(a.url, 'medecin@greensen.test');
@@ -1452,10 +1426,12 @@ async function socketsScenario(dataset, patients) {
     const memory = [];
     const side = (target) => async (round) => {
       const before = rssOf(target.child.pid);
-      const opened = await openSockets(target, nurses, SOCKETS.perUser);
+      const opened = await openSockets(clients, target, nurses, SOCKETS.perUser);
+      const write = () =>
+        notifyAll(a, { secretary, doctor }, department, queue.shift(), clients, opened.count);
       try {
         // A first write: every socket is registered (the server authenticates after the upgrade) and warm.
-        const first = await notifyAll(a, { secretary, doctor }, department, queue.shift(), opened.sockets);
+        const first = await write();
         if (first.missed > 0)
           throw new Error(`${first.missed} of ${total} sockets missed the first notification`);
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -1467,7 +1443,7 @@ async function socketsScenario(dataset, patients) {
           });
         const out = { delays: [], writeMs: [], spreadMs: [], missed: 0 };
         for (let w = 0; w < writes; w += 1) {
-          const r = await notifyAll(a, { secretary, doctor }, department, queue.shift(), opened.sockets);
+          const r = await write();
           out.delays.push(...r.delays);
           out.writeMs.push(r.writeMs);
           out.spreadMs.push(r.spreadMs);
@@ -1487,10 +1463,11 @@ async function socketsScenario(dataset, patients) {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     };
-    log(`${total} sockets, ${writes} notifications per side and round…`);
+    log(`${total} sockets (${SOCKET_THREADS} client threads), ${writes} notifications per side and round…`);
     const measured = await alternate({ local: side(a), ...(b ? { remote: side(b) } : {}) });
     return {
       sockets: total,
+      threads: SOCKET_THREADS,
       redis: !!b,
       memory: { perSocket: median(memory.map((m) => m.perSocket)), samples: memory },
       ...Object.fromEntries(
@@ -1509,6 +1486,7 @@ async function socketsScenario(dataset, patients) {
       ),
     };
   } finally {
+    await clients.terminate();
     await b?.stop();
     await a.stop();
   }
@@ -1617,6 +1595,7 @@ async function chatScenario(dataset) {
   const env = redis ? { REDIS_URL: CHAT_REDIS_URL } : {};
   const a = await startApp(dataset.database, {}, env);
   const b = redis ? await startApp(dataset.database, {}, env) : null;
+  const clients = await socketClients({ root: ROOT, count: SOCKET_THREADS });
   try {
     const nurses = await signInNurses(a, CHAT.users);
     const groups = [];
@@ -1631,35 +1610,37 @@ async function chatScenario(dataset) {
     }
     const writes = QUICK ? 2 : 5;
     /** One message per group; the delays of the member sockets of each. */
-    const sendAll = async (sockets) => {
+    const sendAll = async (count) => {
       const out = { delays: [], post: [], missed: 0 };
       for (const group of groups) {
         // Socket i belongs to nurse ⌊i / perUser⌋ (openSockets keeps the order).
-        const targets = sockets.filter((_, i) => group.members.has(nurses[Math.floor(i / CHAT.perUser)].id));
+        const targets = Array.from({ length: count }, (_, i) => i).filter((i) =>
+          group.members.has(nurses[Math.floor(i / CHAT.perUser)].id),
+        );
         const id = randomUUID();
-        const from = targets.map((s) => s.got.length);
-        const t0 = performance.now();
+        const { done } = await clients.expect(targets, id);
+        const t0 = clock();
         await api(a.url, group.writer, 'POST', `/api/chat/conversations/${group.id}/messages/`, {
           id,
           body: 'Banc : le patient du box 3 est prêt.',
         });
-        out.post.push(performance.now() - t0);
-        const r = await receipts(targets, from, Buffer.from(id), t0);
+        out.post.push(clock() - t0);
+        const r = delaysOf(await done, t0);
         out.delays.push(...r.delays);
         out.missed += r.missed;
       }
       return out;
     };
     const side = (target) => async () => {
-      const opened = await openSockets(target, nurses, CHAT.perUser);
+      const opened = await openSockets(clients, target, nurses, CHAT.perUser);
       try {
         // A first message in every group: every socket registered and warm.
-        const first = await sendAll(opened.sockets);
+        const first = await sendAll(opened.count);
         if (first.missed > 0) throw new Error(`${first.missed} member sockets missed the first messages`);
         await new Promise((resolve) => setTimeout(resolve, 1000));
         const out = { delays: [], post: [], missed: 0 };
         for (let w = 0; w < writes; w += 1) {
-          const r = await sendAll(opened.sockets);
+          const r = await sendAll(opened.count);
           out.delays.push(...r.delays);
           out.post.push(...r.post);
           out.missed += r.missed;
@@ -1677,10 +1658,13 @@ async function chatScenario(dataset) {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     };
-    log(`${total} sockets, ${groups.length} groups, ${writes} messages per group, side and round…`);
+    log(
+      `${total} sockets (${SOCKET_THREADS} client threads), ${groups.length} groups, ${writes} messages per group, side and round…`,
+    );
     const measured = await alternate({ local: side(a), ...(b ? { remote: side(b) } : {}) });
     return {
       sockets: total,
+      threads: SOCKET_THREADS,
       groups: groups.length,
       redis: !!b,
       ...Object.fromEntries(
@@ -1698,6 +1682,7 @@ async function chatScenario(dataset) {
       ),
     };
   } finally {
+    await clients.terminate();
     await b?.stop();
     await a.stop();
   }

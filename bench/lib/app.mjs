@@ -22,6 +22,9 @@ export function freePort() {
   });
 }
 
+/** BENCH_NODE_ARGS: options of node for the processes the bench starts (`--cpu-prof --cpu-prof-dir=…` profiles them). */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 /**
  * Starts `node <script>` on a free loopback port and resolves once it listens (the server sends
  * `{type: 'listening'}` over IPC): `{url, startMs, stop()}`. `startMs` runs from the spawn to that message.
@@ -29,7 +32,7 @@ export function freePort() {
 export async function startProcess(script, env = {}, { timeoutMs = 180_000, label = script } = {}) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...NODE_ARGS, script], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

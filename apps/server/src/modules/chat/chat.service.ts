@@ -31,9 +31,11 @@ import {
   ensureChannels,
   findMessage,
   findVisibleConversation,
+  insertMessage,
   listConversations,
   type MessageRow,
   messagesPage,
+  READ_FORWARD,
   receipts,
   roleCodesOf,
   searchMessages,
@@ -407,37 +409,32 @@ export class ChatService {
     }
     if (Object.keys(fields).length > 0) throw badRequest(fields);
     const attachment = file ? await this.checkedFile(ctx, input.id, file) : null;
+    // Who will be told, read beside the write (it does not depend on it): the push follows the commit at once.
+    const audience = conversationAudience(this.app.db, c);
+    // Awaited in `publish`; a failed write must not leave it an unhandled rejection.
+    audience.catch(() => {});
 
-    const now = new Date();
-    const created = await this.app.db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(chatMessages)
-        .values({
-          id: input.id,
-          hospitalId: hospital.id,
-          conversationId: c.id,
-          authorId: user.id,
-          body: input.body,
-          replyToId: input.reply_to ?? null,
-          patientId: input.patient ?? null,
-          createdAt: now,
-          ...(attachment?.columns ?? {}),
-        })
-        .onConflictDoNothing()
-        .returning({ id: chatMessages.id });
-      if (!inserted[0]) return false;
+    const inserted = await this.app.db.transaction(async (tx) => {
+      const row = await insertMessage(tx, {
+        id: input.id,
+        hospitalId: hospital.id,
+        conversationId: c.id,
+        authorId: user.id,
+        body: input.body,
+        replyToId: input.reply_to ?? null,
+        patientId: input.patient ?? null,
+        createdAt: new Date(),
+        attachment: attachment && {
+          name: attachment.columns.attachmentName,
+          type: attachment.columns.attachmentType,
+          size: attachment.columns.attachmentSize,
+          sha256: attachment.columns.attachmentSha256,
+          key: attachment.columns.attachmentKey,
+        },
+      });
+      if (!row) return null;
       // Written before the commit (a failed write rolls the message back); never again for a repeated id.
       if (attachment) await this.app.files.put(attachment.columns.attachmentKey, attachment.bytes);
-      await tx.execute(sql`update chat_conversations set last_message_at = greatest(last_message_at, ${now.toISOString()}::timestamptz)
-        where id = ${c.id}`);
-      // The author has read their own message.
-      await markReadUpTo(tx, {
-        conversationId: c.id,
-        userId: user.id,
-        hospitalId: hospital.id,
-        messageId: input.id,
-        at: now,
-      });
       await this.app.audit.record(
         ctx,
         {
@@ -454,15 +451,18 @@ export class ChatService {
         },
         tx,
       );
-      return true;
+      return row;
     });
+    if (inserted) {
+      await this.publish(c, inserted, 'chat.message.created', [], audience);
+      return { message: toMessage(inserted, this.readerMayReadCard(ctx)), created: true };
+    }
     const row = await findMessage(this.app.db, hospital.id, input.id);
     if (!row || row.conversation_id !== c.id || row.author_id !== user.id) {
       // The id is another message's (another conversation, author or hospital): never theirs to overwrite.
       throw conflict('chat.message_id_taken');
     }
-    if (created) await this.publish(c, row, 'chat.message.created');
-    return { message: toMessage(row, this.readerMayReadCard(ctx)), created };
+    return { message: toMessage(row, this.readerMayReadCard(ctx)), created: false };
   }
 
   /**
@@ -652,9 +652,12 @@ export class ChatService {
     row: MessageRow,
     action: 'chat.message.created' | 'chat.message.updated',
     alsoTo: readonly string[] = [],
+    /** The conversation's audience when already being read. */
+    audienceRead?: Promise<string[]>,
   ) {
     try {
-      const audience = [...new Set([...(await conversationAudience(this.app.db, c)), ...alsoTo])];
+      const members = await (audienceRead ?? conversationAudience(this.app.db, c));
+      const audience = [...new Set([...members, ...alsoTo])];
       const roles = row.p_id
         ? await roleCodesOf(this.app.db, c.hospital_id, audience)
         : new Map<string, string[]>();
@@ -682,10 +685,7 @@ export async function markReadUpTo(
   const res = await q.execute<{ user_id: string }>(sql`insert into chat_members
       (conversation_id, user_id, hospital_id, last_read_message_id, last_read_at)
     values (${o.conversationId}, ${o.userId}, ${o.hospitalId}, ${o.messageId}, ${o.at.toISOString()}::timestamptz)
-    on conflict (conversation_id, user_id) do update
-      set last_read_message_id = excluded.last_read_message_id, last_read_at = excluded.last_read_at
-      where chat_members.last_read_at is null
-        or (excluded.last_read_at, excluded.last_read_message_id) > (chat_members.last_read_at, chat_members.last_read_message_id)
+    ${READ_FORWARD}
     returning user_id`);
   return res.rows.length > 0;
 }

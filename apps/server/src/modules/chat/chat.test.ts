@@ -176,6 +176,8 @@ describe('chat API', () => {
     });
     const byNurse = (await req(nurse, 'GET', `/api/chat/conversations/${c}/messages/`)).json().results[0];
     expect(byNurse.patient.restricted).toBe(false);
+    // The send answers the message exactly as a read gives it (the row is returned by the write itself).
+    expect(sent).toEqual(byNurse);
     const bySecretary = (await req(secretary, 'GET', `/api/chat/conversations/${c}/messages/`)).json()
       .results[0];
     expect(bySecretary.patient).toEqual({ restricted: true });
@@ -217,9 +219,26 @@ describe('chat API', () => {
     const channels = list.results.filter((x: { kind: string }) => x.kind === 'department');
     expect(channels.map((x: { title: string }) => x.title)).toEqual(['Urgences']);
     const channel = channels[0].id;
-    await send(doctor, channel, 'Réunion de service à 14 h');
+    const sent = await send(doctor, channel, 'Réunion de service à 14 h');
+    expect(sent).toMatchObject({
+      author: { id: doctor.id },
+      reply_to: null,
+      patient: null,
+      attachment: null,
+    });
     const forNurse = (await req(nurse, 'GET', '/api/chat/conversations/?page_size=100')).json();
     expect(forNurse.results.find((x: { id: string }) => x.id === channel).unread_count).toBeGreaterThan(0);
+    // The author, without a member row in a channel, gets a read position there: nothing unread of their own;
+    // the channel's last activity is the message.
+    const mine = (await req(doctor, 'GET', '/api/chat/conversations/?page_size=100')).json();
+    const own = mine.results.find((x: { id: string }) => x.id === channel);
+    expect(own.unread_count).toBe(0);
+    expect(own.last_message.excerpt).toBe('Réunion de service à 14 h');
+    expect(own.last_message_at).toBe(sent.created_at);
+    const position = await ctx.database.db.execute<{ last_read_message_id: string }>(
+      sql`select last_read_message_id from chat_members where conversation_id = ${channel} and user_id = ${doctor.id}`,
+    );
+    expect(position.rows[0]?.last_read_message_id).toBe(sent.id);
     // Staff of another department do not see it.
     expect((await req(secretary, 'GET', `/api/chat/conversations/${channel}/`)).statusCode).toBe(404);
     const all = await ctx.database.db.execute<{ n: number }>(
