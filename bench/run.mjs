@@ -1,7 +1,8 @@
 // `npm run bench` (not part of `npm test`): the performance scenarios of issues 9 and 16, each figure a ratio of
 // two sides measured in the same run, the sides alternating (A B A B …) and the medians of the rounds quoted.
 // Prints a table and writes bench/results/<YYYY-MM-DD>.json. Loopback only; every load is bounded in
-// requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N, --only web
+// requests and in time. Options: --quick (smaller databases, fewer and shorter rounds), --rounds N, --only overhead
+// (scenario 1: GET /api/profile/ against a hello-world with the same security headers and log line), --only web
 // (the first screens on a slow link alone, in headless Chromium: scenario 6), --only start, --only beds
 // (scenario 7), --only pharmacy (scenario 8: medicine search and a 20,000-lot pharmacy's stock), --only records
 // (scenario 9: a 500-visit record against a 5-visit one), --only sockets (scenario 10: 2,000 sockets notified),
@@ -24,7 +25,15 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureInstalled, log, ROOT } from '../scripts/lib.mjs';
-import { api, DEMO_PASSWORD, signIn, startApp, startCommand, startHello } from './lib/app.mjs';
+import {
+  api,
+  DEMO_PASSWORD,
+  signIn,
+  startApp,
+  startCommand,
+  startHello,
+  startHelloReference,
+} from './lib/app.mjs';
 import {
   doctorDashboard,
   FULL_SPEED,
@@ -445,8 +454,10 @@ async function mixedScenario(sides) {
 }
 
 async function overheadScenario(server, database) {
-  log('API overhead: GET /api/profile/ vs a bare Fastify hello-world…');
+  log('API overhead: GET /api/profile/ vs a hello-world with the same headers and log line, and a bare one…');
   const hello = await startHello();
+  // The goal's reference (issue 16): the same security headers and request log line as the server's.
+  const reference = await startHelloReference();
   // For the table's explanation only: the same server without request logging (LOG_LEVEL=warn), and without
   // the cache of signed-in users (AUTH_CACHE=off: every request reads the user in the database, decision 0012).
   const quiet = await startApp(database, {}, { LOG_LEVEL: 'warn' });
@@ -458,6 +469,7 @@ async function overheadScenario(server, database) {
     const load = (url, path, headers) => throughput(url, [{ path }], { headers, seconds: CFG.loadSeconds });
     const measured = await alternate({
       profile: () => load(server.url, '/api/profile/', session.headers),
+      reference: () => load(reference.url, '/api/hello/'),
       hello: () => load(hello.url, '/'),
       health: () => load(server.url, '/api/health/'),
       profileQuiet: () => load(quiet.url, '/api/profile/', quietSession.headers),
@@ -471,6 +483,7 @@ async function overheadScenario(server, database) {
     );
   } finally {
     await hello.stop();
+    await reference.stop();
     await quiet.stop();
     await uncached.stop();
   }
@@ -1856,6 +1869,90 @@ function writeResults(suffix) {
   console.log(`Written to ${file.replace(`${ROOT}/`, '')}`);
 }
 
+/** Scenario 1's lines: the goal against the reference hello-world; the bare one and the causes as information. */
+function overheadRows(o, engine) {
+  row(
+    '1 API overhead',
+    `req/s GET /api/profile/ (${engine}) vs hello-world with the same headers and log line`,
+    rps(o.profile.rps),
+    rps(o.reference.rps),
+    o.profile.rps / o.reference.rps,
+    atLeast(0.6),
+  );
+  row(
+    '1 API overhead',
+    `req/s GET /api/profile/ (${engine}) vs bare hello-world`,
+    rps(o.profile.rps),
+    rps(o.hello.rps),
+    o.profile.rps / o.hello.rps,
+    null,
+    'info',
+  );
+  row(
+    '1 API overhead',
+    'req/s hello-world with the same headers and log line vs bare',
+    rps(o.reference.rps),
+    rps(o.hello.rps),
+    o.reference.rps / o.hello.rps,
+    null,
+    'info',
+  );
+  row(
+    '1 API overhead',
+    'req/s GET /api/profile/ without request logs vs with',
+    rps(o.profileQuiet.rps),
+    rps(o.profile.rps),
+    o.profileQuiet.rps / o.profile.rps,
+    null,
+    'info',
+  );
+  row(
+    '1 API overhead',
+    'req/s GET /api/profile/ with the auth cache vs without (AUTH_CACHE=off)',
+    rps(o.profile.rps),
+    rps(o.profileUncached.rps),
+    o.profile.rps / o.profileUncached.rps,
+    null,
+    'info',
+  );
+  row(
+    '1 API overhead',
+    'req/s GET /api/health/ (no sign-in, one DB ping) vs hello-world',
+    rps(o.health.rps),
+    rps(o.hello.rps),
+    o.health.rps / o.hello.rps,
+    null,
+    'info',
+  );
+}
+
+/**
+ * `--only overhead`: scenario 1 alone, on a PostgreSQL demo database (BENCH_SMALL_DB names it; the profile is
+ * read from the auth cache, so the database's size does not matter), else the embedded demo.
+ */
+async function overheadOnly() {
+  ensureInstalled();
+  ensureBuilt({ web: false }); // the web app plays no part in scenario 1
+  const pgVersion = await postgresVersion();
+  results.machine.postgres = pgVersion;
+  const dataset = pgVersion
+    ? await ensureDataset({ kind: 'postgres', name: SMALL.name, patients: 0, log })
+    : await ensureDataset({ kind: 'embedded', name: 'web-demo', patients: 0, log });
+  const server = await startApp(dataset.database);
+  try {
+    results.scenarios.overhead = await overheadScenario(server, dataset.database);
+  } finally {
+    await server.stop();
+  }
+  overheadRows(results.scenarios.overhead, pgVersion ? 'PostgreSQL' : 'embedded');
+  printTable();
+  results.machine.loadavgEnd = os.loadavg().map((x) => round(x, 2));
+  console.log(
+    `\nLoad average ${results.machine.loadavgStart.join(' ')} → ${results.machine.loadavgEnd.join(' ')} on ${results.machine.cpus} CPUs.`,
+  );
+  writeResults('-overhead');
+}
+
 /** `--only start`: scenario 4 alone on a demo database (embedded), as a quick check of `npm start`. */
 async function startOnly() {
   ensureInstalled();
@@ -1955,42 +2052,7 @@ async function main() {
   results.scenarios.web = await webScenario(webDemo.database);
 
   // The table.
-  const o = results.scenarios.overhead;
-  row(
-    '1 API overhead',
-    `req/s GET /api/profile/ (${servers.mid ? 'PostgreSQL' : 'embedded'}) vs hello-world`,
-    rps(o.profile.rps),
-    rps(o.hello.rps),
-    o.profile.rps / o.hello.rps,
-    atLeast(0.6),
-  );
-  row(
-    '1 API overhead',
-    'req/s GET /api/profile/ without request logs vs with',
-    rps(o.profileQuiet.rps),
-    rps(o.profile.rps),
-    o.profileQuiet.rps / o.profile.rps,
-    null,
-    'info',
-  );
-  row(
-    '1 API overhead',
-    'req/s GET /api/profile/ with the auth cache vs without (AUTH_CACHE=off)',
-    rps(o.profile.rps),
-    rps(o.profileUncached.rps),
-    o.profile.rps / o.profileUncached.rps,
-    null,
-    'info',
-  );
-  row(
-    '1 API overhead',
-    'req/s GET /api/health/ (no sign-in, one DB ping) vs hello-world',
-    rps(o.health.rps),
-    rps(o.hello.rps),
-    o.health.rps / o.hello.rps,
-    null,
-    'info',
-  );
+  overheadRows(results.scenarios.overhead, servers.mid ? 'PostgreSQL' : 'embedded');
   const s = results.scenarios.search;
   const size = (n) => (n >= 1e6 ? `${round(n / 1e6, 1)}M` : `${Math.round(n / 1000)}k`);
   const bigLabel = datasets.big ? size(datasets.big.patients) : '';
@@ -2156,31 +2218,33 @@ async function main() {
   writeResults(QUICK ? '-quick' : '');
 }
 
-(ONLY === 'web'
-  ? webOnly()
-  : ONLY === 'start'
-    ? startOnly()
-    : ONLY === 'beds'
-      ? bedsOnly()
-      : ONLY === 'pharmacy'
-        ? pharmacyOnly()
-        : ONLY === 'records'
-          ? recordsOnly()
-          : ONLY === 'sockets'
-            ? socketsOnly()
-            : ONLY === 'documents'
-              ? documentsOnly()
-              : ONLY === 'care'
-                ? careOnly()
-                : ONLY === 'billing'
-                  ? billingOnly()
-                  : ONLY === 'appointments'
-                    ? appointmentsOnly()
-                    : ONLY === 'reporting'
-                      ? reportingOnly()
-                      : ONLY === 'chat'
-                        ? chatOnly()
-                        : main()
+(ONLY === 'overhead'
+  ? overheadOnly()
+  : ONLY === 'web'
+    ? webOnly()
+    : ONLY === 'start'
+      ? startOnly()
+      : ONLY === 'beds'
+        ? bedsOnly()
+        : ONLY === 'pharmacy'
+          ? pharmacyOnly()
+          : ONLY === 'records'
+            ? recordsOnly()
+            : ONLY === 'sockets'
+              ? socketsOnly()
+              : ONLY === 'documents'
+                ? documentsOnly()
+                : ONLY === 'care'
+                  ? careOnly()
+                  : ONLY === 'billing'
+                    ? billingOnly()
+                    : ONLY === 'appointments'
+                      ? appointmentsOnly()
+                      : ONLY === 'reporting'
+                        ? reportingOnly()
+                        : ONLY === 'chat'
+                          ? chatOnly()
+                          : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);
