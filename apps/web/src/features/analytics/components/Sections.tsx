@@ -1,8 +1,9 @@
 /** The indicators of each section of `/analytics`: a chart and its table per indicator (decision 0035). */
 import { IDSR_AGE_GROUPS } from '@greensen/shared/contracts/stats';
 import { Anchor, Group, Paper, SimpleGrid, type SimpleGridProps, Skeleton, Stack, Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-import { type TFunction, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { formatMinutes } from '../../../lib/format';
 import { money } from '../../../lib/money';
 import { LoadError } from '../../../lib/page-states';
