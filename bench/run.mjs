@@ -453,6 +453,36 @@ async function mixedScenario(sides) {
   );
 }
 
+/** The CPU time (user and system) a process has used so far, in µs, read from Linux's /proc; null elsewhere. */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks (USER_HZ: 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The reference must answer with the very headers of the API's answer but for the body's (its size and type) and
+ * the per-answer ones (date, request id value): the run stops otherwise.
+ */
+async function sameHeaders(apiUrl, headers, referenceUrl) {
+  const perAnswer = new Set(['content-length', 'date', 'x-request-id', 'connection', 'keep-alive']);
+  const seen = async (url, h) => {
+    const res = await fetch(url, { headers: h });
+    await res.arrayBuffer();
+    if (!res.headers.get('x-request-id')) throw new Error(`${url}: no X-Request-Id`);
+    return Object.fromEntries([...res.headers].filter(([k]) => !perAnswer.has(k)));
+  };
+  const [api, reference] = [await seen(apiUrl, headers), await seen(referenceUrl)];
+  if (JSON.stringify(api) !== JSON.stringify(reference))
+    throw new Error(
+      `the reference hello-world's headers differ from the API's:\n${JSON.stringify(api)}\n${JSON.stringify(reference)}`,
+    );
+}
+
 async function overheadScenario(server, database) {
   log('API overhead: GET /api/profile/ vs a hello-world with the same headers and log line, and a bare one…');
   const hello = await startHello();
@@ -466,19 +496,32 @@ async function overheadScenario(server, database) {
     const session = await signIn(server.url, 'secretaire@greensen.test');
     const quietSession = await signIn(quiet.url, 'secretaire@greensen.test');
     const uncachedSession = await signIn(uncached.url, 'secretaire@greensen.test');
-    const load = (url, path, headers) => throughput(url, [{ path }], { headers, seconds: CFG.loadSeconds });
+    await sameHeaders(`${server.url}/api/profile/`, session.headers, `${reference.url}/api/hello/`);
+    // Each load also says the CPU time the server process spent per request: on a machine shared with other
+    // work, req/s swing with the neighbours' load, the CPU time a request costs much less.
+    const load = async (proc, path, headers) => {
+      const before = cpuMicros(proc.child.pid);
+      const r = await throughput(proc.url, [{ path }], { headers, seconds: CFG.loadSeconds });
+      const after = cpuMicros(proc.child.pid);
+      return { ...r, cpuUs: before === null || after === null ? null : (after - before) / Math.max(r.n, 1) };
+    };
     const measured = await alternate({
-      profile: () => load(server.url, '/api/profile/', session.headers),
-      reference: () => load(reference.url, '/api/hello/'),
-      hello: () => load(hello.url, '/'),
-      health: () => load(server.url, '/api/health/'),
-      profileQuiet: () => load(quiet.url, '/api/profile/', quietSession.headers),
-      profileUncached: () => load(uncached.url, '/api/profile/', uncachedSession.headers),
+      profile: () => load(server, '/api/profile/', session.headers),
+      reference: () => load(reference, '/api/hello/'),
+      hello: () => load(hello, '/'),
+      health: () => load(server, '/api/health/'),
+      profileQuiet: () => load(quiet, '/api/profile/', quietSession.headers),
+      profileUncached: () => load(uncached, '/api/profile/', uncachedSession.headers),
     });
     return Object.fromEntries(
       Object.entries(measured).map(([k, v]) => [
         k,
-        { rps: med(v, 'rps'), failed: v.reduce((s, x) => s + x.failed, 0), rounds: v },
+        {
+          rps: med(v, 'rps'),
+          cpuUs: v.some((x) => x.cpuUs === null) ? null : med(v, 'cpuUs'),
+          failed: v.reduce((s, x) => s + x.failed, 0),
+          rounds: v,
+        },
       ]),
     );
   } finally {
@@ -1888,6 +1931,27 @@ function overheadRows(o, engine) {
     null,
     'info',
   );
+  if (o.profile.cpuUs !== null && o.reference.cpuUs !== null) {
+    const us = (x) => `${round(x, 1)} µs`;
+    row(
+      '1 API overhead',
+      'server CPU per request: hello-world with the same headers and log line vs GET /api/profile/',
+      us(o.reference.cpuUs),
+      us(o.profile.cpuUs),
+      o.reference.cpuUs / o.profile.cpuUs,
+      null,
+      'info (steadier than req/s on a busy machine)',
+    );
+    row(
+      '1 API overhead',
+      'server CPU per request: bare hello-world vs hello-world with the same headers and log line',
+      us(o.hello.cpuUs),
+      us(o.reference.cpuUs),
+      o.hello.cpuUs / o.reference.cpuUs,
+      null,
+      'info',
+    );
+  }
   row(
     '1 API overhead',
     'req/s hello-world with the same headers and log line vs bare',
