@@ -1,9 +1,10 @@
 /** The indicators of each section of `/analytics`: a chart and its table per indicator (decision 0035). */
 import { IDSR_AGE_GROUPS } from '@greensen/shared/contracts/stats';
-import { Anchor, Group, Paper, SimpleGrid, type SimpleGridProps, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Group, SimpleGrid, type SimpleGridProps, Skeleton, Stack, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Figure } from '../../../lib/figure';
 import { formatMinutes } from '../../../lib/format';
 import { money } from '../../../lib/money';
 import { LoadError } from '../../../lib/page-states';
@@ -44,14 +45,7 @@ function Figures({ cols, items }: { cols: SimpleGridProps['cols']; items: [strin
   return (
     <SimpleGrid cols={cols}>
       {items.map(([label, value]) => (
-        <Paper key={label} withBorder radius="md" p="sm">
-          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-            {label}
-          </Text>
-          <Text size="xl" fw={700}>
-            {value}
-          </Text>
-        </Paper>
+        <Figure key={label} label={label} value={value} />
       ))}
     </SimpleGrid>
   );
