@@ -1,5 +1,5 @@
 // The built Greensen server as a child process of the bench (own port, own database), its HTTP API, and
-// the bare Fastify hello-world it is compared with.
+// the hello-worlds it is compared with (bare, and with Greensen's security headers and request log).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -188,4 +188,16 @@ export async function api(url, session, method, path, body) {
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : null;
+}
+
+/**
+ * The reference of scenario 1's goal (bench/hello-reference.mjs): a hello-world with the server's own security
+ * headers and request log line, configured from the same environment as `startApp`'s server.
+ */
+export function startHelloReference() {
+  return startProcess(
+    join(ROOT, 'bench/hello-reference.mjs'),
+    { APP_ENV: 'development', JWT_SECRET, REDIS_URL: '', SMTP_URL: '' },
+    { label: 'the reference hello-world' },
+  );
 }

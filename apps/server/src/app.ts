@@ -1,14 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
@@ -54,7 +48,8 @@ import mailPlugin from './plugins/mail.js';
 import openapiPlugin from './plugins/openapi.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import redisPlugin from './plugins/redis.js';
-import securityHeaders from './plugins/security-headers.js';
+import { addRequestIdHeader, requestLogOptions } from './plugins/request-log.js';
+import securityHeaders, { appHelmetOptions } from './plugins/security-headers.js';
 import spaPlugin from './plugins/spa.js';
 import realtimeGateway from './realtime/gateway.js';
 
@@ -83,60 +78,12 @@ export interface AppDeps {
   files?: FileStorage;
 }
 
-/**
- * One log line per request, when it is answered, with its method and URL (Fastify writes two: one on arrival
- * without the status, one at the end without the URL); the arrival only at debug level.
- */
-class RequestLog extends LogController {
-  override incomingRequest(request: FastifyRequest) {
-    request.log.debug({ req: request }, 'incoming request');
-  }
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
-  }
-}
-
-/** Paths whose segments carry secrets (tokens in links and socket URLs): never logged in clear. */
-const SECRET_PATHS = [
-  /^(\/ws\/notifications\/)[^/?]+/,
-  /^(\/api\/verify-email\/[^/]+\/)[^/?]+/,
-  /^(\/api\/auth\/reset-password\/)[^/?]+/,
-  /^(\/api\/setup\/)[^/?]+/,
-];
-
-export function redactUrl(url: string): string {
-  let out = url.replace(/([?&](?:token|ticket|access|refresh)=)[^&]+/gi, '$1[redacted]');
-  for (const re of SECRET_PATHS) out = out.replace(re, '$1[redacted]');
-  return out;
-}
+export { redactUrl } from './plugins/request-log.js';
 
 /** Builds the application (plugins, modules, routes). It never listens: main.ts and tests decide. */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : {
-            level: config.logLevel,
-            ...(deps.logStream ? { stream: deps.logStream } : {}),
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["set-cookie"]'],
-            serializers: {
-              req: (req: { method: string; url: string; id: string; ip?: string }) => ({
-                method: req.method,
-                url: redactUrl(req.url),
-                id: req.id,
-                ip: req.ip,
-              }),
-            },
-          },
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
-    },
-    requestIdHeader: false,
-    logController: new RequestLog(),
+    ...requestLogOptions(config.logLevel, deps.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
@@ -147,10 +94,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('files', deps.files ?? new DiskStorage(join(config.dataDir, 'files')));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
+  addRequestIdHeader(app);
 
   const database =
     deps.database ??
@@ -161,31 +105,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(dbPlugin, { database, owned: !deps.database });
   await app.register(errorsPlugin);
   // Security headers first, so that every answer carries them, refusals included.
-  await app.register(securityHeaders, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine writes its CSS variables into <style> elements at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        mediaSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        // The in-app viewer frames a document fetched with the session (a blob: URL; decision 0024).
-        frameSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'none'"],
-        workerSrc: ["'self'", 'blob:'],
-        manifestSrc: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    hsts: config.publicUrl.startsWith('https://') ? { maxAge: 15552000, includeSubDomains: true } : false,
-  });
+  await app.register(securityHeaders, appHelmetOptions(config.publicUrl));
   await app.register(auditPlugin);
   await app.register(authCachePlugin);
   await app.register(boardCachePlugin);

@@ -383,6 +383,11 @@ const cashierOf = (kit: HospitalKit, caller: Caller): 'secretary' | 'head_doctor
   caller.hospitalId === kit.id && (caller.group === 'secretary' || caller.group === 'head_doctor')
     ? caller.group
     : null;
+/** Opens the caller's own cash session when they are a billing member of `kit`'s hospital (payments need one). */
+async function atTheCashDesk(kit: HospitalKit, caller: Caller): Promise<void> {
+  const cashier = cashierOf(kit, caller);
+  if (cashier) await kit.cashSession(cashier);
+}
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Document models are managed by administrators and head doctors (decision 0023). */
@@ -427,6 +432,10 @@ const practitionerOrNurseFor = (kit: HospitalKit, caller: Caller) =>
 /** The caller when they belong to `kit`'s hospital, else a member of it (for per-user rows). */
 const memberFor = (kit: HospitalKit, caller: Caller) =>
   caller.hospitalId === kit.id && caller.userId ? caller.userId : kit.staff.nurse;
+/** A new group conversation of which the caller (or, for another hospital's caller, its nurse) is a member. */
+const conversationFor = (kit: HospitalKit, caller: Caller) => kit.chatConversation(memberFor(kit, caller));
+/** A message of the caller (or of `kit`'s nurse) in a new conversation of theirs. */
+const messageFor = (kit: HospitalKit, caller: Caller) => kit.chatMessage(memberFor(kit, caller));
 const STRONG_PASSWORD = 'quartz-meadow-lantern-2026';
 /** A 1×1 transparent PNG (a logo upload). */
 const TINY_PNG =
@@ -2081,8 +2090,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     objectRule: NOT_BILLING_MEMBERS,
     audit: 'create',
     request: async (kit, caller) => {
-      const cashier = cashierOf(kit, caller);
-      if (cashier) await kit.cashSession(cashier);
+      await atTheCashDesk(kit, caller);
       return { body: { invoice: (await kit.invoice('issued')).id, method: 'cash', amount: 500 } };
     },
     otherHospital: 'rejected',
@@ -2094,8 +2102,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'update',
     request: async (kit, caller) => {
       const p = await kit.payment();
-      const cashier = cashierOf(kit, caller);
-      if (cashier) await kit.cashSession(cashier);
+      await atTheCashDesk(kit, caller);
       return { params: { id: p.id }, body: { amount: 100, reason: 'Trop perçu' } };
     },
     massAssignment: { extras: 'refused' },
@@ -2106,8 +2113,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     objectRule: NOT_BILLING_MEMBERS,
     audit: 'create',
     request: async (kit, caller) => {
-      const cashier = cashierOf(kit, caller);
-      if (cashier) await kit.cashSession(cashier);
+      await atTheCashDesk(kit, caller);
       return {
         body: {
           invoice: (await kit.invoice('issued')).id,
@@ -2159,8 +2165,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'create',
     auditRows: 2,
     request: async (kit, caller) => {
-      const cashier = cashierOf(kit, caller);
-      if (cashier) await kit.cashSession(cashier);
+      await atTheCashDesk(kit, caller);
       return { params: { id: (await kit.stay()).id }, body: { method: 'cash', amount: 20_000 } };
     },
     massAssignment: { extras: 'refused' },
@@ -2196,8 +2201,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     objectRule: NOT_BILLING_MEMBERS,
     audit: 'none',
     request: async (kit, caller) => {
-      const cashier = cashierOf(kit, caller);
-      if (cashier) await kit.cashSession(cashier);
+      await atTheCashDesk(kit, caller);
       return {};
     },
   },
@@ -2519,18 +2523,18 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/chat/conversations/:id/': {
     allow: ALL,
     audit: 'none',
-    request: async (kit, caller) => ({ params: { id: await kit.chatConversation(memberFor(kit, caller)) } }),
+    request: async (kit, caller) => ({ params: { id: await conversationFor(kit, caller) } }),
   },
   'GET /api/chat/conversations/:id/messages/': {
     allow: ALL,
     audit: 'none',
-    request: async (kit, caller) => ({ params: { id: await kit.chatConversation(memberFor(kit, caller)) } }),
+    request: async (kit, caller) => ({ params: { id: await conversationFor(kit, caller) } }),
   },
   'POST /api/chat/conversations/:id/messages/': {
     allow: ALL,
     audit: 'event',
     request: async (kit, caller) => ({
-      params: { id: await kit.chatConversation(memberFor(kit, caller)) },
+      params: { id: await conversationFor(kit, caller) },
       body: { id: randomUUID(), body: 'Le patient du box 2 est prêt.' },
     }),
     massAssignment: { extras: 'refused' },
@@ -2539,7 +2543,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: ALL,
     audit: 'none',
     request: async (kit, caller) => {
-      const m = await kit.chatMessage(memberFor(kit, caller));
+      const m = await messageFor(kit, caller);
       return { params: { id: m.conversation }, body: { message: m.id } };
     },
     massAssignment: { extras: 'refused' },
@@ -2548,7 +2552,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: ALL,
     audit: 'event',
     request: async (kit, caller) => ({
-      params: { id: (await kit.chatMessage(memberFor(kit, caller))).id },
+      params: { id: (await messageFor(kit, caller)).id },
       body: { body: 'Corrigé : box 3.' },
     }),
     massAssignment: { extras: 'refused' },
@@ -2556,7 +2560,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'DELETE /api/chat/messages/:id/': {
     allow: ALL,
     audit: 'event',
-    request: async (kit, caller) => ({ params: { id: (await kit.chatMessage(memberFor(kit, caller))).id } }),
+    request: async (kit, caller) => ({ params: { id: (await messageFor(kit, caller)).id } }),
   },
   // Group membership (decision 0042): the caller creates the group (its creator manages it) and adds a colleague,
   // or leaves it; another hospital's group is 404.
@@ -2586,7 +2590,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: ALL,
     audit: 'event',
     status: 'not-refused',
-    request: async (kit, caller) => ({ params: { id: await kit.chatConversation(memberFor(kit, caller)) } }),
+    request: async (kit, caller) => ({ params: { id: await conversationFor(kit, caller) } }),
   },
   'GET /api/chat/messages/:id/attachment/': {
     allow: ALL,

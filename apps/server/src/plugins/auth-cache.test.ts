@@ -122,6 +122,26 @@ describe(`auth cache in the app (${TEST_DB_KIND})`, () => {
     expect(a.app.authCache.hits - before.hits).toBe(4);
   });
 
+  it('the profile answer, written once per kept user and language, follows a change of name on every instance', async () => {
+    const { pair } = await member();
+    const fr = await profile(b, pair.access, { 'accept-language': 'fr' });
+    expect((await profile(b, pair.access, { 'accept-language': 'fr' })).body).toBe(fr.body);
+    const en = await profile(b, pair.access, { 'accept-language': 'en' });
+    expect(en.json().roles[0].name).not.toBe(fr.json().roles[0].name);
+    const put = await a.app.inject({
+      method: 'PUT',
+      url: '/api/profile/',
+      headers: bearer(pair.access),
+      payload: { profile: { first_name: 'Ornella', last_name: 'Kabeya' } },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await b.app.authCache.sync();
+    for (const lang of ['fr', 'en']) {
+      const after = await profile(b, pair.access, { 'accept-language': lang });
+      expect(after.json()).toMatchObject({ full_name: 'Ornella Kabeya', profile: { first_name: 'Ornella' } });
+    }
+  });
+
   it('a sign-out through one instance ends the token on the other at once', async () => {
     const { pair } = await member();
     expect((await profile(b, pair.access)).statusCode).toBe(200); // kept by B

@@ -49,6 +49,38 @@ export function jsonApiHeaders(pageHeaders: Record<string, string>): Record<stri
 }
 
 /**
+ * Greensen's helmet options: the app's Content-Security-Policy, HSTS when served over HTTPS. Shared with the
+ * bench's reference hello-world (bench/hello-server.mjs), which must send the very same headers.
+ */
+export function appHelmetOptions(publicUrl: string): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its CSS variables into <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        mediaSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // The in-app viewer frames a document fetched with the session (a blob: URL; decision 0024).
+        frameSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'none'"],
+        workerSrc: ["'self'", 'blob:'],
+        manifestSrc: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: publicUrl.startsWith('https://') ? { maxAge: 15552000, includeSubDomains: true } : false,
+  };
+}
+
+/**
  * Security headers on every answer, refusals and errors included (registered before the plugins that refuse
  * requests): helmet's set on pages, `jsonApiHeaders` on the API's answers (its documentation page aside), all
  * worked out once — @fastify/helmet rebuilt helmet's middleware, parsing the CSP again, on every request: a

@@ -5,10 +5,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
 import { unauthorized } from '../../lib/errors.js';
-import { requestLang, translate } from '../../lib/i18n.js';
+import { type Lang, requestLang, translate } from '../../lib/i18n.js';
+import { type PreSerialized, preSerialize } from '../../lib/pre-serialized.js';
 import { authenticateToken, bearerToken } from '../../plugins/access.js';
+import type { AuthUser } from '../users/users.repository.js';
 import { authMessage } from './auth.messages.js';
 import {
+  type TUser,
   ZChangePasswordBody,
   ZDetail,
   ZDetailCode,
@@ -33,6 +36,20 @@ import {
   ZVerifyParams,
 } from './auth.schemas.js';
 import { AuthService, userBody } from './auth.service.js';
+
+/**
+ * `GET /api/profile/`'s answer, checked against its schema and written once per user object and language: the
+ * cache of signed-in users (plugins/auth-cache.ts) hands every request of a user the same object until a change
+ * notice replaces it, so the answer is made again exactly when the user changes (docs/performance.md §4).
+ */
+const profileAnswers = new WeakMap<AuthUser, Partial<Record<Lang, PreSerialized>>>();
+
+function profileAnswer(user: AuthUser, lang: Lang): PreSerialized {
+  const byLang = profileAnswers.get(user) ?? {};
+  const answer = byLang[lang] ?? preSerialize(ZUser, userBody(user, lang));
+  if (!byLang[lang]) profileAnswers.set(user, { ...byLang, [lang]: answer });
+  return answer;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -139,7 +156,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       config: { access: USER },
       schema: { tags, summary: 'The signed-in user', response: { 200: ZUser, 401: ZDetailCode } },
     },
-    async (request) => userBody(request.user!, requestLang(request)),
+    async (request) => profileAnswer(request.user!, requestLang(request)) as unknown as TUser,
   );
 
   r.get(

@@ -2,6 +2,7 @@ import type { TInvoiceDetail, TReceipt } from '@greensen/shared/contracts/billin
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
+import { bedDayAct } from '../../../test/billing.js';
 import {
   call,
   completedConsultation,
@@ -611,14 +612,7 @@ describe(`numbers and references under concurrency (${TEST_DB_KIND})`, () => {
 
 describe(`a stay's bed-days (${TEST_DB_KIND})`, () => {
   it('derives one bed-day per day of the stay, once', async () => {
-    await createAct({
-      code: 'LIT-JOUR',
-      label_fr: "Journée d'hospitalisation",
-      label_en: 'Bed-day',
-      category: 'bed_day',
-      auto_source: 'bed_day',
-      tariffs: [{ payer_category: 'private', price: 15_000, valid_from: '2020-01-01' }],
-    });
+    await bedDayAct(ctx, headDoctor);
     const patient = await createPatient(ctx.app, desk);
     const admission = await admit(ctx.app, desk, patient.id, urg);
     const stay = await call(ctx.app, doctor, 'POST', '/api/hospitalizations/', {

@@ -2,10 +2,15 @@ import type { TReceipt, TStayDeposits } from '@greensen/shared/contracts/billing
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
+import {
+  bedDayAct,
+  billingDepartment,
+  memberOf,
+  openCashSession,
+  stayOfDays,
+} from '../../../test/billing.js';
 import { TEST_DB_KIND } from '../../../test/database.js';
-import { authHeaders, makeUser, tokenFor } from '../../../test/factories.js';
-import { type Actor, admit, call, createPatient, journeyHospital } from '../../../test/journey.js';
-import { departments } from '../../db/schema/index.js';
+import { type Actor, call, journeyHospital } from '../../../test/journey.js';
 
 // Deposits on admission (caution, avance; issue 21, decision 0036).
 let ctx: TestContext;
@@ -18,40 +23,10 @@ let desk: Actor;
 let headDoctor: Actor;
 let stranger: Actor;
 
-async function member(role: string, departmentIds: string[], hospital = hospitalId): Promise<Actor> {
-  const user = await makeUser(ctx.database.db, {
-    role,
-    hospitals: departmentIds.map((d) => ({ id: hospital, departmentId: d })),
-  });
-  return { id: user.id, headers: authHeaders(await tokenFor(ctx.config.jwtSecret, user), hospital) };
-}
-
-async function openSession(actor: Actor) {
-  const current = await call(ctx.app, actor, 'GET', '/api/cash-sessions/current/');
-  if (current.statusCode === 200) return current.json().id as string;
-  const res = await call(ctx.app, actor, 'POST', '/api/cash-sessions/', {
-    floats: [{ currency: 'XOF', amount: 20_000 }],
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
-}
+const openSession = (actor: Actor) => openCashSession(ctx, actor, [{ currency: 'XOF', amount: 20_000 }]);
 
 /** A stay admitted `days` days ago (bed-days priced 15 000 F CFA each). */
-async function stay(days = 2) {
-  const patient = await createPatient(ctx.app, desk);
-  const admission = await admit(ctx.app, desk, patient.id, urg);
-  const res = await call(ctx.app, doctor, 'POST', '/api/hospitalizations/', {
-    admission: admission.id,
-    department: urg,
-    reason: 'Paludisme grave',
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const id = res.json().id as string;
-  await ctx.database.db.execute(
-    sql`update hospitalizations set admitted_at = now() - make_interval(days => ${days}) where id = ${id}`,
-  );
-  return { id, patient: patient.id };
-}
+const stay = (days = 2) => stayOfDays(ctx, { desk, doctor }, urg, days);
 
 const deposit = (actor: Actor, stayId: string, body: Record<string, unknown>) =>
   call(ctx.app, actor, 'POST', `/api/hospitalizations/${stayId}/deposits/`, body);
@@ -68,30 +43,17 @@ beforeAll(async () => {
   await ctx.database.db.execute(sql`update hospitals set currency = 'XOF' where id = ${h.hospital.id}`);
   hospitalId = h.hospital.id;
   urg = h.dep('URG').id;
-  const [cai] = await ctx.database.db
-    .insert(departments)
-    .values({ hospitalId, code: 'CAI', name: 'Caisse', kind: 'billing' })
-    .returning({ id: departments.id });
-  cashier = await member('SECRETARY', [cai!.id]);
-  cashier2 = await member('SECRETARY', [cai!.id]);
-  headDoctor = await member('HEAD_DOCTOR', [urg]);
+  const cai = await billingDepartment(ctx, hospitalId);
+  cashier = await memberOf(ctx, hospitalId, 'SECRETARY', [cai]);
+  cashier2 = await memberOf(ctx, hospitalId, 'SECRETARY', [cai]);
+  headDoctor = await memberOf(ctx, hospitalId, 'HEAD_DOCTOR', [urg]);
   doctor = await h.as('DOCTOR');
   desk = await h.as('SECRETARY');
   const other = await journeyHospital(ctx, { code: `DO${Math.floor(Math.random() * 1e5)}` });
-  const [otherCai] = await ctx.database.db
-    .insert(departments)
-    .values({ hospitalId: other.hospital.id, code: 'CAI', name: 'Caisse', kind: 'billing' })
-    .returning({ id: departments.id });
-  stranger = await member('SECRETARY', [otherCai!.id], other.hospital.id);
-  const act = await call(ctx.app, headDoctor, 'POST', '/api/medical-acts/', {
-    code: 'LIT-JOUR',
-    label_fr: "Journée d'hospitalisation",
-    label_en: 'Bed-day',
-    category: 'bed_day',
-    auto_source: 'bed_day',
-    tariffs: [{ payer_category: 'private', price: 15_000, valid_from: '2020-01-01' }],
-  });
-  expect(act.statusCode, act.body).toBe(201);
+  stranger = await memberOf(ctx, other.hospital.id, 'SECRETARY', [
+    await billingDepartment(ctx, other.hospital.id),
+  ]);
+  await bedDayAct(ctx, headDoctor);
 }, 120_000);
 
 afterAll(async () => {

@@ -2,9 +2,15 @@ import type { TMobileMoneyRequest } from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { billingDepartment, memberOf, openCashSession } from '../../../test/billing.js';
+import {
+  bedDayAct,
+  billingDepartment,
+  memberOf,
+  openCashSession,
+  stayOfDays,
+} from '../../../test/billing.js';
 import { TEST_DB_KIND } from '../../../test/database.js';
-import { type Actor, admit, call, createPatient, journeyHospital } from '../../../test/journey.js';
+import { type Actor, call, journeyHospital } from '../../../test/journey.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import { signCallback } from './mobile-money.js';
 import { storeOperatorSecret } from './mobile-money.service.js';
@@ -23,20 +29,8 @@ let strangerHead: Actor;
 
 /** A draft invoice of a 2-day stay (bed-days at 15 000 F CFA). */
 async function draftInvoice(): Promise<{ id: string; paid: number; currency: string }> {
-  const patient = await createPatient(ctx.app, desk);
-  const admission = await admit(ctx.app, desk, patient.id, urg);
-  const stay = await call(ctx.app, doctor, 'POST', '/api/hospitalizations/', {
-    admission: admission.id,
-    department: urg,
-    reason: 'Paludisme grave',
-  });
-  expect(stay.statusCode, stay.body).toBe(201);
-  await ctx.database.db.execute(
-    sql`update hospitalizations set admitted_at = now() - interval '2 days' where id = ${stay.json().id}`,
-  );
-  const inv = await call(ctx.app, cashier, 'POST', '/api/invoices/assemble/', {
-    hospitalization: stay.json().id,
-  });
+  const stay = await stayOfDays(ctx, { desk, doctor }, urg, 2);
+  const inv = await call(ctx.app, cashier, 'POST', '/api/invoices/assemble/', { hospitalization: stay.id });
   expect(inv.statusCode, inv.body).toBe(201);
   return inv.json();
 }
@@ -95,15 +89,7 @@ beforeAll(async () => {
     await billingDepartment(ctx, other.hospital.id),
   ]);
   strangerHead = await other.as('HEAD_DOCTOR');
-  const act = await call(ctx.app, headDoctor, 'POST', '/api/medical-acts/', {
-    code: 'LIT-JOUR',
-    label_fr: "Journée d'hospitalisation",
-    label_en: 'Bed-day',
-    category: 'bed_day',
-    auto_source: 'bed_day',
-    tariffs: [{ payer_category: 'private', price: 15_000, valid_from: '2020-01-01' }],
-  });
-  expect(act.statusCode, act.body).toBe(201);
+  await bedDayAct(ctx, headDoctor);
   await storeOperatorSecret(ctx.database.db, ctx.config.secretsKey, hospitalId, 'mtn_momo', SECRET);
   await openCashSession(ctx, cashier);
 }, 120_000);

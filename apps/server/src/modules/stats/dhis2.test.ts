@@ -11,19 +11,20 @@ import {
 } from '@greensen/shared/contracts/dhis2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import type { TestContext } from '../../../test/app.js';
+import { call } from '../../../test/consultations.js';
+import type { Actor } from '../../../test/journey.js';
 import {
-  call,
-  completedConsultation,
-  insertTestIcd10,
-  startedConsultation,
-} from '../../../test/consultations.js';
-import { type Actor, journeyHospital } from '../../../test/journey.js';
-import { hospitalToday } from '../../lib/queries.js';
+  confirmedMalariaCases,
+  foreignCase,
+  type ReportingHospital,
+  reportingWorld,
+} from '../../../test/reporting.js';
 
 let ctx: TestContext;
-let h: Awaited<ReturnType<typeof journeyHospital>>;
-let other: Awaited<ReturnType<typeof journeyHospital>>;
+let h: ReportingHospital;
+let other: ReportingHospital;
+let count: Awaited<ReturnType<typeof reportingWorld>>['count'];
 const a = {} as Record<'doctor' | 'head' | 'admin' | 'foreignAdmin' | 'secretary', Actor>;
 let month = '';
 let week = '';
@@ -55,42 +56,23 @@ const mapping = {
   ],
 };
 
-async function count(query: ReturnType<typeof sql>): Promise<number> {
-  const res = await ctx.database.db.execute<{ n: number }>(query);
-  return Number(res.rows[0]?.n ?? 0);
-}
-
 beforeAll(async () => {
-  ctx = await createTestApp();
-  await insertTestIcd10(ctx.database.db);
-  h = await journeyHospital(ctx);
-  other = await journeyHospital(ctx);
+  const world = await reportingWorld();
+  ({ ctx, h, other, count } = world);
   a.secretary = await h.as('SECRETARY');
   a.doctor = await h.as('DOCTOR', 'URG');
   a.head = await h.as('HEAD_DOCTOR', 'MED');
   a.admin = await h.as('ADMIN');
   a.foreignAdmin = await other.as('ADMIN');
-  const today = await hospitalToday(ctx.database.db, h.hospital.id);
+  const today = world.today;
   month = today.slice(0, 7).replace('-', '');
   week = isoWeekOf(today);
   const actors = { desk: a.secretary, assigner: await h.as('QUEUE_MANAGER'), doctor: a.doctor };
   const child = `${Number(today.slice(0, 4)) - 3}${today.slice(4)}`;
   // Two confirmed malaria cases today (a child of three, an adult), coded by the completed consultations.
-  for (const birth of [child, '1980-05-01']) {
-    const c = await startedConsultation(ctx.app, actors, h.dep('URG').id, 'emergency', { birth_date: birth });
-    await completedConsultation(ctx.app, a.doctor, c.id);
-  }
+  await confirmedMalariaCases(ctx, h, actors, [child, '1980-05-01']);
   // The other hospital's case counts for no figure of this one.
-  const f = await startedConsultation(
-    ctx.app,
-    {
-      desk: await other.as('SECRETARY'),
-      assigner: await other.as('QUEUE_MANAGER'),
-      doctor: await other.as('DOCTOR'),
-    },
-    other.dep('URG').id,
-  );
-  expect(f.id).toBeTruthy();
+  await foreignCase(ctx, other);
 });
 afterAll(() => ctx.close());
 

@@ -4,22 +4,24 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  call,
-  completedConsultation,
-  insertTestIcd10,
-  startedConsultation,
-} from '../../../test/consultations.js';
+import type { TestContext } from '../../../test/app.js';
+import { call, startedConsultation } from '../../../test/consultations.js';
 import { authHeaders, makeUser, tokenFor } from '../../../test/factories.js';
-import { type Actor, journeyHospital } from '../../../test/journey.js';
+import type { Actor } from '../../../test/journey.js';
+import {
+  confirmedMalariaCases,
+  foreignCase,
+  type ReportingHospital,
+  reportingWorld,
+} from '../../../test/reporting.js';
 import { departments, memberships } from '../../db/schema/index.js';
 import { hospitalToday } from '../../lib/queries.js';
 import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
 
 let ctx: TestContext;
-let h: Awaited<ReturnType<typeof journeyHospital>>;
-let other: Awaited<ReturnType<typeof journeyHospital>>;
+let h: ReportingHospital;
+let other: ReportingHospital;
+let count: Awaited<ReturnType<typeof reportingWorld>>['count'];
 const a = {} as Record<
   'secretary' | 'queueManager' | 'nurse' | 'doctor' | 'head' | 'admin' | 'foreignHead',
   Actor
@@ -32,16 +34,9 @@ let suspected = '';
 const addDays = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-async function count(query: ReturnType<typeof sql>): Promise<number> {
-  const res = await ctx.database.db.execute<{ n: number }>(query);
-  return Number(res.rows[0]?.n ?? 0);
-}
-
 beforeAll(async () => {
-  ctx = await createTestApp();
-  await insertTestIcd10(ctx.database.db);
-  h = await journeyHospital(ctx);
-  other = await journeyHospital(ctx);
+  const world = await reportingWorld();
+  ({ ctx, h, other, count } = world);
   a.secretary = await h.as('SECRETARY');
   a.queueManager = await h.as('QUEUE_MANAGER');
   a.nurse = await h.as('NURSE');
@@ -49,17 +44,13 @@ beforeAll(async () => {
   a.head = await h.as('HEAD_DOCTOR', 'MED');
   a.admin = await h.as('ADMIN');
   a.foreignHead = await other.as('HEAD_DOCTOR');
-  const today = await hospitalToday(ctx.database.db, h.hospital.id);
+  const today = world.today;
   from = addDays(today, -1);
   to = addDays(today, 1);
   const actors = { desk: a.secretary, assigner: a.queueManager, doctor: a.doctor };
   const child = addDays(today, -3 * 365);
   // Three confirmed malaria cases (one child of three), one suspected, each a new patient of the period.
-  for (const birth of [child, '1980-05-01', '1990-07-12']) {
-    const c = await startedConsultation(ctx.app, actors, h.dep('URG').id, 'emergency', { birth_date: birth });
-    await completedConsultation(ctx.app, a.doctor, c.id);
-    confirmed.push(c.id);
-  }
+  confirmed.push(...(await confirmedMalariaCases(ctx, h, actors, [child, '1980-05-01', '1990-07-12'])));
   const s = await startedConsultation(ctx.app, { ...actors, doctor: a.head }, h.dep('MED').id, 'outpatient', {
     sex: 'M',
   });
@@ -71,15 +62,7 @@ beforeAll(async () => {
   expect(dx.statusCode, dx.body).toBe(201);
   suspected = s.id;
   // The other hospital has a case too, which no figure of this one may count.
-  const foreignDesk = await other.as('SECRETARY');
-  const foreignQueue = await other.as('QUEUE_MANAGER');
-  const foreignDoctor = await other.as('DOCTOR');
-  const f = await startedConsultation(
-    ctx.app,
-    { desk: foreignDesk, assigner: foreignQueue, doctor: foreignDoctor },
-    other.dep('URG').id,
-  );
-  await completedConsultation(ctx.app, foreignDoctor, f.id);
+  await foreignCase(ctx, other);
 });
 afterAll(() => ctx.close());
 

@@ -17,16 +17,7 @@ import { useUserStore } from '../../../stores/user';
 import { type DrilldownTarget, SECTIONS, type Section, type StatsFilters } from '../api/stats';
 import { DrilldownModal } from '../components/DrilldownModal';
 import { ExportsPanel } from '../components/ExportsPanel';
-import {
-  ActivitySection,
-  BillingSection,
-  DiagnosesSection,
-  FlowSection,
-  InpatientSection,
-  LaboratorySection,
-  PharmacySection,
-  type SectionProps,
-} from '../components/Sections';
+import { AnalyticsSection } from '../components/Sections';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -37,16 +28,6 @@ export function monthRange(offset: number, now = new Date()): { from: string; to
   const last = new Date(now.getFullYear(), now.getMonth() + offset + 1, 0);
   return { from: isoDay(first), to: isoDay(last) };
 }
-
-const COMPONENTS: Record<Section, (props: SectionProps) => React.ReactNode> = {
-  activity: ActivitySection,
-  flow: FlowSection,
-  diagnoses: DiagnosesSection,
-  laboratory: LaboratorySection,
-  pharmacy: PharmacySection,
-  inpatient: InpatientSection,
-  billing: BillingSection,
-};
 
 export default function AnalyticsPage() {
   const { t } = useTranslation('analytics');
@@ -157,10 +138,11 @@ export default function AnalyticsPage() {
           <Tabs.Tab value="exports">{t('sections.exports')}</Tabs.Tab>
         </Tabs.List>
         {SECTIONS.map((section) => {
-          const Component = COMPONENTS[section];
           return (
             <Tabs.Panel key={section} value={section} pt="md">
-              {!invalid && <Component filters={filters} context={context} onDrill={onDrill} />}
+              {!invalid && (
+                <AnalyticsSection section={section} filters={filters} context={context} onDrill={onDrill} />
+              )}
             </Tabs.Panel>
           );
         })}

@@ -12,7 +12,6 @@ import {
   Badge,
   Button,
   Group,
-  Paper,
   Progress,
   SimpleGrid,
   Skeleton,
@@ -26,6 +25,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../../lib/api-client';
+import { Figure } from '../../../lib/figure';
 import { formatMinutes } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { useModuleAllowed } from '../../../lib/permissions';
@@ -42,24 +42,6 @@ function useOverview(hospitalId: string | null) {
     queryFn: ({ signal }) => api.get<TDashboardOverview>('dashboard/overview/', { signal }),
     enabled: hospitalId !== null,
   });
-}
-
-function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
-  return (
-    <Paper withBorder radius="md" p="sm">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700}>
-        {value}
-      </Text>
-      {hint && (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      )}
-    </Paper>
-  );
 }
 
 function Overview({

@@ -62,6 +62,22 @@ async function fillForm() {
   return user;
 }
 
+/** The dialog opened against the mocked server: the calls it makes and its callbacks. */
+function openDialog() {
+  const calls = mockServer();
+  const onCreated = vi.fn();
+  const onOpenExisting = vi.fn();
+  render(
+    <TestProviders>
+      <RegisterPatientModal opened onClose={() => {}} onCreated={onCreated} onOpenExisting={onOpenExisting} />
+    </TestProviders>,
+  );
+  return { calls, onCreated, onOpenExisting };
+}
+
+const submit = (user: ReturnType<typeof userEvent.setup>) =>
+  user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+
 describe('patient registration', { timeout: 60_000 }, () => {
   beforeEach(() => {
     queryClient.clear();
@@ -69,21 +85,9 @@ describe('patient registration', { timeout: 60_000 }, () => {
   });
 
   it('checks for duplicates first, shows them, and creates the record only once confirmed', async () => {
-    const calls = mockServer();
-    const onCreated = vi.fn();
-    const onOpenExisting = vi.fn();
-    render(
-      <TestProviders>
-        <RegisterPatientModal
-          opened
-          onClose={() => {}}
-          onCreated={onCreated}
-          onOpenExisting={onOpenExisting}
-        />
-      </TestProviders>,
-    );
+    const { calls, onCreated, onOpenExisting } = openDialog();
     const user = await fillForm();
-    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    await submit(user);
 
     expect(await screen.findByTestId('duplicate-warning')).toBeInTheDocument();
     expect(screen.getByText('Grâce Mbuyi')).toBeInTheDocument();
@@ -107,57 +111,34 @@ describe('patient registration', { timeout: 60_000 }, () => {
   });
 
   it('opens the existing record instead of creating a new one', async () => {
-    const calls = mockServer();
-    const onCreated = vi.fn();
-    const onOpenExisting = vi.fn();
-    render(
-      <TestProviders>
-        <RegisterPatientModal
-          opened
-          onClose={() => {}}
-          onCreated={onCreated}
-          onOpenExisting={onOpenExisting}
-        />
-      </TestProviders>,
-    );
+    const { calls, onOpenExisting } = openDialog();
     const user = await fillForm();
-    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    await submit(user);
     await user.click(await screen.findByRole('button', { name: 'Ouvrir ce dossier' }));
     expect(onOpenExisting).toHaveBeenCalledWith(expect.objectContaining({ id: existing.id }));
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/patients/')).toBe(false);
   });
 
   it('validates with the shared schema before calling the server', async () => {
-    const calls = mockServer();
-    render(
-      <TestProviders>
-        <RegisterPatientModal opened onClose={() => {}} onCreated={() => {}} onOpenExisting={() => {}} />
-      </TestProviders>,
-    );
+    const { calls } = openDialog();
     const user = await fillIdentity();
-    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    await submit(user);
     expect(await screen.findByText('Indiquez la date de naissance ou un âge estimé.')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 
   it('takes the email and the language of reminders, the email checked before any call', async () => {
-    const calls = mockServer();
-    const onCreated = vi.fn();
-    render(
-      <TestProviders>
-        <RegisterPatientModal opened onClose={() => {}} onCreated={onCreated} onOpenExisting={() => {}} />
-      </TestProviders>,
-    );
+    const { calls, onCreated } = openDialog();
     const user = await fillForm();
     const email = screen.getByRole('textbox', { name: /E-mail/ });
     await user.type(email, 'grace@exemple');
-    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    await submit(user);
     expect(await screen.findByText('Adresse e-mail invalide.')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
     await user.type(email, '.cd');
     await user.click(screen.getByRole('combobox', { name: /Langue des messages/ }));
     await user.click(await screen.findByRole('option', { name: 'Anglais', hidden: true }));
-    await user.click(screen.getByRole('button', { name: 'Enregistrer le patient' }));
+    await submit(user);
     await user.click(await screen.findByRole('button', { name: 'Créer un nouveau dossier' }));
     await user.click(await screen.findByRole('button', { name: "Oui, c'est un autre patient" }));
     await waitFor(() => expect(onCreated).toHaveBeenCalled());
