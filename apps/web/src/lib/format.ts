@@ -11,6 +11,14 @@ export function formatDate(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString(locale());
 }
 
+/** '2026-11-26' → '26/11' (a chart's day axis). */
+export function formatDayMonth(value: string): string {
+  const date = new Date(`${value.slice(0, 10)}T12:00:00`);
+  return Number.isNaN(date.getTime())
+    ? value
+    : date.toLocaleDateString(locale(), { day: '2-digit', month: '2-digit' });
+}
+
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);

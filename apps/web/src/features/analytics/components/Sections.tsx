@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Figure } from '../../../lib/figure';
-import { formatMinutes } from '../../../lib/format';
+import { formatDate, formatDayMonth, formatMinutes } from '../../../lib/format';
 import { money } from '../../../lib/money';
 import { LoadError } from '../../../lib/page-states';
 import {
@@ -106,7 +106,7 @@ const drawActivity: Draw<'activity'> = (data, { t, context }) => {
         context={context}
         rows={data.admissions_by_day}
         columns={[
-          { label: t('columns.day'), value: (r) => r.day },
+          { label: t('columns.day'), value: (r) => r.day, render: (r) => formatDate(r.day) },
           ...types.map((type) => ({
             label: t(`types.${type}`),
             value: (r: (typeof data.admissions_by_day)[number]) => r[type],
@@ -116,7 +116,7 @@ const drawActivity: Draw<'activity'> = (data, { t, context }) => {
         ]}
         chart={chartOf(
           data.admissions_by_day,
-          (d) => d.day.slice(5),
+          (d) => formatDayMonth(d.day),
           types.map((type, i) => ({
             label: t(`types.${type}`),
             value: (d) => d[type],
