@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { ensureMedicationReference } from '../../modules/pharmacy/medication-reference.js';
-import { markAllDays, refreshDirtyDays } from '../../modules/stats/stats.summaries.js';
+import { hasDirtyDays, markAllDays, refreshDirtyDays } from '../../modules/stats/stats.summaries.js';
 import type { Db } from '../client.js';
 
 /** Congolese and French names, with their accents, combined at random into synthetic patients. */
@@ -787,7 +787,7 @@ const REPORTING_BULK = 100_000;
  * The reporting bench (issue 24, `npm run seed:scale -- --reporting N`): at least `visits` completed visits of the
  * first hospital spread over the 730 days before today and over its departments, each triaged, consulted by one
  * of its doctors and coded (one diagnosis, in rotation), a validated exam for one visit in four; patients drawn
- * from the hospital's records (run `--patients` first). Set-based (`insert … select from generate_series`, a
+ * from the hospital's records (run `--patients` first), written in time order. Set-based (`insert … select from generate_series`, a
  * batch of 50,000 visits a statement) with the triggers off (`session_replication_role`), the rows' ids
  * time-ordered (UUID version 7 layout) so that the primary keys grow at their right edge instead of at random
  * pages; a large load (≥ 100,000 visits) drops the tables' secondary indexes and builds them once at the end, in
@@ -804,6 +804,7 @@ export async function seedScaleReporting(
   visits: number;
   loadS: number;
   indexesS: number;
+  vacuumS: number;
   summariesS: number;
   days: number;
 }> {
@@ -866,9 +867,11 @@ export async function seedScaleReporting(
       while (done < visits) {
         const from = done + 1;
         const to = Math.min(done + batch, visits);
-        // Visit k: day 1…730 before today, between 07:00 and 17:00 UTC; a patient of the records in rotation.
+        // Visit k: in time order (as a hospital writes them, so that a period's rows sit together on disk), from
+        // 730 days before today to yesterday, between 07:00 and 17:00 UTC; a patient of the records in rotation.
         await tx.execute(sql`with k as (
-            select k::bigint as k, (1 + (k * 7919) % ${REPORTING_DAYS})::int as back,
+            select k::bigint as k,
+              (${REPORTING_DAYS} - floor((k - ${before + 1}) * ${REPORTING_DAYS}::numeric / ${visits - before}))::int as back,
               (420 + (k * 104729) % 600)::int as minute,
               1 + (k * 48271) % ${records} as record, (1 + k % ${nd})::int as dept, (1 + (k * 31) % ${nl})::int as lvl
             from generate_series(${from}::bigint, ${to}::bigint) k),
@@ -926,23 +929,24 @@ export async function seedScaleReporting(
       for (const index of indexes) await tx.execute(sql.raw(index.definition));
       indexesS = Math.round((Date.now() - t0) / 100) / 10;
     });
-  for (const table of REPORTING_TABLES) await db.execute(sql.raw(`analyze ${table}`));
+  // As after any bulk load: the visibility map and the statistics (autovacuum would come to it later).
+  const vacuumAt = Date.now();
+  if (done > before)
+    for (const table of REPORTING_TABLES) await db.execute(sql.raw(`vacuum (analyze) ${table}`));
   const loaded = Date.now();
   // The load bypassed the triggers: mark every day and build the summaries through the app's refresh (nothing
-  // to do on a later run that added nothing, the summaries being kept since).
-  let days = 0;
-  if (done > before) {
-    await markAllDays(db, hospital.id);
-    days = await refreshDirtyDays(db, [hospital.id]);
-  }
+  // to do on a later run that added nothing, unless an earlier run was stopped during its refresh).
+  if (done > before) await markAllDays(db, hospital.id);
+  const days = (await hasDirtyDays(db, [hospital.id])) ? await refreshDirtyDays(db, [hospital.id]) : 0;
   const total = await db.execute<{ n: number }>(
     sql`select count(*)::int as n from admissions where hospital_id = ${hospital.id} and reason = ${REPORTING_REASON}`,
   );
   return {
     hospital: hospital.code,
     visits: Number(total.rows[0]?.n ?? 0),
-    loadS: Math.round((loaded - started) / 100) / 10,
+    loadS: Math.round((vacuumAt - started) / 100) / 10,
     indexesS,
+    vacuumS: Math.round((loaded - vacuumAt) / 100) / 10,
     summariesS: Math.round((Date.now() - loaded) / 100) / 10,
     days,
   };
