@@ -770,6 +770,8 @@ const REPORTING_LEVELS: [string, number, number][] = [
   ['5', 6, 240],
 ];
 
+/** The reason of the reporting bench's stays. */
+const REPORTING_STAY = 'Hospitalisation (jeu de données des indicateurs)';
 /** The tables the reporting bench loads (their secondary indexes are rebuilt after a large load). */
 const REPORTING_TABLES = [
   'admissions',
@@ -929,10 +931,45 @@ export async function seedScaleReporting(
       for (const index of indexes) await tx.execute(sql.raw(index.definition));
       indexesS = Math.round((Date.now() - t0) / 100) / 10;
     });
+  // One visit in a hundred ended in a stay (the inpatient section reads the stays and their beds raw): admitted
+  // half an hour after the consultation, 1 to 7 days (never past now), one death in fifty, in the hospital's
+  // beds in rotation.
+  const wanted = Math.floor(visits / 100);
+  const stays = await db.execute<{ n: number; beds: string[] }>(sql`select
+      (select count(*)::int from hospitalizations where hospital_id = ${hospital.id} and reason = ${REPORTING_STAY}) as n,
+      array(select id from beds where hospital_id = ${hospital.id} and is_active order by id) as beds`);
+  const beds = stays.rows[0]!.beds;
+  const addStays = Number(stays.rows[0]!.n) < wanted && beds.length > 0;
+  if (addStays)
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`with s as (
+          select (a.queue_number - 3000000)::bigint as k, a.id as admission, a.patient_id, a.department_id,
+            c.id as consultation, c.doctor_id, c.completed_at
+          from admissions a join consultations c on c.admission_id = a.id
+          where a.hospital_id = ${hospital.id} and a.reason = ${REPORTING_REASON} and a.queue_number % 100 = 0
+            and not exists (select 1 from hospitalizations x where x.admission_id = a.id)),
+        h as (
+          insert into hospitalizations (id, hospital_id, patient_id, admission_id, consultation_id, department_id,
+            doctor_id, status, reason, requested_at, admitted_at, ended_at, discharge_mode, death_at, discharged_by,
+            created_by)
+          select ${id('a06', sql`s.k`)}, ${hospital.id}, s.patient_id, s.admission, s.consultation, s.department_id,
+            s.doctor_id, 'discharged', ${REPORTING_STAY}, s.completed_at, s.completed_at + interval '30 minutes',
+            least(now(), s.completed_at + interval '30 minutes' + (1 + s.k % 7) * interval '1 day' + (s.k % 600) * interval '1 minute'),
+            (case when s.k % 5000 = 0 then 'deceased' else 'home' end)::discharge_mode,
+            case when s.k % 5000 = 0 then least(now(), s.completed_at + interval '30 minutes' + (1 + s.k % 7) * interval '1 day') end,
+            s.doctor_id, s.doctor_id
+          from s returning id, admission_id, admitted_at, ended_at)
+        insert into bed_assignments (id, hospital_id, hospitalization_id, bed_id, started_at, ended_at, assigned_by)
+        select ${id('a07', sql`s.k`)}, ${hospital.id}, h.id, (${uuids(beds)})[1 + (s.k / 100) % ${beds.length}],
+          h.admitted_at, h.ended_at, s.doctor_id
+        from h join s on s.admission = h.admission_id`);
+    });
   // As after any bulk load: the visibility map and the statistics (autovacuum would come to it later).
   const vacuumAt = Date.now();
-  if (done > before)
-    for (const table of REPORTING_TABLES) await db.execute(sql.raw(`vacuum (analyze) ${table}`));
+  if (done > before || addStays)
+    for (const table of [...REPORTING_TABLES, 'hospitalizations', 'bed_assignments'])
+      await db.execute(sql.raw(`vacuum (analyze) ${table}`));
   const loaded = Date.now();
   // The load bypassed the triggers: mark every day and build the summaries through the app's refresh (nothing
   // to do on a later run that added nothing, unless an earlier run was stopped during its refresh).
