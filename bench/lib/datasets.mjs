@@ -183,13 +183,14 @@ export function ensureBilling(dataset, invoices, log) {
 }
 
 /**
- * A year of visits for scenario 15 (issue 24): at least `visits` completed, triaged, consulted and coded visits of
- * the first hospital over the 365 days before today, and the summaries rebuilt (`npm run seed:scale -- --reporting
- * N`, idempotent): `{visits, loadS, summariesS}` as the seed reports them.
+ * Two years of visits for scenario 15 (issue 24): at least `visits` completed, triaged, consulted and coded visits
+ * of the first hospital over the 730 days before today, and the summaries built by the app's refresh (`npm run
+ * seed:scale -- --reporting N`, idempotent, decision 0047): `{visits, loadS, indexesS, vacuumS, summariesS, days}`
+ * as the seed reports them.
  */
 export function ensureReporting(dataset, visits, log) {
   log(
-    `  ${dataset.name}: ${visits.toLocaleString('en')} visits over a year (npm run seed:scale -- --reporting ${visits})…`,
+    `  ${dataset.name}: ${visits.toLocaleString('en')} visits over two years (npm run seed:scale -- --reporting ${visits})…`,
   );
   return JSON.parse(
     cli(['seed-scale', '--reporting', String(visits)], dataset.database)

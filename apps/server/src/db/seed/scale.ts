@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { ensureMedicationReference } from '../../modules/pharmacy/medication-reference.js';
-import { markAllDays, refreshDirtyDays } from '../../modules/stats/stats.summaries.js';
+import { hasDirtyDays, markAllDays, refreshDirtyDays } from '../../modules/stats/stats.summaries.js';
 import type { Db } from '../client.js';
 
 /** Congolese and French names, with their accents, combined at random into synthetic patients. */
@@ -782,19 +782,46 @@ const REPORTING_LEVELS: [string, number, number][] = [
   ['5', 6, 240],
 ];
 
+/** The reason of the reporting bench's stays. */
+const REPORTING_STAY = 'Hospitalisation (jeu de données des indicateurs)';
+/** The tables the reporting bench loads (their secondary indexes are rebuilt after a large load). */
+const REPORTING_TABLES = [
+  'admissions',
+  'triage_records',
+  'consultations',
+  'consultation_diagnoses',
+  'exam_orders',
+] as const;
+/** The days over which the reporting bench spreads its visits (two years before today). */
+const REPORTING_DAYS = 730;
+/** From this many visits added at once, the load drops the tables' secondary indexes and builds them after. */
+const REPORTING_BULK = 100_000;
+
 /**
  * The reporting bench (issue 24, `npm run seed:scale -- --reporting N`): at least `visits` completed visits of the
- * first hospital spread over the 365 days before today, each triaged, consulted by one of its doctors and coded
- * (one diagnosis, in rotation), a validated exam for one visit in four; patients drawn from the hospital's
- * records (run `--patients` first). Loaded in batches with the triggers off (`session_replication_role`), then
- * every day is marked and the summaries are rebuilt once (decision 0038), timed. Never on a real hospital.
+ * first hospital spread over the 730 days before today and over its departments, each triaged, consulted by one
+ * of its doctors and coded (one diagnosis, in rotation), a validated exam for one visit in four; patients drawn
+ * from the hospital's records (run `--patients` first), written in time order. Set-based (`insert … select from generate_series`, a
+ * batch of 50,000 visits a statement) with the triggers off (`session_replication_role`), the rows' ids
+ * time-ordered (UUID version 7 layout) so that the primary keys grow at their right edge instead of at random
+ * pages; a large load (≥ 100,000 visits) drops the tables' secondary indexes and builds them once at the end, in
+ * the same transaction (a failed load leaves the database as it was). Then every day is marked and the summaries
+ * are built by the app's own refresh (`refreshDirtyDays`, decision 0038), timed apart. Never on a real hospital.
  */
 export async function seedScaleReporting(
   db: Db,
   visits: number,
   onProgress: (done: number) => void = () => {},
-  batch = 10_000,
-): Promise<{ hospital: string; visits: number; loadS: number; summariesS: number }> {
+  batch = 50_000,
+): Promise<{
+  hospital: string;
+  visits: number;
+  loadS: number;
+  indexesS: number;
+  vacuumS: number;
+  summariesS: number;
+  days: number;
+}> {
   const hospital = await firstHospital(db);
   const facts = await db.execute<{
     departments: string[];
@@ -821,91 +848,155 @@ export async function seedScaleReporting(
   const targets = sql`${`{${REPORTING_LEVELS.map(([, , t]) => t).join(',')}}`}::int[]`;
   const nd = f.departments.length;
   const nl = REPORTING_LEVELS.length;
+  const nDoctors = f.doctors.length;
+  const doctor = (k: SQL) => sql`(${uuids(f.doctors)})[1 + ${k} % ${nDoctors}]`;
+  // Row k's id: 48 bits of "time" (this load's start in ms + k), version 7, a tag per table, variant, k.
+  const base = Date.now();
+  const id = (tag: string, k: SQL) =>
+    sql`(lpad(to_hex(${base}::bigint + ${k}), 12, '0') || ${`7${tag}8`} || lpad(to_hex(${k}), 15, '0'))::uuid`;
   const started = Date.now();
-  let done = Number(f.have);
-  const before = done;
-  while (done < visits) {
-    const from = done + 1;
-    const to = Math.min(done + batch, visits);
+  const before = Number(f.have);
+  let done = before;
+  let indexesS = 0;
+  if (done < visits)
     await db.transaction(async (tx) => {
       await tx.execute(sql`set local session_replication_role = replica`);
-      // Visit k: day 1…365 before today, between 07:00 and 17:00 UTC; a patient of the records in rotation.
-      await tx.execute(sql`with k as (
-          select k::int as k, (1 + (k * 7919) % 365)::int as back, (420 + (k * 104729) % 600)::int as minute,
-            1 + (k * 48271) % ${records} as record, (1 + k % ${nd})::int as dept, (1 + (k * 31) % ${nl})::int as lvl
-          from generate_series(${from}::bigint, ${to}::bigint) k),
-        v as (
-          insert into admissions (id, hospital_id, patient_id, department_id, admission_type, reason, status,
-            queue_date, queue_number, admitted_at, closed_at, triage_level, triage_rank, triage_target_minutes,
-            created_by)
-          select gen_random_uuid(), ${hospital.id}, p.id, (${uuids(f.departments)})[k.dept],
-            (array['outpatient', 'emergency', 'maternity', 'outpatient']::admission_type[])[1 + k.k % 4],
-            ${REPORTING_REASON}, 'completed', (current_date - k.back),
-            3000000 + k.k, (current_date - k.back)::timestamp at time zone 'UTC' + k.minute * interval '1 minute',
-            (current_date - k.back)::timestamp at time zone 'UTC' + (k.minute + 150) * interval '1 minute',
-            (${levels})[k.lvl], (${ranks})[k.lvl], (${targets})[k.lvl], (${uuids(f.doctors)})[1]
-          from k join patients p on p.hospital_id = ${hospital.id}
-            and p.record_number = ${hospital.code} || '-' || lpad(k.record::text, greatest(6, length(k.record::text)), '0')
-          returning id, patient_id, department_id, admitted_at, triage_level, triage_rank, queue_number - 3000000 as k),
-        t as (
-          insert into triage_records (id, hospital_id, admission_id, patient_id, scale, level, level_rank,
-            suggested_level, chief_complaint, recorded_by, recorded_at)
-          select gen_random_uuid(), ${hospital.id}, v.id, v.patient_id, 'FRENCH', v.triage_level, v.triage_rank,
-            v.triage_level, 'Fièvre', (${uuids(f.doctors)})[1], v.admitted_at + (2 + v.k % 25) * interval '1 minute'
-          from v returning 1),
-        c as (
-          insert into consultations (id, hospital_id, admission_id, patient_id, department_id, doctor_id, status,
-            reason, outcome, started_at, completed_at, completed_by, created_by)
-          select gen_random_uuid(), ${hospital.id}, v.id, v.patient_id, v.department_id,
-            (${uuids(f.doctors)})[1 + v.k % ${f.doctors.length}], 'completed', 'Fièvre', 'discharge',
-            v.admitted_at + (5 + (v.k::bigint * 37) % 110) * interval '1 minute',
-            v.admitted_at + (20 + (v.k::bigint * 37) % 110 + v.k % 40) * interval '1 minute',
-            (${uuids(f.doctors)})[1 + v.k % ${f.doctors.length}], (${uuids(f.doctors)})[1 + v.k % ${f.doctors.length}]
-          from v returning id, patient_id, department_id, doctor_id, started_at, admission_id),
-        ck as (select c.*, v.k from c join v on v.id = c.admission_id),
-        d as (
-          insert into consultation_diagnoses (id, hospital_id, consultation_id, patient_id, icd_code, label, coded,
-            rank, certainty, created_by, created_at)
-          select gen_random_uuid(), ${hospital.id}, ck.id, ck.patient_id, (${codes})[1 + (ck.k::bigint * 13) % ${REPORTING_CODES.length}],
-            (${codes})[1 + (ck.k::bigint * 13) % ${REPORTING_CODES.length}], true, 'primary',
-            (case when ck.k % 3 = 0 then 'suspected' else 'confirmed' end)::diagnosis_certainty, ck.doctor_id,
-            ck.started_at + interval '10 minutes'
-          from ck returning 1)
-        insert into exam_orders (id, hospital_id, order_number, patient_id, consultation_id, admission_id, exam_id,
-          department_id, status, abnormal, requested_by, requested_at, resulted_by, resulted_at, validated_by,
-          validated_at)
-        select gen_random_uuid(), ${hospital.id}, ${hospital.code} || '-EXR-' || ck.k, ck.patient_id, ck.id,
-          ck.admission_id, (${uuids(f.exams)})[1 + (ck.k / 4) % ${f.exams.length}], ck.department_id, 'validated',
-          ck.k % 3 = 0, ck.doctor_id, ck.started_at + interval '5 minutes', ck.doctor_id,
-          ck.started_at + (40 + ck.k % 90) * interval '1 minute', ck.doctor_id,
-          ck.started_at + (60 + ck.k % 120) * interval '1 minute'
-        from ck where ck.k % 4 = 0`);
+      await tx.execute(sql`set local synchronous_commit = off`);
+      await tx.execute(sql`set local maintenance_work_mem = '256MB'`);
+      // The secondary indexes (not those of a constraint: the primary keys stay), rebuilt after a large load.
+      const indexes =
+        visits - done >= REPORTING_BULK
+          ? (
+              await tx.execute<{ name: string; definition: string }>(sql`
+                select i.indexname as name, i.indexdef as definition from pg_indexes i
+                where i.schemaname = current_schema() and i.tablename in (${sql.join(
+                  REPORTING_TABLES.map((t) => sql`${t}`),
+                  sql`, `,
+                )})
+                  and not exists (select 1 from pg_constraint c where c.conname = i.indexname)
+                order by i.tablename, i.indexname`)
+            ).rows
+          : [];
+      for (const index of indexes) await tx.execute(sql`drop index ${sql.identifier(index.name)}`);
+      while (done < visits) {
+        const from = done + 1;
+        const to = Math.min(done + batch, visits);
+        // Visit k: in time order (as a hospital writes them, so that a period's rows sit together on disk), from
+        // 730 days before today to yesterday, between 07:00 and 17:00 UTC; a patient of the records in rotation.
+        await tx.execute(sql`with k as (
+            select k::bigint as k,
+              (${REPORTING_DAYS} - floor((k - ${before + 1}) * ${REPORTING_DAYS}::numeric / ${visits - before}))::int as back,
+              (420 + (k * 104729) % 600)::int as minute,
+              1 + (k * 48271) % ${records} as record, (1 + k % ${nd})::int as dept, (1 + (k * 31) % ${nl})::int as lvl
+            from generate_series(${from}::bigint, ${to}::bigint) k),
+          v as (
+            insert into admissions (id, hospital_id, patient_id, department_id, admission_type, reason, status,
+              queue_date, queue_number, admitted_at, closed_at, triage_level, triage_rank, triage_target_minutes,
+              created_by)
+            select ${id('a01', sql`k.k`)}, ${hospital.id}, p.id, (${uuids(f.departments)})[k.dept],
+              (array['outpatient', 'emergency', 'maternity', 'outpatient']::admission_type[])[1 + k.k % 4],
+              ${REPORTING_REASON}, 'completed', (current_date - k.back),
+              3000000 + k.k, (current_date - k.back)::timestamp at time zone 'UTC' + k.minute * interval '1 minute',
+              (current_date - k.back)::timestamp at time zone 'UTC' + (k.minute + 150) * interval '1 minute',
+              (${levels})[k.lvl], (${ranks})[k.lvl], (${targets})[k.lvl], (${uuids(f.doctors)})[1]
+            from k join patients p on p.hospital_id = ${hospital.id}
+              and p.record_number = ${hospital.code} || '-' || lpad(k.record::text, greatest(6, length(k.record::text)), '0')
+            returning id, patient_id, department_id, admitted_at, triage_level, triage_rank,
+              (queue_number - 3000000)::bigint as k),
+          t as (
+            insert into triage_records (id, hospital_id, admission_id, patient_id, scale, level, level_rank,
+              suggested_level, chief_complaint, recorded_by, recorded_at)
+            select ${id('a02', sql`v.k`)}, ${hospital.id}, v.id, v.patient_id, 'FRENCH', v.triage_level, v.triage_rank,
+              v.triage_level, 'Fièvre', (${uuids(f.doctors)})[1], v.admitted_at + (2 + v.k % 25) * interval '1 minute'
+            from v returning 1),
+          c as (
+            insert into consultations (id, hospital_id, admission_id, patient_id, department_id, doctor_id, status,
+              reason, outcome, started_at, completed_at, completed_by, created_by)
+            select ${id('a03', sql`v.k`)}, ${hospital.id}, v.id, v.patient_id, v.department_id, ${doctor(sql`v.k`)},
+              'completed', 'Fièvre', 'discharge',
+              v.admitted_at + (5 + (v.k * 37) % 110) * interval '1 minute',
+              v.admitted_at + (20 + (v.k * 37) % 110 + v.k % 40) * interval '1 minute',
+              ${doctor(sql`v.k`)}, ${doctor(sql`v.k`)}
+            from v returning 1),
+          d as (
+            insert into consultation_diagnoses (id, hospital_id, consultation_id, patient_id, icd_code, label, coded,
+              rank, certainty, created_by, created_at)
+            select ${id('a04', sql`v.k`)}, ${hospital.id}, ${id('a03', sql`v.k`)}, v.patient_id,
+              (${codes})[1 + (v.k * 13) % ${REPORTING_CODES.length}],
+              (${codes})[1 + (v.k * 13) % ${REPORTING_CODES.length}], true, 'primary',
+              (case when v.k % 3 = 0 then 'suspected' else 'confirmed' end)::diagnosis_certainty, ${doctor(sql`v.k`)},
+              v.admitted_at + (15 + (v.k * 37) % 110) * interval '1 minute'
+            from v returning 1)
+          insert into exam_orders (id, hospital_id, order_number, patient_id, consultation_id, admission_id, exam_id,
+            department_id, status, abnormal, requested_by, requested_at, resulted_by, resulted_at, validated_by,
+            validated_at)
+          select ${id('a05', sql`v.k`)}, ${hospital.id}, ${hospital.code} || '-EXR-' || v.k, v.patient_id,
+            ${id('a03', sql`v.k`)}, v.id, (${uuids(f.exams)})[1 + (v.k / 4) % ${f.exams.length}], v.department_id,
+            'validated', v.k % 3 = 0, ${doctor(sql`v.k`)}, v.admitted_at + (10 + (v.k * 37) % 110) * interval '1 minute',
+            ${doctor(sql`v.k`)}, v.admitted_at + (45 + (v.k * 37) % 110 + v.k % 90) * interval '1 minute',
+            ${doctor(sql`v.k`)}, v.admitted_at + (65 + (v.k * 37) % 110 + v.k % 120) * interval '1 minute'
+          from v where v.k % 4 = 0`);
+        done = to;
+        onProgress(done);
+      }
+      const t0 = Date.now();
+      for (const index of indexes) await tx.execute(sql.raw(index.definition));
+      indexesS = Math.round((Date.now() - t0) / 100) / 10;
     });
-    done = to;
-    onProgress(done);
-  }
-  for (const table of [
-    'admissions',
-    'triage_records',
-    'consultations',
-    'consultation_diagnoses',
-    'exam_orders',
-  ])
-    await db.execute(sql.raw(`analyze ${table}`));
+  // One visit in a hundred ended in a stay (the inpatient section reads the stays and their beds raw): admitted
+  // half an hour after the consultation, 1 to 7 days (never past now), one death in fifty, in the hospital's
+  // beds in rotation.
+  const wanted = Math.floor(visits / 100);
+  const stays = await db.execute<{ n: number; beds: string[] }>(sql`select
+      (select count(*)::int from hospitalizations where hospital_id = ${hospital.id} and reason = ${REPORTING_STAY}) as n,
+      array(select id from beds where hospital_id = ${hospital.id} and is_active order by id) as beds`);
+  const beds = stays.rows[0]!.beds;
+  const addStays = Number(stays.rows[0]!.n) < wanted && beds.length > 0;
+  if (addStays)
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`with s as (
+          select (a.queue_number - 3000000)::bigint as k, a.id as admission, a.patient_id, a.department_id,
+            c.id as consultation, c.doctor_id, c.completed_at
+          from admissions a join consultations c on c.admission_id = a.id
+          where a.hospital_id = ${hospital.id} and a.reason = ${REPORTING_REASON} and a.queue_number % 100 = 0
+            and not exists (select 1 from hospitalizations x where x.admission_id = a.id)),
+        h as (
+          insert into hospitalizations (id, hospital_id, patient_id, admission_id, consultation_id, department_id,
+            doctor_id, status, reason, requested_at, admitted_at, ended_at, discharge_mode, death_at, discharged_by,
+            created_by)
+          select ${id('a06', sql`s.k`)}, ${hospital.id}, s.patient_id, s.admission, s.consultation, s.department_id,
+            s.doctor_id, 'discharged', ${REPORTING_STAY}, s.completed_at, s.completed_at + interval '30 minutes',
+            least(now(), s.completed_at + interval '30 minutes' + (1 + s.k % 7) * interval '1 day' + (s.k % 600) * interval '1 minute'),
+            (case when s.k % 5000 = 0 then 'deceased' else 'home' end)::discharge_mode,
+            case when s.k % 5000 = 0 then least(now(), s.completed_at + interval '30 minutes' + (1 + s.k % 7) * interval '1 day') end,
+            s.doctor_id, s.doctor_id
+          from s returning id, admission_id, admitted_at, ended_at)
+        insert into bed_assignments (id, hospital_id, hospitalization_id, bed_id, started_at, ended_at, assigned_by)
+        select ${id('a07', sql`s.k`)}, ${hospital.id}, h.id, (${uuids(beds)})[1 + (s.k / 100) % ${beds.length}],
+          h.admitted_at, h.ended_at, s.doctor_id
+        from h join s on s.admission = h.admission_id`);
+    });
+  // As after any bulk load: the visibility map and the statistics (autovacuum would come to it later).
+  const vacuumAt = Date.now();
+  if (done > before || addStays)
+    for (const table of [...REPORTING_TABLES, 'hospitalizations', 'bed_assignments'])
+      await db.execute(sql.raw(`vacuum (analyze) ${table}`));
   const loaded = Date.now();
-  // The load bypassed the triggers: mark every day and rebuild the summaries (nothing to do on a later run that
-  // added nothing, the summaries being kept since).
-  if (done > before) {
-    await markAllDays(db, hospital.id);
-    await refreshDirtyDays(db, [hospital.id]);
-  }
+  // The load bypassed the triggers: mark every day and build the summaries through the app's refresh (nothing
+  // to do on a later run that added nothing, unless an earlier run was stopped during its refresh).
+  if (done > before) await markAllDays(db, hospital.id);
+  const days = (await hasDirtyDays(db, [hospital.id])) ? await refreshDirtyDays(db, [hospital.id]) : 0;
   const total = await db.execute<{ n: number }>(
     sql`select count(*)::int as n from admissions where hospital_id = ${hospital.id} and reason = ${REPORTING_REASON}`,
   );
   return {
     hospital: hospital.code,
     visits: Number(total.rows[0]?.n ?? 0),
-    loadS: Math.round((loaded - started) / 100) / 10,
+    loadS: Math.round((vacuumAt - started) / 100) / 10,
+    indexesS,
+    vacuumS: Math.round((loaded - vacuumAt) / 100) / 10,
     summariesS: Math.round((Date.now() - loaded) / 100) / 10,
+    days,
   };
 }

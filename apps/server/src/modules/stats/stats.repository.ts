@@ -535,7 +535,7 @@ export async function overview(
   timeZone: string,
 ): Promise<Omit<TDashboardOverview, 'generated_at'>> {
   const midnight = sql`(((now() at time zone ${timeZone})::date)::timestamp at time zone ${timeZone})`;
-  const today = await q.execute<{
+  const todayQuery = q.execute<{
     admission_type: string;
     n: number;
     waiting: number;
@@ -549,14 +549,8 @@ export async function overview(
     from admissions a
     where a.hospital_id = ${hospitalId} and a.admitted_at >= ${midnight} and a.status <> 'cancelled'
     group by a.admission_type`);
-  const byType = { outpatient: 0, emergency: 0, maternity: 0, inpatient: 0 };
-  let admissions = 0;
-  for (const r of today.rows) {
-    byType[r.admission_type as keyof typeof byType] = n(r.n);
-    admissions += n(r.n);
-  }
   // The waiting room: every visit still waiting (whatever its day), by its triage level.
-  const waiting = await q.execute<{
+  const waitingQuery = q.execute<{
     level: string | null;
     target: number | null;
     n: number;
@@ -572,13 +566,12 @@ export async function overview(
     from admissions a
     where a.hospital_id = ${hospitalId} and a.status in ('waiting', 'assigned')
     group by a.triage_level order by min(a.triage_rank) nulls last`);
-  const waitingTotal = waiting.rows.reduce((s, r) => s + n(r.n), 0);
-  const consultations = await q.execute<{ n: number }>(sql`
+  const consultationsQuery = q.execute<{ n: number }>(sql`
     select count(*)::int as n from consultations c
     where c.hospital_id = ${hospitalId} and c.status = 'completed' and c.completed_at >= ${midnight}`);
-  const inConsultation = await q.execute<{ n: number }>(sql`
+  const inConsultationQuery = q.execute<{ n: number }>(sql`
     select count(*)::int as n from admissions a where a.hospital_id = ${hospitalId} and a.status = 'in_consultation'`);
-  const outpatient = await q.execute<{
+  const outpatientQuery = q.execute<{
     id: string;
     name: string;
     n: number;
@@ -593,7 +586,7 @@ export async function overview(
     from admissions a join departments d on d.id = a.department_id
     where a.hospital_id = ${hospitalId} and a.admitted_at >= ${midnight} and a.status <> 'cancelled'
     group by d.id, d.name order by n desc, d.name`);
-  const stays = await q.execute<{
+  const staysQuery = q.execute<{
     id: string;
     name: string;
     census: number;
@@ -607,19 +600,39 @@ export async function overview(
     from hospitalizations s join departments d on d.id = s.department_id
     where s.hospital_id = ${hospitalId} and s.status in ('pending_bed', 'admitted')
     group by d.id, d.name order by census desc, d.name`);
-  const beds = await q.execute<{ total: number; occupied: number; free: number }>(sql`
+  const bedsQuery = q.execute<{ total: number; occupied: number; free: number }>(sql`
     select count(*)::int as total, count(*) filter (where b.status = 'occupied')::int as occupied,
       count(*) filter (where b.status = 'free')::int as free
     from beds b where b.hospital_id = ${hospitalId} and b.is_active`);
-  const discharged = await q.execute<{ mode: string; n: number }>(sql`
+  const dischargedQuery = q.execute<{ mode: string; n: number }>(sql`
     select s.discharge_mode::text as mode, count(*)::int as n from hospitalizations s
     where s.hospital_id = ${hospitalId} and s.ended_at >= ${midnight} and s.discharge_mode is not null
     group by s.discharge_mode order by n desc`);
-  const urgent = await q.execute<{ n: number }>(sql`
+  const urgentQuery = q.execute<{ n: number }>(sql`
     select count(*)::int as n from exam_orders e
     where e.hospital_id = ${hospitalId} and e.status = 'validated' and e.urgency = 'urgent' and e.abnormal
       and e.acknowledged_at is null`);
 
+  // Side by side on the pool (one after another on the embedded engine): the first load waits for the slowest.
+  const [today, waiting, consultations, inConsultation, outpatient, stays, beds, discharged, urgent] =
+    await Promise.all([
+      todayQuery,
+      waitingQuery,
+      consultationsQuery,
+      inConsultationQuery,
+      outpatientQuery,
+      staysQuery,
+      bedsQuery,
+      dischargedQuery,
+      urgentQuery,
+    ]);
+  const byType = { outpatient: 0, emergency: 0, maternity: 0, inpatient: 0 };
+  let admissions = 0;
+  for (const r of today.rows) {
+    byType[r.admission_type as keyof typeof byType] = n(r.n);
+    admissions += n(r.n);
+  }
+  const waitingTotal = waiting.rows.reduce((s, r) => s + n(r.n), 0);
   const census = stays.rows.reduce((s, r) => s + n(r.census), 0);
   const pending = stays.rows.reduce((s, r) => s + n(r.pending), 0);
   const over = waiting.rows.reduce((s, r) => s + n(r.over), 0);

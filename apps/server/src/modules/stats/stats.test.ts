@@ -433,3 +433,105 @@ describe('all hospitals', () => {
     expect((await stats(a.admin, 'activity', '&hospitals=nope')).statusCode).toBe(400);
   });
 });
+
+describe('a change of time zone (decision 0047)', () => {
+  it('moves the summaries’ days to the new zone, and back', async () => {
+    const zoneOf = async () =>
+      (
+        await ctx.database.db.execute<{ zone: string }>(
+          sql`select time_zone as zone from hospitals where id = ${h.hospital.id}`,
+        )
+      ).rows[0]!.zone;
+    const zone = await zoneOf();
+    const today = await hospitalToday(ctx.database.db, h.hospital.id);
+    const day = addDays(today, -20);
+    const period = { from: addDays(day, -1), to: addDays(today, 1) };
+    // A visit at 23:30 of that day in the hospital's zone: the next day in a zone 13 hours east or more.
+    const c = await startedConsultation(
+      ctx.app,
+      { desk: a.secretary, assigner: a.queueManager, doctor: a.head },
+      h.dep('MED').id,
+      'outpatient',
+    );
+    const at = sql`(${`${day} 23:30`}::timestamp at time zone ${zone})`;
+    await ctx.database.db.execute(sql`update admissions set admitted_at = ${at} where id = ${c.admission}`);
+    await ctx.database.db.execute(
+      sql`update triage_records set recorded_at = ${at} + interval '5 minutes' where admission_id = ${c.admission}`,
+    );
+    await ctx.database.db.execute(
+      sql`update consultations set started_at = ${at} + interval '10 minutes' where id = ${c.id}`,
+    );
+    const byDay = async () => {
+      const res = await call(
+        ctx.app,
+        a.admin,
+        'GET',
+        `/api/stats/activity/?from=${period.from}&to=${period.to}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return Object.fromEntries(
+        (res.json().admissions_by_day as { day: string; total: number }[]).map((d) => [d.day, d.total]),
+      );
+    };
+    // The days as the database counts them in the hospital's current zone.
+    const direct = async () => {
+      const res = await ctx.database.db.execute<{ day: string; n: number }>(sql`
+        select (a.admitted_at at time zone hz.time_zone)::date::text as day, count(*)::int as n
+        from admissions a join hospitals hz on hz.id = a.hospital_id
+        where a.hospital_id = ${h.hospital.id} and a.status <> 'cancelled'
+        group by 1 order by 1`);
+      return Object.fromEntries(
+        res.rows.filter((r) => r.day >= period.from && r.day <= period.to).map((r) => [r.day, r.n]),
+      );
+    };
+    const before = await byDay();
+    expect(before).toEqual(await direct());
+    expect(before[day]).toBeGreaterThanOrEqual(1);
+    const change = (time_zone: string) =>
+      call(ctx.app, a.admin, 'PATCH', `/api/hospitals/${h.hospital.id}/`, { time_zone });
+    const moved = await change('Pacific/Kiritimati');
+    expect(moved.statusCode, moved.body).toBe(200);
+    // The change marked the hospital's days (the other hospital's are untouched).
+    expect(
+      await count(sql`select count(*)::int as n from stats_dirty_days
+        where hospital_id = ${h.hospital.id} and day = ${day}::date + 1`),
+    ).toBe(1);
+    const after = await byDay();
+    const expected = await direct();
+    expect(after).toEqual(expected);
+    // The 23:30 visit is on the next day now, and the days' totals still add up.
+    expect(expected[addDays(day, 1)]).toBeGreaterThanOrEqual(1);
+    expect(after[day] ?? 0).toBe((before[day] ?? 0) - 1);
+    const sum = (x: Record<string, number>) => Object.values(x).reduce((s, n) => s + n, 0);
+    expect(sum(after)).toBe(sum(before));
+    // The month rows follow: a period of whole months (read from them) agrees with the database.
+    const long = { from: monthOf(today, -2), to: addDays(monthOf(today, 0), -1) };
+    const longRes = await call(
+      ctx.app,
+      a.admin,
+      'GET',
+      `/api/stats/activity/?from=${long.from}&to=${long.to}`,
+    );
+    expect(
+      sum(
+        Object.fromEntries(
+          (longRes.json().admissions_by_day as { day: string; total: number }[]).map((d) => [d.day, d.total]),
+        ),
+      ),
+    ).toBe(
+      await count(sql`select count(*)::int as n from admissions a join hospitals hz on hz.id = a.hospital_id
+        where a.hospital_id = ${h.hospital.id} and a.status <> 'cancelled'
+          and (a.admitted_at at time zone hz.time_zone)::date between ${long.from}::date and ${long.to}::date`),
+    );
+    const monthVisits = await count(sql`select coalesce(sum(visits), 0)::int as n from stats_daily_visits
+      where hospital_id = ${h.hospital.id} and grain = 'm' and day >= ${long.from}::date and day <= ${long.to}::date`);
+    expect(monthVisits).toBe(
+      await count(sql`select count(*)::int as n from admissions a join hospitals hz on hz.id = a.hospital_id
+        where a.hospital_id = ${h.hospital.id} and a.status <> 'cancelled'
+          and (a.admitted_at at time zone hz.time_zone)::date between ${long.from}::date and ${long.to}::date`),
+    );
+    expect((await change(zone)).statusCode).toBe(200);
+    expect(await byDay()).toEqual(before);
+    expect(await zoneOf()).toBe(zone);
+  });
+});
