@@ -107,4 +107,4 @@ CREATE TRIGGER hospitals_stats_zone AFTER UPDATE OF time_zone ON hospitals
   FOR EACH ROW WHEN (OLD.time_zone IS DISTINCT FROM NEW.time_zone)
   EXECUTE FUNCTION greensen_stats_zone_changed();
 --> statement-breakpoint
-CREATE INDEX "hospitalizations_hospital_ended_idx" ON "hospitalizations" USING btree ("hospital_id","ended_at");
+CREATE INDEX "hospitalizations_hospital_ended_idx" ON "hospitalizations" USING btree ("hospital_id","ended_at") WHERE "hospitalizations"."ended_at" is not null;

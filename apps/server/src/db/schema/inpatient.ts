@@ -89,8 +89,11 @@ export const hospitalizations = pgTable(
     index('hospitalizations_doctor_status_idx').on(t.doctorId, t.status),
     index('hospitalizations_patient_idx').on(t.patientId, t.requestedAt.desc()),
     index('hospitalizations_admission_idx').on(t.admissionId),
-    // The stays ended since a moment (the dashboard's discharges of the day, the inpatient indicators).
-    index('hospitalizations_hospital_ended_idx').on(t.hospitalId, t.endedAt),
+    // The stays ended since a moment (the dashboard's discharges of the day, the inpatient indicators): ended
+    // stays only, so that it never competes with the status index for the open stays.
+    index('hospitalizations_hospital_ended_idx')
+      .on(t.hospitalId, t.endedAt)
+      .where(sql`${t.endedAt} is not null`),
   ],
 );
 
