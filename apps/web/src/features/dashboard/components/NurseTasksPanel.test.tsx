@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   dose,
@@ -61,6 +61,25 @@ function routes(extra: Record<string, (r: MockRequest) => Response> = {}) {
   };
 }
 
+/**
+ * Picks `name` in the third task's "other actions" menu. On a busy machine the tab's first load can render the
+ * list again under the click, and the menu of a replaced row never opens: open it again (at most three times).
+ */
+async function pickTaskAction(user: UserEvent, name: string) {
+  for (let attempt = 1; ; attempt++) {
+    const tasks = await screen.findAllByTestId('task', {}, { timeout: 15_000 });
+    await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: 'Autres actions' }));
+    const item = await screen.findByRole('menuitem', { name }, { timeout: 4_000 }).catch((error: unknown) => {
+      if (attempt >= 3) throw error;
+      return null;
+    });
+    if (item) {
+      await user.click(item);
+      return;
+    }
+  }
+}
+
 describe('the nurse dashboard tasks and handoffs tabs', () => {
   it('lists the shift’s tasks, late ones highlighted, and records one as done in one tap', async () => {
     const recorded: MockRequest[] = [];
@@ -104,9 +123,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
       }),
     });
     await user.click(await screen.findByRole('tab', { name: 'Soins à faire' }, { timeout: 15_000 }));
-    const tasks = await screen.findAllByTestId('task', {}, { timeout: 15_000 });
-    await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: 'Autres actions' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Non fait' }, { timeout: 10_000 }));
+    await pickTaskAction(user, 'Non fait');
     const form = await screen.findByTestId('execution-form', {}, { timeout: 10_000 });
     await user.click(within(form).getByRole('button', { name: 'Enregistrer comme non fait' }));
     expect(await within(form).findByText('Choisissez un motif', {}, { timeout: 10_000 })).toBeInTheDocument();
@@ -140,9 +157,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
       }),
     });
     await user.click(await screen.findByRole('tab', { name: 'Soins à faire' }, { timeout: 15_000 }));
-    const tasks = await screen.findAllByTestId('task', {}, { timeout: 15_000 });
-    await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: 'Autres actions' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Réattribuer' }, { timeout: 10_000 }));
+    await pickTaskAction(user, 'Réattribuer');
     const form = await screen.findByTestId('assign-form');
     await user.click(within(form).getByLabelText('Infirmier(ère)'));
     await user.click(await screen.findByRole('option', { name: 'Grâce Ngalula', hidden: true }));
