@@ -11,7 +11,7 @@ import { seedInpatient } from './inpatient.js';
 import { seedJourney } from './journey.js';
 import { seedNotes } from './notes.js';
 import { seedPharmacy } from './pharmacy.js';
-import { seedStatsHistory } from './stats.js';
+import { seedDhis2Mapping, seedStatsHistory } from './stats.js';
 
 export { databaseIsEmpty } from '../installation.js';
 
@@ -294,6 +294,7 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
     await seedChat(tx);
     await seedNotes(tx);
     await seedStatsHistory(tx);
+    await seedDhis2Mapping(tx);
     return {
       hospitals: DEMO_HOSPITALS.length,
       departments: DEMO_HOSPITALS.length * DEMO_DEPARTMENTS.length,

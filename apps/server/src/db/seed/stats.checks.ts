@@ -55,3 +55,45 @@ it('gives the reporting figures for last month and this month, whatever the hour
   expect(Number(past.rows[0]!.n)).toBe(0);
   expect(HISTORY_DAYS).toBeGreaterThanOrEqual(31);
 });
+
+it('lets the director export last month as a DHIS2 data value set that matches the activity figures', async () => {
+  const month = await ctx.database.db.execute<{ period: string; from: string; to: string }>(
+    sql`select to_char(d, 'YYYYMM') as period, d::date::text as from,
+        (d + interval '1 month' - interval '1 day')::date::text as to
+      from (select date_trunc('month', (now() at time zone time_zone)::date) - interval '1 month' as d
+        from hospitals where code = 'HGG') m`,
+  );
+  const { period, from, to } = month.rows[0]!;
+  const head = await actor('chef@greensen.test');
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/stats/dhis2/dataValueSet/?period=${period}`,
+    headers: head.headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const set = res.json() as {
+    dataSet: string;
+    orgUnit: string;
+    period: string;
+    dataValues: { dataElement: string; categoryOptionCombo: string; value: string }[];
+  };
+  expect(set).toMatchObject({ dataSet: 'GS_MONTHLY_ACTIVITY', orgUnit: 'GS_HGG', period });
+  const activity = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/stats/activity/?from=${from}&to=${to}`,
+    headers: head.headers,
+  });
+  const consultations = (
+    activity.json() as { consultations_by_doctor: { consultations: number }[] }
+  ).consultations_by_doctor.reduce((sum, d) => sum + d.consultations, 0);
+  expect(consultations).toBeGreaterThan(0);
+  expect(set.dataValues).toContainEqual(
+    expect.objectContaining({
+      dataElement: 'GS_CONSULTATIONS',
+      categoryOptionCombo: 'default',
+      value: String(consultations),
+    }),
+  );
+  // The IDSR diseases of the month, by age group and in total (the demo codes malaria among its visits).
+  expect(set.dataValues.some((v) => v.dataElement === 'GS_IDSR_MALARIA_CONFIRMED_TOTAL')).toBe(true);
+});

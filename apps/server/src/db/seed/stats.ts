@@ -6,6 +6,8 @@
  * confirmed and suspected among them, so that the IDSR table and its drill-down have something to show.
  */
 import { randomUUID } from 'node:crypto';
+import { DHIS2_ACTIVITY_INDICATORS } from '@greensen/shared/contracts/dhis2';
+import { IDSR_AGE_GROUPS, IDSR_KEYS } from '@greensen/shared/contracts/stats';
 import {
   levelRank,
   TARGET_MINUTES,
@@ -20,6 +22,8 @@ import {
   consultationDiagnoses,
   consultations,
   departments,
+  dhis2Mappings,
+  dhis2Settings,
   hospitals,
   patients,
   triageRecords,
@@ -168,4 +172,42 @@ export async function seedStatsHistory(tx: Queryable): Promise<number> {
   await tx.insert(consultationDiagnoses).values(coded);
   const made = visits.length;
   return made;
+}
+
+/**
+ * The demo's DHIS2 mapping of HGG (issue 24, decision 0039), in the `CODE` identifier scheme with codes made up
+ * for the demo (a hospital sets its own instance's): every activity indicator, and the IDSR diseases by age group
+ * with one category option combo per group, so that the monthly report and the weekly IDSR file can be exported
+ * from the demo at once.
+ */
+export async function seedDhis2Mapping(tx: Queryable): Promise<number> {
+  const [h] = await tx.select().from(hospitals).where(eq(hospitals.code, 'HGG'));
+  const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.email, 'admin@greensen.test'));
+  if (!h || !admin) return 0;
+  const code = (text: string) => `GS_${text.replace(/[^a-zA-Z0-9]+/g, '_').toUpperCase()}`;
+  await tx.insert(dhis2Settings).values({
+    hospitalId: h.id,
+    idScheme: 'CODE',
+    orgUnit: `GS_${h.code}`,
+    monthlyDataSet: 'GS_MONTHLY_ACTIVITY',
+    weeklyDataSet: 'GS_IDSR_WEEKLY',
+    updatedBy: admin.id,
+  });
+  const rows = [
+    ...DHIS2_ACTIVITY_INDICATORS.map((indicator) => ({
+      indicator,
+      dataElement: code(indicator),
+      categoryOptionCombo: 'default',
+    })),
+    ...IDSR_KEYS.flatMap((disease) =>
+      [...IDSR_AGE_GROUPS, 'total'].map((group) => ({
+        indicator: `idsr.${disease}.${group}`,
+        // The total is its own data element: the age groups' cells already add up in DHIS2.
+        dataElement: code(group === 'total' ? `idsr ${disease} total` : `idsr ${disease}`),
+        categoryOptionCombo: group === 'total' ? 'default' : code(`age ${group}`),
+      })),
+    ),
+  ];
+  await tx.insert(dhis2Mappings).values(rows.map((r) => ({ hospitalId: h.id, ...r })));
+  return rows.length;
 }
