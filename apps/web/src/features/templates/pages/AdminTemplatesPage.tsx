@@ -228,19 +228,18 @@ function Editor({ template }: { template: TDocumentTemplate }) {
   function save() {
     setProblem(null);
     setGeneral(null);
-    update.mutate(
-      { version: template.version, name, paper, body },
-      {
-        onSuccess: () => toast({ kind: 'success', title: t('templates.admin.saved') }),
-        onError: (error) => {
-          if (!isApiError(error)) return;
-          if (error.status === 409) setGeneral(t('templates.admin.conflict'));
-          else if (error.status === 400) {
-            const found = templateProblem(error.body);
-            if (found) setProblem(found);
-            else setGeneral(error.message);
-          } else setGeneral(error.message);
-        },
+    // Through the promise, not mutate's callbacks: the saved version re-keys this editor (a new mount), and
+    // mutate's callbacks are dropped once their component is gone, so the confirmation was lost now and then.
+    update.mutateAsync({ version: template.version, name, paper, body }).then(
+      () => toast({ kind: 'success', title: t('templates.admin.saved') }),
+      (error: unknown) => {
+        if (!isApiError(error)) return;
+        if (error.status === 409) setGeneral(t('templates.admin.conflict'));
+        else if (error.status === 400) {
+          const found = templateProblem(error.body);
+          if (found) setProblem(found);
+          else setGeneral(error.message);
+        } else setGeneral(error.message);
       },
     );
   }
