@@ -574,13 +574,15 @@ describe(`numbers and references under concurrency (${TEST_DB_KIND})`, () => {
     const [a, b] = [await issuedManualInvoice(), await issuedManualInvoice()];
     await openSession(cashier);
     await openSession(cashier2);
+    // One reference for both (made once: two calls of Date.now() may fall in different milliseconds).
+    const reference = `MP-CONC-${Date.now()}`;
     const body = (invoice: string) => ({
       invoice,
       method: 'mobile_money',
       amount: 5000,
       operator: 'mtn_momo',
       phone: '+225 05 00 00 02',
-      reference: `MP-CONC-${Date.now()}`,
+      reference,
     });
     const [r1, r2] = await Promise.all([
       call(ctx.app, cashier, 'POST', '/api/payments/', body(a.id)),
