@@ -496,8 +496,11 @@ export async function nursePatients(
   // The page of stays first (a materialised CTE: the stay, its bed, room and ward, what the scope and the order
   // read), then its lookups: two small join problems instead of one of nine tables, whose planning took twenty
   // times the statement's run (decision 0044). The count rides on the page (a window over the matching stays);
-  // read apart only for a page past the end.
-  const rows = await q.execute<NurseRow & { total: number | string }>(sql`with page as materialized (
+  // read apart only for a page past the end. The page comes back as one JSON value (a row per stay, in order):
+  // one field to decode instead of some forty per stay, a third of the embedded engine's time for this read.
+  const answer = await q.execute<{
+    rows: (NurseRow & { total: number | string })[];
+  }>(sql`with page as materialized (
       select s.id, s.status, s.reason, s.expected_days, s.requested_at, s.admitted_at, s.ended_at, s.patient_id,
         s.department_id, s.doctor_id, s.provisional_icd_code,
         b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id, w.code as w_code,
@@ -506,8 +509,9 @@ export async function nursePatients(
       from hospitalizations s left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id
       left join wards w on w.id = r.ward_id
       where ${where} order by ord limit ${limit} offset ${offset})
-    select x.id, x.status::text as status, x.reason, x.expected_days, x.requested_at, x.admitted_at, x.ended_at,
-      ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS}, u.id as u_id, u.first_name as u_first,
+    select coalesce(json_agg(y order by y.ord), '[]'::json) as rows from (
+    select x.ord, x.id, x.status::text as status, x.reason, x.expected_days, x.requested_at, x.admitted_at,
+      x.ended_at, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS}, u.id as u_id, u.first_name as u_first,
       u.last_name as u_last, x.provisional_icd_code as icd_code, i.label_fr as icd_fr, i.label_en as icd_en,
       x.b_id, x.b_label, x.r_id, x.r_name, x.w_id, x.w_code, x.w_name,
       ((coalesce(x.ended_at, now()) at time zone ho.time_zone)::date
@@ -531,9 +535,9 @@ export async function nursePatients(
         (select cv.recorded_at, cv.temperature, cv.heart_rate, cv.respiratory_rate, cv.systolic_bp,
           cv.diastolic_bp, cv.spo2
         from care_vitals cv where cv.patient_id = x.patient_id order by cv.recorded_at desc limit 1)
-      ) both_sources order by recorded_at desc limit 1) v on true
-    order by x.ord`);
-  const first = rows.rows[0];
+      ) both_sources order by recorded_at desc limit 1) v on true) y`);
+  const rows = answer.rows[0]?.rows ?? [];
+  const first = rows[0];
   const count = first
     ? Number(first.total)
     : offset === 0
@@ -547,7 +551,7 @@ export async function nursePatients(
         );
   return {
     count,
-    rows: rows.rows.map((r) => {
+    rows: rows.map((r) => {
       const stay = toStay(r, lang);
       const flags: TNursePatient['flags'] = [];
       if (stay.patient.allergies.length > 0) flags.push('allergies');
