@@ -84,7 +84,7 @@ export async function loadPage(
   const started = new Map(); // requestId -> wall-clock ms
   const urls = new Map(); // requestId -> URL
   const received = new Map(); // requestId -> bytes
-  let encoded = new Set();
+  const encoded = new Set();
   cdp.on('Network.requestWillBeSent', (e) => {
     if (!started.has(e.requestId)) started.set(e.requestId, e.wallTime * 1000);
     urls.set(e.requestId, e.request.url);
@@ -106,12 +106,13 @@ export async function loadPage(
     const before = [...started].filter(([, at]) => at <= readyAt).map(([id]) => id);
     // The bytes of those requests: wait (briefly) for the ones still arriving.
     for (let i = 0; i < 100 && before.some((id) => !received.has(id)); i += 1) await page.waitForTimeout(100);
-    encoded = before.filter((id) => encoded.has(id));
+    // A response may still arrive after this (the set keeps growing): count the ones before the form from a copy.
+    const encodedBefore = before.filter((id) => encoded.has(id));
     return {
       ms: readyAt - Math.min(...started.values()),
       requests: before.length,
       bytes: before.reduce((sum, id) => sum + (received.get(id) ?? 0), 0),
-      encoded: encoded.length,
+      encoded: encodedBefore.length,
       urls: before.map((id) => urls.get(id)),
     };
   } finally {
