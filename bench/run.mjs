@@ -2229,7 +2229,7 @@ async function main() {
   results.machine.loadavgEnd = os.loadavg().map((v) => round(v, 2));
   results.durationS = round((performance.now() - started) / 1000, 1);
   printTable();
-  const failures = [o, m].flatMap((x) =>
+  const failures = [results.scenarios.overhead, results.scenarios.mixed].filter(Boolean).flatMap((x) =>
     Object.entries(x)
       .filter(([, v]) => v.failed > 0)
       .map(([k, v]) => `${k}: ${v.failed}`),
