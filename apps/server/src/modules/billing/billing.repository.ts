@@ -219,8 +219,8 @@ export interface LineRow {
   rb_last: string | null;
 }
 
-/** The invoice's lines as `toLine` reads them, in position order (the assembly's split reads them once). */
-export function lineRowsOf(q: Queryable, invoiceId: string) {
+/** The invoice's lines as `toLine` reads them, in position order. */
+function lineRowsOf(q: Queryable, invoiceId: string) {
   return q.execute<LineRow>(sql`select il.id, il.position, il.act_id, il.code, il.label_fr, il.label_en,
       il.category, il.performed_act_id, il.quantity, il.unit_price, il.discount, il.discount_reason,
       db.id as db_id, db.first_name as db_first, db.last_name as db_last, il.total, il.payer_share,

@@ -3,10 +3,12 @@ import {
   NUMBER_PREFIXES,
   type TCreditNoteCreate,
   type TInvoiceAssemble,
+  type TInvoiceAssembly,
   type TInvoiceDetail,
   type TInvoiceLine,
   type TInvoiceLineCreate,
   type TPaymentSummary,
+  type TUnpriced,
 } from '@greensen/shared/contracts/billing';
 import type { PayerCategory } from '@greensen/shared/contracts/medical-acts';
 import { lineGross, splitShare } from '@greensen/shared/domain/money';
@@ -31,22 +33,13 @@ import {
   type InvoiceFilters,
   type InvoiceRow,
   invoiceSelect,
-  lineRowsOf,
   linesOf,
   listInvoices,
   lockInvoice,
   paymentsOf,
-  rulesOf,
   toInvoice,
-  toLine,
 } from './billing.repository.js';
 import { type Encounter, findEncounter } from './medical-acts.repository.js';
-
-export interface Unpriced {
-  performed_act: string | null;
-  label: string;
-  reason: string;
-}
 
 interface Coverage {
   coverageId: string;
@@ -65,13 +58,16 @@ async function yearOf(q: Queryable, hospitalId: string) {
   return (await hospitalToday(q, hospitalId)).slice(0, 4);
 }
 
-/** The invoice's detail from its parts (a draft's `unpriced`: what could not be billed; none once issued). */
+/** A draft's `unpriced` (what could not be billed); none once issued. */
+const unpricedOf = (row: InvoiceRow, unpriced: TUnpriced[]) => (row.status === 'draft' ? unpriced : []);
+
+/** The invoice's detail from its parts. */
 function detailFrom(
   row: InvoiceRow,
   lines: TInvoiceLine[],
   payments: TPaymentSummary[],
   creditNotes: TInvoiceDetail['credit_notes'],
-  unpriced: Unpriced[],
+  unpriced: TUnpriced[],
 ): TInvoiceDetail {
   return {
     ...toInvoice(row),
@@ -83,7 +79,22 @@ function detailFrom(
     issued_by: row.issued_by ? { id: row.issued_by, full_name: fullName(row.ib_first, row.ib_last) } : null,
     cancel_reason: row.cancel_reason,
     credit_reason: row.credit_reason,
-    unpriced: row.status === 'draft' ? unpriced : [],
+    unpriced: unpricedOf(row, unpriced),
+  };
+}
+
+/** The assembly's answer (decision 0049): the draft's header, its line counts and what could not be priced. */
+function assemblyFrom(
+  row: InvoiceRow,
+  lineCount: number,
+  addedLines: number,
+  unpriced: TUnpriced[],
+): TInvoiceAssembly {
+  return {
+    ...toInvoice(row),
+    line_count: lineCount,
+    added_lines: addedLines,
+    unpriced: unpricedOf(row, unpriced),
   };
 }
 
@@ -119,7 +130,7 @@ export class InvoicesService {
       this.app.db.execute<{ id: string; number: string | null; total: string }>(
         sql`select id, number, total from invoices where credited_invoice_id = ${id} order by created_at`,
       ),
-      this.unpricedOf(this.app.db, id),
+      this.unpricedActs(this.app.db, id),
     ]);
     if (!row) throw notFound();
     const credit = notes.rows.map((n) => ({ id: n.id, number: n.number, total: Number(n.total) }));
@@ -142,7 +153,7 @@ export class InvoicesService {
   }
 
   /** Performed acts of the invoice's visit or stay left off it for want of a tariff. */
-  private async unpricedOf(q: Queryable, invoiceId: string): Promise<Unpriced[]> {
+  private async unpricedActs(q: Queryable, invoiceId: string): Promise<TUnpriced[]> {
     const res = await q.execute<{
       id: string;
       label: string;
@@ -204,7 +215,7 @@ export class InvoicesService {
    * consultations and validated exams of a visit; bed-days, validated exams and dispensed medicines of a stay;
    * dispensed medicines of the visit's prescriptions. Sources without an act in the catalogue are reported.
    */
-  private async derive(tx: Tx, hospitalId: string, enc: Encounter): Promise<Unpriced[]> {
+  private async derive(tx: Tx, hospitalId: string, enc: Encounter): Promise<TUnpriced[]> {
     const visit = enc.kind === 'admission';
     const encCol = visit ? sql`${enc.id}::uuid, null::uuid` : sql`null::uuid, ${enc.id}::uuid`;
     const insert = sql`insert into performed_acts (id, hospital_id, patient_id, act_id, admission_id,
@@ -273,14 +284,15 @@ export class InvoicesService {
 
   /**
    * Lines for the encounter's performed acts not on the invoice yet, priced at the tariff of their day. Answers
-   * those left off for want of a tariff (what `unpricedOf` would read next, without reading it).
+   * those left off for want of a tariff (what `unpricedActs` would read next, without reading it) and how many
+   * lines it added.
    */
   private async addDerivedLines(
     tx: Tx,
     invoiceId: string,
     enc: Encounter,
     category: PayerCategory,
-  ): Promise<Unpriced[]> {
+  ): Promise<{ unpriced: TUnpriced[]; added: number }> {
     const encFilter =
       enc.kind === 'admission' ? sql`pa.admission_id = ${enc.id}` : sql`pa.hospitalization_id = ${enc.id}`;
     const res = await tx.execute<{
@@ -309,7 +321,7 @@ export class InvoicesService {
       .slice(0, 200)
       .map((r) => ({ performed_act: r.id, label: `${r.code} ${r.label_fr}`, reason: 'no_tariff' }));
     const priced = res.rows.filter((r) => r.price !== null);
-    if (!priced.length) return unpriced;
+    if (!priced.length) return { unpriced, added: 0 };
     let position = Number(priced[0]!.last_position);
     await tx.insert(invoiceLines).values(
       priced.map((r) => {
@@ -333,45 +345,55 @@ export class InvoicesService {
         };
       }),
     );
-    return unpriced;
+    return { unpriced, added: priced.length };
   }
 
   /**
    * Splits every live line between the payer and the patient (domain/money.ts `splitShare`: the payer's rate of
    * the line rounded down, capped by what is left of the category's ceiling on this invoice, in line order) and
-   * writes the invoice's totals. One statement for the lines that changed, one for the invoice. Answers the lines
-   * and the invoice as they now are (the assembly's detail, without reading them again).
+   * writes the invoice's totals. One statement reads what the split needs — each line's category, total and
+   * shares with its category's rule of the payer (`payer_rules` is unique per payer and category) —, one writes
+   * the lines that changed, one the invoice. Answers the invoice as it now is and its count of live lines.
    */
   private async recompute(
     tx: Tx,
     invoiceId: string,
     payerId: string | null,
-  ): Promise<{ lines: TInvoiceLine[]; invoice: InvoiceRow }> {
-    const rules = payerId ? ((await rulesOf(tx, [payerId])).get(payerId) ?? []) : [];
-    const byCategory = new Map(rules.map((r) => [r.category, r]));
-    const res = await lineRowsOf(tx, invoiceId);
+  ): Promise<{ invoice: InvoiceRow; lineCount: number }> {
+    const res = await tx.execute<{
+      id: string;
+      category: string;
+      total: string | number;
+      payer_share: string | number;
+      removed: boolean;
+      rate_percent: number | null;
+      ceiling: string | number | null;
+    }>(sql`select il.id, il.category, il.total, il.payer_share, il.removed_at is not null as removed,
+        r.rate_percent, r.ceiling
+      from invoice_lines il
+      left join payer_rules r on r.payer_id = ${payerId}::uuid and r.category = il.category
+      where il.invoice_id = ${invoiceId} order by il.position`);
     const used = new Map<string, number>();
     const changes: { id: string; payer: number; patient: number }[] = [];
     let total = 0;
     let payerTotal = 0;
+    let lineCount = 0;
     for (const line of res.rows) {
       const lineTotal = Number(line.total);
       let payer = 0;
-      if (line.removed_at === null) {
-        const rule = byCategory.get(line.category as never);
-        if (rule) {
-          const left = rule.ceiling === null ? null : rule.ceiling - (used.get(line.category) ?? 0);
-          payer = splitShare(lineTotal, rule.rate_percent, left).payer;
+      if (!line.removed) {
+        if (line.rate_percent !== null) {
+          const ceiling = line.ceiling === null ? null : Number(line.ceiling);
+          const left = ceiling === null ? null : ceiling - (used.get(line.category) ?? 0);
+          payer = splitShare(lineTotal, Number(line.rate_percent), left).payer;
           used.set(line.category, (used.get(line.category) ?? 0) + payer);
         }
         total += lineTotal;
         payerTotal += payer;
+        lineCount += 1;
       }
-      if (payer !== Number(line.payer_share)) {
+      if (payer !== Number(line.payer_share))
         changes.push({ id: line.id, payer, patient: lineTotal - payer });
-        line.payer_share = payer;
-        line.patient_share = lineTotal - payer;
-      }
     }
     if (changes.length) {
       const values = sql.join(
@@ -385,17 +407,18 @@ export class InvoicesService {
         payer_share = ${payerTotal}, patient_share = ${total - payerTotal}, updated_at = now()
         where id = ${invoiceId} returning *)
       ${invoiceSelect(sql`u`)}`);
-    return { lines: res.rows.map(toLine), invoice: updated.rows[0]! };
+    return { invoice: updated.rows[0]!, lineCount };
   }
 
   /**
    * `POST /api/invoices/assemble/`: the draft of a visit or a stay, created (201) or refreshed (200) with what
    * was performed since. Idempotent: a second call adds nothing new. An issued invoice is not reassembled (409).
+   * Answers the draft's summary (decision 0049), not its lines: the invoice page reads them.
    */
   async assemble(
     ctx: ServiceContext,
     body: TInvoiceAssemble,
-  ): Promise<{ created: boolean; invoice: TInvoiceDetail }> {
+  ): Promise<{ created: boolean; invoice: TInvoiceAssembly }> {
     const hospital = scopedHospital(ctx);
     const user = actingUser(ctx);
     return this.app.db.transaction(async (tx) => {
@@ -474,8 +497,8 @@ export class InvoicesService {
       }
       const noAct = await this.derive(tx, hospital.id, enc);
       // The category is the row's (read with its lock) or the one just written: not read again.
-      const noTariff = await this.addDerivedLines(tx, invoiceId, enc, payerCategory!);
-      const { lines, invoice } = await this.recompute(tx, invoiceId, payerId);
+      const added = await this.addDerivedLines(tx, invoiceId, enc, payerCategory!);
+      const { invoice, lineCount } = await this.recompute(tx, invoiceId, payerId);
       await this.app.audit.record(
         ctx,
         {
@@ -487,11 +510,13 @@ export class InvoicesService {
         },
         tx,
       );
-      // The answer is the draft as this transaction leaves it, under its lock: the lines and the invoice as the
-      // split wrote them, the acts left off as derivation and pricing found them, its payments (deposits); a
-      // draft has no credit note (only an issued invoice is credited).
-      const payments = await paymentsOf(tx, invoiceId);
-      return { created, invoice: detailFrom(invoice, lines, payments, [], [...noAct, ...noTariff]) };
+      // The answer is the draft as this transaction leaves it, under its lock: its header as the split wrote it
+      // (`paid` counts its deposits), its live lines and those this call added, the acts left off as derivation
+      // and pricing found them. Not its lines (decision 0049): the invoice page reads them.
+      return {
+        created,
+        invoice: assemblyFrom(invoice, lineCount, added.added, [...noAct, ...added.unpriced]),
+      };
     });
   }
 
