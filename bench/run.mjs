@@ -1164,7 +1164,7 @@ async function billingScenario(server, _database, seeded) {
   });
   return {
     invoices: seeded.invoices,
-    lines: first.lines?.length ?? 0,
+    lines: first.line_count ?? 0,
     firstAssemblyMs: firstMs,
     ...Object.fromEntries(
       Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),

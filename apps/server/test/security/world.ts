@@ -225,7 +225,10 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       const c = await kit.consultation('completed');
       const res = await as('secretary', 'POST', '/api/invoices/assemble/', { admission: c.admission });
       expectStatus(res, 201, 'invoice');
-      const inv = res.json() as { id: string; lines: { id: string; performed_act: string }[] };
+      // The assembly answers the draft's summary (decision 0049); its lines are read with the invoice.
+      const read = await as('secretary', 'GET', `/api/invoices/${(res.json() as { id: string }).id}/`);
+      expectStatus(read, 200, 'invoice read');
+      const inv = read.json() as { id: string; lines: { id: string; performed_act: string }[] };
       keep(inv.id, ...inv.lines.flatMap((l) => [l.id, l.performed_act]));
       if (status === 'issued') {
         const issued = await as('secretary', 'POST', `/api/invoices/${inv.id}/issue/`);

@@ -23,7 +23,7 @@
  * | POST  | /patients/{id}/coverages/{coverage_id}/end/ | billing staff, managers |
  * | GET   | /patients/{id}/balance/                    | billing staff, managers and clinicians (doctor, midwife, nurse) |
  * | GET   | /invoices/                                 | billing staff, managers (patient, status, kind, from, to, number) |
- * | POST  | /invoices/assemble/                        | billing staff: the draft of a visit or a stay (201 new, 200 existing draft, refreshed) |
+ * | POST  | /invoices/assemble/                        | billing staff: the draft of a visit or a stay (201 new, 200 existing draft, refreshed); answers its summary (`ZInvoiceAssembly`: header, line counts, unpriced acts), not its lines |
  * | GET   | /invoices/{id}/                            | billing staff, managers (audited read) |
  * | POST  | /invoices/{id}/lines/                      | billing staff: a manual line on a draft |
  * | POST  | /invoices/{id}/lines/{line_id}/remove/     | billing staff: with a reason, on a draft |
@@ -297,6 +297,14 @@ export const ZPaymentSummary = z.object({
 });
 export type TPaymentSummary = z.infer<typeof ZPaymentSummary>;
 
+/** A performed act that could not be priced (no act or no tariff for the payer category): fix then refresh. */
+export const ZUnpriced = z.object({
+  performed_act: z.uuid().nullable(),
+  label: z.string(),
+  reason: z.string(),
+});
+export type TUnpriced = z.infer<typeof ZUnpriced>;
+
 export const ZInvoiceDetail = ZInvoice.extend({
   lines: z.array(ZInvoiceLine),
   payments: z.array(ZPaymentSummary),
@@ -307,9 +315,24 @@ export const ZInvoiceDetail = ZInvoice.extend({
   cancel_reason: z.string().nullable(),
   credit_reason: z.string().nullable(),
   /** Performed acts that could not be priced (no act or no tariff for the payer category): fix then refresh. */
-  unpriced: z.array(z.object({ performed_act: z.uuid().nullable(), label: z.string(), reason: z.string() })),
+  unpriced: z.array(ZUnpriced),
 });
 export type TInvoiceDetail = z.infer<typeof ZInvoiceDetail>;
+
+/**
+ * The answer of `POST /invoices/assemble/` (decision 0049): the draft's header as the assembly leaves it, how many
+ * lines it bills, how many this call added, and what could not be priced — not its lines (the invoice page reads
+ * them with `GET /invoices/{id}/`; a 300-line stay's lines are ~155 KB the clerk's next screen reads anyway).
+ */
+export const ZInvoiceAssembly = ZInvoice.extend({
+  /** Live lines on the draft (removed lines not counted). */
+  line_count: z.number().int().nonnegative(),
+  /** Lines this call added (0 on a refresh with nothing new: the assembly is idempotent). */
+  added_lines: z.number().int().nonnegative(),
+  /** As on the invoice's detail: performed acts that could not be priced, for the clerk to see at once. */
+  unpriced: z.array(ZUnpriced),
+});
+export type TInvoiceAssembly = z.infer<typeof ZInvoiceAssembly>;
 
 export const ZInvoiceQuery = ZPageQuery.extend({
   patient: z.uuid().optional(),

@@ -1,4 +1,4 @@
-import type { TInvoice, TInvoiceDetail } from '@greensen/shared/contracts/billing';
+import type { TInvoice, TInvoiceAssembly, TInvoiceDetail } from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { demo as ctx } from '../../../test/demo.js';
@@ -74,8 +74,16 @@ it('lets the cashier invoice the second insured visit with the insurer’s share
     payload: { admission: v.admission },
   });
   expect(res.statusCode, res.body).toBe(201);
-  const draft = res.json() as TInvoiceDetail;
-  expect(draft.payer?.code).toBe('ASCOMA');
+  const assembled = res.json() as TInvoiceAssembly;
+  expect(assembled.payer?.code).toBe('ASCOMA');
+  expect(assembled.added_lines).toBe(assembled.line_count);
+  const draft = (await get(cashier, `/api/invoices/${assembled.id}/`)) as TInvoiceDetail;
+  expect(draft.lines.length).toBe(assembled.line_count);
+  expect([draft.total, draft.payer_share, draft.patient_share]).toEqual([
+    assembled.total,
+    assembled.payer_share,
+    assembled.patient_share,
+  ]);
   const cons = draft.lines.find((l) => l.act.code === 'CONS-GEN')!;
   expect([cons.unit_price, cons.payer_share, cons.patient_share]).toEqual([5000, 4000, 1000]);
   const nurse = await actor('infirmier@greensen.test');
@@ -102,9 +110,12 @@ it('shows a deposit on an ongoing stay, counted by its draft invoice', async () 
     payload: { hospitalization: stays.rows[0]!.id },
   });
   expect(refreshed.statusCode, refreshed.body).toBe(200);
-  const inv = refreshed.json() as TInvoiceDetail;
-  expect(inv.lines.length).toBeGreaterThan(0);
+  const inv = refreshed.json() as TInvoiceAssembly;
+  expect(inv.line_count).toBeGreaterThan(0);
   expect(inv.balance).toBe(inv.patient_share - 50_000);
+  const detail = (await get(cashier, `/api/invoices/${inv.id}/`)) as TInvoiceDetail;
+  expect(detail.lines.filter((l) => !l.is_removed).length).toBe(inv.line_count);
+  expect(detail.balance).toBe(inv.balance);
 });
 
 it('gives the cash desk the day’s rates of the euro and the US dollar', async () => {

@@ -16,7 +16,8 @@ const ref = (id: unknown, first: unknown, last: unknown) =>
 
 // Invoices ----------------------------------------------------------------------------------------------
 
-export interface InvoiceRow {
+/** An invoice's header as `invoiceHeaderSelect` reads it (what `toInvoice` needs). */
+export interface InvoiceHeaderRow {
   [column: string]: unknown;
   id: string;
   number: string | null;
@@ -43,9 +44,13 @@ export interface InvoiceRow {
   credited_patient_share: string | number;
   credited_invoice_id: string | null;
   credited_number: string | null;
-  credit_reason: string | null;
   issued_at: string | Date | null;
   created_at: string | Date;
+}
+
+/** An invoice with its detail's names as `invoiceSelect` reads it. */
+export interface InvoiceRow extends InvoiceHeaderRow {
+  credit_reason: string | null;
   cancel_reason: string | null;
   created_by: string;
   cb_first: string;
@@ -56,25 +61,32 @@ export interface InvoiceRow {
   hospital_code: string;
 }
 
-/**
- * The invoice's columns and names from `source` (aliased `i`): the table, or a page of it already cut (the list
- * joins its 20 rows only, not the thousands its filter matches).
- */
-export const invoiceSelect = (source: SQL) => sql`select i.id, i.number, i.kind, i.status, i.patient_id,
+/** The columns `toInvoice` reads from an invoice aliased `i`, and their joins (patient, payer, credited invoice). */
+const HEADER_COLUMNS = sql`i.id, i.number, i.kind, i.status, i.patient_id,
     p.record_number as p_record_number, p.first_name as p_first_name, p.last_name as p_last_name,
     i.admission_id, i.hospitalization_id, i.currency, i.payer_category, i.payer_id, py.code as payer_code,
     py.name as payer_name, py.kind as payer_kind, i.coverage_id, i.member_number, i.total, i.payer_share,
     i.patient_share, i.paid, i.credited_patient_share, i.credited_invoice_id, ci.number as credited_number,
-    i.credit_reason, i.issued_at, i.created_at, i.cancel_reason, i.created_by, cb.first_name as cb_first,
-    cb.last_name as cb_last, i.issued_by, ib.first_name as ib_first, ib.last_name as ib_last,
-    h.code as hospital_code
-  from ${source} i
-  join patients p on p.id = i.patient_id
-  join hospitals h on h.id = i.hospital_id
-  join users cb on cb.id = i.created_by
-  left join users ib on ib.id = i.issued_by
+    i.issued_at, i.created_at`;
+const HEADER_JOINS = sql`join patients p on p.id = i.patient_id
   left join payers py on py.id = i.payer_id
   left join invoices ci on ci.id = i.credited_invoice_id`;
+
+/** What `toInvoice` reads (the header, without the detail's names) from `source` (aliased `i`): the assembly's answer. */
+export const invoiceHeaderSelect = (source: SQL) =>
+  sql`select ${HEADER_COLUMNS} from ${source} i ${HEADER_JOINS}`;
+
+/**
+ * The invoice's columns and names from `source` (aliased `i`): the table, or a page of it already cut (the list
+ * joins its 20 rows only, not the thousands its filter matches).
+ */
+export const invoiceSelect = (source: SQL) => sql`select ${HEADER_COLUMNS}, i.credit_reason, i.cancel_reason,
+    i.created_by, cb.first_name as cb_first, cb.last_name as cb_last, i.issued_by, ib.first_name as ib_first,
+    ib.last_name as ib_last, h.code as hospital_code
+  from ${source} i ${HEADER_JOINS}
+  join hospitals h on h.id = i.hospital_id
+  join users cb on cb.id = i.created_by
+  left join users ib on ib.id = i.issued_by`;
 
 export const INVOICE_SELECT = invoiceSelect(sql`invoices`);
 
@@ -82,7 +94,7 @@ export const INVOICE_SELECT = invoiceSelect(sql`invoices`);
 export const balanceOf = (r: Pick<InvoiceRow, 'patient_share' | 'credited_patient_share' | 'paid'>) =>
   num(r.patient_share) + num(r.credited_patient_share) - num(r.paid);
 
-export function toInvoice(r: InvoiceRow): TInvoice {
+export function toInvoice(r: InvoiceHeaderRow): TInvoice {
   return {
     id: r.id,
     number: r.number,
@@ -219,8 +231,8 @@ export interface LineRow {
   rb_last: string | null;
 }
 
-/** The invoice's lines as `toLine` reads them, in position order (the assembly's split reads them once). */
-export function lineRowsOf(q: Queryable, invoiceId: string) {
+/** The invoice's lines as `toLine` reads them, in position order. */
+function lineRowsOf(q: Queryable, invoiceId: string) {
   return q.execute<LineRow>(sql`select il.id, il.position, il.act_id, il.code, il.label_fr, il.label_en,
       il.category, il.performed_act_id, il.quantity, il.unit_price, il.discount, il.discount_reason,
       db.id as db_id, db.first_name as db_first, db.last_name as db_last, il.total, il.payer_share,

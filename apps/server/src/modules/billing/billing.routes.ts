@@ -18,6 +18,7 @@ import {
   ZExchangeRatesCurrent,
   ZExchangeRatesCurrentQuery,
   ZInvoiceAssemble,
+  ZInvoiceAssembly,
   ZInvoiceCancel,
   ZInvoiceDetail,
   ZInvoiceLineCreate,
@@ -431,9 +432,10 @@ export async function billingRoutes(app: FastifyInstance) {
       config: worker,
       schema: {
         tags,
-        summary: 'The draft invoice of a visit or a stay from what was performed (201 new, 200 refreshed)',
+        summary:
+          'The draft invoice of a visit or a stay from what was performed (201 new, 200 refreshed): its summary, not its lines',
         body: ZInvoiceAssemble,
-        response: { 200: ZInvoiceDetail, 201: ZInvoiceDetail },
+        response: { 200: ZInvoiceAssembly, 201: ZInvoiceAssembly },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,10 @@
-import type { TInvoiceDetail, TReceipt } from '@greensen/shared/contracts/billing';
+import {
+  type TInvoiceAssembly,
+  type TInvoiceDetail,
+  type TReceipt,
+  ZInvoice,
+  ZInvoiceAssembly,
+} from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
@@ -48,8 +54,8 @@ async function createAct(body: Record<string, unknown>) {
   return res.json().id as string;
 }
 
-/** A visit with a completed consultation and (optionally) a validated malaria test ordered in it. */
-async function billedVisit(opts: { exam?: boolean; birthDate?: string } = {}) {
+/** A visit with a completed consultation and (optionally) a validated exam ordered in it (the malaria test). */
+async function billedVisit(opts: { exam?: boolean | string; birthDate?: string } = {}) {
   const c = await startedConsultation(
     ctx.app,
     { desk, assigner: queue, doctor },
@@ -61,7 +67,7 @@ async function billedVisit(opts: { exam?: boolean; birthDate?: string } = {}) {
     const ordered = await call(ctx.app, doctor, 'POST', '/api/exams/', {
       patient: c.patient,
       consultation: c.id,
-      exam: 'TDR-PALU',
+      exam: typeof opts.exam === 'string' ? opts.exam : 'TDR-PALU',
     });
     expect(ordered.statusCode, ordered.body).toBe(201);
     const order = ordered.json().orders[0].id as string;
@@ -75,10 +81,28 @@ async function billedVisit(opts: { exam?: boolean; birthDate?: string } = {}) {
   return c;
 }
 
-async function assemble(body: Record<string, unknown>, by = cashier, status = 201): Promise<TInvoiceDetail> {
+/**
+ * `POST /api/invoices/assemble/`. Its answer is the draft's summary (decision 0049), without the lines: checked
+ * against the invoice then read with `GET /api/invoices/{id}/` (same header, `line_count` its live lines, the same
+ * tariff-less acts), and answered with that invoice, the summary as `assembly`.
+ */
+async function assemble(
+  body: Record<string, unknown>,
+  by = cashier,
+  status = 201,
+): Promise<TInvoiceDetail & { assembly: TInvoiceAssembly }> {
   const res = await call(ctx.app, by, 'POST', '/api/invoices/assemble/', body);
   expect(res.statusCode, res.body).toBe(status);
-  return res.json();
+  const assembly = ZInvoiceAssembly.strict().parse(res.json());
+  const read = await call(ctx.app, by, 'GET', `/api/invoices/${assembly.id}/`);
+  expect(read.statusCode, read.body).toBe(200);
+  const detail = read.json() as TInvoiceDetail;
+  // `ZInvoice` keeps the header's fields only.
+  expect(ZInvoice.parse(assembly)).toEqual(ZInvoice.parse(detail));
+  expect(assembly.line_count).toBe(detail.lines.filter((l) => !l.is_removed).length);
+  expect(assembly.added_lines).toBeLessThanOrEqual(assembly.line_count);
+  expect(assembly.unpriced.filter((u) => u.reason === 'no_tariff')).toEqual(detail.unpriced);
+  return { ...detail, assembly };
 }
 
 async function issue(id: string): Promise<TInvoiceDetail> {
@@ -252,7 +276,9 @@ describe(`an insured patient's visit (${TEST_DB_KIND})`, () => {
       valid_from: '2025-01-01',
     });
     expect(cov.statusCode, cov.body).toBe(201);
-    invoice = await assemble({ admission: visit.admission });
+    const assembled = await assemble({ admission: visit.admission });
+    expect(assembled.assembly).toMatchObject({ line_count: 2, added_lines: 2, unpriced: [] });
+    invoice = assembled;
     expect(invoice.status).toBe('draft');
     expect(invoice.payer_category).toBe('insured');
     expect(invoice.payer?.code).toBe('ASCOMA');
@@ -270,6 +296,8 @@ describe(`an insured patient's visit (${TEST_DB_KIND})`, () => {
     const again = await assemble({ admission: visit.admission }, cashier, 200);
     expect(again.id).toBe(invoice.id);
     expect(again.lines).toHaveLength(2);
+    // Idempotent: nothing new to add, the same totals.
+    expect(again.assembly).toMatchObject({ line_count: 2, added_lines: 0, total: 6500, payer_share: 4700 });
   });
 
   it('edits the draft: a discount with who and why, a line removed with a reason', async () => {
@@ -632,7 +660,45 @@ describe(`a stay's bed-days (${TEST_DB_KIND})`, () => {
     expect(days.length).toBeGreaterThanOrEqual(3);
     expect(days.length).toBeLessThanOrEqual(4);
     expect(inv.total).toBe(days.length * 15_000);
+    expect(inv.assembly).toMatchObject({ line_count: days.length, added_lines: days.length });
     const again = await assemble({ hospitalization: stayId }, cashier, 200);
     expect(again.lines.length).toBe(inv.lines.length);
+    expect(again.assembly).toMatchObject({ line_count: days.length, added_lines: 0, total: inv.total });
+  });
+});
+
+describe(`what the assembly cannot price (${TEST_DB_KIND})`, () => {
+  it('answers at once the acts left off (no act, no tariff); the invoice shows the one without a tariff', async () => {
+    // A validated blood count (no act in the catalogue for it) and an act priced for the insured only.
+    const visit = await billedVisit({ exam: 'NFS' });
+    const insuredOnly = await createAct({
+      code: 'SOIN-ASS',
+      label_fr: 'Soin des assurés',
+      label_en: 'Insured care',
+      category: 'nursing',
+      tariffs: [{ payer_category: 'insured', price: 3000 }],
+    });
+    const performed = await call(ctx.app, cashier, 'POST', '/api/medical-acts/performed/', {
+      act: insuredOnly,
+      admission: visit.admission,
+    });
+    expect(performed.statusCode, performed.body).toBe(201);
+    const inv = await assemble({ admission: visit.admission });
+    expect(inv.assembly.unpriced).toEqual([
+      { performed_act: null, label: expect.stringMatching(/^NFS /), reason: 'no_act' },
+      { performed_act: performed.json().id, label: 'SOIN-ASS Soin des assurés', reason: 'no_tariff' },
+    ]);
+    expect(inv.assembly).toMatchObject({
+      payer_category: 'private',
+      line_count: 1,
+      added_lines: 1,
+      total: 5000,
+    });
+    expect(inv.lines.map((l) => [l.act.code, l.total])).toEqual([['CONS-GEN', 5000]]);
+    expect(inv.unpriced.map((u) => u.performed_act)).toEqual([performed.json().id]);
+    // Refreshed: still left off, nothing added.
+    const again = await assemble({ admission: visit.admission }, cashier, 200);
+    expect(again.assembly.unpriced).toEqual(inv.assembly.unpriced);
+    expect(again.assembly).toMatchObject({ line_count: 1, added_lines: 0 });
   });
 });

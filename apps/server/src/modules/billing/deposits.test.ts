@@ -1,4 +1,9 @@
-import type { TReceipt, TStayDeposits } from '@greensen/shared/contracts/billing';
+import {
+  type TInvoiceDetail,
+  type TReceipt,
+  type TStayDeposits,
+  ZInvoiceAssembly,
+} from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
@@ -85,8 +90,18 @@ describe(`a deposit on admission (${TEST_DB_KIND})`, () => {
       hospitalization: s.id,
     });
     expect(refreshed.statusCode, refreshed.body).toBe(200);
-    expect(refreshed.json().paid).toBe(50_000);
-    expect(refreshed.json().payments[0].is_deposit).toBe(true);
+    // The refresh answers the draft's summary (decision 0049): the deposit counted in `paid` and the balance.
+    const summary = ZInvoiceAssembly.strict().parse(refreshed.json());
+    expect(summary.id).toBe(shown.invoice!.id);
+    expect([summary.paid, summary.balance]).toEqual([50_000, summary.patient_share - 50_000]);
+    // The invoice read with its lines and payments: the bed-days and the deposit.
+    const read = await call(ctx.app, cashier, 'GET', `/api/invoices/${summary.id}/`);
+    expect(read.statusCode, read.body).toBe(200);
+    const detail = read.json() as TInvoiceDetail;
+    expect(detail.lines.length).toBe(summary.line_count);
+    expect(detail.lines.every((l) => l.act.code === 'LIT-JOUR')).toBe(true);
+    expect(detail.total).toBe(summary.total);
+    expect(detail.payments.map((p) => [p.is_deposit, p.amount])).toEqual([[true, 50_000]]);
     const issued = await call(ctx.app, cashier, 'POST', `/api/invoices/${shown.invoice!.id}/issue/`);
     expect(issued.statusCode, issued.body).toBe(200);
     expect(issued.json().balance).toBe(issued.json().patient_share - 50_000);

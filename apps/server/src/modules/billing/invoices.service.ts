@@ -3,14 +3,16 @@ import {
   NUMBER_PREFIXES,
   type TCreditNoteCreate,
   type TInvoiceAssemble,
+  type TInvoiceAssembly,
   type TInvoiceDetail,
   type TInvoiceLine,
   type TInvoiceLineCreate,
   type TPaymentSummary,
+  type TUnpriced,
 } from '@greensen/shared/contracts/billing';
 import type { PayerCategory } from '@greensen/shared/contracts/medical-acts';
 import { lineGross, splitShare } from '@greensen/shared/domain/money';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { invoiceLines, invoices, performedActs } from '../../db/schema/index.js';
@@ -29,24 +31,16 @@ import {
 import {
   findInvoice,
   type InvoiceFilters,
+  type InvoiceHeaderRow,
   type InvoiceRow,
-  invoiceSelect,
-  lineRowsOf,
+  invoiceHeaderSelect,
   linesOf,
   listInvoices,
   lockInvoice,
   paymentsOf,
-  rulesOf,
   toInvoice,
-  toLine,
 } from './billing.repository.js';
 import { type Encounter, findEncounter } from './medical-acts.repository.js';
-
-export interface Unpriced {
-  performed_act: string | null;
-  label: string;
-  reason: string;
-}
 
 interface Coverage {
   coverageId: string;
@@ -65,13 +59,83 @@ async function yearOf(q: Queryable, hospitalId: string) {
   return (await hospitalToday(q, hospitalId)).slice(0, 4);
 }
 
-/** The invoice's detail from its parts (a draft's `unpriced`: what could not be billed; none once issued). */
+/** A draft's `unpriced` (what could not be billed); none once issued. */
+const unpricedOf = (row: InvoiceHeaderRow, unpriced: TUnpriced[]) => (row.status === 'draft' ? unpriced : []);
+
+type LineCategory = (typeof invoiceLines.$inferInsert)['category'];
+
+/**
+ * A line as the payer split reads it, with the payer's rule for its category (`payer_rules` is unique per payer
+ * and category; none: the payer pays nothing of it). A new line has no id yet.
+ */
+interface SplitRow {
+  [column: string]: unknown;
+  id?: string;
+  category: string;
+  total: string | number;
+  payer_share: string | number;
+  removed: boolean;
+  rate_percent: number | null;
+  ceiling: string | number | null;
+}
+
+/** The payer's rule for a line's category (`category`: its column). */
+const ruleJoin = (payerId: string | null, category: SQL) =>
+  sql`left join payer_rules r on r.payer_id = ${payerId}::uuid and r.category = ${category}`;
+
+/**
+ * A performed act (`pa`) not billed: on no live line of any invoice, nor on a line (removed or not) of this one.
+ * Two `not exists`, each on its index (`invoice_lines_performed_uq`, `invoice_lines_position_uq`): one with an
+ * `or` could use neither and would scan every invoice's lines.
+ */
+const notOnInvoice = (invoiceId: string) => sql`not exists (select 1 from invoice_lines il
+    where il.performed_act_id = pa.id and il.removed_at is null)
+  and not exists (select 1 from invoice_lines il where il.invoice_id = ${invoiceId} and il.performed_act_id = pa.id)`;
+
+/** The invoice's lines as the split reads them (`SplitRow`), aliased `il`, with their position. */
+const splitRowsOf = (invoiceId: string, payerId: string | null) =>
+  sql`select il.id, il.position, il.category, il.total, il.payer_share, il.removed_at is not null as removed,
+      r.rate_percent, r.ceiling
+    from invoice_lines il ${ruleJoin(payerId, sql`il.category`)}
+    where il.invoice_id = ${invoiceId}`;
+
+/**
+ * The payer split of an invoice's lines in position order (domain/money.ts `splitShare`: the payer's rate of each
+ * live line rounded down, capped by what is left of the category's ceiling on this invoice). Answers each line's
+ * payer share (0 for a removed line), the invoice's totals and its count of live lines.
+ */
+function splitLines(rows: SplitRow[]) {
+  const used = new Map<string, number>();
+  const shares: number[] = [];
+  let total = 0;
+  let payerTotal = 0;
+  let lineCount = 0;
+  for (const line of rows) {
+    const lineTotal = Number(line.total);
+    let payer = 0;
+    if (!line.removed) {
+      if (line.rate_percent !== null) {
+        const ceiling = line.ceiling === null ? null : Number(line.ceiling);
+        const left = ceiling === null ? null : ceiling - (used.get(line.category) ?? 0);
+        payer = splitShare(lineTotal, Number(line.rate_percent), left).payer;
+        used.set(line.category, (used.get(line.category) ?? 0) + payer);
+      }
+      total += lineTotal;
+      payerTotal += payer;
+      lineCount += 1;
+    }
+    shares.push(payer);
+  }
+  return { shares, total, payerTotal, lineCount };
+}
+
+/** The invoice's detail from its parts. */
 function detailFrom(
   row: InvoiceRow,
   lines: TInvoiceLine[],
   payments: TPaymentSummary[],
   creditNotes: TInvoiceDetail['credit_notes'],
-  unpriced: Unpriced[],
+  unpriced: TUnpriced[],
 ): TInvoiceDetail {
   return {
     ...toInvoice(row),
@@ -83,7 +147,22 @@ function detailFrom(
     issued_by: row.issued_by ? { id: row.issued_by, full_name: fullName(row.ib_first, row.ib_last) } : null,
     cancel_reason: row.cancel_reason,
     credit_reason: row.credit_reason,
-    unpriced: row.status === 'draft' ? unpriced : [],
+    unpriced: unpricedOf(row, unpriced),
+  };
+}
+
+/** The assembly's answer (decision 0049): the draft's header, its line counts and what could not be priced. */
+function assemblyFrom(
+  row: InvoiceHeaderRow,
+  lineCount: number,
+  addedLines: number,
+  unpriced: TUnpriced[],
+): TInvoiceAssembly {
+  return {
+    ...toInvoice(row),
+    line_count: lineCount,
+    added_lines: addedLines,
+    unpriced: unpricedOf(row, unpriced),
   };
 }
 
@@ -119,7 +198,7 @@ export class InvoicesService {
       this.app.db.execute<{ id: string; number: string | null; total: string }>(
         sql`select id, number, total from invoices where credited_invoice_id = ${id} order by created_at`,
       ),
-      this.unpricedOf(this.app.db, id),
+      this.unpricedActs(this.app.db, id),
     ]);
     if (!row) throw notFound();
     const credit = notes.rows.map((n) => ({ id: n.id, number: n.number, total: Number(n.total) }));
@@ -142,16 +221,14 @@ export class InvoicesService {
   }
 
   /** Performed acts of the invoice's visit or stay left off it for want of a tariff. */
-  private async unpricedOf(q: Queryable, invoiceId: string): Promise<Unpriced[]> {
+  private async unpricedActs(q: Queryable, invoiceId: string): Promise<TUnpriced[]> {
     const res = await q.execute<{
       id: string;
       label: string;
     }>(sql`select pa.id, ma.code || ' ' || ma.label_fr as label
       from invoices i join performed_acts pa on (pa.admission_id = i.admission_id or pa.hospitalization_id = i.hospitalization_id)
       join medical_acts ma on ma.id = pa.act_id
-      where i.id = ${invoiceId} and pa.cancelled_at is null
-        and not exists (select 1 from invoice_lines il where il.performed_act_id = pa.id
-          and (il.invoice_id = i.id or il.removed_at is null))
+      where i.id = ${invoiceId} and pa.cancelled_at is null and ${notOnInvoice(invoiceId)}
       order by pa.performed_at limit 200`);
     return res.rows.map((r) => ({ performed_act: r.id, label: r.label, reason: 'no_tariff' }));
   }
@@ -204,7 +281,7 @@ export class InvoicesService {
    * consultations and validated exams of a visit; bed-days, validated exams and dispensed medicines of a stay;
    * dispensed medicines of the visit's prescriptions. Sources without an act in the catalogue are reported.
    */
-  private async derive(tx: Tx, hospitalId: string, enc: Encounter): Promise<Unpriced[]> {
+  private async derive(tx: Tx, hospitalId: string, enc: Encounter): Promise<TUnpriced[]> {
     const visit = enc.kind === 'admission';
     const encCol = visit ? sql`${enc.id}::uuid, null::uuid` : sql`null::uuid, ${enc.id}::uuid`;
     const insert = sql`insert into performed_acts (id, hospital_id, patient_id, act_id, admission_id,
@@ -272,130 +349,149 @@ export class InvoicesService {
   }
 
   /**
-   * Lines for the encounter's performed acts not on the invoice yet, priced at the tariff of their day. Answers
-   * those left off for want of a tariff (what `unpricedOf` would read next, without reading it).
+   * Lines for the encounter's performed acts not on the invoice yet, priced at the tariff of their day, and the
+   * payer split of the whole draft. One statement reads both what is not on the invoice yet (the acts left off
+   * for want of a tariff: what `unpricedActs` would read next, without reading it) and the lines the split needs;
+   * the new lines are then inserted with their shares (one statement), and `writeSplit` writes the rest.
+   * Answers the draft's header, its live lines, the lines added and the acts left off.
    */
-  private async addDerivedLines(
+  private async addLinesAndSplit(
     tx: Tx,
     invoiceId: string,
     enc: Encounter,
     category: PayerCategory,
-  ): Promise<Unpriced[]> {
+    payerId: string | null,
+  ): Promise<{ invoice: InvoiceHeaderRow; lineCount: number; added: number; unpriced: TUnpriced[] }> {
     const encFilter =
       enc.kind === 'admission' ? sql`pa.admission_id = ${enc.id}` : sql`pa.hospitalization_id = ${enc.id}`;
-    const res = await tx.execute<{
-      id: string;
-      act_id: string;
-      quantity: number;
-      code: string;
-      label_fr: string;
-      label_en: string;
-      category: (typeof invoiceLines.$inferInsert)['category'];
-      price: string | null;
-      last_position: number;
-    }>(sql`select pa.id, pa.act_id, pa.quantity, ma.code, ma.label_fr, ma.label_en, ma.category,
-        (select coalesce(max(position), 0)::int from invoice_lines where invoice_id = ${invoiceId}) as last_position,
+    // The lines (`SplitRow`s, in position order) then the acts (in the order they were performed), as rows.
+    const res = await tx.execute<
+      SplitRow & {
+        kind: 'line' | 'act';
+        position: number | null;
+        act_id: string | null;
+        quantity: number | null;
+        code: string | null;
+        label_fr: string | null;
+        label_en: string | null;
+        price: string | number | null;
+      }
+    >(sql`select 'line' as kind, l.*, null::uuid as act_id, null::int as quantity, null as code, null as label_fr,
+        null as label_en, null::bigint as price, null::timestamptz as performed_at
+      from (${splitRowsOf(invoiceId, payerId)}) l
+      union all
+      select 'act', pa.id, null, ma.category, null, null, false, r.rate_percent, r.ceiling, pa.act_id, pa.quantity,
+        ma.code, ma.label_fr, ma.label_en,
         (select t.price from act_tariffs t where t.act_id = pa.act_id and t.payer_category = ${category}
           and t.valid_from <= (pa.performed_at at time zone h.time_zone)::date
           and (t.valid_to is null or t.valid_to >= (pa.performed_at at time zone h.time_zone)::date)
-          order by t.valid_from desc limit 1) as price
+          order by t.valid_from desc limit 1),
+        pa.performed_at
       from performed_acts pa join medical_acts ma on ma.id = pa.act_id join hospitals h on h.id = pa.hospital_id
-      where ${encFilter} and pa.cancelled_at is null
-        and not exists (select 1 from invoice_lines il where il.performed_act_id = pa.id
-          and (il.invoice_id = ${invoiceId} or il.removed_at is null))
-      order by pa.performed_at, pa.id`);
-    const unpriced = res.rows
+      ${ruleJoin(payerId, sql`ma.category`)}
+      where ${encFilter} and pa.cancelled_at is null and ${notOnInvoice(invoiceId)}
+      order by kind desc, position, performed_at, id`);
+    const lines = res.rows.filter((r) => r.kind === 'line');
+    const acts = res.rows.filter((r) => r.kind === 'act');
+    const unpriced = acts
       .filter((r) => r.price === null)
       .slice(0, 200)
-      .map((r) => ({ performed_act: r.id, label: `${r.code} ${r.label_fr}`, reason: 'no_tariff' }));
-    const priced = res.rows.filter((r) => r.price !== null);
-    if (!priced.length) return unpriced;
-    let position = Number(priced[0]!.last_position);
-    await tx.insert(invoiceLines).values(
-      priced.map((r) => {
+      .map((r) => ({ performed_act: r.id!, label: `${r.code} ${r.label_fr}`, reason: 'no_tariff' }));
+    let position = lines.reduce((max, l) => Math.max(max, Number(l.position)), 0);
+    const fresh = acts
+      .filter((r) => r.price !== null)
+      .map((r) => {
         const unit = Number(r.price);
         const total = lineGross(unit, Number(r.quantity));
         position += 1;
         return {
-          invoiceId,
-          position,
-          actId: r.act_id,
-          code: r.code,
-          labelFr: r.label_fr,
-          labelEn: r.label_en,
-          category: r.category,
-          performedActId: r.id,
-          quantity: Number(r.quantity),
-          unitPrice: unit,
-          total,
-          payerShare: 0,
-          patientShare: total,
+          row: {
+            category: r.category,
+            total,
+            payer_share: 0,
+            removed: false,
+            rate_percent: r.rate_percent,
+            ceiling: r.ceiling,
+          },
+          values: {
+            invoiceId,
+            position,
+            actId: r.act_id!,
+            code: r.code!,
+            labelFr: r.label_fr!,
+            labelEn: r.label_en!,
+            category: r.category as LineCategory,
+            performedActId: r.id!,
+            quantity: Number(r.quantity),
+            unitPrice: unit,
+            total,
+          },
         };
-      }),
-    );
-    return unpriced;
+      });
+    // The split runs over the lines in position order, the new ones last (their positions follow).
+    const split = splitLines([...lines, ...fresh.map((f) => f.row)]);
+    if (fresh.length) {
+      await tx.insert(invoiceLines).values(
+        fresh.map((f, i) => {
+          const payer = split.shares[lines.length + i]!;
+          return { ...f.values, payerShare: payer, patientShare: f.values.total - payer };
+        }),
+      );
+    }
+    const invoice = await this.writeSplit(tx, invoiceId, lines, split);
+    return { invoice, lineCount: split.lineCount, added: fresh.length, unpriced };
   }
 
   /**
-   * Splits every live line between the payer and the patient (domain/money.ts `splitShare`: the payer's rate of
-   * the line rounded down, capped by what is left of the category's ceiling on this invoice, in line order) and
-   * writes the invoice's totals. One statement for the lines that changed, one for the invoice. Answers the lines
-   * and the invoice as they now are (the assembly's detail, without reading them again).
+   * Splits every live line between the payer and the patient (`splitLines`) and writes the invoice's totals:
+   * after an edit of a draft (a line added, removed or discounted).
    */
-  private async recompute(
+  private async recompute(tx: Tx, invoiceId: string, payerId: string | null) {
+    const res = await tx.execute<SplitRow>(sql`${splitRowsOf(invoiceId, payerId)} order by il.position`);
+    await this.writeSplit(tx, invoiceId, res.rows, splitLines(res.rows));
+  }
+
+  /**
+   * Writes a split: the shares of the lines (`rows`, the split's first lines) that changed and the invoice's
+   * totals, in one statement that answers the invoice's header.
+   */
+  private async writeSplit(
     tx: Tx,
     invoiceId: string,
-    payerId: string | null,
-  ): Promise<{ lines: TInvoiceLine[]; invoice: InvoiceRow }> {
-    const rules = payerId ? ((await rulesOf(tx, [payerId])).get(payerId) ?? []) : [];
-    const byCategory = new Map(rules.map((r) => [r.category, r]));
-    const res = await lineRowsOf(tx, invoiceId);
-    const used = new Map<string, number>();
-    const changes: { id: string; payer: number; patient: number }[] = [];
-    let total = 0;
-    let payerTotal = 0;
-    for (const line of res.rows) {
-      const lineTotal = Number(line.total);
-      let payer = 0;
-      if (line.removed_at === null) {
-        const rule = byCategory.get(line.category as never);
-        if (rule) {
-          const left = rule.ceiling === null ? null : rule.ceiling - (used.get(line.category) ?? 0);
-          payer = splitShare(lineTotal, rule.rate_percent, left).payer;
-          used.set(line.category, (used.get(line.category) ?? 0) + payer);
-        }
-        total += lineTotal;
-        payerTotal += payer;
+    rows: SplitRow[],
+    split: ReturnType<typeof splitLines>,
+  ): Promise<InvoiceHeaderRow> {
+    const changes = rows
+      .map((r, i) => ({
+        id: r.id,
+        total: Number(r.total),
+        payer: split.shares[i]!,
+        was: Number(r.payer_share),
+      }))
+      .filter((c) => c.payer !== c.was)
+      .map((c) => sql`(${c.id}::uuid, ${c.payer}::bigint, ${c.total - c.payer}::bigint)`);
+    const updated = await tx.execute<InvoiceHeaderRow>(sql`with
+      ${
+        changes.length
+          ? sql`changed as (update invoice_lines il set payer_share = v.payer, patient_share = v.patient
+              from (values ${sql.join(changes, sql`, `)}) as v(id, payer, patient) where il.id = v.id),`
+          : sql``
       }
-      if (payer !== Number(line.payer_share)) {
-        changes.push({ id: line.id, payer, patient: lineTotal - payer });
-        line.payer_share = payer;
-        line.patient_share = lineTotal - payer;
-      }
-    }
-    if (changes.length) {
-      const values = sql.join(
-        changes.map((c) => sql`(${c.id}::uuid, ${c.payer}::bigint, ${c.patient}::bigint)`),
-        sql`, `,
-      );
-      await tx.execute(sql`update invoice_lines il set payer_share = v.payer, patient_share = v.patient
-        from (values ${values}) as v(id, payer, patient) where il.id = v.id`);
-    }
-    const updated = await tx.execute<InvoiceRow>(sql`with u as (update invoices set total = ${total},
-        payer_share = ${payerTotal}, patient_share = ${total - payerTotal}, updated_at = now()
-        where id = ${invoiceId} returning *)
-      ${invoiceSelect(sql`u`)}`);
-    return { lines: res.rows.map(toLine), invoice: updated.rows[0]! };
+      u as (update invoices set total = ${split.total}, payer_share = ${split.payerTotal},
+        patient_share = ${split.total - split.payerTotal}, updated_at = now() where id = ${invoiceId} returning *)
+      ${invoiceHeaderSelect(sql`u`)}`);
+    return updated.rows[0]!;
   }
 
   /**
    * `POST /api/invoices/assemble/`: the draft of a visit or a stay, created (201) or refreshed (200) with what
    * was performed since. Idempotent: a second call adds nothing new. An issued invoice is not reassembled (409).
+   * Answers the draft's summary (decision 0049), not its lines: the invoice page reads them.
    */
   async assemble(
     ctx: ServiceContext,
     body: TInvoiceAssemble,
-  ): Promise<{ created: boolean; invoice: TInvoiceDetail }> {
+  ): Promise<{ created: boolean; invoice: TInvoiceAssembly }> {
     const hospital = scopedHospital(ctx);
     const user = actingUser(ctx);
     return this.app.db.transaction(async (tx) => {
@@ -474,8 +570,13 @@ export class InvoicesService {
       }
       const noAct = await this.derive(tx, hospital.id, enc);
       // The category is the row's (read with its lock) or the one just written: not read again.
-      const noTariff = await this.addDerivedLines(tx, invoiceId, enc, payerCategory!);
-      const { lines, invoice } = await this.recompute(tx, invoiceId, payerId);
+      const { invoice, lineCount, ...added } = await this.addLinesAndSplit(
+        tx,
+        invoiceId,
+        enc,
+        payerCategory!,
+        payerId,
+      );
       await this.app.audit.record(
         ctx,
         {
@@ -487,11 +588,13 @@ export class InvoicesService {
         },
         tx,
       );
-      // The answer is the draft as this transaction leaves it, under its lock: the lines and the invoice as the
-      // split wrote them, the acts left off as derivation and pricing found them, its payments (deposits); a
-      // draft has no credit note (only an issued invoice is credited).
-      const payments = await paymentsOf(tx, invoiceId);
-      return { created, invoice: detailFrom(invoice, lines, payments, [], [...noAct, ...noTariff]) };
+      // The answer is the draft as this transaction leaves it, under its lock: its header as the split wrote it
+      // (`paid` counts its deposits), its live lines and those this call added, the acts left off as derivation
+      // and pricing found them. Not its lines (decision 0049): the invoice page reads them.
+      return {
+        created,
+        invoice: assemblyFrom(invoice, lineCount, added.added, [...noAct, ...added.unpriced]),
+      };
     });
   }
 

@@ -10,6 +10,7 @@ import type {
   TCreditNoteCreate,
   TInvoice,
   TInvoiceAssemble,
+  TInvoiceAssembly,
   TInvoiceDetail,
   TInvoiceLineCreate,
 } from '@greensen/shared/contracts/billing';
@@ -72,8 +73,9 @@ export function useBillingWrite<Input, Output>(send: (input: Input) => Promise<O
   });
 }
 
+/** The draft's summary (decision 0049): its header, line counts and unpriced acts; the invoice page reads its lines. */
 export const useAssembleInvoice = () =>
-  useBillingWrite((body: TInvoiceAssemble) => api.post<TInvoiceDetail>('invoices/assemble/', body));
+  useBillingWrite((body: TInvoiceAssemble) => api.post<TInvoiceAssembly>('invoices/assemble/', body));
 
 export const useAddLine = (id: string) =>
   useBillingWrite((body: TInvoiceLineCreate) => api.post<TInvoiceDetail>(`invoices/${id}/lines/`, body));

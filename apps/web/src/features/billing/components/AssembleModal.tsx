@@ -1,7 +1,8 @@
 /**
  * "Facturer une visite": billing staff pick a patient, then one of their visits; the server assembles the visit's
  * draft invoice from what was performed (consultations, validated exams, dispensed medicines, manual acts) with the
- * patient's current coverage, or refreshes the existing draft. The invoice opens.
+ * patient's current coverage, or refreshes the existing draft. The invoice opens: the assembly answers the draft's
+ * summary (decision 0049), its page reads the lines and the acts that could not be priced.
  */
 import { ZInvoiceAssemble } from '@greensen/shared/contracts/billing';
 import { Select, Stack, Switch } from '@mantine/core';

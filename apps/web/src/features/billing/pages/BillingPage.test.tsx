@@ -1,9 +1,21 @@
+import type { TInvoiceAssembly } from '@greensen/shared/contracts/billing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubDesktopWidth } from '../../../test/media-query';
-import { type MockRequest, makeUser, renderApp } from '../../../test/render';
-import { cashier, departments, invoice, page, report, SESSION_ID, session } from '../billing.fixture';
+import { locationOf, type MockRequest, makeUser, renderApp } from '../../../test/render';
+import {
+  cashier,
+  departments,
+  INVOICE_ID,
+  invoice,
+  invoiceDetail,
+  PATIENT_ID,
+  page,
+  report,
+  SESSION_ID,
+  session,
+} from '../billing.fixture';
 
 beforeEach(() => stubDesktopWidth());
 afterEach(() => {
@@ -47,6 +59,78 @@ describe('/billing', () => {
     expect(screen.getByText('Brouillon', { selector: 'p' })).toBeInTheDocument();
     expect(screen.getAllByText('HGG-2026-00017 · Ascoma Assurances')).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Facturer une visite' })).toBeInTheDocument();
+  });
+
+  it('invoices a visit: the assembly answers the draft’s summary, the invoice page reads its lines', async () => {
+    const VISIT = '0190f0f0-7777-7222-8333-444455550001';
+    const draft = invoiceDetail({ number: null, status: 'draft', issued_at: null, issued_by: null });
+    const summary: TInvoiceAssembly = {
+      ...invoice({ number: null, status: 'draft', issued_at: null }),
+      line_count: 1,
+      added_lines: 1,
+      unpriced: [],
+    };
+    const sent: unknown[] = [];
+    const { router } = renderApp('/billing', {
+      user: cashier,
+      routes: common({
+        '/api/patients/': () =>
+          page([
+            {
+              id: PATIENT_ID,
+              record_number: 'HGG-2026-00017',
+              full_name: 'Aïcha Traoré',
+              sex: 'F',
+              age: 30,
+              birth_date: null,
+              phone: null,
+              allergies: [],
+              is_archived: false,
+            },
+          ]),
+        '/api/admissions/': () =>
+          page([
+            {
+              id: VISIT,
+              status: 'completed',
+              admission_type: 'outpatient',
+              reason: 'Fièvre',
+              admitted_at: '2026-03-04T09:00:00Z',
+              closed_at: null,
+              queue_number: 3,
+              queue_date: '2026-03-04',
+              department: { id: 'd1', name: 'Urgences' },
+              patient: { id: PATIENT_ID, record_number: 'HGG-2026-00017', full_name: 'Aïcha Traoré' },
+              triage: null,
+              doctor: null,
+            },
+          ]),
+        '/api/invoices/assemble/': (r) => {
+          sent.push(r.body);
+          return Response.json(summary, { status: 201 });
+        },
+        [`/api/invoices/${INVOICE_ID}/`]: () => Response.json(draft),
+      }),
+    });
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Facturer une visite' }, { timeout: 15_000 }));
+    const dialog = await screen.findByRole('dialog');
+    /** Picks an option of one of the modal's selects (their lists are portaled out of the dialog). */
+    const pick = async (select: HTMLElement, name: RegExp) => {
+      await user.click(select);
+      await waitFor(() => expect(select).toHaveAttribute('aria-controls'));
+      const listbox = document.getElementById(select.getAttribute('aria-controls') ?? '') as HTMLElement;
+      await user.click(await within(listbox).findByRole('option', { name, hidden: true }));
+    };
+    const patient = within(dialog).getByRole('combobox', { name: /^Patient/ });
+    await user.type(patient, 'aic');
+    await pick(patient, /Aïcha Traoré/);
+    await pick(within(dialog).getByRole('combobox', { name: /^Visite/ }), /Urgences/);
+    await user.click(within(dialog).getByRole('button', { name: 'Préparer la facture' }));
+    await waitFor(() => expect(locationOf(router)).toBe(`/billing/invoices/${INVOICE_ID}`));
+    expect(sent).toEqual([{ admission: VISIT }]);
+    // The lines come from the invoice's own read, not from the assembly's answer.
+    expect(await screen.findByText('CONS-GEN', {}, { timeout: 15_000 })).toBeInTheDocument();
   });
 
   it('says when there is no invoice, and shows a load failure with "Réessayer"', async () => {
