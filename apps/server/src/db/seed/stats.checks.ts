@@ -54,6 +54,18 @@ it('gives the reporting figures for last month and this month, whatever the hour
     where h.code = 'HGG' and a.queue_number >= 900 and a.queue_date >= ${d}::date`);
   expect(Number(past.rows[0]!.n)).toBe(0);
   expect(HISTORY_DAYS).toBeGreaterThanOrEqual(31);
+  // New and returning patients in every fortnight of the history, not only returning ones after the first weeks.
+  const fortnights = await ctx.database.db.execute<{ from: string; to: string }>(
+    sql`select ((now() at time zone time_zone)::date - 14)::text as from,
+      ((now() at time zone time_zone)::date - 1)::text as to from hospitals where code = 'HGG'
+      union all select ((now() at time zone time_zone)::date - 28)::text,
+      ((now() at time zone time_zone)::date - 15)::text from hospitals where code = 'HGG'`,
+  );
+  for (const { from, to } of fortnights.rows) {
+    const { patients } = (await get(`/api/stats/activity/?from=${from}&to=${to}`)).json();
+    expect(patients.new, `${from}…${to}`).toBeGreaterThan(0);
+    expect(patients.returning, `${from}…${to}`).toBeGreaterThan(0);
+  }
 });
 
 it('lets the director export last month as a DHIS2 data value set that matches the activity figures', async () => {

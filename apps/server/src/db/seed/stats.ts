@@ -45,6 +45,25 @@ const CODES = [
   { code: 'E11.9', certainty: 'confirmed', label: 'Diabète de type 2, sans complication' },
 ] as const;
 
+/**
+ * Which patient (an index in record-number order) each past visit is for, oldest visit first: a third of the
+ * visits are a patient's first one, spread evenly over the period, the others go back to patients already seen —
+ * so that every month of the history has new patients and returning ones, as a hospital's has.
+ */
+export function historyPatients(people: number, visits: number): number[] {
+  const newcomers = Math.min(people, Math.ceil(visits / 3));
+  const out: number[] = [];
+  let seen = 0;
+  for (let m = 0; m < visits; m += 1) {
+    const due = Math.floor(((m + 1) * newcomers) / visits);
+    // A newcomer when the even spread is due one, else one of those already seen (a fixed multiplicative hash:
+    // the same demo every time, without always the same few patients).
+    if (seen < due || seen === 0) out.push(seen++);
+    else out.push((Math.imul(m + 1, 2654435761) >>> 0) % seen);
+  }
+  return out;
+}
+
 export async function seedStatsHistory(tx: Queryable): Promise<number> {
   const [h] = await tx.select().from(hospitals).where(eq(hospitals.code, 'HGG'));
   if (!h) return 0;
@@ -85,11 +104,12 @@ export async function seedStatsHistory(tx: Queryable): Promise<number> {
   const triages: (typeof triageRecords.$inferInsert)[] = [];
   const records: (typeof consultations.$inferInsert)[] = [];
   const coded: (typeof consultationDiagnoses.$inferInsert)[] = [];
+  const patientOf = historyPatients(people.length, HISTORY_DAYS * 2);
   for (let back = 0; back < HISTORY_DAYS; back += 1) {
     const day = new Date(yesterday - back * 86_400_000).toISOString().slice(0, 10);
     for (let k = 0; k < 2; k += 1) {
       const n = back * 2 + k;
-      const patient = people[n % people.length]!.id;
+      const patient = people[patientOf[HISTORY_DAYS * 2 - 1 - n]!]!.id;
       const emergency = k === 0;
       const dep = emergency ? urg : med;
       const doctorId = emergency ? doc1 : doc2;
