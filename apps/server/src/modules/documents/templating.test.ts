@@ -93,6 +93,48 @@ describe("Greensen's models", () => {
     );
     expect(paths).not.toContain('exam');
   });
+
+  /** Labels that are the same word in both languages; any other identical pair is a missing translation. */
+  const SAME_IN_BOTH = new Set(['Patient', 'Consultation']);
+
+  it.each(DOCUMENT_KINDS)('labels every variable of %s in French and in English', (kind) => {
+    const problems: string[] = [];
+    for (const v of variableCatalogue(kind)) {
+      const bare = v.path.replaceAll('[]', '');
+      for (const [lang, label] of [
+        ['fr', v.label_fr],
+        ['en', v.label_en],
+      ] as const) {
+        if (!label.trim() || label === v.path || label === bare || label.includes('_'))
+          problems.push(`${v.path} (${lang}): ${JSON.stringify(label)}`);
+      }
+      if (v.label_fr === v.label_en && !SAME_IN_BOTH.has(v.label_fr))
+        problems.push(`${v.path}: not translated (${v.label_fr})`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('labels the leaves in clinical French, and the invoice lines truthfully', () => {
+    const byPath = new Map(
+      DOCUMENT_KINDS.flatMap((kind) => variableCatalogue(kind)).map((v) => [v.path, v] as const),
+    );
+    const fr = (path: string) => byPath.get(path)?.label_fr;
+    expect(fr('patient.birth_date')).toBe('Date de naissance');
+    expect(fr('patient.record_number')).toBe('Numéro de dossier');
+    expect(fr('prescription.lines[].dose')).toBe('Posologie (dose par prise)');
+    expect(fr('prescription.lines[].route')).toBe('Voie d’administration');
+    expect(fr('exam.results[].reference')).toBe('Valeurs de référence');
+    expect(byPath.get('hospital.name')?.label_en).toBe('Hospital name');
+    // Billing exists; what is true is that no document source fills an invoice model (KIND_SOURCES).
+    const lines = byPath.get('invoice.lines');
+    expect(lines?.label_fr).not.toMatch(/n’existe pas/);
+    expect(lines?.label_en).not.toMatch(/until billing exists/);
+    expect(lines?.label_en).toMatch(/billing does not fill this model yet/);
+    // The allow-list holds only words that are really used, identical in both languages.
+    expect(
+      [...SAME_IN_BOTH].every((w) => [...byPath.values()].some((v) => v.label_fr === w && v.label_en === w)),
+    ).toBe(true);
+  });
 });
 
 describe('the Markdown subset', () => {

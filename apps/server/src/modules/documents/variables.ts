@@ -204,24 +204,145 @@ export function emptyGroups(kind: DocumentKind): Vars {
   return Object.assign({}, ...KIND_GROUPS[kind].map((name) => emptied(g[name])));
 }
 
-const LABELS: Record<string, [string, string]> = {
+type Label = readonly [fr: string, en: string];
+
+/** The fields of a diagnosis, under `diagnoses[]` (consultation) and `stay.diagnoses[]` (stay). */
+const DIAGNOSIS_LABELS = {
+  code: ['Code CIM-10', 'ICD-10 code'],
+  label: ['Libellé du diagnostic', 'Diagnosis'],
+} as const satisfies Record<string, Label>;
+
+const under = (prefix: string, labels: Record<string, Label>) =>
+  Object.fromEntries(Object.entries(labels).map(([k, v]) => [`${prefix}.${k}`, v]));
+
+/**
+ * The label of every variable, French then English, keyed by its path without `[]` (`prescription.lines.dose` for
+ * `prescription.lines[].dose`). Every path of every kind has one (a test walks them all): the template editor shows
+ * it under the path.
+ */
+const LABELS: Readonly<Record<string, Label>> = {
   hospital: ['Hôpital', 'Hospital'],
+  'hospital.name': ['Nom de l’hôpital', 'Hospital name'],
+  'hospital.code': ['Code de l’hôpital', 'Hospital code'],
+  'hospital.address': ['Adresse de l’hôpital', 'Hospital address'],
+  'hospital.phones': ['Téléphones de l’hôpital', 'Hospital phone numbers'],
+  'hospital.header': ['En-tête d’impression de l’hôpital', 'Hospital print header'],
+  'hospital.footer': ['Pied de page d’impression de l’hôpital', 'Hospital print footer'],
+
   author: ['Auteur du document', 'Author of the document'],
+  'author.full_name': ['Nom complet de l’auteur', 'Author’s full name'],
+  'author.title': ['Titre de l’auteur (Dr., …)', 'Author’s title (Dr., …)'],
+  'author.display_name': ['Titre et nom de l’auteur', 'Author’s title and name'],
+  'author.role': ['Fonction de l’auteur', 'Author’s role'],
+  'author.department': ['Service de l’auteur', 'Author’s department'],
+
   patient: ['Patient', 'Patient'],
+  'patient.full_name': ['Nom complet du patient', 'Patient’s full name'],
+  'patient.first_name': ['Prénom', 'First name'],
+  'patient.last_name': ['Nom de famille', 'Last name'],
+  'patient.record_number': ['Numéro de dossier', 'Medical record number'],
+  'patient.sex': ['Sexe (code F ou M)', 'Sex (code F or M)'],
+  'patient.sex_label': ['Sexe (en toutes lettres)', 'Sex (in words)'],
+  'patient.birth_date': ['Date de naissance', 'Date of birth'],
+  'patient.age': ['Âge (en années)', 'Age (in years)'],
+  'patient.address': ['Adresse du patient', 'Patient’s address'],
+  'patient.phone': ['Téléphone du patient', 'Patient’s phone number'],
+  'patient.allergies': ['Allergies connues', 'Known allergies'],
+
   date: ['Date du jour (fuseau de l’hôpital)', 'Today (hospital time zone)'],
+  'date.today': ['Date du jour', 'Today’s date'],
+  'date.today_long': ['Date du jour en toutes lettres', 'Today’s date in words'],
+  'date.time': ['Heure actuelle', 'Current time'],
+
   visit: ['Visite', 'Visit'],
+  'visit.date': ['Date de la visite', 'Visit date'],
+  'visit.department': ['Service de la visite', 'Visit department'],
+  'visit.reason': ['Motif de la visite', 'Reason for the visit'],
+
   consultation: ['Consultation', 'Consultation'],
+  'consultation.date': ['Date de la consultation', 'Consultation date'],
+  'consultation.reason': ['Motif de consultation', 'Reason for consultation'],
+  'consultation.history': ['Antécédents', 'Medical history'],
+  'consultation.current_treatment': ['Traitement en cours', 'Current treatment'],
+  'consultation.examination': ['Examen clinique', 'Clinical examination'],
+  'consultation.vitals': ['Constantes (signes vitaux)', 'Vital signs'],
+  'consultation.conclusion': ['Conclusion clinique', 'Clinical conclusion'],
+  'consultation.plan': ['Conduite à tenir', 'Management plan'],
+  'consultation.outcome': ['Issue de la consultation', 'Consultation outcome'],
+  'consultation.follow_up_date': ['Date du rendez-vous de contrôle', 'Follow-up appointment date'],
+
   diagnoses: ['Diagnostics', 'Diagnoses'],
+  ...under('diagnoses', DIAGNOSIS_LABELS),
+  'diagnoses.primary': ['Diagnostic principal (oui/non)', 'Primary diagnosis (yes/no)'],
+  'diagnoses.certainty': ['Certitude (confirmé ou suspecté)', 'Certainty (confirmed or suspected)'],
+
   stay: ['Séjour', 'Stay'],
+  'stay.admitted_on': ['Date d’admission', 'Admission date'],
+  'stay.discharged_on': ['Date de sortie', 'Discharge date'],
+  'stay.length_days': ['Durée du séjour (jours)', 'Length of stay (days)'],
+  'stay.department': ['Service d’hospitalisation', 'Ward (department)'],
+  'stay.reason': ['Motif d’hospitalisation', 'Reason for admission'],
+  'stay.discharge_mode': ['Mode de sortie', 'Discharge mode'],
+  'stay.summary': ['Résumé du séjour', 'Summary of the stay'],
+  'stay.treatments': ['Traitement de sortie', 'Discharge treatment'],
+  'stay.follow_up_date': ['Date du contrôle après la sortie', 'Follow-up date after discharge'],
+  'stay.diagnoses': ['Diagnostics du séjour', 'Diagnoses of the stay'],
+  ...under('stay.diagnoses', DIAGNOSIS_LABELS),
+
   prescription: ['Ordonnance', 'Prescription'],
+  'prescription.number': ['Numéro de l’ordonnance', 'Prescription number'],
+  'prescription.date': ['Date de l’ordonnance', 'Prescription date'],
+  'prescription.weight_kg': ['Poids du patient (kg)', 'Patient’s weight (kg)'],
+  'prescription.notes': ['Remarques de l’ordonnance', 'Prescription notes'],
   'prescription.lines': ['Lignes de l’ordonnance', 'Prescription lines'],
+  'prescription.lines.medication': ['Médicament', 'Medication'],
+  'prescription.lines.strength': ['Dosage', 'Strength'],
+  'prescription.lines.form': ['Forme galénique', 'Dosage form'],
+  'prescription.lines.dose': ['Posologie (dose par prise)', 'Dose (per intake)'],
+  'prescription.lines.route': ['Voie d’administration', 'Route of administration'],
+  'prescription.lines.frequency': ['Fréquence des prises', 'Frequency'],
+  'prescription.lines.duration': ['Durée du traitement', 'Treatment duration'],
+  'prescription.lines.quantity': ['Quantité à délivrer', 'Quantity to dispense'],
+  'prescription.lines.instructions': ['Consignes de prise', 'Instructions'],
+
   exam: ['Examen', 'Exam'],
+  'exam.number': ['Numéro de l’examen', 'Exam number'],
+  'exam.name': ['Nom de l’examen', 'Exam name'],
+  'exam.category': ['Discipline (hématologie, biochimie…)', 'Discipline (haematology, biochemistry…)'],
+  'exam.specimen': ['Nature du prélèvement', 'Specimen type'],
+  'exam.requested_at': ['Date et heure de la demande', 'Date and time requested'],
+  'exam.validated_at': ['Date et heure de validation', 'Date and time validated'],
+  'exam.requested_by': ['Prescripteur', 'Requested by'],
+  'exam.validated_by': ['Validé par', 'Validated by'],
+  'exam.clinical_info': ['Renseignements cliniques', 'Clinical information'],
+  'exam.report': ['Compte rendu (interprétation)', 'Report (interpretation)'],
+  'exam.abnormal': ['Examen anormal (oui/non)', 'Abnormal exam (yes/no)'],
   'exam.results': ['Résultats (avec indicateurs)', 'Results (with flags)'],
+  'exam.results.name': ['Paramètre analysé', 'Analyte'],
+  'exam.results.value': ['Valeur', 'Value'],
+  'exam.results.unit': ['Unité', 'Unit'],
+  'exam.results.reference': ['Valeurs de référence', 'Reference range'],
+  'exam.results.flag': ['Indicateur (code : low, high, abnormal)', 'Flag (code: low, high, abnormal)'],
+  'exam.results.flag_label': ['Indicateur (en toutes lettres : Bas, Élevé…)', 'Flag (in words: Low, High…)'],
+  'exam.results.abnormal': ['Valeur anormale (oui/non)', 'Abnormal value (yes/no)'],
+
   invoice: ['Facture', 'Invoice'],
+  'invoice.number': ['Numéro de facture', 'Invoice number'],
+  'invoice.date': ['Date de la facture', 'Invoice date'],
+  'invoice.currency': ['Devise', 'Currency'],
+  // Billing exists but prints its own invoices and receipts (decision 0030): no document source fills this group
+  // (KIND_SOURCES has none for `invoice` and `receipt`), so its lines are the demo row of the preview only.
   'invoice.lines': [
-    'Lignes de facture (vides tant que la facturation n’existe pas)',
-    'Invoice lines (empty until billing exists)',
+    'Lignes de facture (exemple d’aperçu : la facturation ne remplit pas encore ce modèle)',
+    'Invoice lines (preview example: billing does not fill this model yet)',
   ],
+  'invoice.lines.label': ['Libellé de la prestation', 'Item'],
+  'invoice.lines.quantity': ['Quantité', 'Quantity'],
+  'invoice.lines.unit_price': ['Prix unitaire', 'Unit price'],
+  'invoice.lines.amount': ['Montant', 'Amount'],
+  'invoice.total': ['Montant total', 'Total amount'],
+  'invoice.paid': ['Montant payé', 'Amount paid'],
+  'invoice.balance': ['Reste à payer', 'Balance due'],
 };
 
 export interface VariableInfo {
@@ -236,7 +357,7 @@ export interface VariableInfo {
 export function variableCatalogue(kind: DocumentKind): VariableInfo[] {
   const out: VariableInfo[] = [];
   const walk = (value: unknown, path: string) => {
-    const label = LABELS[path.replace('[]', '')] ?? [path, path];
+    const label = LABELS[path.replaceAll('[]', '')] ?? [path, path];
     if (Array.isArray(value)) {
       out.push({ path, type: 'list', label_fr: label[0], label_en: label[1], example: null });
       if (value[0] && typeof value[0] === 'object')

@@ -31,7 +31,21 @@ const VARIABLES = {
       label_en: 'Patient name',
       example: 'Marie',
     },
+    {
+      path: 'patient.birth_date',
+      type: 'date',
+      label_fr: 'Date de naissance',
+      label_en: 'Date of birth',
+      example: '29/02/1984',
+    },
     { path: 'diagnoses', type: 'list', label_fr: 'Diagnostics', label_en: 'Diagnoses', example: null },
+    {
+      path: 'diagnoses[].code',
+      type: 'text',
+      label_fr: 'Code CIM-10',
+      label_en: 'ICD-10 code',
+      example: 'B54',
+    },
   ],
   filters: ['date', 'upcase'],
 };
@@ -160,6 +174,12 @@ describe('the templates pages', () => {
     await user.clear(editor);
     await user.type(editor, 'Nom : ');
     const variables = await screen.findByTestId('template-variables');
+    // Each variable shows its path and, under it, its label in the user's language (leaves included).
+    const birth = await within(variables).findByText('patient.birth_date');
+    expect(birth.closest('[data-variable]')).toHaveTextContent('patient.birth_dateDate de naissance');
+    expect(within(variables).getByText('diagnoses[].code').closest('[data-variable]')).toHaveTextContent(
+      'diagnoses[].codeCode CIM-10',
+    );
     await user.click(await within(variables).findByText('patient.full_name'));
     expect(editor.value).toBe('Nom : {{ patient.full_name }}');
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
