@@ -97,8 +97,8 @@ export const DOCUMENT_SOURCE_TYPES = [
 export type DocumentSourceType = (typeof DOCUMENT_SOURCE_TYPES)[number];
 
 /**
- * The sources each kind is printed from. Invoices and receipts have none until billing exists: their models can
- * be adapted and previewed, not issued.
+ * The sources each kind is printed from. Invoices and receipts have none: billing prints its own (decision 0030),
+ * so their models can be adapted and previewed, not issued from here.
  */
 export const KIND_SOURCES: Readonly<Record<DocumentKind, readonly DocumentSourceType[]>> = {
   consultation_report: ['consultation'],
