@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,14 +98,15 @@ export interface DatabaseOptions {
   loadDataDir?: Blob | undefined;
   poolSize?: number;
   /**
-   * Embedded only: how many repeated statements stay prepared (`EmbeddedStatements`, 256 by default; 0: none,
-   * every statement parsed and planned at every run as PGlite does).
+   * How many repeated statements stay prepared (256 by default; 0: none, every statement parsed and planned at
+   * every run): on the embedded database `EmbeddedStatements`, on PostgreSQL per connection (`RepeatedStatements`).
    */
   preparedStatements?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.url)
+    return openPostgres(options.url, options.poolSize ?? 10, options.preparedStatements ?? 256);
   return openEmbedded(options.dataDir, options.loadDataDir, options.preparedStatements);
 }
 
@@ -339,6 +341,53 @@ async function openEmbedded(
   };
 }
 
+/**
+ * PostgreSQL: repeated data statements prepared under a name on each connection (decision 0050), as on the
+ * embedded engine. drizzle sends every statement unnamed, so the server parsed, analysed and planned each one at
+ * every run; node-postgres parses a named statement once per connection and then only binds and executes it, and
+ * PostgreSQL's plan cache keeps a generic plan when it is estimated no worse than the custom ones. A statement is
+ * named from its second sighting in this process (its text's hash: the same on every connection), and each
+ * connection keeps at most `limit` of them (the first ones it meets; the pool closes idle connections, so the set
+ * renews itself). Statements a caller named itself are left as they are.
+ */
+class RepeatedStatements {
+  readonly #seen = new Map<string, string | number>();
+  readonly #limit = 4096;
+
+  /** The name of `text` once it has been seen before, else undefined. */
+  nameOf(text: string): string | undefined {
+    const known = this.#seen.get(text);
+    if (typeof known === 'string') return known;
+    if (!PREPARABLE.test(text)) return undefined;
+    if (known === undefined) {
+      // Texts seen once are many (lists of n parameters): the counts are dropped rather than grown forever.
+      if (this.#seen.size >= this.#limit) this.#seen.clear();
+      this.#seen.set(text, 1);
+      return undefined;
+    }
+    const name = `greensen_${createHash('sha1').update(text).digest('hex').slice(0, 32)}`;
+    this.#seen.set(text, name);
+    return name;
+  }
+
+  /** Names the repeated statements `client` runs, at most `limit` per connection. */
+  prepareOn(client: pg.PoolClient, limit: number) {
+    if (limit === 0) return;
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    const named = new Set<string>();
+    client.query = ((config: unknown, ...rest: unknown[]) => {
+      if (config && typeof config === 'object' && 'text' in config && !(config as { name?: string }).name) {
+        const name = this.nameOf((config as { text: string }).text);
+        if (name && (named.has(name) || named.size < limit)) {
+          named.add(name);
+          return query({ ...config, name }, ...rest);
+        }
+      }
+      return query(config, ...rest);
+    }) as typeof client.query;
+  }
+}
+
 type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: (err?: Error) => void) => void;
 
 /**
@@ -376,7 +425,7 @@ function releaseBrokenClients(pool: pg.Pool) {
   pool.connect = guarded as typeof pool.connect;
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, preparedStatements: number): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -391,6 +440,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // statements of a transaction would then be an unhandled 'error' event (found by the PostgreSQL fault test).
   // The next query on that client fails instead, and the request answers 503.
   pool.on('connect', (client) => client.on('error', () => {}));
+  const repeated = new RepeatedStatements();
+  pool.on('connect', (client) => repeated.prepareOn(client, preparedStatements));
   releaseBrokenClients(pool);
   const db = drizzlePg(pool, { schema });
   let closed = false;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, TEST_DB_KIND } from '../../test/database.js';
 import { type Database, openDatabase } from './client.js';
 
 /**
@@ -140,6 +141,33 @@ describe('embedded engine: repeated statements prepared', () => {
     const { db, things, name } = await open(0);
     for (let i = 0; i < 3; i++) await db.execute(sql`select count(*) from ${things} where id > ${i}`);
     expect(await prepared(db, name)).toHaveLength(0);
+  });
+});
+
+describe(`repeated statements prepared on the suite's engine (${TEST_DB_KIND})`, () => {
+  it('parses a statement once it repeats, then runs it by name on that connection, with the same answers', async () => {
+    const database = await createTestDatabase();
+    try {
+      // One transaction: one connection on PostgreSQL, whose prepared statements pg_prepared_statements lists.
+      const { answers, statements } = await database.db.transaction(async (tx) => {
+        const answers = [];
+        for (let i = 0; i < 3; i++)
+          answers.push(
+            (await tx.execute(sql`select count(*)::int as n from hospitals where code <> ${`none-${i}`}`))
+              .rows,
+          );
+        const statements = await tx.execute<{ statement: string }>(
+          sql`select statement from pg_prepared_statements where statement like '%from hospitals where code <>%'
+            and statement not like '%pg_prepared_statements%'`,
+        );
+        return { answers, statements: statements.rows };
+      });
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+      expect(statements.map((r) => r.statement)).toEqual([expect.stringContaining('where code <> $1')]);
+    } finally {
+      await database.destroy();
+    }
   });
 });
 
