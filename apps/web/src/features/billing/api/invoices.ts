@@ -13,6 +13,7 @@ import type {
   TInvoiceAssembly,
   TInvoiceDetail,
   TInvoiceLineCreate,
+  TUnpriced,
 } from '@greensen/shared/contracts/billing';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -98,3 +99,22 @@ export const useCancelInvoice = (id: string) =>
 
 export const useCreditNote = (id: string) =>
   useBillingWrite((body: TCreditNoteCreate) => api.post<TInvoiceDetail>(`invoices/${id}/credit-note/`, body));
+
+/** The navigation state the assembly leaves for the invoice's page: what it could not price. */
+export interface AssembledState {
+  assembled: { id: string; unpriced: TUnpriced[] };
+}
+
+/**
+ * What the invoice's page lists as not billed: its own read's (acts with no tariff), and the assembly's that the
+ * read cannot find again (a medicine with no act in the catalogue), when the page was opened by that assembly.
+ */
+export function unpricedOf(invoice: TInvoiceDetail, state: unknown): TUnpriced[] {
+  const assembled = (state as Partial<AssembledState> | null)?.assembled;
+  if (!assembled || assembled.id !== invoice.id || invoice.status !== 'draft') return invoice.unpriced;
+  const known = new Set(invoice.unpriced.map((u) => u.label));
+  return [
+    ...invoice.unpriced,
+    ...assembled.unpriced.filter((u) => u.performed_act === null && !known.has(u.label)),
+  ];
+}

@@ -16,7 +16,7 @@ import { formatDateTime } from '../../../lib/format';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { validateWith } from '../../../lib/zod-form';
-import { useAssembleInvoice } from '../api/invoices';
+import { type AssembledState, useAssembleInvoice } from '../api/invoices';
 
 interface Values extends Record<string, unknown> {
   patient: string;
@@ -50,7 +50,10 @@ export function AssembleModal({ onClose }: { onClose: () => void }) {
     try {
       const invoice = await assemble.mutateAsync(body);
       onClose();
-      navigate(to(`/billing/invoices/${invoice.id}`));
+      // What could not be priced travels with the navigation: a medicine with no act in the catalogue is known
+      // only at the assembly (it is not a performed act the invoice's read finds again).
+      const state: AssembledState = { assembled: { id: invoice.id, unpriced: invoice.unpriced } };
+      navigate(to(`/billing/invoices/${invoice.id}`), { state });
     } catch (error) {
       fail(error);
     }

@@ -68,7 +68,8 @@ describe('/billing', () => {
       ...invoice({ number: null, status: 'draft', issued_at: null }),
       line_count: 1,
       added_lines: 1,
-      unpriced: [],
+      // A dispensed medicine with no act in the catalogue: known only to the assembly.
+      unpriced: [{ performed_act: null, label: 'Cotrimoxazole 400 mg/80 mg', reason: 'no_act' }],
     };
     const sent: unknown[] = [];
     const { router } = renderApp('/billing', {
@@ -131,6 +132,8 @@ describe('/billing', () => {
     expect(sent).toEqual([{ admission: VISIT }]);
     // The lines come from the invoice's own read, not from the assembly's answer.
     expect(await screen.findByText('CONS-GEN', {}, { timeout: 15_000 })).toBeInTheDocument();
+    // What the assembly could not price is on the page, with its reason in words.
+    expect(screen.getByText("Cotrimoxazole 400 mg/80 mg — pas d'acte au catalogue")).toBeInTheDocument();
   });
 
   it('says when there is no invoice, and shows a load failure with "Réessayer"', async () => {

@@ -198,7 +198,20 @@ describe('/billing/invoices/:id', () => {
 
   it('a draft: the cashier discounts a line with a reason, then issues it after confirming', async () => {
     const line = invoiceDetail().lines[0];
-    const draft = invoiceDetail({ number: null, status: 'draft', issued_at: null, issued_by: null, paid: 0 });
+    const draft = invoiceDetail({
+      number: null,
+      status: 'draft',
+      issued_at: null,
+      issued_by: null,
+      paid: 0,
+      unpriced: [
+        {
+          performed_act: '0190f0f0-7777-7222-8333-444455559999',
+          label: 'IMG-RXM Radiographie',
+          reason: 'no_tariff',
+        },
+      ],
+    });
     const discounts: MockRequest[] = [];
     const issued: MockRequest[] = [];
     renderApp(PATH, {
@@ -219,6 +232,10 @@ describe('/billing/invoices/:id', () => {
       'Facture (brouillon)',
     );
     expect(screen.queryByRole('button', { name: 'Encaisser' })).not.toBeInTheDocument();
+    // An act performed but not billed, with its reason in words.
+    expect(
+      screen.getByText('IMG-RXM Radiographie — pas de tarif pour cette catégorie de payeur'),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Actions sur « Consultation générale »' }));
     await user.click(
       await screen.findByRole('menuitem', { name: 'Remise…', hidden: true }, { timeout: 10_000 }),

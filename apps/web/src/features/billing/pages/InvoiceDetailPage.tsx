@@ -28,7 +28,7 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { actLabel } from '../../../lib/billing/act-format';
 import { useBillingRights } from '../../../lib/billing/rights';
@@ -42,6 +42,7 @@ import { toast } from '../../../lib/toast';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useCurrentCashSession } from '../api/cash-sessions';
 import {
+  unpricedOf,
   useCancelInvoice,
   useDiscountLine,
   useInvoice,
@@ -93,6 +94,7 @@ export default function InvoiceDetailPage() {
   const remove = useRemoveLine(id);
   const discount = useDiscountLine(id);
   const refund = useRefundPayment();
+  const location = useLocation();
 
   if (!valid) return <Navigate to={to(notFoundPath(id))} replace />;
   if (query.isError && isApiError(query.error) && query.error.status === 404)
@@ -104,6 +106,7 @@ export default function InvoiceDetailPage() {
   const c = inv.currency;
   const isInvoice = inv.kind === 'invoice';
   const draft = inv.status === 'draft';
+  const unpriced = unpricedOf(inv, location.state);
   const issued = inv.status === 'issued';
   const editable = draft && rights.staff;
   const payable = issued && isInvoice && rights.staff && inv.balance > 0;
@@ -230,12 +233,12 @@ export default function InvoiceDetailPage() {
           {inv.credit_reason ? ` — ${inv.credit_reason}` : ''}
         </Alert>
       )}
-      {draft && inv.unpriced.length > 0 && (
+      {draft && unpriced.length > 0 && (
         <Alert color="orange" icon={<IconAlertTriangle size={18} />} title={t('detail.unpriced')}>
           <Stack gap={2}>
-            {inv.unpriced.map((u) => (
+            {unpriced.map((u) => (
               <Text key={`${u.performed_act}-${u.label}`} size="sm">
-                {u.label} — {u.reason}
+                {u.label} — {t(`detail.unpricedReason.${u.reason === 'no_act' ? 'no_act' : 'no_tariff'}`)}
               </Text>
             ))}
           </Stack>
