@@ -64,7 +64,7 @@ describe('the hospital selector (issue 25)', () => {
         <HospitalSwitcher />
       </TestProviders>,
     );
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled(), { timeout: 10_000 });
     expect(
       screen.getByLabelText('Hôpital', { selector: 'input:not([type=hidden])' }),
     ).not.toHaveAccessibleDescription();

@@ -34,7 +34,7 @@ describe('the administration page', () => {
     expect(screen.getByTestId('maintenance-confirm')).toHaveTextContent('les vôtres aussi');
     expect(puts).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Oui, passer en maintenance' }));
-    await vi.waitFor(() => expect(puts).toEqual([{ enabled: true }]));
+    await vi.waitFor(() => expect(puts).toEqual([{ enabled: true }]), { timeout: 10_000 });
   });
 
   it('lets a signed-in administrator end the maintenance from the maintenance page', async () => {
@@ -50,7 +50,7 @@ describe('the administration page', () => {
     });
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('end-maintenance'));
-    await vi.waitFor(() => expect(puts).toEqual([{ enabled: false }]));
+    await vi.waitFor(() => expect(puts).toEqual([{ enabled: false }]), { timeout: 10_000 });
   });
 
   it('offers nobody else the switch on the maintenance page', async () => {

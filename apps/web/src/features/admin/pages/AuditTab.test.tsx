@@ -70,9 +70,11 @@ describe('the audit tab', () => {
       view.fetchMock.mock.calls
         .map((c) => new URL(String(c[0]), 'http://localhost'))
         .filter((u) => u.pathname === '/api/admin/audit/');
-    await vi.waitFor(() => expect(listed().at(-1)?.searchParams.get('action')).toBe('staff.*'));
+    await vi.waitFor(() => expect(listed().at(-1)?.searchParams.get('action')).toBe('staff.*'), {
+      timeout: 10_000,
+    });
     await user.click(within(panel).getByRole('button', { name: 'Exporter en CSV' }));
-    await vi.waitFor(() => expect(URL.createObjectURL).toHaveBeenCalled());
+    await vi.waitFor(() => expect(URL.createObjectURL).toHaveBeenCalled(), { timeout: 10_000 });
     const exported = view.fetchMock.mock.calls
       .map((c) => ({
         url: new URL(String(c[0]), 'http://localhost'),

@@ -58,19 +58,21 @@ describe("the hospital's settings on /admin → Réglages", () => {
     await user.clear(reminders);
     await user.type(reminders, '17:30');
     await user.click(within(panel).getByRole('button', { name: 'Enregistrer' }));
-    await vi.waitFor(() =>
-      expect(patches).toEqual([
-        {
-          consultation_minutes: 30,
-          notification_sound: false,
-          dictation_browser_enabled: false,
-          upload_max_mb: 10,
-          pharmacy_expiring_days: 60,
-          appointment_reminder_time: '17:30',
-          working_hours: { ...DEFAULT_HOSPITAL_SETTINGS.working_hours, sat: null },
-          shift_times: ['07:00', '19:00'],
-        },
-      ]),
+    await vi.waitFor(
+      () =>
+        expect(patches).toEqual([
+          {
+            consultation_minutes: 30,
+            notification_sound: false,
+            dictation_browser_enabled: false,
+            upload_max_mb: 10,
+            pharmacy_expiring_days: 60,
+            appointment_reminder_time: '17:30',
+            working_hours: { ...DEFAULT_HOSPITAL_SETTINGS.working_hours, sat: null },
+            shift_times: ['07:00', '19:00'],
+          },
+        ]),
+      { timeout: 10_000 },
     );
     expect(await within(panel).findByText(/par Awa Diop/)).toBeInTheDocument();
   }, 40_000);
@@ -106,14 +108,17 @@ describe("the hospital's settings on /admin → Réglages", () => {
     await user.clear(third);
     await user.type(third, '23:00');
     await user.click(within(panel).getByRole('button', { name: 'Enregistrer' }));
-    await vi.waitFor(() =>
-      expect(patches).toEqual([expect.objectContaining({ shift_times: ['07:00', '19:00', '23:00'] })]),
+    await vi.waitFor(
+      () => expect(patches).toEqual([expect.objectContaining({ shift_times: ['07:00', '19:00', '23:00'] })]),
+      { timeout: 10_000 },
     );
   }, 40_000);
 
   it("gives the signed-in app the hospital's sound default", async () => {
     usePreferencesStore.setState({ notificationSound: null, hospitalNotificationSound: true });
     renderSettings({ ...defaults, notification_sound: false });
-    await vi.waitFor(() => expect(usePreferencesStore.getState().hospitalNotificationSound).toBe(false));
+    await vi.waitFor(() => expect(usePreferencesStore.getState().hospitalNotificationSound).toBe(false), {
+      timeout: 10_000,
+    });
   });
 });

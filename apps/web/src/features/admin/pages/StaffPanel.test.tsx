@@ -79,7 +79,7 @@ describe('staff administration', () => {
     expect(panel).toHaveTextContent('Actif');
     expect(panel).toHaveTextContent('Jamais connecté(e)');
     await userEvent.setup().click(within(panel).getByText('Awa Ndiaye'));
-    await vi.waitFor(() => expect(locationOf(view.router)).toBe(`/admin/staff/${AWA}`));
+    await vi.waitFor(() => expect(locationOf(view.router)).toBe(`/admin/staff/${AWA}`), { timeout: 10_000 });
     expect(await screen.findByTestId('staff-detail')).toHaveTextContent('awa.ndiaye@hopital.test');
   });
 
@@ -107,21 +107,23 @@ describe('staff administration', () => {
     const options = await screen.findAllByRole('option', { name: 'Infirmier(ère) (NURSE)', hidden: true });
     await user.click(options[options.length - 1]!);
     await user.click(within(dialog).getByRole('button', { name: "Envoyer l'invitation" }));
-    await vi.waitFor(() =>
-      expect(view.writes).toEqual([
-        {
-          method: 'POST',
-          path: '/api/admin/staff/',
-          body: {
-            email: 'awa.ndiaye@hopital.test',
-            first_name: 'Awa',
-            last_name: 'Ndiaye',
-            language_preference: 'fr',
-            role_code: 'NURSE',
-            department: null,
+    await vi.waitFor(
+      () =>
+        expect(view.writes).toEqual([
+          {
+            method: 'POST',
+            path: '/api/admin/staff/',
+            body: {
+              email: 'awa.ndiaye@hopital.test',
+              first_name: 'Awa',
+              last_name: 'Ndiaye',
+              language_preference: 'fr',
+              role_code: 'NURSE',
+              department: null,
+            },
           },
-        },
-      ]),
+        ]),
+      { timeout: 10_000 },
     );
     expect(
       await within(dialog).findByText("Cette personne fait déjà partie du personnel de l'hôpital."),
@@ -148,10 +150,12 @@ describe('staff administration', () => {
     );
     expect(view.writes).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Oui, désactiver' }));
-    await vi.waitFor(() =>
-      expect(view.writes).toEqual([
-        { method: 'POST', path: `/api/admin/staff/${AWA}/deactivate/`, body: undefined },
-      ]),
+    await vi.waitFor(
+      () =>
+        expect(view.writes).toEqual([
+          { method: 'POST', path: `/api/admin/staff/${AWA}/deactivate/`, body: undefined },
+        ]),
+      { timeout: 10_000 },
     );
     expect(await within(detail).findByRole('alert')).toHaveTextContent('dernier administrateur actif');
   });

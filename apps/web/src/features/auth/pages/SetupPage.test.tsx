@@ -51,21 +51,23 @@ describe('the setup link of a new installation (/register#setup=…)', () => {
     await user.type(screen.getByLabelText(/^Mot de passe/), 'harbour-violet-compass-31');
     await user.type(screen.getByLabelText(/Confirmer le mot de passe/), 'harbour-violet-compass-31');
     await user.click(screen.getByRole('button', { name: /Créer l'hôpital et mon compte/ }));
-    await vi.waitFor(() =>
-      expect(posted).toEqual([
-        expect.objectContaining({
-          token: TOKEN,
-          name: 'Hôpital Régional de Thiès',
-          code: 'HRT',
-          currency: 'XOF',
-          triage_scale: 'FRENCH',
-          email: 'direction@hrt.example.sn',
-          password: 'harbour-violet-compass-31',
-          language_preference: 'fr',
-        }),
-      ]),
+    await vi.waitFor(
+      () =>
+        expect(posted).toEqual([
+          expect.objectContaining({
+            token: TOKEN,
+            name: 'Hôpital Régional de Thiès',
+            code: 'HRT',
+            currency: 'XOF',
+            triage_scale: 'FRENCH',
+            email: 'direction@hrt.example.sn',
+            password: 'harbour-violet-compass-31',
+            language_preference: 'fr',
+          }),
+        ]),
+      { timeout: 10_000 },
     );
-    await vi.waitFor(() => expect(locationOf(view.router)).toBe('/'));
+    await vi.waitFor(() => expect(locationOf(view.router)).toBe('/'), { timeout: 10_000 });
   }, 40_000);
 
   it('says so when the link was used, expired or the installation is done', async () => {

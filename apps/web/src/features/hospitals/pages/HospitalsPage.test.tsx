@@ -125,7 +125,7 @@ describe('the hospitals page', () => {
     const footer = within(panel).getByRole('textbox', { name: /Pied des documents imprimés/ });
     await user.type(footer, 'Merci de votre confiance');
     await user.click(within(panel).getByRole('button', { name: 'Enregistrer' }));
-    await vi.waitFor(() => expect(saved).toHaveLength(1));
+    await vi.waitFor(() => expect(saved).toHaveLength(1), { timeout: 10_000 });
     expect(saved[0]).toMatchObject({ print_footer: 'Merci de votre confiance', currency: 'CDF' });
     expect(saved[0]).not.toHaveProperty('code');
   });
