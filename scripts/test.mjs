@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { bin, ensureInstalled, log, ROOT } from './lib.mjs';
 
 ensureInstalled();
@@ -32,6 +32,7 @@ function freePort() {
 const results = []; // { step, ok, note, seconds }
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const skips = [];
+const failures = []; // { suite, file, test, error } of every failed Vitest test, repeated in the summary
 const tmp = join(ROOT, '.build-stamps', 'test');
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
@@ -108,6 +109,7 @@ function suite(name, root) {
         counts.skipped += c.skipped;
         parts.push(`${project}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
       }
+      for (const f of data.failures ?? []) failures.push({ suite: name, ...f });
       if (data.moduleErrors) {
         counts.failed += data.moduleErrors;
         parts.push(`${data.moduleErrors} test file(s) failed to load`);
@@ -174,7 +176,9 @@ async function webLane() {
     });
     let note = '';
     if (existsSync(report)) {
-      const s = JSON.parse(readFileSync(report, 'utf8')).stats ?? {};
+      const data = JSON.parse(readFileSync(report, 'utf8'));
+      const s = data.stats ?? {};
+      for (const f of failedSpecs(data.suites ?? [])) failures.push({ suite: 'e2e', ...f });
       const passed = (s.expected ?? 0) + (s.flaky ?? 0);
       const failed = s.unexpected ?? 0;
       counts.passed += passed;
@@ -189,6 +193,24 @@ async function webLane() {
   });
 }
 
+/** The failed specs of a Playwright JSON report: { file, test, error }. */
+function failedSpecs(suites) {
+  const out = [];
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok) continue;
+      const error = spec.tests?.flatMap((t) => t.results ?? []).find((r) => r.error)?.error?.message ?? '';
+      out.push({
+        file: join(ROOT, 'apps/web/e2e', spec.file ?? suite.file ?? ''),
+        test: spec.title,
+        error: error.split('\n')[0].slice(0, 300),
+      });
+    }
+    out.push(...failedSpecs(suite.suites ?? []));
+  }
+  return out;
+}
+
 await Promise.all([serverLane, webLane()]);
 
 console.log('\n== Summary ==');
@@ -197,6 +219,10 @@ for (const r of results)
 for (const s of skips) console.log(`- skipped: ${s}`);
 const failedSteps = results.filter((r) => !r.ok);
 if (failedSteps.length) console.log(`✗ failed steps: ${failedSteps.map((r) => r.step).join(', ')}`);
+for (const f of failures) {
+  console.log(`✗ ${f.suite}: ${relative(ROOT, f.file)} › ${f.test}`);
+  if (f.error) console.log(`    ${f.error}`);
+}
 console.log(`wall time: ${Math.round((Date.now() - runStarted) / 1000)} s (two lanes side by side)`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(failedSteps.length ? 1 : 0);
