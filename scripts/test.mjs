@@ -4,9 +4,10 @@
 //
 // The steps run in two lanes side by side, one per core of the 2-core CI machine (decision 0029): each suite
 // keeps Vitest's single worker, so each lane keeps about one core busy.
-//   server lane: typecheck (server and its tests) → server suite
-//   web lane:    typecheck (web) → lint → shared suite → web suite → build → bundle budget → e2e
-// The build waits for the server lane's typecheck (both write apps/server/dist). Each step writes its output to
+//   server lane: typecheck (server and its tests) → server suite → web suite shards
+//   web lane:    typecheck (web) → lint → shared suite → build → bundle budget → e2e → web suite shards
+// The web suite is cut in three shards (Vitest's --shard) that whichever lane is free takes, one at a time
+// (decision 0051): the lanes then end close together. The build waits for the server lane's typecheck (both write apps/server/dist). Each step writes its output to
 // a log file, printed whole when the step ends, so that the two lanes' outputs never interleave.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -84,10 +85,10 @@ async function step(name, fn) {
 }
 
 /** A Vitest suite; its passed/failed/skipped counts come from scripts/vitest-counts-reporter.mjs. */
-function suite(name, root) {
+function suite(name, root, args = []) {
   if (!existsSync(join(ROOT, root, 'vitest.config.ts'))) return Promise.resolve(true);
   return step(`tests: ${name}`, async (exec) => {
-    const countsFile = join(tmp, `${name}.json`);
+    const countsFile = join(tmp, `${name.replace(/[^a-z0-9]+/gi, '-')}.json`);
     const code = await exec(
       bin('vitest'),
       [
@@ -96,6 +97,7 @@ function suite(name, root) {
         root,
         '--reporter=default',
         `--reporter=${join(ROOT, 'scripts/vitest-counts-reporter.mjs')}`,
+        ...args,
       ],
       { env: { GREENSEN_COUNTS_FILE: countsFile } },
     );
@@ -141,7 +143,18 @@ const serverTypecheck = step('typecheck: server', async (exec) => {
   if ((await exec(bin('tsc'), ['-b', 'packages/shared', 'apps/server'])) !== 0) return false;
   return (await exec(bin('tsc'), ['-p', 'apps/server/tsconfig.test.json'])) === 0;
 });
-const serverLane = serverTypecheck.then(() => suite('server', 'apps/server'));
+// The web suite, in shards that whichever lane is free takes (decision 0051): the server lane ends long before
+// the web lane's typecheck, lint, build and e2e plus the whole web suite would.
+const WEB_SHARDS = 3;
+const webShards = Array.from(
+  { length: WEB_SHARDS },
+  (_, i) => () => suite(`web ${i + 1}/${WEB_SHARDS}`, 'apps/web', [`--shard=${i + 1}/${WEB_SHARDS}`]),
+);
+async function takeWebShards() {
+  while (webShards.length > 0) await webShards.shift()();
+}
+
+const serverLane = serverTypecheck.then(() => suite('server', 'apps/server')).then(takeWebShards);
 
 async function webLane() {
   await step('typecheck: web', async (exec) =>
@@ -154,7 +167,6 @@ async function webLane() {
     async (exec) => (await exec(bin('biome'), ['ci', '--diagnostic-level=error', '.'])) === 0,
   );
   await suite('shared', 'packages/shared');
-  await suite('web', 'apps/web');
   await serverTypecheck; // the build writes apps/server/dist too
   const built = await step(
     'build',
@@ -166,7 +178,11 @@ async function webLane() {
     'bundle budget',
     async (exec) => built && (await exec(process.execPath, [join(ROOT, 'scripts/check-bundle.mjs')])) === 0,
   );
-  if (!withE2e) return;
+  if (withE2e) await e2e(built);
+  await takeWebShards();
+}
+
+async function e2e(built) {
   const port = await freePort();
   await step('tests: e2e (Chromium)', async (exec) => {
     if (!built) return { ok: false, note: 'no build' };

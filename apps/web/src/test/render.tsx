@@ -3,6 +3,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -119,4 +120,14 @@ export function renderApp(path: string, options: AppOptions = {}) {
 
 export function locationOf(router: { state: { location: { pathname: string; search: string } } }): string {
   return `${router.state.location.pathname}${router.state.location.search}`;
+}
+
+/**
+ * Fills a text field the way a user pastes into it: one input event for the whole text. Each keystroke of
+ * `user.type` re-renders the form, seconds for a long form's texts; use `user.type` where typing itself is
+ * under test (live parsing, masks, suggestions as one types).
+ */
+export async function fillIn(user: UserEvent, field: HTMLElement, text: string): Promise<void> {
+  await user.click(field);
+  await user.paste(text);
 }

@@ -340,8 +340,8 @@ export class InvoicesService {
         where eo.hospital_id = ${hospitalId} and eo.status = 'validated' and ${examScope}
           and not exists (select 1 from medical_acts ma where ma.hospital_id = ${hospitalId} and ma.exam_id = eo.exam_id and ma.is_active)
       union all
-      select mp.code as label from stock_movements sm join prescriptions pr on pr.id = sm.prescription_id
-        join medication_presentations mp on mp.id = sm.presentation_id
+      select m.inn_fr || ' ' || mp.strength as label from stock_movements sm join prescriptions pr on pr.id = sm.prescription_id
+        join medication_presentations mp on mp.id = sm.presentation_id join medications m on m.id = mp.medication_id
         where sm.hospital_id = ${hospitalId} and sm.kind = 'dispense' and ${rxScope}
           and not exists (select 1 from medical_acts ma where ma.hospital_id = ${hospitalId} and ma.presentation_id = sm.presentation_id and ma.is_active)
       limit 200`);

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { locationOf, makeUser, renderApp } from '../../../test/render';
+import { fillIn, locationOf, makeUser, renderApp } from '../../../test/render';
 import { setupTokenOf } from '../api/setup';
 
 afterEach(() => {
@@ -43,13 +43,13 @@ describe('the setup link of a new installation (/register#setup=…)', () => {
     const user = userEvent.setup({ delay: null });
     expect(await screen.findByTestId('setup-form')).toHaveTextContent('Installer Greensen');
     expect(screen.queryByText('Créer mon compte')).not.toBeInTheDocument();
-    await user.type(screen.getByLabelText(/Nom de l'hôpital/), 'Hôpital Régional de Thiès');
-    await user.type(screen.getByLabelText(/Code court/), 'hrt');
-    await user.type(screen.getByLabelText(/^Prénom/), 'Mariama');
-    await user.type(screen.getByLabelText(/^Nom \*?$/), 'Ndiaye');
-    await user.type(screen.getByLabelText(/Adresse e-mail/), 'direction@hrt.example.sn');
-    await user.type(screen.getByLabelText(/^Mot de passe/), 'harbour-violet-compass-31');
-    await user.type(screen.getByLabelText(/Confirmer le mot de passe/), 'harbour-violet-compass-31');
+    await fillIn(user, screen.getByLabelText(/Nom de l'hôpital/), 'Hôpital Régional de Thiès');
+    await fillIn(user, screen.getByLabelText(/Code court/), 'hrt');
+    await fillIn(user, screen.getByLabelText(/^Prénom/), 'Mariama');
+    await fillIn(user, screen.getByLabelText(/^Nom \*?$/), 'Ndiaye');
+    await fillIn(user, screen.getByLabelText(/Adresse e-mail/), 'direction@hrt.example.sn');
+    await fillIn(user, screen.getByLabelText(/^Mot de passe/), 'harbour-violet-compass-31');
+    await fillIn(user, screen.getByLabelText(/Confirmer le mot de passe/), 'harbour-violet-compass-31');
     await user.click(screen.getByRole('button', { name: /Créer l'hôpital et mon compte/ }));
     await vi.waitFor(
       () =>
