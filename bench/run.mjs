@@ -58,7 +58,7 @@ import {
   openDb,
   postgresVersion,
 } from './lib/datasets.mjs';
-import { latency, throughput } from './lib/load.mjs';
+import { interleavedLatency, latency, throughput } from './lib/load.mjs';
 import { clock, socketClients } from './lib/socket-clients.mjs';
 import { median, ms, percentile, round, rps, seconds, seeded } from './lib/stats.mjs';
 
@@ -904,25 +904,26 @@ async function careScenario(server) {
   const mine = await api(server.url, nurse, 'GET', `/api/nurses/${me.id}/patients/?page_size=100`);
   const tasks = await api(server.url, nurse, 'GET', `/api/nurses/${me.id}/tasks/?page_size=100`);
   const patients = mine.results.map((s) => s.patient.id).slice(0, 50);
-  const measured = await alternate({
-    tasks: () =>
-      latency(
+  // The ratios' sides in turn, request by request (decision 0052): the same load, the same count.
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r += 1)
+    rounds.push(
+      await interleavedLatency(
         server.url,
-        [{ path: `/api/nurses/${me.id}/tasks/` }, { path: `/api/nurses/${me.id}/tasks/?scope=ward&page=2` }],
-        { headers: nurse.headers, amount: CFG.perBatch },
+        {
+          tasks: [
+            { path: `/api/nurses/${me.id}/tasks/`, headers: nurse.headers },
+            { path: `/api/nurses/${me.id}/tasks/?scope=ward&page=2`, headers: nurse.headers },
+          ],
+          patients: [{ path: `/api/nurses/${me.id}/patients/?page_size=50`, headers: nurse.headers }],
+          detail: patients.map((id) => ({ path: `/api/patients/${id}/`, headers: secretary.headers })),
+        },
+        { amount: CFG.perBatch },
       ),
-    patients: () =>
-      latency(server.url, [{ path: `/api/nurses/${me.id}/patients/?page_size=50` }], {
-        headers: nurse.headers,
-        amount: CFG.perBatch,
-      }),
-    detail: () =>
-      latency(
-        server.url,
-        patients.map((id) => ({ path: `/api/patients/${id}/` })),
-        { headers: secretary.headers, amount: CFG.perBatch },
-      ),
-  });
+    );
+  const measured = Object.fromEntries(
+    ['tasks', 'patients', 'detail'].map((k) => [k, rounds.map((r) => r[k])]),
+  );
   return {
     patientCount: mine.count,
     taskCount: tasks.count,
@@ -1142,26 +1143,27 @@ async function billingScenario(server, _database, seeded) {
         [10, 100, 400, 900].map((d) => ({ path: `/api/invoices/?from=${day(d + 7)}&to=${day(d)}` })),
         { headers: cashier.headers, amount: CFG.perBatch },
       ),
-    assemble: () =>
-      latency(
+    // The ratio's two sides in turn, request by request (decision 0052): the same load, the same count.
+    assembleVsDetail: () =>
+      interleavedLatency(
         server.url,
-        [
-          {
-            path: '/api/invoices/assemble/',
-            method: 'POST',
-            body: JSON.stringify({ hospitalization: seeded.stay }),
-            headers: { ...cashier.headers, 'content-type': 'application/json' },
-          },
-        ],
-        { headers: cashier.headers, amount: Math.max(5, Math.round(CFG.perBatch / 4)) },
-      ),
-    detail: () =>
-      latency(
-        server.url,
-        people.map((p) => ({ path: `/api/patients/${p.id}/` })),
-        { headers: secretary.headers, amount: CFG.perBatch },
+        {
+          assemble: [
+            {
+              path: '/api/invoices/assemble/',
+              method: 'POST',
+              body: JSON.stringify({ hospitalization: seeded.stay }),
+              headers: { ...cashier.headers, 'content-type': 'application/json' },
+            },
+          ],
+          detail: people.map((p) => ({ path: `/api/patients/${p.id}/`, headers: secretary.headers })),
+        },
+        { amount: CFG.perBatch },
       ),
   });
+  measured.assemble = measured.assembleVsDetail.map((r) => r.assemble);
+  measured.detail = measured.assembleVsDetail.map((r) => r.detail);
+  delete measured.assembleVsDetail;
   return {
     invoices: seeded.invoices,
     lines: first.line_count ?? 0,

@@ -51,6 +51,32 @@ export async function latency(url, requests, { headers, amount, maxSeconds = 30,
   };
 }
 
+/**
+ * Kinds of request measured side by side for a ratio: one request of each kind in turn on one connection (a, b,
+ * c, a, b, c, …), `amount` of each, so that every kind meets the same moments of the machine's load and gives the
+ * same number of samples (batches one after the other let the load move between them, and a p95 of 30 samples
+ * against one of 120 compared a near-maximum with a percentile). `kinds`: `{ name: [request, …] }`, each request
+ * with its own headers; each kind cycles through its list. Answers `{ name: { n, p50, p95, failed } }`.
+ */
+export async function interleavedLatency(url, kinds, { amount, maxSeconds = 60 }) {
+  const names = Object.keys(kinds);
+  const requests = [];
+  const longest = Math.max(...names.map((k) => kinds[k].length));
+  for (let i = 0; i < longest; i += 1) for (const k of names) requests.push(kinds[k][i % kinds[k].length]);
+  const { result, latencies, statuses } = await run(
+    { url, requests, connections: 1, amount: names.length * amount, pipelining: 1 },
+    maxSeconds,
+  );
+  // One connection, one request at a time: the answers come in the order of the requests.
+  const failed = failures(statuses) + result.errors;
+  return Object.fromEntries(
+    names.map((k, j) => {
+      const list = latencies.filter((_, i) => i % names.length === j);
+      return [k, { n: list.length, p50: percentile(list, 50), p95: percentile(list, 95), failed }];
+    }),
+  );
+}
+
 /** Throughput (requests per second, the mean over the run) with `connections` concurrent connections. */
 export async function throughput(url, requests, { headers, connections = 10, seconds = 5, amount }) {
   const { result, statuses, latencies } = await run(

@@ -138,6 +138,26 @@ const RESULT_TYPE_CHANGED = '0A000';
 const PREPARABLE = /^[\s(]*(select|with|insert|update|delete)\b/i;
 
 /**
+ * Which data statements came back (decision 0050): a statement run once is not worth a prepared plan, so both
+ * engines name a statement from its second sighting. Texts seen once are many (lists of n parameters,
+ * migrations): past `limit` of them the sightings are forgotten rather than grown forever.
+ */
+class Sightings {
+  readonly #once = new Set<string>();
+
+  constructor(private readonly limit: number) {}
+
+  /** True when `text` is a data statement seen once before (the caller keeps it from then on). */
+  repeated(text: string): boolean {
+    if (!PREPARABLE.test(text)) return false;
+    if (this.#once.delete(text)) return true;
+    if (this.#once.size >= this.limit) this.#once.clear();
+    this.#once.add(text);
+    return false;
+  }
+}
+
+/**
  * Server-side prepared statements for the embedded database (decision 0050), as JDBC's `prepareThreshold` does:
  * a data statement's text seen a second time is parsed once under a name, and later runs only bind and execute
  * it. PostgreSQL's plan cache then skips the parse and analysis every time, and the planning too once a generic
@@ -151,14 +171,16 @@ const PREPARABLE = /^[\s(]*(select|with|insert|update|delete)\b/i;
  */
 class EmbeddedStatements {
   readonly #statements = new Map<string, Prepared>();
-  readonly #seen = new Map<string, number>();
+  readonly #sightings: Sightings;
   #next = 0;
 
   constructor(
     private readonly client: PGlite,
     /** How many statements stay prepared at most; 0 prepares none. */
     private readonly limit = 256,
-  ) {}
+  ) {
+    this.#sightings = new Sightings(4 * limit);
+  }
 
   /** Runs `text` as `client.query` would; `inTransaction`: under a transaction's lock (the caller holds it). */
   async query<T>(
@@ -207,15 +229,9 @@ class EmbeddedStatements {
     }
   }
 
-  /** True from the second time a data statement is seen (a statement run once is not worth a prepared plan). */
+  /** Prepared already, or a data statement seen before. */
   #worthPreparing(text: string): boolean {
-    if (this.#statements.has(text)) return true;
-    if (!PREPARABLE.test(text)) return false;
-    const seen = (this.#seen.get(text) ?? 0) + 1;
-    // Texts seen once are many (lists of n parameters, migrations): the count is dropped rather than grown forever.
-    if (this.#seen.size >= 4 * this.limit) this.#seen.clear();
-    this.#seen.set(text, seen);
-    return seen >= 2;
+    return this.#statements.has(text) || this.#sightings.repeated(text);
   }
 
   async #prepared(
@@ -251,7 +267,6 @@ class EmbeddedStatements {
       rowDescription: described.filter((m) => m.name === 'rowDescription'),
     };
     this.#statements.set(text, statement);
-    this.#seen.delete(text);
     return statement;
   }
 }
@@ -351,22 +366,17 @@ async function openEmbedded(
  * renews itself). Statements a caller named itself are left as they are.
  */
 class RepeatedStatements {
-  readonly #seen = new Map<string, string | number>();
-  readonly #limit = 4096;
+  readonly #names = new Map<string, string>();
+  readonly #sightings = new Sightings(4096);
 
   /** The name of `text` once it has been seen before, else undefined. */
   nameOf(text: string): string | undefined {
-    const known = this.#seen.get(text);
-    if (typeof known === 'string') return known;
-    if (!PREPARABLE.test(text)) return undefined;
-    if (known === undefined) {
-      // Texts seen once are many (lists of n parameters): the counts are dropped rather than grown forever.
-      if (this.#seen.size >= this.#limit) this.#seen.clear();
-      this.#seen.set(text, 1);
-      return undefined;
-    }
+    const known = this.#names.get(text);
+    if (known) return known;
+    if (!this.#sightings.repeated(text)) return undefined;
     const name = `greensen_${createHash('sha1').update(text).digest('hex').slice(0, 32)}`;
-    this.#seen.set(text, name);
+    if (this.#names.size >= 4096) this.#names.clear();
+    this.#names.set(text, name);
     return name;
   }
 
