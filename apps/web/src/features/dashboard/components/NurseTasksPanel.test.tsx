@@ -63,14 +63,27 @@ function routes(extra: Record<string, (r: MockRequest) => Response> = {}) {
 
 /**
  * Picks `name` in the third task's "other actions" menu. On a busy machine the tab's first load can render the
- * list again under the click, and the menu of a replaced row never opens: open it again (at most three times).
+ * list again under the click, closing the menu, and the menu can take seconds to open: the target is clicked
+ * only while its menu is closed (a second click would close a menu that opened late), until the item shows, for
+ * up to 30 s. The item is looked for in the dropdown the target controls, visible or not: under load jsdom left
+ * an open menu's dropdown at `display: none`, its opening transition never finishing (seen in CI and with three
+ * runs at once on 2 cores), while the menu and its items were there and open.
  */
 async function pickTaskAction(user: UserEvent, name: string) {
-  for (let attempt = 1; ; attempt++) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
     const tasks = await screen.findAllByTestId('task', {}, { timeout: 15_000 });
-    await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: 'Autres actions' }));
-    const item = await screen.findByRole('menuitem', { name }, { timeout: 4_000 }).catch((error: unknown) => {
-      if (attempt >= 3) throw error;
+    const target = within(tasks[2] as HTMLElement).getByRole('button', { name: 'Autres actions' });
+    if (target.getAttribute('aria-expanded') !== 'true') await user.click(target);
+    const item = await waitFor(
+      () => {
+        const dropdown = document.getElementById(target.getAttribute('aria-controls') ?? '');
+        if (!dropdown || target.getAttribute('aria-expanded') !== 'true') throw new Error('menu not open');
+        return within(dropdown).getByRole('menuitem', { name, hidden: true });
+      },
+      { timeout: 3_000 },
+    ).catch((error: unknown) => {
+      if (Date.now() > deadline) throw error;
       return null;
     });
     if (item) {
@@ -93,7 +106,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
         },
       }),
     });
-    await user.click(await screen.findByRole('tab', { name: 'Soins à faire' }, { timeout: 15_000 }));
+    await user.click(await screen.findByRole('tab', { name: 'Soins à faire' }, { timeout: 30_000 }));
     const tasks = await screen.findAllByTestId('task', {}, { timeout: 15_000 });
     expect(tasks).toHaveLength(3);
     expect(tasks[0]).toHaveAttribute('data-late', 'true');
@@ -108,7 +121,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: /Fait maintenant/ }));
     await waitFor(() => expect(recorded).toHaveLength(1), { timeout: 10_000 });
     expect(recorded[0]?.body).toEqual({ outcome: 'done' });
-  });
+  }, 60_000);
 
   it('"not done" needs a reason and sends it', async () => {
     const recorded: MockRequest[] = [];
@@ -131,7 +144,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     await user.click(within(form).getByRole('button', { name: 'Enregistrer comme non fait' }));
     await waitFor(() => expect(recorded).toHaveLength(1), { timeout: 10_000 });
     expect(recorded[0]?.body).toEqual({ outcome: 'not_done', reason: 'patient_refused', note: null });
-  });
+  }, 60_000);
 
   it('reassigns a task to a nurse of the department (the server notifies her)', async () => {
     const assigned: MockRequest[] = [];
@@ -164,7 +177,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     await user.click(within(form).getByRole('button', { name: 'Réattribuer' }));
     await waitFor(() => expect(assigned).toHaveLength(1));
     expect(assigned[0]?.body).toEqual({ nurse: OTHER });
-  });
+  }, 60_000);
 
   it('the handoffs tab lists what to give and what to acknowledge; acknowledging sends it', async () => {
     const acknowledged: MockRequest[] = [];
@@ -210,7 +223,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
         },
       }),
     });
-    await user.click(await screen.findByRole('tab', { name: 'Transmissions' }, { timeout: 15_000 }));
+    await user.click(await screen.findByRole('tab', { name: 'Transmissions' }, { timeout: 30_000 }));
     expect(await screen.findByRole('button', { name: 'Rédiger' }, { timeout: 15_000 })).toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: 'À prendre' }));
     await user.click(await screen.findByRole('button', { name: 'Lire et acquitter' }));
@@ -219,5 +232,5 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     await user.click(within(view).getByRole('button', { name: 'Acquitter' }));
     await waitFor(() => expect(acknowledged).toHaveLength(1));
     expect(await within(view).findByText(/Acquittée par Inès Mbala/)).toBeInTheDocument();
-  });
+  }, 60_000);
 });
