@@ -7,8 +7,9 @@
 //   server lane: typecheck (server and its tests) → server suite → web suite shards
 //   web lane:    typecheck (web) → lint → shared suite → build → bundle budget → e2e → web suite shards
 // The web suite is cut in three shards (Vitest's --shard) that whichever lane is free takes, one at a time
-// (decision 0051): the lanes then end close together. The build waits for the server lane's typecheck (both write apps/server/dist). Each step writes its output to
-// a log file, printed whole when the step ends, so that the two lanes' outputs never interleave.
+// (decision 0051): the lanes then end close together. The build waits for the server lane's typecheck (both
+// write apps/server/dist). Each step writes its output to a log file, printed whole when the step ends, so that
+// the two lanes' outputs never interleave.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -39,6 +40,9 @@ rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
 const runStarted = Date.now();
 
+/** A step's name as a file name (its log, its counts). */
+const fileNameOf = (name) => name.replace(/[^a-z0-9]+/gi, '-');
+
 /** Runs one command with its output (stdout and stderr) going to `logFile`; resolves to its exit code. */
 function runLogged(cmd, args, logFile, { env, cwd = ROOT } = {}) {
   return new Promise((resolve) => {
@@ -62,7 +66,7 @@ function runLogged(cmd, args, logFile, { env, cwd = ROOT } = {}) {
  */
 async function step(name, fn) {
   const started = Date.now();
-  const logFile = join(tmp, `${name.replace(/[^a-z0-9]+/gi, '-')}.log`);
+  const logFile = join(tmp, `${fileNameOf(name)}.log`);
   log(`${name}: started`);
   let ok = false;
   let note = '';
@@ -88,7 +92,7 @@ async function step(name, fn) {
 function suite(name, root, args = []) {
   if (!existsSync(join(ROOT, root, 'vitest.config.ts'))) return Promise.resolve(true);
   return step(`tests: ${name}`, async (exec) => {
-    const countsFile = join(tmp, `${name.replace(/[^a-z0-9]+/gi, '-')}.json`);
+    const countsFile = join(tmp, `${fileNameOf(name)}.json`);
     const code = await exec(
       bin('vitest'),
       [
