@@ -254,6 +254,12 @@ export interface RoutePolicy {
   /** The route changes the caller's own account (password, PIN): every request is made by a new account. */
   freshCaller?: true;
   /**
+   * The route changes the hospital the request works in (its record, its settings): a fuzzed body can be a valid
+   * change — deactivating the hospital locks its staff out — so every fuzzed request goes to a new hospital its
+   * administrator made, not to the one the other routes' requests need.
+   */
+  scratchHospital?: true;
+  /**
    * What allowed callers get for the request above: any 2xx by default, or this status (a documented refusal of
    * the request's content, such as a wrong link), or `not-refused` (anything but 401/403 and 5xx).
    */
@@ -476,6 +482,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'event',
     request: () => ({ body: { consultation_minutes: 25, notification_sound: true } }),
     massAssignment: { extras: 'refused' },
+    scratchHospital: true,
   },
 
   // Audit viewer: the CSV export of the same filters (issue 15), audited like the list.
@@ -1068,6 +1075,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: (kit) => ({ params: { id: kit.id }, body: { print_footer: unique('Pied de page') } }),
     // One row per hospital (no fresh row per request to compare): a field it does not know is a 400.
     massAssignment: { extras: 'refused' },
+    scratchHospital: true,
   },
   'GET /api/hospitals/:id/logo/': {
     allow: ALL,

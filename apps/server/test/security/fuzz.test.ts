@@ -182,13 +182,17 @@ describe('fuzzed input', () => {
           // A route that changes the caller's account (a fuzzed body may be a valid password change): a new
           // caller for every attempt, so that no attempt answers for the one before.
           if (policy.freshCaller) caller = await callerFor(policy);
+          // A route that changes its hospital (a fuzzed body may deactivate it): a new hospital for every attempt,
+          // named by the header and by the path where the valid request named the world's own.
+          const hospital = policy.scratchHospital ? await world.scratchHospital() : world.own.id;
+          const url = a.url.replaceAll(world.own.id, hospital);
           const headers: Record<string, string> = { ...a.headers };
           if (a.contentType) headers['content-type'] = a.contentType;
           const res = await send(ctx.app, {
             method: route.method,
-            url: a.url,
+            url,
             token: caller.token,
-            hospitalId: headers['hospital-id'] ? null : world.own.id,
+            hospitalId: headers['hospital-id'] ? null : hospital,
             headers,
             requestId: newRequestId('fz'),
             ip: newIp(),

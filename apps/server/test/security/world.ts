@@ -58,6 +58,11 @@ export interface World {
   callers: Record<MatrixCaller, Member>;
   /** A new signed-in caller of `group` in `own`, with a known password (routes that change the account). */
   freshCaller(group: MatrixCaller): Promise<Member>;
+  /**
+   * A new hospital that `own`'s administrator made through the API (she is its administrator): where requests that
+   * may change or deactivate their hospital go (`scratchHospital`).
+   */
+  scratchHospital(): Promise<string>;
 }
 
 let n = 0;
@@ -934,6 +939,22 @@ export async function buildWorld(ctx: TestContext): Promise<World> {
         hospitalId: member ? own.id : null,
         token: await tokenFor(ctx.config.jwtSecret, a),
       };
+    },
+    async scratchHospital() {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/hospitals/',
+        headers: { authorization: `Bearer ${own.tokens.admin}`, 'hospital-id': own.id },
+        payload: {
+          name: uniqueName('Hôpital '),
+          code: uniqueName('S').toUpperCase(),
+          time_zone: 'Africa/Abidjan',
+          currency: 'XOF',
+          triage_scale: 'FRENCH',
+        },
+      });
+      expectStatus(res, 201, 'scratch hospital');
+      return (res.json() as { id: string }).id;
     },
   };
 }
