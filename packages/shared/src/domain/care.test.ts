@@ -12,6 +12,14 @@ describe('time zone helpers', () => {
     expect(zonedInstant('2026-01-15', '07:00', PARIS).toISOString()).toBe('2026-01-15T06:00:00.000Z');
     expect(zonedDate(new Date('2026-06-01T23:30:00Z'), KIN)).toBe('2026-06-02');
   });
+
+  it('answers a known wall-clock time again with the same instant, per time zone, in a Date of its own', () => {
+    const first = zonedInstant('2026-03-29', '08:00', PARIS);
+    first.setTime(0);
+    expect(zonedInstant('2026-03-29', '08:00', PARIS).toISOString()).toBe('2026-03-29T06:00:00.000Z');
+    expect(zonedInstant('2026-03-29', '08:00', KIN).toISOString()).toBe('2026-03-29T07:00:00.000Z');
+    expect(zonedInstant('2026-03-28', '08:00', PARIS).toISOString()).toBe('2026-03-28T07:00:00.000Z');
+  });
 });
 
 describe('shiftAt', () => {

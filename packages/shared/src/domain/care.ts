@@ -65,13 +65,25 @@ function offsetMs(at: Date, timeZone: string): number {
   return asUtc - Math.floor(at.getTime() / 1000) * 1000;
 }
 
+/**
+ * Instants already computed, by time zone, date and time: the same few (the shift boundaries, the dose times of the
+ * days around now) are asked for on every read of a ward's tasks, and each costs two `formatToParts`.
+ */
+const instants = new Map<string, number>();
+const MAX_INSTANTS = 10_000;
+
 /** The instant of a wall-clock date and `HH:MM` in a time zone. */
 export function zonedInstant(date: string, time: string, timeZone: string): Date {
+  const key = `${timeZone}|${date}|${time}`;
+  const known = instants.get(key);
+  if (known !== undefined) return new Date(known);
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const [hh, mm] = time.split(':').map(Number) as [number, number];
   const guess = Date.UTC(y, m - 1, d, hh, mm);
   const first = guess - offsetMs(new Date(guess), timeZone);
   const second = guess - offsetMs(new Date(first), timeZone);
+  if (instants.size >= MAX_INSTANTS) instants.clear();
+  instants.set(key, second);
   return new Date(second);
 }
 
