@@ -9,6 +9,9 @@ const STATUS_COLORS: Record<InvoiceStatus, MantineColor> = {
   cancelled: 'gray',
 };
 
+/** A badge keeps its whole word in a narrow table cell (the patient's column wraps instead). */
+const NO_SHRINK = { flexShrink: 0, minWidth: 'max-content' } as const;
+
 export function InvoiceBadges({
   status,
   kind,
@@ -26,7 +29,7 @@ export function InvoiceBadges({
   return (
     <Group gap={4} wrap="nowrap">
       {kind === 'credit_note' && (
-        <Badge size={size} color="grape" variant="light">
+        <Badge size={size} color="grape" variant="light" style={NO_SHRINK}>
           {t('kinds.credit_note')}
         </Badge>
       )}
@@ -34,6 +37,7 @@ export function InvoiceBadges({
         size={size}
         color={settled ? 'green' : STATUS_COLORS[status]}
         variant="light"
+        style={NO_SHRINK}
         data-testid="invoice-status"
       >
         {settled ? t('statuses.settled') : t(`statuses.${status}`)}

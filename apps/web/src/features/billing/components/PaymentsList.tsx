@@ -1,6 +1,6 @@
 /**
  * An invoice's payments and refunds: receipt number (opens the printable receipt), when, the method (mobile money
- * with its operator), the reference, the amount (and in another currency the rate and the amount in the invoice's
+ * with its operator) and its reference, the amount (and in another currency the rate and the amount in the invoice's
  * currency), who received it. Billing staff refund a payment.
  */
 import type { TInvoiceDetail, TPaymentSummary } from '@greensen/shared/contracts/billing';
@@ -32,13 +32,12 @@ export function PaymentsList({
     );
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={680}>
+      <Table.ScrollContainer minWidth={560}>
         <Table verticalSpacing="xs" fz="sm" data-testid="payments">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('payments.receipt')}</Table.Th>
               <Table.Th>{t('payments.method')}</Table.Th>
-              <Table.Th>{t('payments.reference')}</Table.Th>
               <Table.Th style={{ textAlign: 'right' }}>{t('pay.amount')}</Table.Th>
               <Table.Th>{t('payments.by')}</Table.Th>
               {canRefund && <Table.Th data-no-print />}
@@ -73,8 +72,13 @@ export function PaymentsList({
                     </Badge>
                   )}
                   {methodLabel(p.method, p.operator)}
+                  {/* Under its method (the operator's or the bank's reference): one column less at tablet width. */}
+                  {p.reference && (
+                    <Text size="xs" ff="monospace" c="dimmed" title={t('payments.reference')}>
+                      {p.reference}
+                    </Text>
+                  )}
                 </Table.Td>
-                <Table.Td ff="monospace">{p.reference ?? '—'}</Table.Td>
                 <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
                   <Text size="sm" ff="monospace" c={p.amount < 0 ? 'orange' : undefined}>
                     {money(p.amount, p.currency)}
