@@ -9,6 +9,9 @@ export function sqlList(values: readonly unknown[]): SQL {
   );
 }
 
+/** A LIKE pattern for values containing `text`: its wildcards and the escape character taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** Name searches (`%>`) with the patient search's tolerance (0.4), for the rest of the transaction. */
 export const NAME_SEARCH_TOLERANCE = sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`;
 

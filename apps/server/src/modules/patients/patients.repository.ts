@@ -2,6 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { patients } from '../../db/schema/index.js';
 import { ageOf, allergiesRecorded, iso, isoRequired, textArray } from '../../lib/clinical.js';
+import { containsPattern } from '../../lib/queries.js';
 
 export type PatientRow = typeof patients.$inferSelect;
 export type PatientInsert = typeof patients.$inferInsert;
@@ -248,6 +249,60 @@ export function oneEditVariants(t: string): string[] {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Tier 4 reads this many of a word's nearest dictionary words (trigram distance), then keeps the close ones. */
+const DICTIONARY_CANDIDATES = 12;
+/** At most this many spellings of one word, and phrases of a term, are looked for. */
+const MAX_SPELLINGS = 3;
+
+/**
+ * The dictionary's words (nearest first) that may be what `word` was meant to be: at most two edits away (one for
+ * a word of four letters or fewer; a letter swapped counts one), or sharing most of their trigrams — the word
+ * itself first when it exists. At most MAX_SPELLINGS, the fewest edits first.
+ */
+export function spellingsNear(word: string, nearest: readonly string[]): string[] {
+  const allowed = word.length <= 4 ? 1 : 2;
+  return nearest
+    .map((w, rank) => ({ w, rank, edits: editDistance(word, w, allowed + 1) }))
+    .filter((c) => c.edits <= allowed || trigramOverlap(word, c.w) >= NAME_SEARCH_THRESHOLD)
+    .sort((a, b) => a.edits - b.edits || a.rank - b.rank)
+    .slice(0, MAX_SPELLINGS)
+    .map((c) => c.w);
+}
+
+/** The phrases a term's words' spellings make, in order (the first spellings first), at most MAX_SPELLINGS. */
+function phrasesOf(choices: readonly string[][]): string[] {
+  let phrases = [''];
+  for (const c of choices)
+    phrases = phrases.flatMap((p) => c.map((w) => (p ? `${p} ${w}` : w))).slice(0, MAX_SPELLINGS);
+  return phrases;
+}
+
+/**
+ * The optimal string alignment distance of two words (insertions, deletions, substitutions, and two neighbours
+ * swapped, one edit each), or `cap` once it is reached: enough to tell "two typos" from "another word".
+ */
+export function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) >= cap) return cap;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    let smallest = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, before[j - 2]! + 1);
+      current.push(d);
+      smallest = Math.min(smallest, d);
+    }
+    if (smallest >= cap) return cap;
+    before = previous;
+    previous = current;
+  }
+  return Math.min(previous[b.length]!, cap);
+}
+
 /** Trigram overlap of two strings (0…1): ranks the one-typo spellings found, closest first. */
 function trigramOverlap(a: string, b: string): number {
   const grams = (s: string) => {
@@ -275,8 +330,8 @@ interface Tier {
 }
 
 /**
- * A page of a hospital's patients, optionally searched (run it in a transaction: the trigram threshold is set
- * with `set_config(…, true)`). Results come in tiers, each ordered, each excluding the rows of the earlier ones:
+ * A page of a hospital's patients, optionally searched. Results come in tiers, each ordered, each excluding the
+ * rows of the earlier ones:
  *  1. exact record number or national id; then, for digits, phone numbers containing them (ending with them
  *     first);
  *  2. names starting with the term, "last first" (`Mbuyi`, `Mbuyi Grâce`, `Mbu`), then "first last"
@@ -284,8 +339,9 @@ interface Tier {
  *     costs the same at 10,000 or 1,000,000 patients;
  *  3. when those are fewer than FUZZY_GATE: names starting with a spelling one typo away that exists in the
  *     index (`Mbouyi` → `Mbuyi`, `Mbuyi` → `Mbouyi`, `Tchilombo` → `Tshilombo`);
- *  4. when none of the above found anyone: word similarity on the trigram index (another word of the name,
- *     several typos), the closest first, among the first 1,000 candidates.
+ *  4. when none of the above found anyone: each word of the term looked up in the hospital's dictionary of name
+ *     words (two typos, or most of its trigrams shared); the names starting with the phrases those words make,
+ *     then the names holding the closest ones anywhere (a second first name), the closest first.
  * `count` is exact up to SEARCH_COUNT_CAP (then `capped`); pages go on while they are full.
  */
 export async function searchPatients(
@@ -397,14 +453,42 @@ export async function searchPatients(
       }
     }
     if (total === 0 && !numbered) {
-      await q.execute(
-        sql`select set_config('pg_trgm.word_similarity_threshold', ${String(NAME_SEARCH_THRESHOLD)}, true)`,
+      // Tier 4: each word of the term looked up in the hospital's dictionary of name words (migration 0040),
+      // the nearest by trigram distance from its GiST index, kept when close enough (spellingsNear); then the
+      // names starting with those words, as tier 2 reads them, and at last the names holding them anywhere.
+      const words = foldName(term)
+        .split(/[\s'’-]+/)
+        .filter((w) => w.length >= 2);
+      const near = await q.execute<{ i: number; word: string }>(sql`select t.i::int as i, w.word
+        from json_array_elements_text(${JSON.stringify(words)}::json) with ordinality as t(term, i)
+        cross join lateral (select n.word from patient_name_words n where n.hospital_id = ${hospitalId}
+          order by n.word <-> t.term limit ${DICTIONARY_CANDIDATES}) w`);
+      const choices = words.map((w, i) =>
+        spellingsNear(
+          w,
+          near.rows.filter((r) => Number(r.i) === i + 1).map((r) => r.word),
+        ),
       );
-      await run({
-        where: sql`${NAME} %> ${t}`,
-        order: sql`word_similarity(${t}, ${NAME}) desc, p.last_name, p.first_name`,
-        candidates: SEARCH_COUNT_CAP,
-      });
+      if (words.length > 0 && choices.every((c) => c.length > 0)) {
+        const phrases = phrasesOf(choices);
+        for (const phrase of phrases) {
+          if (!enough()) await run({ where: startsWith(KEY_LAST_FIRST, phrase), order: KEY_LAST_FIRST });
+          if (!enough()) await run({ where: startsWith(KEY_FIRST_LAST, phrase), order: KEY_FIRST_LAST });
+        }
+        // A word in the middle of a name (a second first name, the second word of a compound name): the names
+        // holding every word of the closest phrase, found through the trigram index, the closest first.
+        if (total === 0) {
+          const best = choices.map((c) => c[0]!);
+          await run({
+            where: sql.join(
+              best.map((w) => sql`${NAME} like ${containsPattern(w)}`),
+              sql` and `,
+            ),
+            order: sql`word_similarity(${best.join(' ')}, ${NAME}) desc, p.last_name, p.first_name`,
+            candidates: SEARCH_COUNT_CAP,
+          });
+        }
+      }
     }
   }
   return { rows: result, count: Math.min(total, SEARCH_COUNT_CAP), capped: total > SEARCH_COUNT_CAP };

@@ -4,10 +4,12 @@ import { createTestApp, type TestContext } from '../../../test/app.js';
 import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
 import {
   classifySearch,
+  editDistance,
   namePrefixes,
   oneEditVariants,
   SEARCH_COUNT_CAP,
   searchPatients,
+  spellingsNear,
 } from './patients.repository.js';
 
 let ctx: TestContext;
@@ -244,6 +246,46 @@ describe('patients', () => {
     // A record number still finds its record alone, not the names that look like it.
     const byNumber = await call(ctx.app, doctor, 'GET', `/api/patients/?search=${second.record_number}`);
     expect(byNumber.json().results.map((r: { id: string }) => r.id)).toEqual([second.id]);
+  });
+
+  it('finds a name two typos away, or a word in the middle of a name, through the dictionary of name words', async () => {
+    const celine = await createPatient(ctx.app, secretary, { first_name: 'Céline', last_name: 'Tshilombwe' });
+    const marie = await createPatient(ctx.app, secretary, {
+      first_name: 'Grâce Mariette',
+      last_name: 'Nzuzi',
+    });
+    const search = async (term: string) => {
+      const res = await call(ctx.app, doctor, 'GET', `/api/patients/?search=${encodeURIComponent(term)}`);
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { results: { id: string }[] }).results.map((r) => r.id);
+    };
+    // Two typos in one word ("ch" for "sh", "n" for "m"), alone and with the first name.
+    expect(await search('Tchilonbwe')).toEqual([celine.id]);
+    expect(await search('Tchilonbwe Celine')).toEqual([celine.id]);
+    expect(await search('Celine Tchilonbwe')).toEqual([celine.id]);
+    // A second first name, and one typo in it.
+    expect(await search('Mariette')).toEqual([marie.id]);
+    expect(await search('Mariete')).toEqual([marie.id]);
+    // Three typos is another name: nobody.
+    expect(await search('Tchilonbvi')).toEqual([]);
+    // A renamed patient is found by the new name at once (the dictionary follows the patients' trigger).
+    await ctx.database.db.execute(sql`update patients set last_name = 'Kayembewa' where id = ${marie.id}`);
+    expect(await search('Kaiembeva')).toEqual([marie.id]);
+  });
+
+  it('counts edits as a misspelling makes them, and keeps the dictionary words close enough', () => {
+    expect(editDistance('tshilombo', 'tchilonbo', 3)).toBe(2);
+    expect(editDistance('mbuyi', 'mbuiy', 3)).toBe(1); // two neighbours swapped: one edit
+    expect(editDistance('kabongo', 'kabongo', 3)).toBe(0);
+    expect(editDistance('mutombo', 'tshisekedi', 3)).toBe(3); // stops at the cap
+    expect(spellingsNear('tchilonbo', ['tshilombo', 'mbombo', 'kalonji'])).toEqual(['tshilombo']);
+    expect(spellingsNear('mbuyi', ['mbuyi', 'mbouyi', 'mbuji', 'kabila'])).toEqual([
+      'mbuyi',
+      'mbouyi',
+      'mbuji',
+    ]);
+    // A short word allows one edit only.
+    expect(spellingsNear('ilo', ['ilunga', 'ila', 'oli'])).toEqual(['ila']);
   });
 
   it('tells numbers from names and spells one-typo variants', () => {
