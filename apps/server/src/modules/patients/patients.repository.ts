@@ -413,8 +413,6 @@ export async function searchPatients(
   // misspelt letters, so the one-typo and trigram tiers are for terms of letters only.
   const numbered = digits.length > 0;
   if (kinds.includes('name') && !(numbered && total > 0)) {
-    /** The term as the name keys hold names: unaccented, lower case. */
-    const t = sql`f_unaccent(lower(${term}))`;
     /** The prefixes as the name keys hold names. */
     const prefixes = namePrefixes(term).map((prefix) => sql`f_unaccent(lower(${prefix}))`);
     const startsWith = (key: SQL, prefix: string | SQL) =>
