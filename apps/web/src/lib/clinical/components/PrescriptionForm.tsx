@@ -14,7 +14,7 @@ import {
   ZPrescriptionSignConflict,
   ZPrescriptionUpdate,
 } from '@greensen/shared/contracts/pharmacy';
-import { Alert, Button, Group, NumberInput, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDeviceFloppy, IconRefresh, IconSignature } from '@tabler/icons-react';
@@ -23,6 +23,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthStore } from '../../../stores/auth';
 import { isApiError } from '../../api-client';
+import { ClinicalNumberInput } from '../../clinical-number-input';
 import { useFormFailure } from '../../field-errors';
 import { validateWith } from '../../zod-form';
 import {
@@ -245,14 +246,13 @@ export function PrescriptionForm({
             <PrescriptionWarningAlert key={`${w.kind}-${w.message}`} warning={w} />
           ))}
         <Group gap="sm" align="flex-start" wrap="wrap">
-          <NumberInput
+          <ClinicalNumberInput
             label={t('form.weight')}
             w={180}
-            min={0}
+            min={0.2}
             max={300}
-            decimalScale={1}
-            suffix=" kg"
-            allowNegative={false}
+            decimals={2}
+            unit="kg"
             description={
               vitalsWeight !== null && numberOrNull(values.weight_kg) === null
                 ? t('form.weightFromVitals', { weight: vitalsWeight })

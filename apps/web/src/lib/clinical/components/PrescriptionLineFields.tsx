@@ -8,7 +8,6 @@ import {
   ActionIcon,
   Button,
   Group,
-  NumberInput,
   Paper,
   Select,
   SimpleGrid,
@@ -20,6 +19,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { IconPill, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { ClinicalNumberInput } from '../../clinical-number-input';
 import { uiLanguage } from '../../i18n';
 import { useMedication } from '../api/medications';
 import { FrequencyPicker } from './FrequencyPicker';
@@ -160,12 +160,12 @@ export function PrescriptionLineFields({
                 error={form.errors[`${path}.presentation`]}
               />
               <Group gap="xs" wrap="nowrap" align="flex-start">
-                <NumberInput
+                <ClinicalNumberInput
                   label={t('form.dose')}
                   withAsterisk
-                  min={0}
-                  decimalScale={3}
-                  allowNegative={false}
+                  min={0.001}
+                  max={100_000}
+                  decimals={3}
                   style={{ flex: 1 }}
                   {...form.getInputProps(`${path}.dose`)}
                 />
@@ -185,13 +185,12 @@ export function PrescriptionLineFields({
                 data={ROUTES.map((route) => ({ value: route, label: routeLabel(route) }))}
                 {...form.getInputProps(`${path}.route`)}
               />
-              <NumberInput
+              <ClinicalNumberInput
                 label={t('form.duration')}
                 min={1}
                 max={365}
-                allowDecimal={false}
-                allowNegative={false}
-                suffix={` ${t('form.days')}`}
+                decimals={0}
+                unit={t('form.days')}
                 {...form.getInputProps(`${path}.duration_days`)}
               />
             </SimpleGrid>
@@ -202,13 +201,12 @@ export function PrescriptionLineFields({
                 error={form.errors[`${path}.frequency`] as string | undefined}
               />
               <Group gap="xs" wrap="nowrap" align="flex-start">
-                <NumberInput
+                <ClinicalNumberInput
                   label={t('form.quantity')}
                   w={150}
                   min={1}
                   max={10_000}
-                  allowDecimal={false}
-                  allowNegative={false}
+                  decimals={0}
                   placeholder={computedQuantity !== null ? String(computedQuantity) : undefined}
                   description={
                     computedQuantity !== null && numberOrNull(line.quantity) === null

@@ -74,8 +74,9 @@ export function lineFromPrescription(line: TPrescriptionLine): LineValues {
   };
 }
 
-export function numberOrNull(value: number | string): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+/** A number field's value for the API: null when empty; NaN (a refused text, decision 0056) kept for the contract to refuse. */
+export function numberOrNull(value: number | string | null): number | null {
+  return typeof value === 'number' && (Number.isFinite(value) || Number.isNaN(value)) ? value : null;
 }
 
 /** The line as the API takes it (unvalidated: the form validates it with the contract). */
