@@ -4,9 +4,11 @@
  * triage bounds) at once, the server's after a submit.
  */
 import type { TVitalsRecord } from '@greensen/shared/contracts/care';
-import { Checkbox, Group, SegmentedControl, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { Checkbox, Group, SegmentedControl, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/clinical/components/exam-format';
+import { vitalRule } from '../../../lib/clinical/components/VitalsFields';
+import { ClinicalNumberInput } from '../../../lib/clinical-number-input';
 import { uiLanguage } from '../../../lib/i18n';
 import {
   ACVPU,
@@ -51,23 +53,17 @@ export function VitalsEntryFields({
           const error = read.errors[field] ? t(read.errors[field] as string) : serverErrors?.[field];
           const last = previous?.[field];
           return (
-            <TextInput
+            <ClinicalNumberInput
               key={field}
               size="md"
-              inputMode={field === 'temperature' ? 'decimal' : 'numeric'}
               label={t(`vitals.short.${field}`)}
               aria-label={`${t(`vitals.${field}`)} — ${who}`}
-              rightSection={
-                <Text size="xs" c="dimmed">
-                  {UNITS[field]}
-                </Text>
-              }
-              rightSectionWidth={48}
+              {...vitalRule(field)}
+              unit={UNITS[field]}
               placeholder={last !== null && last !== undefined ? formatNumber(last, uiLanguage()) : ''}
               value={row[field]}
-              onChange={(event) => onChange({ [field]: event.currentTarget.value } as Partial<RoundRow>)}
+              onChange={(value) => onChange({ [field]: value } as Partial<RoundRow>)}
               error={error}
-              autoComplete="off"
             />
           );
         })}

@@ -1,10 +1,11 @@
 /**
  * One row of a round (the vitals of one patient as typed) and what is read from it: the numbers, the fields that
  * cannot be read or are outside the physiological bounds of triage (the shared VITAL_BOUNDS), and the live
- * NEWS2 of what was typed (the shared scoring function the server applies to the stored set). A decimal comma
- * reads like a point (`37,8`).
+ * NEWS2 of what was typed (the shared scoring function the server applies to the stored set). Each field is the
+ * clinical number field (decision 0056): a decimal comma reads like a point (`37,8`), the row holds the number,
+ * null when empty, NaN for a refused text (the field says why).
  */
-import { parseNumberInput } from '@greensen/shared/domain/exams';
+import { parseClinicalNumber } from '@greensen/shared/domain/clinical-number';
 import { computeNews2, type News2Result } from '@greensen/shared/domain/news2';
 import { VITAL_BOUNDS } from '@greensen/shared/domain/triage';
 
@@ -23,7 +24,10 @@ export type RoundNumber = (typeof ROUND_NUMBERS)[number];
 export const ACVPU = ['A', 'C', 'V', 'P', 'U'] as const;
 export type Acvpu = (typeof ACVPU)[number];
 
-export type RoundRow = Record<RoundNumber, string> & { on_oxygen: boolean; acvpu: Acvpu | null };
+export type RoundRow = Record<RoundNumber, number | string | null> & {
+  on_oxygen: boolean;
+  acvpu: Acvpu | null;
+};
 
 export const EMPTY_ROUND_ROW: RoundRow = {
   temperature: '',
@@ -55,13 +59,15 @@ export function readRow(row: RoundRow): ReadRow {
   const numbers = {} as Record<RoundNumber, number | null>;
   let touched = row.acvpu !== null;
   for (const key of ROUND_NUMBERS) {
-    const text = row[key].trim();
+    const held = row[key];
     numbers[key] = null;
-    if (text === '') continue;
+    if (held === null || (typeof held === 'string' && held.trim() === '')) continue;
     touched = true;
-    const n = parseNumberInput(text);
+    const read = typeof held === 'number' ? held : parseClinicalNumber(held, 'fr');
+    const n = typeof read === 'number' ? read : read.ok ? read.value : Number.NaN;
     const bounds = VITAL_BOUNDS[key];
-    if (n === null || (bounds.integer && !Number.isInteger(n))) errors[key] = 'round.errors.unreadable';
+    if (n === null || !Number.isFinite(n) || (bounds.integer && !Number.isInteger(n)))
+      errors[key] = 'round.errors.unreadable';
     else if (n < bounds.min || n > bounds.max) errors[key] = 'round.errors.bounds';
     else numbers[key] = n;
   }

@@ -4,8 +4,9 @@
  * starts from the usual value (3 times a day, every 8 hours, 4 a day at most).
  */
 import type { TFrequency } from '@greensen/shared/contracts/pharmacy';
-import { Group, NumberInput, Select } from '@mantine/core';
+import { Group, Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ClinicalNumberInput } from '../../clinical-number-input';
 
 export const FREQUENCY_KINDS = ['times_per_day', 'every_hours', 'at_night', 'as_needed', 'once'] as const;
 type FrequencyKind = (typeof FREQUENCY_KINDS)[number];
@@ -55,21 +56,17 @@ export function FrequencyPicker({
         error={error}
       />
       {number && (
-        <NumberInput
-          // Uncontrolled while typed (an emptied field is not a frequency yet); a new kind starts afresh.
+        <ClinicalNumberInput
+          // A new kind starts afresh. An emptied or refused field is NaN in the frequency: no contract takes it.
           key={value.kind}
           label={t(`frequency.numbers.${value.kind}`)}
           withAsterisk
           w={110}
           min={number.min}
           max={number.max}
-          allowDecimal={false}
-          allowNegative={false}
-          clampBehavior="strict"
-          defaultValue={current}
-          onChange={(next) => {
-            if (typeof next === 'number') onChange({ ...value, [number.field]: next } as TFrequency);
-          }}
+          decimals={0}
+          value={current}
+          onChange={(next) => onChange({ ...value, [number.field]: next ?? Number.NaN } as TFrequency)}
         />
       )}
     </Group>

@@ -108,7 +108,9 @@ describe('triage form', () => {
     const temperature = screen.getByLabelText('Température');
     await user.type(temperature, '39,4,1');
     await user.tab();
-    expect(await screen.findByText('Nombre non compris : saisissez par exemple 39,4.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Nombre illisible : des chiffres, et une seule virgule pour les décimales.'),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('no-suggestion')).toHaveTextContent('corrigez les valeurs non comprises');
     await user.type(screen.getByLabelText(/Motif de recours/), 'Fièvre');
     await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
@@ -148,7 +150,9 @@ describe('triage form', () => {
     await user.type(screen.getByLabelText('Fréquence cardiaque'), '900');
     await user.type(screen.getByLabelText(/Motif de recours/), 'Palpitations');
     await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
-    expect(await screen.findByText('La valeur maximale est 250.')).toBeInTheDocument();
+    // Said as the field's bounds, the typed value kept (never clamped to 250).
+    expect(await screen.findByText('Valeur hors limites : 20–250 /min.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Fréquence cardiaque')).toHaveValue('900');
     expect(posts).toHaveLength(0);
   });
 });

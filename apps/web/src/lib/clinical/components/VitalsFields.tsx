@@ -1,15 +1,17 @@
 /**
  * The vital-sign inputs of triage and of the consultation: one text field per bounded vital (bounds and units
- * shown, the shared VITAL_BOUNDS), AVPU, mobility (SATS) and the confused/trauma checkboxes. The form holds what
- * was typed (`VitalsFormValues`); `vitalsOf` turns it into `Vitals`. A decimal comma and a decimal point are read
- * alike (`39,4` = `39.4`, issue 25: a number input dropped the comma and read 394); text that is not a number is
- * never read as one — `unreadableVitals` names those fields, shown as errors, and nothing is computed from them.
+ * shown, the shared VITAL_BOUNDS), AVPU, mobility (SATS) and the confused/trauma checkboxes. Each is the clinical
+ * number field (decision 0056): a decimal comma and a decimal point read alike (`39,4` = `39.4`, issue 25), the
+ * form holds the number, null when empty, NaN for a text refused (unreadable, out of bounds: said by the field,
+ * never clamped); stored vitals put back in the form may be text (`vitalsFormValues`). `vitalsOf` turns the form
+ * into `Vitals`; `unreadableVitals` names the refused fields, and nothing is computed from them.
  */
-import { parseNumberInput } from '@greensen/shared/domain/exams';
+import type { ClinicalNumberRule } from '@greensen/shared/domain/clinical-number';
 import { AVPU, MOBILITY, VITAL_BOUNDS, type Vitals } from '@greensen/shared/domain/triage';
-import { Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Group, Select, SimpleGrid, Stack } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { ClinicalNumberInput, type ClinicalNumberValue, clinicalNumberOf } from '../../clinical-number-input';
 
 type BoundedKey = keyof typeof VITAL_BOUNDS;
 export const VITAL_KEYS: BoundedKey[] = [
@@ -27,17 +29,17 @@ export const VITAL_KEYS: BoundedKey[] = [
 ];
 
 export interface VitalsFormValues {
-  temperature: number | string;
-  heart_rate: number | string;
-  respiratory_rate: number | string;
-  systolic_bp: number | string;
-  diastolic_bp: number | string;
-  spo2: number | string;
-  weight: number | string;
-  height: number | string;
-  glycaemia: number | string;
-  pain: number | string;
-  gcs: number | string;
+  temperature: ClinicalNumberValue;
+  heart_rate: ClinicalNumberValue;
+  respiratory_rate: ClinicalNumberValue;
+  systolic_bp: ClinicalNumberValue;
+  diastolic_bp: ClinicalNumberValue;
+  spo2: ClinicalNumberValue;
+  weight: ClinicalNumberValue;
+  height: ClinicalNumberValue;
+  glycaemia: ClinicalNumberValue;
+  pain: ClinicalNumberValue;
+  gcs: ClinicalNumberValue;
   avpu: string | null;
   confused: boolean;
   mobility: string | null;
@@ -65,26 +67,35 @@ export const EMPTY_VITALS: VitalsFormValues = {
 /** The names of the form fields VitalsFields writes. */
 export const VITALS_FIELD_NAMES = Object.keys(EMPTY_VITALS) as (keyof VitalsFormValues)[];
 
-/** What a vital's field holds as a number: null when empty or not a number (see `unreadableVitals`). */
-function num(value: number | string): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  return value.trim() === '' ? null : parseNumberInput(value);
+/** A vital's rule for its field: the triage bounds, a whole number where one is expected. */
+export function vitalRule(key: BoundedKey): ClinicalNumberRule {
+  const bound = VITAL_BOUNDS[key];
+  return { min: bound.min, max: bound.max, decimals: bound.integer ? 0 : undefined };
 }
 
-/** The bounded vitals whose text is not a number (`39,4,1`, `abc`), or not a whole one where one is expected. */
+/** What a vital's field holds as a number: null when empty or refused (see `unreadableVitals`). */
+function num(value: ClinicalNumberValue): number | null {
+  const n = clinicalNumberOf(value);
+  return n !== null && Number.isFinite(n) ? n : null;
+}
+
+/**
+ * The bounded vitals whose field is refused: text that is not a number (`39,4,1`, `abc`), not a whole one where
+ * one is expected, or outside the bounds.
+ */
 export function unreadableVitals(values: VitalsFormValues): BoundedKey[] {
   return VITAL_KEYS.filter((key) => {
-    const value = values[key];
-    if (typeof value === 'number' || value.trim() === '') return false;
-    const n = parseNumberInput(value);
-    return n === null || (VITAL_BOUNDS[key].integer && !Number.isInteger(n));
+    const n = clinicalNumberOf(values[key]);
+    if (n === null) return false;
+    const bound = VITAL_BOUNDS[key];
+    return !Number.isFinite(n) || n < bound.min || n > bound.max || (bound.integer && !Number.isInteger(n));
   });
 }
 
 /** Whether anything was entered to suggest a level from: a vital sign, AVPU, mobility or a flag. */
 export function hasAnyVital(values: VitalsFormValues): boolean {
   return (
-    VITAL_KEYS.some((key) => String(values[key]).trim() !== '') ||
+    VITAL_KEYS.some((key) => clinicalNumberOf(values[key]) !== null) ||
     values.avpu !== null ||
     values.mobility !== null ||
     values.confused ||
@@ -143,22 +154,15 @@ export function VitalsFields<T extends VitalsFormValues & Record<string, unknown
       <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
         {VITAL_KEYS.map((key) => {
           const bound = VITAL_BOUNDS[key];
-          const input = form.getInputProps(key);
           return (
-            <TextInput
+            <ClinicalNumberInput
               key={key}
               label={t(`vitals.${key}`)}
               description={`${formatVital(bound.min, lang)}–${formatVital(bound.max, lang)} ${t(`units.${key}`)}`}
-              inputMode={bound.integer ? 'numeric' : 'decimal'}
-              autoComplete="off"
+              {...vitalRule(key)}
+              unit={t(`units.${key}`)}
               readOnly={readOnly}
-              {...input}
-              onBlur={(event) => {
-                input.onBlur?.(event);
-                // Said at once, not at saving: the suggestion already ignores a value it cannot read.
-                if (unreadableVitals({ ...EMPTY_VITALS, [key]: event.currentTarget.value }).length > 0)
-                  form.setFieldError(key, t(bound.integer ? 'validation.wholeNumber' : 'validation.number'));
-              }}
+              {...form.getInputProps(key)}
             />
           );
         })}
