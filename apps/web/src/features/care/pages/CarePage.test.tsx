@@ -133,7 +133,8 @@ describe('/care', () => {
     expect(within(childRow).queryByTestId('live-news2')).not.toBeInTheDocument();
     expect(within(childRow).getByText('Enfant : pas de NEWS2')).toBeInTheDocument();
     await user.type(within(row).getByLabelText('SpO₂ — Joseph Kabila'), '120');
-    expect(within(row).getByText('Hors des limites physiologiques')).toBeInTheDocument();
+    expect(within(row).getByText('Valeur hors limites : 40–100 %.')).toBeInTheDocument();
+    expect(within(row).getByLabelText('SpO₂ — Joseph Kabila')).toHaveValue('120');
     expect(screen.getByTestId('round-submit')).toBeDisabled();
     expect(screen.getByText('1 patient a une valeur à corriger')).toBeInTheDocument();
   });

@@ -155,12 +155,15 @@ describe('exam result form', () => {
     );
     await user.type(hbInput(), '250');
     await user.click(screen.getByRole('button', { name: 'Enregistrer les résultats' }));
-    expect(await screen.findByText('Valeur invraisemblable : entre 1 et 25.')).toBeInTheDocument();
+    expect(await screen.findByText('Valeur hors limites : 1–25.')).toBeInTheDocument();
+    expect(hbInput()).toHaveValue('250');
     expect(screen.getByText('Valeur requise.')).toBeInTheDocument();
     await user.clear(hbInput());
     await user.type(hbInput(), 'abc');
     await user.click(screen.getByRole('button', { name: 'Enregistrer les résultats' }));
-    expect(await screen.findByText('Un nombre est attendu.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Nombre illisible : des chiffres, et une seule virgule pour les décimales.'),
+    ).toBeInTheDocument();
     expect(puts).toHaveLength(0);
 
     await user.clear(hbInput());

@@ -6,10 +6,10 @@
  */
 import type { TExamField, TExamOrderDetail } from '@greensen/shared/contracts/exams';
 import {
+  DEFAULT_NUMBER_BOUNDS,
   type ExamValue,
   type ExamValueIssue,
   flagOf,
-  parseNumberInput,
   referenceRange,
   referenceText,
   validateExamValues,
@@ -21,31 +21,43 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { ExamFlagBadge } from '../../../lib/clinical/components/ExamBadges';
 import { localized, referenceLabel } from '../../../lib/clinical/components/exam-format';
+import { ClinicalNumberInput, clinicalNumberOf } from '../../../lib/clinical-number-input';
 import { serverErrorsFromBody } from '../../../lib/field-errors';
 import { uiLanguage } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useEnterResults } from '../api/enter-results';
 
-/** What the form holds per field: the typed text for numbers and texts, the value for choices. */
-export type Draft = Record<string, string>;
+/**
+ * What the form holds per field: the text for texts, the value for choices; for numbers what the clinical number
+ * field gives (decision 0056: the number, null when empty, NaN for a refused text) or a text (a test, a draft).
+ */
+export type Draft = Record<string, string | number | null>;
 
 export function draftOf(order: Pick<TExamOrderDetail, 'fields' | 'results'>): Draft {
   const draft: Draft = {};
   for (const field of order.fields) {
     const value = order.results?.[field.key]?.value;
-    draft[field.key] = value === null || value === undefined ? '' : String(value);
+    draft[field.key] =
+      value === null || value === undefined
+        ? field.type === 'number'
+          ? null
+          : ''
+        : (value as string | number);
   }
   return draft;
 }
 
-/** The values to send: numbers parsed (`12,5` → 12.5; unparsable text kept for the validation to refuse). */
+/** The values to send: numbers read (`12,5` → 12.5; a refused text, NaN or words, kept for the validation to refuse). */
 export function valuesOf(fields: readonly TExamField[], draft: Draft): Record<string, ExamValue> {
   const values: Record<string, ExamValue> = {};
   for (const field of fields) {
-    const raw = (draft[field.key] ?? '').trim();
-    if (raw === '') values[field.key] = null;
-    else if (field.type === 'number') values[field.key] = parseNumberInput(raw) ?? raw;
-    else values[field.key] = raw;
+    const held = draft[field.key] ?? null;
+    const raw = typeof held === 'string' ? held.trim() : held;
+    if (raw === null || raw === '') values[field.key] = null;
+    else if (field.type === 'number') {
+      const n = clinicalNumberOf(raw);
+      values[field.key] = n !== null && Number.isFinite(n) ? n : typeof raw === 'string' ? raw : Number.NaN;
+    } else values[field.key] = String(raw);
   }
   return values;
 }
@@ -69,7 +81,7 @@ export function ExamResultForm({
 
   const message = (issue: ExamValueIssue) => t(`validation.${issue.code}`, { ...(issue.params ?? {}) });
 
-  function set(key: string, value: string) {
+  function set(key: string, value: string | number | null) {
     setDraft((current) => ({ ...current, [key]: value }));
     setErrors((current) => {
       if (!current[`results.${key}`]) return current;
@@ -115,7 +127,7 @@ export function ExamResultForm({
     const error = errors[`results.${field.key}`];
     const label = field.unit ? `${localized(field, lang)} (${field.unit})` : localized(field, lang);
     if (field.type === 'choice') {
-      const value = draft[field.key] || null;
+      const value = (draft[field.key] as string | null) || null;
       const flag = value ? flagOf(field, value, patient) : null;
       return (
         <Select
@@ -138,26 +150,27 @@ export function ExamResultForm({
           key={field.key}
           label={label}
           withAsterisk={!field.optional}
-          value={draft[field.key] ?? ''}
+          value={(draft[field.key] as string | null) ?? ''}
           onChange={(event) => set(field.key, event.currentTarget.value)}
           error={error}
           data-testid={`result-${field.key}`}
         />
       );
     }
-    const raw = draft[field.key] ?? '';
-    const parsed = raw.trim() === '' ? null : parseNumberInput(raw);
-    const flag = parsed === null ? null : flagOf(field, parsed, patient);
+    const held = draft[field.key] ?? null;
+    const parsed = clinicalNumberOf(held);
+    const flag = parsed === null || !Number.isFinite(parsed) ? null : flagOf(field, parsed, patient);
     const reference = referenceLabel(referenceText(referenceRange(field, patient)), t, lang);
     return (
-      <TextInput
+      <ClinicalNumberInput
         key={field.key}
         label={label}
         withAsterisk={!field.optional}
-        inputMode="decimal"
-        autoComplete="off"
-        value={raw}
-        onChange={(event) => set(field.key, event.currentTarget.value)}
+        min={field.min ?? DEFAULT_NUMBER_BOUNDS.min}
+        max={field.max ?? DEFAULT_NUMBER_BOUNDS.max}
+        decimals={field.decimals ?? 2}
+        value={held}
+        onChange={(value) => set(field.key, value)}
         error={error}
         description={
           <>
