@@ -10,7 +10,6 @@ import {
   Center,
   Group,
   Loader,
-  NumberInput,
   SegmentedControl,
   Select,
   Skeleton,
@@ -24,6 +23,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { formatNumber } from '../../../lib/clinical/components/exam-format';
+import { ClinicalNumberInput } from '../../../lib/clinical-number-input';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -49,12 +49,12 @@ function FluidModal({ plan, onClose }: { plan: string; onClose: () => void }) {
   const add = useAddFluid(plan);
   const [direction, setDirection] = useState<'intake' | 'output'>('intake');
   const [kind, setKind] = useState<string>('oral');
-  const [volume, setVolume] = useState<number | string>('');
+  const [volume, setVolume] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [general, setGeneral] = useState<string | null>(null);
   const submit = () => {
     if (add.isPending) return;
-    if (typeof volume !== 'number' || volume < 1 || volume > 10_000) {
+    if (volume === null || !Number.isInteger(volume) || volume < 1 || volume > 10_000) {
       setError(t('chart.errors.volume'));
       return;
     }
@@ -91,12 +91,11 @@ function FluidModal({ plan, onClose }: { plan: string; onClose: () => void }) {
           onChange={(value) => setKind(value ?? kind)}
           allowDeselect={false}
         />
-        <NumberInput
+        <ClinicalNumberInput
           size="md"
           label={t('chart.volume')}
-          rightSection={<Text size="xs">mL</Text>}
-          inputMode="numeric"
-          allowDecimal={false}
+          unit="mL"
+          decimals={0}
           min={1}
           max={10_000}
           value={volume}

@@ -19,7 +19,6 @@ import {
   Button,
   Chip,
   Group,
-  NumberInput,
   Paper,
   SegmentedControl,
   Select,
@@ -36,6 +35,7 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { fromLocalInput, toLocalInput } from '../../../lib/clinical/components/care/care-time';
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
+import { ClinicalNumberInput } from '../../../lib/clinical-number-input';
 import { serverErrorsFromBody } from '../../../lib/field-errors';
 import { formatDateTime } from '../../../lib/format';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -60,11 +60,11 @@ function NewOrderModal({ plan, onClose }: { plan: string; onClose: () => void })
   const [signs, setSigns] = useState<string[]>(['temperature', 'heart_rate', 'blood_pressure', 'spo2']);
   const [priority, setPriority] = useState<string>('normal');
   const [scheduleKind, setScheduleKind] = useState<ScheduleKind>('every_hours');
-  const [hours, setHours] = useState<number | string>(4);
+  const [hours, setHours] = useState<number | null>(4);
   const [times, setTimes] = useState<string[]>(['08:00', '20:00']);
   const [newTime, setNewTime] = useState('');
   const [startAt, setStartAt] = useState(() => toLocalInput(new Date()));
-  const [days, setDays] = useState<number | string>('');
+  const [days, setDays] = useState<number | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string | null>(null);
 
@@ -80,9 +80,15 @@ function NewOrderModal({ plan, onClose }: { plan: string; onClose: () => void })
     const found: Record<string, string> = {};
     if (!title.trim()) found.title = t('orders.errors.title');
     if (kind === 'vitals' && signs.length === 0) found.signs = t('orders.errors.signs');
-    if (scheduleKind === 'every_hours' && (typeof hours !== 'number' || hours < 1 || hours > 48))
+    if (
+      scheduleKind === 'every_hours' &&
+      (hours === null || !Number.isInteger(hours) || hours < 1 || hours > 48)
+    )
       found.schedule = t('orders.errors.hours');
     if (scheduleKind === 'fixed_times' && times.length === 0) found.schedule = t('orders.errors.times');
+    // A refused number of days (NaN) is not "until stopped".
+    if (scheduleKind !== 'once' && days !== null && !(Number.isInteger(days) && days >= 1 && days <= 90))
+      found.days = t('orders.errors.days');
     const start = fromLocalInput(startAt);
     if (!start) found.start_at = t('time.errors.invalid');
     setErrors(found);
@@ -100,7 +106,7 @@ function NewOrderModal({ plan, onClose }: { plan: string; onClose: () => void })
             ? { kind: 'every_hours', hours: Number(hours) }
             : { kind: 'fixed_times', times: [...times].sort() },
       start_at: start,
-      days: typeof days === 'number' && scheduleKind !== 'once' ? days : null,
+      days: scheduleKind !== 'once' ? days : null,
     };
     setGeneral(null);
     create.mutate(body, {
@@ -208,14 +214,13 @@ function NewOrderModal({ plan, onClose }: { plan: string; onClose: () => void })
             ]}
           />
           {scheduleKind === 'every_hours' && (
-            <NumberInput
+            <ClinicalNumberInput
               size="md"
               w={200}
               label={t('orders.hours')}
               min={1}
               max={48}
-              allowDecimal={false}
-              inputMode="numeric"
+              decimals={0}
               value={hours}
               onChange={setHours}
             />
@@ -255,17 +260,17 @@ function NewOrderModal({ plan, onClose }: { plan: string; onClose: () => void })
             </Group>
           )}
           {scheduleKind !== 'once' && (
-            <NumberInput
+            <ClinicalNumberInput
               size="md"
               w={200}
               label={t('orders.days')}
               description={t('orders.daysHint')}
               min={1}
               max={90}
-              allowDecimal={false}
-              inputMode="numeric"
+              decimals={0}
               value={days}
               onChange={setDays}
+              error={errors.days}
             />
           )}
           {errors.schedule && (

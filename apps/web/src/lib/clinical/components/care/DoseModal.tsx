@@ -14,7 +14,6 @@ import {
   type TMarLine,
 } from '@greensen/shared/contracts/care';
 import { ROUTES, type TPresentation } from '@greensen/shared/contracts/pharmacy';
-import { parseNumberInput } from '@greensen/shared/domain/exams';
 import {
   Alert,
   Button,
@@ -31,6 +30,7 @@ import { IconCheck, IconX } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../api-client';
+import { ClinicalNumberInput } from '../../../clinical-number-input';
 import { serverErrorsFromBody } from '../../../field-errors';
 import { formatDateTime } from '../../../format';
 import { uiLanguage } from '../../../i18n';
@@ -64,7 +64,7 @@ export function DoseModal({
   const record = useRecordDose();
   const [outcome, setOutcome] = useState<Outcome>(initialOutcome);
   const [givenAt, setGivenAt] = useState(() => toLocalInput(new Date()));
-  const [amount, setAmount] = useState(() => String(line.dose).replace('.', lang === 'fr' ? ',' : '.'));
+  const [amount, setAmount] = useState<number | null>(line.dose);
   const [route, setRoute] = useState<string>(line.route);
   const [site, setSite] = useState('');
   const [reason, setReason] = useState<Reason | null>(null);
@@ -87,7 +87,7 @@ export function DoseModal({
     if (outcome === 'given') {
       const timeError = realTimeError(givenAt);
       if (timeError) found.given_at = t(`time.errors.${timeError}`);
-      const n = parseNumberInput(amount);
+      const n = amount !== null && Number.isFinite(amount) ? amount : null;
       if (n === null || n <= 0) found.dose = t('mar.errors.dose');
       body = {
         ...common,
@@ -169,14 +169,15 @@ export function DoseModal({
               error={errors.given_at}
             />
             <Group grow align="flex-start">
-              <TextInput
+              <ClinicalNumberInput
                 size="md"
-                inputMode="decimal"
                 label={t('mar.dose')}
-                rightSection={<Text size="xs">{line.dose_unit}</Text>}
-                rightSectionWidth={64}
+                min={0.001}
+                max={100_000}
+                decimals={3}
+                unit={line.dose_unit}
                 value={amount}
-                onChange={(event) => setAmount(event.currentTarget.value)}
+                onChange={setAmount}
                 error={errors.dose}
               />
               <Select
