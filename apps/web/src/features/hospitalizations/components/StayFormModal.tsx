@@ -10,7 +10,7 @@ import {
   ZHospitalizationCreate,
   ZHospitalizationUpdate,
 } from '@greensen/shared/contracts/hospitalizations';
-import { NumberInput, Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
+import { Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
@@ -19,6 +19,7 @@ import { useNavigate } from 'react-router';
 import { useAdmissions } from '../../../lib/clinical/api/list-admissions';
 import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
 import { useDoctors } from '../../../lib/clinical/api/list-doctors';
+import { ClinicalNumberInput } from '../../../lib/clinical-number-input';
 import { useFormFailure } from '../../../lib/field-errors';
 import { formatDateTime } from '../../../lib/format';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -37,7 +38,7 @@ interface StayValues {
   doctor: string | null;
   reason: string;
   provisional_icd_code: IcdChoice[];
-  expected_days: number | string;
+  expected_days: number | string | null;
   [key: string]: unknown;
 }
 
@@ -128,7 +129,7 @@ export function StayFormModal({
       department: v.department ?? '',
       reason: v.reason,
       provisional_icd_code: v.provisional_icd_code[0]?.code ?? null,
-      expected_days: v.expected_days === '' ? null : Number(v.expected_days),
+      expected_days: v.expected_days === '' || v.expected_days === null ? null : Number(v.expected_days),
     };
     try {
       if (stay) {
@@ -222,11 +223,11 @@ export function StayFormModal({
             onChange={(value) => form.setFieldValue('provisional_icd_code', value)}
             error={form.errors.provisional_icd_code as string | undefined}
           />
-          <NumberInput
+          <ClinicalNumberInput
             label={t('forms.expectedDays')}
             min={1}
             max={365}
-            allowDecimal={false}
+            decimals={0}
             {...form.getInputProps('expected_days')}
           />
         </SimpleGrid>

@@ -14,7 +14,6 @@ import {
   Checkbox,
   Fieldset,
   Group,
-  NumberInput,
   Radio,
   SegmentedControl,
   Select,
@@ -26,6 +25,7 @@ import {
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { ClinicalNumberInput } from '../../clinical-number-input';
 import { DateField } from '../../date-field';
 import { issueMessage, validateWith } from '../../zod-form';
 
@@ -35,7 +35,7 @@ export interface PatientFormValues {
   sex: 'F' | 'M' | '';
   birth_mode: 'date' | 'age';
   birth_date: string;
-  estimated_age: number | string;
+  estimated_age: number | string | null;
   phone: string;
   /** For appointment reminders (issue 22). */
   email: string;
@@ -102,7 +102,8 @@ const orNull = (value: string | null | undefined) => (value?.trim() ? value.trim
 
 /** The registration body of the form values (before validation). */
 export function toPatientBody(values: PatientFormValues): TPatientCreate {
-  const age = values.estimated_age === '' ? null : Number(values.estimated_age);
+  const age =
+    values.estimated_age === '' || values.estimated_age === null ? null : Number(values.estimated_age);
   return {
     first_name: values.first_name,
     last_name: values.last_name,
@@ -210,12 +211,12 @@ export function PatientFields({ form }: { form: UseFormReturnType<PatientFormVal
               {...form.getInputProps('birth_date')}
             />
           ) : (
-            <NumberInput
+            <ClinicalNumberInput
               label={t('form.estimated_age')}
               description={t('form.estimated_age_hint')}
               min={0}
               max={130}
-              allowDecimal={false}
+              decimals={0}
               required
               withAsterisk
               {...form.getInputProps('estimated_age')}
