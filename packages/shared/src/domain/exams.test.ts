@@ -14,7 +14,6 @@ import {
   examActionPermitted,
   examResultLines,
   flagOf,
-  parseNumberInput,
   REFERENCE_ABSENT,
   referenceRange,
   referenceText,
@@ -247,15 +246,6 @@ describe('computed results', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ key: 'hb', unit: 'g/dL', reference: '12 – 16', flag: 'low' });
     expect(lines[1]).toMatchObject({ value_label_fr: 'Positif P. falciparum', flag: 'abnormal' });
-  });
-});
-
-describe('typed numbers', () => {
-  it('reads a comma or a dot as the decimal separator', () => {
-    expect(parseNumberInput('12,5')).toBe(12.5);
-    expect(parseNumberInput(' 7.25 ')).toBe(7.25);
-    expect(parseNumberInput('1e5')).toBeNull();
-    expect(parseNumberInput('abc')).toBeNull();
   });
 });
 

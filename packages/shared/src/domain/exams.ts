@@ -268,14 +268,6 @@ export interface ExamValueIssue {
   params?: Record<string, string | number>;
 }
 
-/** A number typed by a person (`12,5` or `12.5`) as a number, or null when it is not one. */
-export function parseNumberInput(raw: string): number | null {
-  const text = raw.trim().replace(/\s/g, '').replace(',', '.');
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(text)) return null;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : null;
-}
-
 function decimalsOf(n: number): number {
   const s = String(n);
   if (s.includes('e')) return 0;
@@ -310,7 +302,7 @@ export function validateExamValues(
       continue;
     }
     if (field.type === 'number') {
-      // JSON numbers only: the web turns what was typed (`12,5`) into a number with parseNumberInput.
+      // JSON numbers only: the web reads what was typed (`12,5`) with parseClinicalNumber (clinical-number.ts).
       const n = typeof raw === 'number' ? raw : null;
       if (n === null || !Number.isFinite(n)) {
         issues.push({ path, code: 'value_not_number' });
