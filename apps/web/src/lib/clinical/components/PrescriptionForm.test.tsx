@@ -93,7 +93,10 @@ describe('the frequency picker', () => {
     await user.click(await screen.findByRole('option', { name: 'Le soir au coucher', hidden: true }));
     expect(changes.at(-1)).toEqual({ kind: 'at_night' });
     expect(screen.queryByRole('textbox', { name: /Max/ })).not.toBeInTheDocument();
-    for (const change of changes) expect(ZFrequency.safeParse(change).success).toBe(true);
+    // Emptied while retyped, the number is NaN (decision 0056): not a frequency the contract takes, never the old 8.
+    expect(changes).toContainEqual({ kind: 'every_hours', hours: Number.NaN });
+    for (const change of changes)
+      expect(ZFrequency.safeParse(change).success).toBe(!Object.values(change).some(Number.isNaN));
   });
 });
 
