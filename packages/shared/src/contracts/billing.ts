@@ -115,7 +115,11 @@ const zCurrency = z
   .toUpperCase()
   .regex(/^[A-Z]{3}$/, 'billing.currency_invalid');
 /** Rate of the day: decimal string, > 0, at most 8 decimals (see domain/money.ts RATE_PATTERN). */
-const zRate = z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,8})?$/, 'billing.rate_invalid');
+const zRate = z
+  .string()
+  .regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,8})?$/, 'billing.rate_invalid')
+  // "0" and "0.00" match the pattern but are no rate (issue 36: a zero rate reached the service and answered 500).
+  .refine((r) => /[1-9]/.test(r), 'billing.rate_invalid');
 const reason = z.string().trim().min(3).max(500);
 const ZRef = z.object({ id: z.uuid(), full_name: z.string() });
 /** A patient as billing sees them: identity only, no clinical content. */
@@ -650,7 +654,7 @@ export const ZMobileMoneyCallbackAck = z.object({
 export const ZExchangeRateCreate = z
   .object({
     base: zCurrency,
-    rate: zRate.refine((r) => /[1-9]/.test(r), 'billing.rate_invalid'),
+    rate: zRate,
     valid_on: z.iso.date(),
     note: z.string().trim().max(300).nullish(),
   })

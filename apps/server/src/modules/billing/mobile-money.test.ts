@@ -270,6 +270,21 @@ describe(`the exchange-rate table (${TEST_DB_KIND})`, () => {
     expect(usd.statusCode).toBe(400);
   });
 
+  it('refuses a typed rate of zero on a payment with 400 on rate (issue 36), not 500', async () => {
+    const inv = await draftInvoice();
+    for (const zero of ['0', '0.0', '0.00000000']) {
+      const res = await call(ctx.app, cashier, 'POST', '/api/payments/', {
+        invoice: inv.id,
+        method: 'cash',
+        currency: 'EUR',
+        amount: 1_000,
+        rate: zero,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(Object.keys(res.json())).toEqual(['rate']);
+    }
+  });
+
   it('prices a payment in francs in a euro hospital to the cent (EUR has two decimals)', async () => {
     await ctx.database.db.execute(sql`update hospitals set currency = 'EUR' where id = ${hospitalId}`);
     try {
