@@ -457,6 +457,33 @@ describe('patient documents', () => {
     ]);
   });
 
+  it('stores a PDF uploaded as poly.html under the extension of its detected type (issue 36)', async () => {
+    const patient = await createPatient(ctx.app, secretary);
+    const pdf = Buffer.from('%PDF-1.4\n<html><script>alert(1)</script></html>\n%%EOF\n');
+    const added = await upload(
+      secretary,
+      { patient: patient.id, category: 'other' },
+      { name: 'poly.html', type: 'text/html', bytes: pdf },
+    );
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json()).toMatchObject({ content_type: 'application/pdf', file_name: 'poly.pdf' });
+    const file = await call(ctx.app, doctor, 'GET', `/api/patient-documents/${added.json().id}/file/`);
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="poly\.pdf"/);
+    // A name without an extension, or with the right one in another spelling, takes or keeps the type's.
+    const bare = await upload(
+      secretary,
+      { patient: patient.id, category: 'other' },
+      { name: 'scan', type: 'application/octet-stream', bytes: pdf },
+    );
+    expect(bare.json().file_name).toBe('scan.pdf');
+    const jpeg = await upload(
+      secretary,
+      { patient: patient.id, category: 'other' },
+      { name: 'photo.PNG.exe', type: 'image/png', bytes: PNG },
+    );
+    expect(jpeg.json().file_name).toBe('photo.PNG.png');
+  });
+
   it("refuses a file above the hospital's limit", async () => {
     const patient = await createPatient(ctx.app, secretary);
     const set = await call(ctx.app, admin, 'PATCH', '/api/hospital/settings/', { upload_max_mb: 1 });
