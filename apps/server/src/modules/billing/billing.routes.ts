@@ -237,6 +237,10 @@ defineMessages({
     fr: 'Vous avez déjà une session de caisse ouverte.',
     en: 'You already have an open cash session.',
   },
+  'billing.not_your_session_report': {
+    fr: 'Un caissier ne lit que le rapport de ses propres sessions ; le médecin-chef et l’administrateur lisent tous les rapports.',
+    en: 'A cashier reads the report of her own sessions only; the head doctor and the administrator read every report.',
+  },
   'billing.not_your_session': {
     fr: 'Seul le caissier de la session la clôture.',
     en: 'Only the cashier of the session closes it.',

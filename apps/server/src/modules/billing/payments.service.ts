@@ -440,6 +440,10 @@ export class PaymentsService {
     const s = await this.find(this.app.db, hospital.id, id);
     if (!s) throw notFound();
     await requireBillingReader(this.app.db, ctx);
+    // Decision 0027 (issue 36): a cashier reads her own sessions only, as she lists them; the head doctor and the
+    // administrators read every cashier's.
+    if (!isBillingManager(ctx) && s.cashier.id !== actingUser(ctx).id)
+      throw forbidden('billing.not_your_session_report');
     return this.reportOf(this.app.db, hospital.id, id);
   }
 
