@@ -416,6 +416,11 @@ const paymentFields = {
   /** Transaction reference (mobile money, card slip, transfer, cheque number); unique per hospital and operator. */
   reference: z.string().trim().min(3).max(64).nullish(),
   note: z.string().trim().max(500).nullish(),
+  /**
+   * Take the payment although a mobile-money request of the invoice is pending (issue 36): without it the answer is
+   * a 409 with `code: "mobile_money_pending"` and `pending_amount`.
+   */
+  confirm_pending: z.boolean().optional(),
 };
 
 function refinePayment(
