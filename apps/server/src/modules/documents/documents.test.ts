@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TDocument, TDocumentTemplate } from '@greensen/shared/contracts/documents';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import {
   call,
@@ -56,11 +56,14 @@ const PNG = Buffer.from(
   'base64',
 );
 
+let hospitalId: string;
+
 beforeAll(async () => {
   ctx = await createTestApp();
   await insertTestIcd10(ctx.database.db);
   await ensureMedicationReference(ctx.database.db);
   const h = await journeyHospital(ctx, { code: `DC${Math.floor(Math.random() * 1e6)}` });
+  hospitalId = h.hospital.id;
   urg = h.dep('URG').id;
   doctor = await h.as('DOCTOR');
   otherDoctor = await h.as('DOCTOR');
@@ -334,6 +337,34 @@ describe('issued documents', () => {
       source: { type: 'patient', id: c.patient },
     });
     expect(invoice.statusCode).toBe(400); // models only until billing exists
+  });
+
+  it('issues a document without the logo when the stored logo cannot be drawn, and logs why (issue 36)', async () => {
+    const patient = await createPatient(ctx.app, secretary);
+    // A corrupt logo put straight into the storage (as before issue 36, when only the first bytes were checked).
+    const corrupt = Buffer.concat([PNG.subarray(0, 8), Buffer.from('only the first bytes of a PNG')]);
+    await ctx.database.db.execute(sql`insert into hospital_logos (hospital_id, content_type, data, size, updated_at)
+      values (${hospitalId}, 'image/png', ${corrupt.toString('base64')}, ${corrupt.length}, now())
+      on conflict (hospital_id) do update set content_type = excluded.content_type, data = excluded.data,
+        size = excluded.size`);
+    const logged: unknown[] = [];
+    const spy = vi.spyOn(ctx.app.log, 'error').mockImplementation(((...args: unknown[]) => {
+      logged.push(args);
+    }) as never);
+    try {
+      const res = await call(ctx.app, doctor, 'POST', '/api/documents/', {
+        kind: 'sick_leave_certificate',
+        source: { type: 'patient', id: patient.id },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const pdf = await call(ctx.app, doctor, 'GET', `/api/documents/${res.json().id}/pdf/`);
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(JSON.stringify(logged)).toContain('logo');
+    } finally {
+      spy.mockRestore();
+      await ctx.database.db.execute(sql`delete from hospital_logos where hospital_id = ${hospitalId}`);
+    }
   });
 
   it('keeps documents to their hospital (404) and clinical ones from secretaries (403)', async () => {
