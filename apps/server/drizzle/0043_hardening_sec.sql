@@ -27,3 +27,12 @@ END $$;--> statement-breakpoint
 CREATE TRIGGER memberships_ics_links_revoke AFTER UPDATE OF is_active ON memberships
   FOR EACH ROW WHEN (OLD.is_active IS DISTINCT FROM NEW.is_active)
   EXECUTE FUNCTION ics_links_revoke_on_membership_change();
+--> statement-breakpoint
+-- Memberships versus persons (issue 36, decision 0060): an invitation is a membership the person has not accepted.
+ALTER TABLE "memberships" ADD COLUMN "accepted_at" timestamp with time zone DEFAULT now();--> statement-breakpoint
+ALTER TABLE "memberships" ADD COLUMN "invitation_token_hash" text;--> statement-breakpoint
+ALTER TABLE "memberships" ADD COLUMN "invitation_expires_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "memberships" ADD COLUMN "invitation" jsonb;--> statement-breakpoint
+CREATE UNIQUE INDEX "memberships_invitation_uq" ON "memberships" USING btree ("invitation_token_hash") WHERE "memberships"."invitation_token_hash" is not null;--> statement-breakpoint
+ALTER TABLE "memberships" ADD CONSTRAINT "memberships_pending_ck" CHECK ("memberships"."invitation_token_hash" is null or ("memberships"."accepted_at" is null and not "memberships"."is_active" and "memberships"."invitation_expires_at" is not null));--> statement-breakpoint
+UPDATE "memberships" SET "accepted_at" = "created_at";

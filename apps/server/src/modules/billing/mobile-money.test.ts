@@ -250,7 +250,10 @@ describe(`mobile money pushed to the phone (${TEST_DB_KIND})`, () => {
     const asked = await call(ctx.app, cashier, 'POST', '/api/payments/', cash);
     expect(asked.statusCode, asked.body).toBe(409);
     expect(asked.json()).toMatchObject({ code: 'mobile_money_pending' });
-    const confirmed = await call(ctx.app, cashier, 'POST', '/api/payments/', { ...cash, confirm_pending: true });
+    const confirmed = await call(ctx.app, cashier, 'POST', '/api/payments/', {
+      ...cash,
+      confirm_pending: true,
+    });
     expect(confirmed.statusCode, confirmed.body).toBe(201);
     // Decision 0040 stays: the operator's confirmation of money that left the phone is recorded in full.
     const done = await callback({

@@ -57,7 +57,9 @@ function readRate(text: string): string | null {
 
 /** Whether a 409's body is the server's question about a pending mobile-money request. */
 function pendingCode(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'mobile_money_pending';
+  return (
+    typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'mobile_money_pending'
+  );
 }
 
 export function PaymentModal({
@@ -220,12 +222,7 @@ export function PaymentModal({
           >
             <Stack gap="xs" align="flex-start">
               <Text size="sm">{pendingQuestion}</Text>
-              <Button
-                size="xs"
-                color="orange"
-                loading={record.isPending}
-                onClick={() => void submit(true)}
-              >
+              <Button size="xs" color="orange" loading={record.isPending} onClick={() => void submit(true)}>
                 {t('pay.pendingConfirm')}
               </Button>
             </Stack>

@@ -198,7 +198,8 @@ describe('/billing/invoices/:id', () => {
           if (sent.length === 1)
             return Response.json(
               {
-                detail: 'Un paiement mobile de 5000 est en attente sur cette facture : confirmez pour encaisser quand même.',
+                detail:
+                  'Un paiement mobile de 5000 est en attente sur cette facture : confirmez pour encaisser quand même.',
                 code: 'mobile_money_pending',
                 pending_amount: 5000,
               },
