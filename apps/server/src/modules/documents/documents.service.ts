@@ -35,8 +35,9 @@ import {
   sourceInHospital,
   sourceVariables,
 } from './sources.js';
+import { renderInWorker } from './template-pool.js';
 import { TemplatesService, templateRefusal, type UsableTemplate } from './templates.service.js';
-import { renderTemplate, TemplateError } from './templating.js';
+import { TemplateError } from './templating.js';
 
 /** The short code printed under the QR code: 8 characters of the token's SHA-256 in Crockford base 32. */
 export function verificationCode(token: string): string {
@@ -186,7 +187,7 @@ export class DocumentsService {
     });
     let text: string;
     try {
-      text = renderTemplate(template.body, vars);
+      text = await renderInWorker(template.body, vars);
     } catch (err) {
       if (err instanceof TemplateError) throw templateRefusal(err, ctx.lang, 'template');
       throw err;

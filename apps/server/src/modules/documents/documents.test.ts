@@ -57,6 +57,7 @@ const PNG = Buffer.from(
 );
 
 let hospitalId: string;
+let hospitalAdmin: () => Promise<Actor>;
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -64,6 +65,7 @@ beforeAll(async () => {
   await ensureMedicationReference(ctx.database.db);
   const h = await journeyHospital(ctx, { code: `DC${Math.floor(Math.random() * 1e6)}` });
   hospitalId = h.hospital.id;
+  hospitalAdmin = () => h.as('ADMIN');
   urg = h.dep('URG').id;
   doctor = await h.as('DOCTOR');
   otherDoctor = await h.as('DOCTOR');
@@ -167,6 +169,44 @@ describe('document models', () => {
     expect(include.statusCode).toBe(400);
     expect(include.json().template_reason).toEqual(['forbidden_tag']);
     expect(include.body).not.toContain('passwd');
+  });
+
+  it('renders off the event loop: a preview at its limit answers limit_exceeded while health answers (issue 36)', async () => {
+    const heavy = {
+      kind: 'free_letter',
+      language: 'fr',
+      paper: 'A4',
+      body: '{% for i in (1..2000) %}{% for j in (1..2000) %}xxxxxxxxxx{% endfor %}{% endfor %}',
+    };
+    const order: string[] = [];
+    const preview = call(ctx.app, admin, 'POST', '/api/document-templates/preview/', heavy).then((res) => {
+      order.push('preview');
+      return res;
+    });
+    // While the render runs (in a worker), the server answers other requests.
+    const health = await ctx.app.inject('/api/health/');
+    order.push('health');
+    expect(health.statusCode).toBe(200);
+    const refused = await preview;
+    expect(order).toEqual(['health', 'preview']);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().template_reason).toEqual(['limit_exceeded']);
+  });
+
+  it('limits checks and previews of models per person (issue 36)', async () => {
+    const body = { kind: 'free_letter', language: 'fr', paper: 'A4', body: '# Lettre' };
+    const someone = await hospitalAdmin();
+    const answers = [];
+    for (let i = 0; i < 31; i++)
+      answers.push(
+        (await call(ctx.app, someone, 'POST', '/api/document-templates/preview/', body)).statusCode,
+      );
+    expect(answers.slice(0, 30)).toEqual(Array(30).fill(200));
+    expect(answers[30]).toBe(429);
+    // Another person is not held back by it.
+    expect((await call(ctx.app, admin, 'POST', '/api/document-templates/preview/', body)).statusCode).toBe(
+      200,
+    );
   });
 
   it('previews a body with the demo data as HTML and PDF; doctors do not manage models', async () => {
@@ -353,7 +393,7 @@ describe('issued documents', () => {
     }) as never);
     try {
       const res = await call(ctx.app, doctor, 'POST', '/api/documents/', {
-        kind: 'sick_leave_certificate',
+        kind: 'medical_certificate',
         source: { type: 'patient', id: patient.id },
       });
       expect(res.statusCode, res.body).toBe(201);

@@ -5,7 +5,7 @@
  */
 import type { TStaffInvitationView } from '@greensen/shared/contracts/staff';
 import { humanizeRoleCode, isRoleCode, ROLE_LABELS } from '@greensen/shared/domain/roles';
-import { Alert, Button, Loader, PasswordInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -16,6 +16,7 @@ import { uiLanguage } from '../../../lib/i18n';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../lib/password-rules';
 import { acceptInvitation, checkInvitation } from '../api/invitation';
 import { AppLink } from '../components/AuthLinks';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 
 type State =
   | { kind: 'loading' }
@@ -117,24 +118,7 @@ export default function AcceptInvitationPage() {
             {error}
           </Alert>
         )}
-        {view.needs_password && (
-          <>
-            <PasswordInput
-              label={t('fields.newPassword')}
-              description={t('fields.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-              autoComplete="new-password"
-              required
-              maxLength={PASSWORD_MAX}
-              {...form.getInputProps('new_password')}
-            />
-            <PasswordInput
-              label={t('fields.confirmPassword')}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('confirm')}
-            />
-          </>
-        )}
+        {view.needs_password && <NewPasswordFields form={form} />}
         <Button type="submit" loading={submitting} fullWidth>
           {t('invitation.accept')}
         </Button>
