@@ -98,7 +98,8 @@ describe('staff administration', () => {
                 ...(body as object),
                 id: '0197a3b0-0000-7000-8000-0000000000b2',
                 mailed: 'invitation',
-                detail: 'Invitation envoyée à awa.ndiaye@hopital.test : le rôle prendra effet quand la personne l’acceptera.',
+                detail:
+                  'Invitation envoyée à awa.ndiaye@hopital.test : le rôle prendra effet quand la personne l’acceptera.',
               },
               { status: 201 },
             ),
