@@ -1,3 +1,5 @@
+import sharp from 'sharp';
+
 /**
  * What an uploaded image really is, from its first bytes (never from its name or a declared type): PNG, JPEG or
  * WebP, or null. SVG and anything else are refused: an SVG can carry script.
@@ -35,4 +37,18 @@ export function documentTypeOf(
     if (HEIC_BRANDS.has(brand)) return 'image/heic';
   }
   return null;
+}
+
+/**
+ * Whether the image decodes to its last pixel (issue 36): a file that only starts like a PNG, JPEG or WebP, or one cut
+ * short, is refused on upload instead of breaking every document printed with it. libvips through `sharp` (decision
+ * 0060), its errors made fatal (`failOn: 'error'`: a truncated file is not silently padded), capped in pixels.
+ */
+export async function decodesFully(bytes: Uint8Array): Promise<boolean> {
+  try {
+    await sharp(bytes, { failOn: 'error', limitInputPixels: 40_000_000 }).raw().toBuffer();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -514,7 +514,8 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     }),
     // The other hospital's department is refused (400 on the field).
     otherHospital: 'rejected',
-    massAssignment: { extras: 'ignored', table: 'users', row: idOf },
+    // The answer's id is the invitation's membership (issue 36: nothing of the account is told).
+    massAssignment: { extras: 'ignored', table: 'memberships', row: idOf },
   },
   'GET /api/admin/staff/:id/': {
     allow: ['admin'],
@@ -615,6 +616,19 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: 'public',
     audit: 'event',
     request: () => ({ body: { email: `${unique('nobody-')}@example.test` } }),
+  },
+  // The invitation link of a hospital (issue 36, decision 0060): public, its token is the proof.
+  'POST /api/auth/invitations/check/': {
+    allow: 'public',
+    audit: 'none',
+    request: () => ({ body: { token: 'not-a-real-token' } }),
+    status: 400,
+  },
+  'POST /api/auth/invitations/accept/': {
+    allow: 'public',
+    audit: 'none',
+    request: () => ({ body: { token: 'not-a-real-token', new_password: STRONG_PASSWORD } }),
+    status: 400,
   },
   'POST /api/auth/reset-password/': {
     allow: 'public',

@@ -284,6 +284,9 @@ const READ_ONLY_BODIES = new Set([
   'POST /api/register/resend-verification/',
   'POST /api/auth/forgot-password/',
   'POST /api/auth/reset-password/',
+  // A hospital's invitation link (issue 36): a token and, like a reset, a password; nothing else is stored.
+  'POST /api/auth/invitations/check/',
+  'POST /api/auth/invitations/accept/',
   'POST /api/pin/verify/',
   'POST /api/unlock/',
 ]);

@@ -19,7 +19,7 @@ import type { Caller, DepartmentCode, HospitalKit, MatrixCaller } from '../../sr
 import { ensureExamCatalogue } from '../../src/modules/exams/exam-catalogue.js';
 import { withNotifications } from '../../src/modules/notifications/notifications.service.js';
 import { ensureMedicationReference } from '../../src/modules/pharmacy/medication-reference.js';
-import { ACCOUNT_PASSWORD, loginPair, makeAccount } from '../accounts.js';
+import { ACCOUNT_PASSWORD, lastLink, loginPair, makeAccount } from '../accounts.js';
 import type { TestContext } from '../app.js';
 import { makeHospital, makeUser, tokenFor } from '../factories.js';
 
@@ -623,10 +623,21 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
         department: departments.URG,
       });
       expectStatus(res, 201, 'staff member');
-      const person = res.json() as { id: string; memberships: { id: string }[] };
-      const membership = person.memberships[0]!.id;
-      keep(person.id, membership);
-      return { id: person.id, membership };
+      // The invitation (issue 36) is a membership waiting for the person: they accept it with the mailed link.
+      const membership = (res.json() as { id: string }).id;
+      const link = await lastLink(app, (res.json() as { email: string }).email);
+      const accepted = await app.inject({
+        method: 'POST',
+        url: '/api/auth/invitations/accept/',
+        payload: { token: link.path.split('/').pop(), new_password: ACCOUNT_PASSWORD },
+      });
+      expectStatus(accepted, 200, 'invitation accepted');
+      const [row] = await ctx.database.db
+        .select({ userId: memberships.userId })
+        .from(memberships)
+        .where(eq(memberships.id, membership));
+      keep(row!.userId, membership);
+      return { id: row!.userId, membership };
     },
     async document() {
       const patient = await kit.patient();

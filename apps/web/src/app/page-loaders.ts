@@ -11,6 +11,7 @@ export const pageLoaders = {
   forgotPassword: () => import('../features/auth/pages/ForgotPasswordPage'),
   resetPassword: () => import('../features/auth/pages/ResetPasswordPage'),
   verifyEmail: () => import('../features/auth/pages/VerifyEmailPage'),
+  acceptInvitation: () => import('../features/auth/pages/AcceptInvitationPage'),
   pinSetup: () => import('../features/auth/pages/PinSetupPage'),
   pinVerify: () => import('../features/auth/pages/PinVerifyPage'),
   maintenance: () => import('../features/maintenance/pages/MaintenancePage'),

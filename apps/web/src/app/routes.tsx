@@ -242,7 +242,11 @@ export function appRouteChildren(): RouteObject[] {
         {
           // A document's verification page (issue 19): what the QR code opens, signed in or not.
           element: <AuthLayout />,
-          children: [page('verify/:token', pageLoaders.verifyDocument, { titleKey: 'verifyDocument' })],
+          children: [
+            page('verify/:token', pageLoaders.verifyDocument, { titleKey: 'verifyDocument' }),
+            // A hospital's invitation (issue 36): accepted by its recipient, signed in or not.
+            page('invitation/:token', pageLoaders.acceptInvitation, { titleKey: 'acceptInvitation' }),
+          ],
         },
         {
           element: <AuthGuard />,

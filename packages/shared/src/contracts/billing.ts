@@ -115,7 +115,11 @@ const zCurrency = z
   .toUpperCase()
   .regex(/^[A-Z]{3}$/, 'billing.currency_invalid');
 /** Rate of the day: decimal string, > 0, at most 8 decimals (see domain/money.ts RATE_PATTERN). */
-const zRate = z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,8})?$/, 'billing.rate_invalid');
+const zRate = z
+  .string()
+  .regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,8})?$/, 'billing.rate_invalid')
+  // "0" and "0.00" match the pattern but are no rate (issue 36: a zero rate reached the service and answered 500).
+  .refine((r) => /[1-9]/.test(r), 'billing.rate_invalid');
 const reason = z.string().trim().min(3).max(500);
 const ZRef = z.object({ id: z.uuid(), full_name: z.string() });
 /** A patient as billing sees them: identity only, no clinical content. */
@@ -412,6 +416,11 @@ const paymentFields = {
   /** Transaction reference (mobile money, card slip, transfer, cheque number); unique per hospital and operator. */
   reference: z.string().trim().min(3).max(64).nullish(),
   note: z.string().trim().max(500).nullish(),
+  /**
+   * Take the payment although a mobile-money request of the invoice is pending (issue 36): without it the answer is
+   * a 409 with `code: "mobile_money_pending"` and `pending_amount`.
+   */
+  confirm_pending: z.boolean().optional(),
 };
 
 function refinePayment(
@@ -650,7 +659,7 @@ export const ZMobileMoneyCallbackAck = z.object({
 export const ZExchangeRateCreate = z
   .object({
     base: zCurrency,
-    rate: zRate.refine((r) => /[1-9]/.test(r), 'billing.rate_invalid'),
+    rate: zRate,
     valid_on: z.iso.date(),
     note: z.string().trim().max(300).nullish(),
   })

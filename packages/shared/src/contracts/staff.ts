@@ -98,11 +98,33 @@ export const ZStaffInvite = ZMembershipCreate.extend({
 export type TStaffInvite = z.input<typeof ZStaffInvite>;
 
 /**
- * The answer of an invitation: the person, and what was mailed — `invitation` (a link to choose a password) or
- * `access` (an existing account: a notice that it now works in this hospital).
+ * The answer of an invitation (issue 36, decision 0060): the invitation as typed and the membership it made (`id`),
+ * the same whether the address already had an account or not — nothing of the account is told. The membership
+ * waits until the person accepts it by the mailed link.
  */
-export const ZStaffInviteResult = ZStaffDetail.extend({ mailed: z.enum(['invitation', 'access']) });
-export type TStaffInviteResult = z.infer<typeof ZStaffInviteResult>;
+export const ZStaffInvitation = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role_code: z.string(),
+  department: z.uuid().nullable(),
+  mailed: z.literal('invitation'),
+  detail: z.string(),
+});
+export type TStaffInvitation = z.infer<typeof ZStaffInvitation>;
+
+/** The invitation link's token (public routes: what it invites to, and its acceptance). */
+export const ZStaffInvitationToken = z.object({ token: z.string().min(1).max(512) });
+
+/** What an invitation link shows its recipient: the hospital, the role, and whether a password is to be chosen. */
+export const ZStaffInvitationView = z.object({
+  hospital: z.string(),
+  role_code: z.string(),
+  email: z.string(),
+  needs_password: z.boolean(),
+});
+export type TStaffInvitationView = z.infer<typeof ZStaffInvitationView>;
 
 export const ZStaffMembershipParams = z.object({ id: z.uuid(), membership_id: z.uuid() });
 

@@ -546,6 +546,10 @@ export const mobileMoneyRequests = pgTable(
       .on(t.hospitalId, t.operator, t.providerReference)
       .where(sql`${t.providerReference} is not null`),
     index('mobile_money_requests_invoice_idx').on(t.invoiceId, t.createdAt.desc()),
+    // Issue 36: one pending request per invoice and phone (the digits of the phone: "+225 05…" is "+22505…").
+    uniqueIndex('mobile_money_requests_pending_uq')
+      .on(t.invoiceId, sql`regexp_replace(${t.phone}, '[^0-9]', '', 'g')`)
+      .where(sql`${t.status} = 'pending'`),
     index('mobile_money_requests_requester_idx').on(t.hospitalId, t.requestedBy, t.createdAt.desc()),
     check('mobile_money_requests_amount_ck', sql`${t.amount} > 0`),
     check(

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 import { departments, hospitalRef } from './structure.js';
 
@@ -45,11 +56,28 @@ export const memberships = pgTable(
     departmentId: uuid('department_id').references(() => departments.id),
     roleCode: text('role_code').notNull(),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * When the person accepted the membership (issue 36, decision 0060). Null: an administrator's invitation not
+     * (yet) accepted — the membership stays inactive, and the hospital sees only what its administrator typed.
+     */
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }).defaultNow(),
+    /** The pending invitation's token (SHA-256; the token is mailed once) and its end. */
+    invitationTokenHash: text('invitation_token_hash'),
+    invitationExpiresAt: timestamp('invitation_expires_at', { withTimezone: true }),
+    /** What the inviting administrator typed (names, language): shown until the person accepts. */
+    invitation: jsonb('invitation').$type<{ first_name: string; last_name: string; language: string }>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('memberships_user_idx').on(t.userId).where(sql`${t.isActive}`),
+    uniqueIndex('memberships_invitation_uq')
+      .on(t.invitationTokenHash)
+      .where(sql`${t.invitationTokenHash} is not null`),
+    check(
+      'memberships_pending_ck',
+      sql`${t.invitationTokenHash} is null or (${t.acceptedAt} is null and not ${t.isActive} and ${t.invitationExpiresAt} is not null)`,
+    ),
     index('memberships_hospital_role_idx').on(t.hospitalId, t.roleCode).where(sql`${t.isActive}`),
     // The administrators' staff list and detail (GET /api/admin/staff/): every member of a hospital, active or not.
     index('memberships_hospital_user_idx').on(t.hospitalId, t.userId),

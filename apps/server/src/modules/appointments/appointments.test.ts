@@ -524,6 +524,33 @@ describe('check-in, today and the feed', () => {
     expect(revoked.statusCode).toBe(204);
     expect((await ctx.app.inject({ method: 'GET', url: rotated.json().url })).statusCode).toBe(404);
   });
+
+  it('rotates the feed link on a password change, whatever the path (issue 36)', async () => {
+    const person = await h.as('DOCTOR', 'MED');
+    const url = (await call(ctx.app, person, 'POST', '/api/appointments/ics-link/', {})).json().url as string;
+    expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    // Held by the database: a change of the password hash by any path (change, reset, invitation) revokes it.
+    await ctx.database.db.execute(sql`update users set password_hash = 'changed' where id = ${person.id}`);
+    expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    const state = await call(ctx.app, person, 'GET', '/api/appointments/ics-link/');
+    expect(state.json().active).toBe(false);
+  });
+
+  it('does not bring the feed link back when a deactivated provider is reactivated (issue 36)', async () => {
+    const person = await h.as('DOCTOR', 'MED');
+    const url = (await call(ctx.app, person, 'POST', '/api/appointments/ics-link/', {})).json().url as string;
+    expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    const off = await call(ctx.app, admin, 'POST', `/api/admin/staff/${person.id}/deactivate/`);
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    const on = await call(ctx.app, admin, 'POST', `/api/admin/staff/${person.id}/reactivate/`);
+    expect(on.statusCode, on.body).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    const live = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from ics_links where user_id = ${person.id} and revoked_at is null`,
+    );
+    expect(live.rows[0]!.n).toBe(0);
+  });
 });
 
 describe('reminders', () => {

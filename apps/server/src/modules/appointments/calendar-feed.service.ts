@@ -19,7 +19,9 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
 /**
  * A person's iCalendar feed of their appointments (issue 22): a revocable personal link whose token is shown once
  * and kept only as its SHA-256 (like every other token). The feed carries times, types and record numbers only —
- * never a patient's name.
+ * never a patient's name. The link works while the person's account and a membership of its hospital are active; a
+ * password change, and the end or return of the account or of the membership, revoke it (triggers of migration
+ * 0043, issue 36): a reactivated provider makes a new link.
  */
 export class CalendarFeedService {
   constructor(private readonly app: FastifyInstance) {}
@@ -86,7 +88,9 @@ export class CalendarFeedService {
     }>(sql`select l.id, l.hospital_id, l.user_id, u.language_preference, u.first_name, u.last_name,
         h.name as h_name, u.is_active
       from ics_links l join users u on u.id = l.user_id join hospitals h on h.id = l.hospital_id
-      where l.token_hash = ${hashOf(token)} and l.revoked_at is null`);
+      where l.token_hash = ${hashOf(token)} and l.revoked_at is null
+        and exists (select 1 from memberships m where m.user_id = l.user_id and m.hospital_id = l.hospital_id
+          and m.is_active)`);
     const l = link.rows[0];
     if (!l || !l.is_active) throw notFound();
     const lang = languageOf(l.language_preference);

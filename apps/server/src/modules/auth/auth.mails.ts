@@ -87,38 +87,36 @@ export function resetMail(publicUrl: string, to: Recipient, uid: string, token: 
 }
 
 /**
- * An administrator invited the person (decision 0020): the link is a password link of the reset flow
- * (`/reset-password/{uid}.{token}?invite=1`), valid longer than a reset link; choosing the password verifies the
- * address and the person signs in to their hospital.
+ * A hospital's invitation (issue 36, decision 0060): the link accepts the membership — an account without a
+ * password chooses it there. The same mail whether the address already had an account or not.
  */
-export function invitationMail(
+export function membershipInvitationMail(
   publicUrl: string,
   to: Recipient,
-  uid: string,
   token: string,
   hospital: string,
   days: number,
 ): MailMessage {
   const lang = mailLang(to);
-  const link = webLink(publicUrl, lang, `/reset-password/${uid}.${token}?invite=1`);
+  const link = webLink(publicUrl, lang, `/invitation/${token}`);
   const text = letter(to, {
     fr: [
       `Vous êtes invité(e) à rejoindre ${hospital} sur Greensen.`,
-      `Pour choisir votre mot de passe, ouvrez ce lien (valable ${days} jours, utilisable une seule fois) :`,
+      `Pour accepter l’invitation, ouvrez ce lien (valable ${days} jours, utilisable une seule fois) :`,
       '',
       link,
       '',
-      'Vous pourrez ensuite vous connecter avec votre adresse e-mail.',
-      'Si vous ne vous attendiez pas à cette invitation, ignorez ce message.',
+      'Si vous n’avez pas encore de mot de passe Greensen, vous le choisirez sur cette page.',
+      'Si vous ne vous attendiez pas à cette invitation, ignorez ce message : rien ne change sans votre accord.',
     ],
     en: [
       `You are invited to join ${hospital} on Greensen.`,
-      `To choose your password, open this link (valid for ${days} days, single use):`,
+      `To accept the invitation, open this link (valid for ${days} days, single use):`,
       '',
       link,
       '',
-      'You can then sign in with your email address.',
-      'If you did not expect this invitation, ignore this message.',
+      'If you have no Greensen password yet, you will choose it on that page.',
+      'If you did not expect this invitation, ignore this message: nothing changes without your consent.',
     ],
   });
   return {
@@ -127,25 +125,6 @@ export function invitationMail(
       lang === 'fr'
         ? `Invitation à rejoindre ${hospital} — Greensen`
         : `Invitation to join ${hospital} — Greensen`,
-    text,
-    link,
-  };
-}
-
-/** An existing account was given a role in one more hospital: a notice with the sign-in page. */
-export function accessMail(publicUrl: string, to: Recipient, hospital: string): MailMessage {
-  const lang = mailLang(to);
-  const link = webLink(publicUrl, lang, '/login');
-  const text = letter(to, {
-    fr: [
-      `Un administrateur vous a donné accès à ${hospital} sur Greensen.`,
-      `Connectez-vous comme d’habitude : ${link}`,
-    ],
-    en: [`An administrator gave you access to ${hospital} on Greensen.`, `Sign in as usual: ${link}`],
-  });
-  return {
-    to: to.email,
-    subject: lang === 'fr' ? `Accès à ${hospital} — Greensen` : `Access to ${hospital} — Greensen`,
     text,
     link,
   };

@@ -463,3 +463,12 @@ export function toPayer(r: PayerRow, rules: TPayer['rules']): TPayer {
     },
   };
 }
+
+/** What the invoice's pending mobile-money requests ask for, in its currency (issue 36). */
+export async function pendingMobileMoney(q: Queryable, invoiceId: string): Promise<number> {
+  const res = await q.execute<{ total: string | number }>(
+    sql`select coalesce(sum(amount), 0) as total from mobile_money_requests
+      where invoice_id = ${invoiceId} and status = 'pending'`,
+  );
+  return Number(res.rows[0]?.total ?? 0);
+}

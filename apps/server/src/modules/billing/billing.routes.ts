@@ -220,6 +220,18 @@ defineMessages({
     fr: 'Le taux du jour est requis pour un paiement dans une autre devise que celle de la facture.',
     en: "The rate of the day is required for a payment in another currency than the invoice's.",
   },
+  'billing.mobile_money_over_pending': {
+    fr: 'Le montant dépasse le reste à payer moins les paiements mobiles en attente : {available} au plus.',
+    en: 'The amount is above what is left to pay less the pending mobile-money requests: {available} at most.',
+  },
+  'billing.mobile_money_pending_phone': {
+    fr: 'Une demande de paiement mobile est déjà en attente pour cette facture sur ce numéro : attendez sa réponse.',
+    en: 'A mobile-money request for this invoice is already pending on this phone: wait for its answer.',
+  },
+  'billing.mobile_money_pending': {
+    fr: 'Un paiement mobile de {amount} est en attente sur cette facture : confirmez pour encaisser quand même.',
+    en: 'A mobile-money payment of {amount} is pending on this invoice: confirm to take this payment anyway.',
+  },
   'billing.overpayment': {
     fr: 'Le montant dépasse le reste à payer ({balance}).',
     en: 'The amount is above what is left to pay ({balance}).',
@@ -236,6 +248,10 @@ defineMessages({
   'billing.session_already_open': {
     fr: 'Vous avez déjà une session de caisse ouverte.',
     en: 'You already have an open cash session.',
+  },
+  'billing.not_your_session_report': {
+    fr: 'Un caissier ne lit que le rapport de ses propres sessions ; le médecin-chef et l’administrateur lisent tous les rapports.',
+    en: 'A cashier reads the report of her own sessions only; the head doctor and the administrator read every report.',
   },
   'billing.not_your_session': {
     fr: 'Seul le caissier de la session la clôture.',

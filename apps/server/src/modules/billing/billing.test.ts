@@ -537,6 +537,15 @@ describe(`the cash desk (${TEST_DB_KIND})`, () => {
       counted: [],
     });
     expect(closeByOther.statusCode).toBe(403);
+    // Issue 36 (decision 0027): a cashier reads only her own session's report, open or closed; the head doctor
+    // and the administrator read every cashier's.
+    const peek = await call(ctx.app, cashier, 'GET', `/api/cash-sessions/${session}/report/`);
+    expect(peek.statusCode, peek.body).toBe(403);
+    expect(peek.json().detail).toMatch(/caissi/);
+    for (const reader of [cashier2, headDoctor, admin]) {
+      const own = await call(ctx.app, reader, 'GET', `/api/cash-sessions/${session}/report/`);
+      expect(own.statusCode, own.body).toBe(200);
+    }
     const closed = await call(ctx.app, cashier2, 'POST', `/api/cash-sessions/${session}/close/`, {
       counted: [{ currency: 'XOF', amount: 22_500 }],
       note: 'Il manque 500 F',

@@ -15,7 +15,7 @@ import { badRequest, conflict, isUniqueViolation, notFound, unauthorized } from 
 import { decryptSecret, encryptSecret } from '../../lib/secrets.js';
 import { withNotifications } from '../notifications/notifications.service.js';
 import { requireBillingStaff } from './billing.access.js';
-import { balanceOf, lockInvoice } from './billing.repository.js';
+import { balanceOf, lockInvoice, pendingMobileMoney } from './billing.repository.js';
 import type { MobileMoneyProvider } from './mobile-money.js';
 import { verifyCallback } from './mobile-money.js';
 import type { PaymentsService } from './payments.service.js';
@@ -117,40 +117,56 @@ export class MobileMoneyService {
   async request(ctx: ServiceContext, body: TMobileMoneyRequestCreate): Promise<TMobileMoneyRequest> {
     const hospital = scopedHospital(ctx);
     const user = actingUser(ctx);
-    const { id } = await this.app.db.transaction(async (tx) => {
-      const inv = await lockInvoice(tx, hospital.id, body.invoice);
-      if (!inv) throw notFound('billing.invoice_unknown');
-      await requireBillingStaff(tx, ctx);
-      if (inv.kind !== 'invoice' || inv.status === 'cancelled') throw conflict('billing.not_payable');
-      const session = await this.payments.openSessionOf(tx, ctx);
-      if (inv.status === 'issued' && body.amount > balanceOf(inv))
-        throw conflict('billing.overpayment', { balance: balanceOf(inv) });
-      const [row] = await tx
-        .insert(mobileMoneyRequests)
-        .values({
-          hospitalId: hospital.id,
-          invoiceId: inv.id,
-          operator: body.operator,
-          phone: body.phone,
-          currency: inv.currency,
-          amount: body.amount,
-          requestedBy: user.id,
-          cashSessionId: session,
-        })
-        .returning({ id: mobileMoneyRequests.id });
-      await this.app.audit.record(
-        ctx,
-        {
-          action: 'mobile_money.request',
-          resourceType: 'mobile_money_request',
-          resourceId: row!.id,
-          patientId: inv.patient_id,
-          details: { invoice: inv.id, operator: body.operator, amount: body.amount, currency: inv.currency },
-        },
-        tx,
-      );
-      return { id: row!.id };
-    });
+    const { id } = await this.app.db
+      .transaction(async (tx) => {
+        const inv = await lockInvoice(tx, hospital.id, body.invoice);
+        if (!inv) throw notFound('billing.invoice_unknown');
+        await requireBillingStaff(tx, ctx);
+        if (inv.kind !== 'invoice' || inv.status === 'cancelled') throw conflict('billing.not_payable');
+        const session = await this.payments.openSessionOf(tx, ctx);
+        // Issue 36: the invoice's row is locked, so requests of one invoice are counted one after the other; what
+        // is already pending is set aside from the balance (and the unique index keeps one pending per phone).
+        const pending = await pendingMobileMoney(tx, inv.id);
+        if (inv.status === 'issued' && body.amount > balanceOf(inv) - pending)
+          throw conflict(pending > 0 ? 'billing.mobile_money_over_pending' : 'billing.overpayment', {
+            balance: balanceOf(inv),
+            available: Math.max(0, balanceOf(inv) - pending),
+          });
+        const [row] = await tx
+          .insert(mobileMoneyRequests)
+          .values({
+            hospitalId: hospital.id,
+            invoiceId: inv.id,
+            operator: body.operator,
+            phone: body.phone,
+            currency: inv.currency,
+            amount: body.amount,
+            requestedBy: user.id,
+            cashSessionId: session,
+          })
+          .returning({ id: mobileMoneyRequests.id });
+        await this.app.audit.record(
+          ctx,
+          {
+            action: 'mobile_money.request',
+            resourceType: 'mobile_money_request',
+            resourceId: row!.id,
+            patientId: inv.patient_id,
+            details: {
+              invoice: inv.id,
+              operator: body.operator,
+              amount: body.amount,
+              currency: inv.currency,
+            },
+          },
+          tx,
+        );
+        return { id: row!.id };
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw conflict('billing.mobile_money_pending_phone');
+        throw err;
+      });
     const moneyRequest = (await this.find(this.app.db, id))!;
     // After the commit: the provider (an outbox by default) never sees a request that was rolled back.
     await this.provider.requestPayment({

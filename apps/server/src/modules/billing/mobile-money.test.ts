@@ -214,6 +214,61 @@ describe(`mobile money pushed to the phone (${TEST_DB_KIND})`, () => {
     expect((await invoicePaid(inv.id)).paid).toBe(inv.paid);
   });
 
+  it('accepts one of 10 parallel requests of the whole balance: capped by the balance less what is pending (issue 36)', async () => {
+    const draft = await draftInvoice();
+    const issued = await call(ctx.app, cashier, 'POST', `/api/invoices/${draft.id}/issue/`);
+    expect(issued.statusCode, issued.body).toBe(200);
+    const balance = issued.json().balance as number;
+    expect(balance).toBeGreaterThan(0);
+    const ask = (phone: string, amount: number) =>
+      call(ctx.app, cashier, 'POST', '/api/payments/mobile-money/', {
+        invoice: draft.id,
+        operator: 'mtn_momo',
+        phone,
+        amount,
+      });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => ask('+225 05 00 00 00 09', balance)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, ...Array(9).fill(409)]);
+    // Another phone: nothing is left once the pending request is counted.
+    const other = await ask('+225 07 00 00 00 08', 1);
+    expect(other.statusCode, other.body).toBe(409);
+    expect(other.json().detail).toMatch(/attente|pending/);
+    const pending = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from mobile_money_requests where invoice_id = ${draft.id} and status = 'pending'`,
+    );
+    expect(pending.rows[0]!.n).toBe(1);
+    // Held by the database: a second pending request of the invoice to the same phone (however it is written).
+    const first = answers.find((a) => a.statusCode === 201)!.json() as TMobileMoneyRequest;
+    await expect(
+      ctx.database.db.execute(sql`insert into mobile_money_requests (id, hospital_id, invoice_id, operator, phone,
+        currency, amount, requested_by, cash_session_id)
+        select gen_random_uuid(), hospital_id, invoice_id, operator, '+2250500000009', currency, 1, requested_by,
+          cash_session_id from mobile_money_requests where id = ${first.id}`),
+    ).rejects.toThrow();
+    // A cash payment while a request is pending asks for confirmation, then is taken.
+    const cash = { invoice: draft.id, method: 'cash', amount: 500 };
+    const asked = await call(ctx.app, cashier, 'POST', '/api/payments/', cash);
+    expect(asked.statusCode, asked.body).toBe(409);
+    expect(asked.json()).toMatchObject({ code: 'mobile_money_pending' });
+    const confirmed = await call(ctx.app, cashier, 'POST', '/api/payments/', {
+      ...cash,
+      confirm_pending: true,
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    // Decision 0040 stays: the operator's confirmation of money that left the phone is recorded in full.
+    const done = await callback({
+      request_id: first.id,
+      transaction_id: 'MP260101.1200.C36001',
+      status: 'succeeded',
+      amount: balance,
+      currency: 'XOF',
+    });
+    expect(done.json()).toEqual({ status: 'succeeded', duplicate: false });
+    expect((await invoicePaid(draft.id)).paid).toBe(balance + 500);
+    // Nothing pending: a new request is capped by the balance alone (here nothing is due).
+    expect((await ask('+225 05 00 00 00 09', 1)).statusCode).toBe(409);
+  });
+
   it('lets only billing staff of the hospital request a payment', async () => {
     const inv = await draftInvoice();
     const body = { invoice: inv.id, operator: 'mtn_momo', phone: '+225 05 00 00 00 01', amount: 1_000 };
@@ -268,6 +323,21 @@ describe(`the exchange-rate table (${TEST_DB_KIND})`, () => {
       amount: 1_000,
     });
     expect(usd.statusCode).toBe(400);
+  });
+
+  it('refuses a typed rate of zero on a payment with 400 on rate (issue 36), not 500', async () => {
+    const inv = await draftInvoice();
+    for (const zero of ['0', '0.0', '0.00000000']) {
+      const res = await call(ctx.app, cashier, 'POST', '/api/payments/', {
+        invoice: inv.id,
+        method: 'cash',
+        currency: 'EUR',
+        amount: 1_000,
+        rate: zero,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(Object.keys(res.json())).toEqual(['rate']);
+    }
   });
 
   it('prices a payment in francs in a euro hospital to the cent (EUR has two decimals)', async () => {

@@ -18,7 +18,7 @@ import type { Queryable, Tx } from '../../db/client.js';
 import { cashSessions, payments, receipts } from '../../db/schema/index.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { ApiError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { hospitalToday } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import { isBillingManager, requireBillingReader, requireBillingStaff } from './billing.access.js';
@@ -28,6 +28,7 @@ import {
   findPayment,
   findPaymentByReceipt,
   lockInvoice,
+  pendingMobileMoney,
   toPayment,
 } from './billing.repository.js';
 import { rateInForce } from './exchange-rates.service.js';
@@ -144,6 +145,16 @@ export class PaymentsService {
         const amountInvoice = rate ? convertMinor(body.amount, currency, rate, inv.currency) : body.amount;
         if (inv.status === 'issued' && amountInvoice > balanceOf(inv))
           throw conflict('billing.overpayment', { balance: balanceOf(inv) });
+        // Issue 36: money may be on its way from a phone; the cashier confirms before taking more.
+        if (!body.confirm_pending) {
+          const pending = await pendingMobileMoney(tx, inv.id);
+          if (pending > 0)
+            throw new ApiError(409, 'billing.mobile_money_pending', {
+              code: 'mobile_money_pending',
+              params: { amount: pending },
+              body: { pending_amount: pending },
+            });
+        }
         const { receipt } = await this.insertPayment(tx, ctx, inv, {
           sessionId: session,
           receivedBy: user.id,
@@ -440,6 +451,10 @@ export class PaymentsService {
     const s = await this.find(this.app.db, hospital.id, id);
     if (!s) throw notFound();
     await requireBillingReader(this.app.db, ctx);
+    // Decision 0027 (issue 36): a cashier reads her own sessions only, as she lists them; the head doctor and the
+    // administrators read every cashier's.
+    if (!isBillingManager(ctx) && s.cashier.id !== actingUser(ctx).id)
+      throw forbidden('billing.not_your_session_report');
     return this.reportOf(this.app.db, hospital.id, id);
   }
 

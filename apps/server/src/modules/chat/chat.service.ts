@@ -483,7 +483,7 @@ export class ChatService {
     return {
       bytes: file.bytes,
       columns: {
-        attachmentName: cleanFileName(file.name),
+        attachmentName: cleanFileName(file.name, type),
         attachmentType: type,
         attachmentSize: file.bytes.length,
         attachmentSha256: createHash('sha256').update(file.bytes).digest('hex'),

@@ -35,8 +35,9 @@ import {
   sourceInHospital,
   sourceVariables,
 } from './sources.js';
+import { renderInWorker } from './template-pool.js';
 import { TemplatesService, templateRefusal, type UsableTemplate } from './templates.service.js';
-import { renderTemplate, TemplateError } from './templating.js';
+import { TemplateError } from './templating.js';
 
 /** The short code printed under the QR code: 8 characters of the token's SHA-256 in Crockford base 32. */
 export function verificationCode(token: string): string {
@@ -186,7 +187,7 @@ export class DocumentsService {
     });
     let text: string;
     try {
-      text = renderTemplate(template.body, vars);
+      text = await renderInWorker(template.body, vars);
     } catch (err) {
       if (err instanceof TemplateError) throw templateRefusal(err, ctx.lang, 'template');
       throw err;
@@ -223,7 +224,7 @@ export class DocumentsService {
     };
   }
 
-  private pdfOf(
+  private async pdfOf(
     text: string,
     t: UsableTemplate,
     h: HospitalFacts,
@@ -237,7 +238,8 @@ export class DocumentsService {
       h.logo_data && (h.logo_type === 'image/png' || h.logo_type === 'image/jpeg')
         ? `data:${h.logo_type};base64,${h.logo_data}`
         : null;
-    return renderPdf(parseMarkdown(text), {
+    const blocks = parseMarkdown(text);
+    const layout = (withLogo: string | null): Parameters<typeof renderPdf>[1] => ({
       paper: t.paper,
       language: t.language,
       title: `${KIND_NAMES[t.kind][t.language]} ${number}`,
@@ -249,11 +251,23 @@ export class DocumentsService {
         phones: (Array.isArray(h.phones) ? h.phones : (JSON.parse(h.phones || '[]') as string[])).join(' · '),
         header: h.print_header,
         footer: h.print_footer,
-        logo,
+        logo: withLogo,
       },
       author,
       verification: { url: `${this.app.config.publicUrl.replace(/\/+$/, '')}/verify/${token}`, code },
     });
+    try {
+      return await renderPdf(blocks, layout(logo));
+    } catch (err) {
+      if (!logo) throw err;
+      // Issue 36: a logo that cannot be drawn (stored before uploads were decoded fully) never stops a document:
+      // it is issued without it, and the error is logged for the administrators to replace the logo.
+      this.app.log.error(
+        { err: { message: (err as Error).message }, hospital: h.name, logo_type: h.logo_type },
+        'hospital logo could not be drawn: document printed without it',
+      );
+      return renderPdf(blocks, layout(null));
+    }
   }
 
   /** `POST /api/documents/`: numbered, signed by the caller, its PDF stored once. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TDocument, TDocumentTemplate } from '@greensen/shared/contracts/documents';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import {
   call,
@@ -56,11 +56,16 @@ const PNG = Buffer.from(
   'base64',
 );
 
+let hospitalId: string;
+let hospitalAdmin: () => Promise<Actor>;
+
 beforeAll(async () => {
   ctx = await createTestApp();
   await insertTestIcd10(ctx.database.db);
   await ensureMedicationReference(ctx.database.db);
   const h = await journeyHospital(ctx, { code: `DC${Math.floor(Math.random() * 1e6)}` });
+  hospitalId = h.hospital.id;
+  hospitalAdmin = () => h.as('ADMIN');
   urg = h.dep('URG').id;
   doctor = await h.as('DOCTOR');
   otherDoctor = await h.as('DOCTOR');
@@ -164,6 +169,44 @@ describe('document models', () => {
     expect(include.statusCode).toBe(400);
     expect(include.json().template_reason).toEqual(['forbidden_tag']);
     expect(include.body).not.toContain('passwd');
+  });
+
+  it('renders off the event loop: a preview at its limit answers limit_exceeded while health answers (issue 36)', async () => {
+    const heavy = {
+      kind: 'free_letter',
+      language: 'fr',
+      paper: 'A4',
+      body: '{% for i in (1..2000) %}{% for j in (1..2000) %}xxxxxxxxxx{% endfor %}{% endfor %}',
+    };
+    const order: string[] = [];
+    const preview = call(ctx.app, admin, 'POST', '/api/document-templates/preview/', heavy).then((res) => {
+      order.push('preview');
+      return res;
+    });
+    // While the render runs (in a worker), the server answers other requests.
+    const health = await ctx.app.inject('/api/health/');
+    order.push('health');
+    expect(health.statusCode).toBe(200);
+    const refused = await preview;
+    expect(order).toEqual(['health', 'preview']);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().template_reason).toEqual(['limit_exceeded']);
+  });
+
+  it('limits checks and previews of models per person (issue 36)', async () => {
+    const body = { kind: 'free_letter', language: 'fr', paper: 'A4', body: '# Lettre' };
+    const someone = await hospitalAdmin();
+    const answers = [];
+    for (let i = 0; i < 31; i++)
+      answers.push(
+        (await call(ctx.app, someone, 'POST', '/api/document-templates/preview/', body)).statusCode,
+      );
+    expect(answers.slice(0, 30)).toEqual(Array(30).fill(200));
+    expect(answers[30]).toBe(429);
+    // Another person is not held back by it.
+    expect((await call(ctx.app, admin, 'POST', '/api/document-templates/preview/', body)).statusCode).toBe(
+      200,
+    );
   });
 
   it('previews a body with the demo data as HTML and PDF; doctors do not manage models', async () => {
@@ -336,6 +379,34 @@ describe('issued documents', () => {
     expect(invoice.statusCode).toBe(400); // models only until billing exists
   });
 
+  it('issues a document without the logo when the stored logo cannot be drawn, and logs why (issue 36)', async () => {
+    const patient = await createPatient(ctx.app, secretary);
+    // A corrupt logo put straight into the storage (as before issue 36, when only the first bytes were checked).
+    const corrupt = Buffer.concat([PNG.subarray(0, 8), Buffer.from('only the first bytes of a PNG')]);
+    await ctx.database.db.execute(sql`insert into hospital_logos (hospital_id, content_type, data, size, updated_at)
+      values (${hospitalId}, 'image/png', ${corrupt.toString('base64')}, ${corrupt.length}, now())
+      on conflict (hospital_id) do update set content_type = excluded.content_type, data = excluded.data,
+        size = excluded.size`);
+    const logged: unknown[] = [];
+    const spy = vi.spyOn(ctx.app.log, 'error').mockImplementation(((...args: unknown[]) => {
+      logged.push(args);
+    }) as never);
+    try {
+      const res = await call(ctx.app, doctor, 'POST', '/api/documents/', {
+        kind: 'medical_certificate',
+        source: { type: 'patient', id: patient.id },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const pdf = await call(ctx.app, doctor, 'GET', `/api/documents/${res.json().id}/pdf/`);
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(JSON.stringify(logged)).toContain('logo');
+    } finally {
+      spy.mockRestore();
+      await ctx.database.db.execute(sql`delete from hospital_logos where hospital_id = ${hospitalId}`);
+    }
+  });
+
   it('keeps documents to their hospital (404) and clinical ones from secretaries (403)', async () => {
     const c = await completed();
     const doc = await issue(doctor, {
@@ -455,6 +526,33 @@ describe('patient documents', () => {
       'patient_document.view',
       'patient_document.delete',
     ]);
+  });
+
+  it('stores a PDF uploaded as poly.html under the extension of its detected type (issue 36)', async () => {
+    const patient = await createPatient(ctx.app, secretary);
+    const pdf = Buffer.from('%PDF-1.4\n<html><script>alert(1)</script></html>\n%%EOF\n');
+    const added = await upload(
+      secretary,
+      { patient: patient.id, category: 'other' },
+      { name: 'poly.html', type: 'text/html', bytes: pdf },
+    );
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json()).toMatchObject({ content_type: 'application/pdf', file_name: 'poly.pdf' });
+    const file = await call(ctx.app, doctor, 'GET', `/api/patient-documents/${added.json().id}/file/`);
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="poly\.pdf"/);
+    // A name without an extension, or with the right one in another spelling, takes or keeps the type's.
+    const bare = await upload(
+      secretary,
+      { patient: patient.id, category: 'other' },
+      { name: 'scan', type: 'application/octet-stream', bytes: pdf },
+    );
+    expect(bare.json().file_name).toBe('scan.pdf');
+    const jpeg = await upload(
+      secretary,
+      { patient: patient.id, category: 'other' },
+      { name: 'photo.PNG.exe', type: 'image/png', bytes: PNG },
+    );
+    expect(jpeg.json().file_name).toBe('photo.PNG.png');
   });
 
   it("refuses a file above the hospital's limit", async () => {

@@ -37,14 +37,34 @@ const SELECT = sql`select pd.id, pd.category, pd.document_date::text as document
   from patient_documents pd join patients p on p.id = pd.patient_id join users u on u.id = pd.uploaded_by`;
 
 /** A file name as shown: its last path segment, control characters and quotes removed, 200 characters at most. */
-export function cleanFileName(name: string | undefined): string {
+/** The extensions of each recognised type, the first one given to a name that has none of them. */
+const EXTENSIONS: Record<string, readonly string[]> = {
+  'application/pdf': ['pdf'],
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/webp': ['webp'],
+  'image/heic': ['heic', 'heif'],
+};
+
+/**
+ * The stored name of an upload: its last path segment without control characters or quotes, and the extension of
+ * the type recognised from its bytes (issue 36: a PDF sent as `poly.html` is stored as `poly.pdf`, so that no
+ * download is ever named as a type it is not).
+ */
+export function cleanFileName(name: string | undefined, type: string): string {
   const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const cleaned = [...last]
-    .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '"')
-    .join('')
-    .trim()
-    .slice(0, 200);
-  return cleaned || 'document';
+  const cleaned =
+    [...last]
+      .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '"')
+      .join('')
+      .trim()
+      .slice(0, 190) || 'document';
+  const extensions = EXTENSIONS[type] ?? [];
+  const dot = cleaned.lastIndexOf('.');
+  const ext = dot > 0 ? cleaned.slice(dot + 1).toLowerCase() : '';
+  if (extensions.includes(ext) || extensions.length === 0) return cleaned;
+  const stem = dot > 0 && /^[a-z0-9]{1,8}$/i.test(ext) ? cleaned.slice(0, dot) : cleaned;
+  return `${stem}.${extensions[0]}`;
 }
 
 export const fileTooLarge = () => new ApiError(413, 'documents.file_too_large');
@@ -126,7 +146,7 @@ export class PatientDocumentsService {
         category: fields.category,
         documentDate: fields.document_date ?? null,
         description: fields.description ?? null,
-        fileName: cleanFileName(file.name),
+        fileName: cleanFileName(file.name, type),
         contentType: type,
         sizeBytes: file.bytes.length,
         sha256: createHash('sha256').update(file.bytes).digest('hex'),

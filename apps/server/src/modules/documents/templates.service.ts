@@ -20,8 +20,12 @@ import { translate } from '../../lib/i18n.js';
 import { markdownToHtml, parseMarkdown } from './markdown.js';
 import { renderPdf } from './pdf.js';
 import { KIND_NAMES, SHIPPED_TEMPLATES, type ShippedTemplate, shippedById, shippedFor } from './shipped.js';
-import { renderTemplate, TEMPLATE_FILTERS, TemplateError, validateTemplate } from './templating.js';
+import { renderInWorker, validateInWorker } from './template-pool.js';
+import { TEMPLATE_FILTERS, TemplateError } from './templating.js';
 import { demoVariables, variableCatalogue } from './variables.js';
+
+/** Checks and previews of models per person and minute (issue 36: each one is a render). */
+const RENDERS_PER_MINUTE = 30;
 
 /** When Greensen's models were last changed (shown as their dates). */
 const SHIPPED_AT = '2026-11-25T00:00:00.000Z';
@@ -260,9 +264,11 @@ export class TemplatesService {
     return row ? { ...row, shipped: false } : { ...shippedFor(kind, language), shipped: true };
   }
 
-  private check(ctx: ServiceContext, kind: DocumentKind, language: DocumentLanguage, body: string) {
+  /** Checks a body in a worker thread (issue 36), each person within their rate of renders. */
+  private async check(ctx: ServiceContext, kind: DocumentKind, language: DocumentLanguage, body: string) {
+    await this.app.limits.hit(`documents:render:${actingUser(ctx).id}`, RENDERS_PER_MINUTE, 60_000);
     try {
-      validateTemplate(body, demoVariables(kind, language));
+      await validateInWorker(body, demoVariables(kind, language));
     } catch (err) {
       if (err instanceof TemplateError) throw templateRefusal(err, ctx.lang);
       throw err;
@@ -272,7 +278,7 @@ export class TemplatesService {
   async create(ctx: ServiceContext, body: TTemplateCreate): Promise<TDocumentTemplate> {
     const hospitalId = scopedHospital(ctx).id;
     const me = actingUser(ctx).id;
-    this.check(ctx, body.kind, body.language, body.body);
+    await this.check(ctx, body.kind, body.language, body.body);
     if (body.based_on) {
       const source =
         shippedById(body.based_on) ?? (await findTemplate(this.app.db, hospitalId, body.based_on));
@@ -328,7 +334,7 @@ export class TemplatesService {
       const row = await this.lockOwn(tx, ctx, id);
       if (Number(row.version) !== body.version) return { stale: true as const, version: Number(row.version) };
       if (row.archived_at !== null) throw conflict('documents.template_archived');
-      if (body.body !== undefined) this.check(ctx, row.kind, row.language, body.body);
+      if (body.body !== undefined) await this.check(ctx, row.kind, row.language, body.body);
       await tx.execute(sql`update document_templates set
           name = ${body.name ?? row.name},
           description = ${body.description === undefined ? row.description : body.description},
@@ -398,14 +404,20 @@ export class TemplatesService {
   }
 
   /** The body rendered with the demo data (checked first). */
-  preview(ctx: ServiceContext, body: TTemplatePreview) {
-    this.check(ctx, body.kind, body.language, body.body);
-    const text = renderTemplate(body.body, demoVariables(body.kind, body.language));
+  async preview(ctx: ServiceContext, body: TTemplatePreview) {
+    await this.check(ctx, body.kind, body.language, body.body);
+    let text: string;
+    try {
+      text = await renderInWorker(body.body, demoVariables(body.kind, body.language));
+    } catch (err) {
+      if (err instanceof TemplateError) throw templateRefusal(err, ctx.lang);
+      throw err;
+    }
     return { text, html: markdownToHtml(text) };
   }
 
   async previewPdf(ctx: ServiceContext, body: TTemplatePreview): Promise<Buffer> {
-    const { text } = this.preview(ctx, body);
+    const { text } = await this.preview(ctx, body);
     const demo = demoVariables(body.kind, body.language) as {
       hospital: { name: string; address: string; phones: string; header: string; footer: string };
       author: { display_name: string };

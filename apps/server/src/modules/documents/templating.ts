@@ -112,7 +112,7 @@ function parse(engine: Liquid, body: string) {
   }
 }
 
-type Variables = Record<string, unknown>;
+export type Variables = Record<string, unknown>;
 
 /** Whether `path` (segments from a root variable) exists in `data`, own properties only. */
 function resolves(data: unknown, segments: readonly unknown[]): boolean {

@@ -29,6 +29,8 @@ interface PersonRow {
   is_active: boolean;
   email_verified: boolean;
   member_active: boolean;
+  accepted: boolean;
+  invitation_live: boolean;
   last_login_at: Date | string | null;
   language_preference: string;
   has_pin: boolean;
@@ -48,15 +50,33 @@ interface MembershipRow {
   d_name: string | null;
 }
 
-/** The hospital's people: one row per user with a membership there, active or not. */
+/**
+ * The hospital's people: one row per user with a membership there, active or not. `accepted`: the person accepted
+ * at least one membership here (issue 36, decision 0060); until then the hospital sees only what its administrator
+ * typed in the invitation — never the account's own name, sign-in or PIN, so that an invitation tells nothing about
+ * whether the address already had an account.
+ */
 const staffOf = (hospitalId: string) => sql`(
-  select m.user_id, bool_or(m.is_active) as member_active
+  select m.user_id, bool_or(m.is_active) as member_active, bool_or(m.accepted_at is not null) as accepted,
+    bool_or(m.invitation_token_hash is not null and m.invitation_expires_at > now()) as invitation_live,
+    (array_agg(m.invitation order by m.created_at desc) filter (where m.invitation is not null))[1] as invitation,
+    min(m.created_at) as joined_at
     from memberships m where m.hospital_id = ${hospitalId} group by m.user_id) s
   join users u on u.id = s.user_id`;
 
-const PERSON_COLUMNS = sql`u.id, u.email, u.first_name, u.last_name, u.is_active,
-  u.email_verified_at is not null as email_verified, s.member_active, u.last_login_at, u.language_preference,
-  u.pin_hash is not null as has_pin, u.failed_unlock_attempts, u.created_at`;
+/** What the hospital may see of the person: the account's own facts once accepted, the invitation's before. */
+const FIRST_NAME = sql`(case when s.accepted then u.first_name else coalesce(s.invitation->>'first_name', '') end)`;
+const LAST_NAME = sql`(case when s.accepted then u.last_name else coalesce(s.invitation->>'last_name', '') end)`;
+const LAST_LOGIN = sql`(case when s.accepted then u.last_login_at end)`;
+
+const PERSON_COLUMNS = sql`u.id, u.email, ${FIRST_NAME} as first_name, ${LAST_NAME} as last_name, u.is_active,
+  u.email_verified_at is not null as email_verified, s.member_active, s.accepted, s.invitation_live,
+  ${LAST_LOGIN} as last_login_at,
+  (case when s.accepted then u.language_preference else coalesce(s.invitation->>'language', 'fr') end)
+    as language_preference,
+  s.accepted and u.pin_hash is not null as has_pin,
+  (case when s.accepted then u.failed_unlock_attempts else 0 end) as failed_unlock_attempts,
+  (case when s.accepted then u.created_at else s.joined_at end) as created_at`;
 
 const likeEscaped = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -65,7 +85,7 @@ function conditions(hospitalId: string, f: StaffFilters): SQL {
   if (f.search) {
     const pattern = likeEscaped(f.search);
     where.push(
-      sql`unaccent(u.first_name || ' ' || u.last_name || ' ' || u.last_name || ' ' || u.first_name || ' ' || u.email) ilike unaccent(${pattern})`,
+      sql`unaccent(${FIRST_NAME} || ' ' || ${LAST_NAME} || ' ' || ${LAST_NAME} || ' ' || ${FIRST_NAME} || ' ' || u.email) ilike unaccent(${pattern})`,
     );
   }
   const membershipWhere: SQL[] = [];
@@ -78,29 +98,33 @@ function conditions(hospitalId: string, f: StaffFilters): SQL {
   if (f.active === false) where.push(sql`not (u.is_active and s.member_active)`);
   switch (f.last_login) {
     case 'never':
-      where.push(sql`u.last_login_at is null`);
+      where.push(sql`${LAST_LOGIN} is null`);
       break;
     case 'within_7d':
-      where.push(sql`u.last_login_at >= now() - interval '7 days'`);
+      where.push(sql`${LAST_LOGIN} >= now() - interval '7 days'`);
       break;
     case 'within_30d':
-      where.push(sql`u.last_login_at >= now() - interval '30 days'`);
+      where.push(sql`${LAST_LOGIN} >= now() - interval '30 days'`);
       break;
     case 'over_30d':
-      where.push(sql`u.last_login_at < now() - interval '30 days'`);
+      where.push(sql`${LAST_LOGIN} < now() - interval '30 days'`);
       break;
   }
   return sql.join(where, sql` and `);
 }
 
 const ORDERINGS: Record<StaffFilters['ordering'], SQL> = {
-  name: sql`lower(u.last_name), lower(u.first_name), u.id`,
-  '-name': sql`lower(u.last_name) desc, lower(u.first_name) desc, u.id`,
-  last_login: sql`u.last_login_at asc nulls first, u.id`,
-  '-last_login': sql`u.last_login_at desc nulls last, u.id`,
+  name: sql`lower(${LAST_NAME}), lower(${FIRST_NAME}), u.id`,
+  '-name': sql`lower(${LAST_NAME}) desc, lower(${FIRST_NAME}) desc, u.id`,
+  last_login: sql`${LAST_LOGIN} asc nulls first, u.id`,
+  '-last_login': sql`${LAST_LOGIN} desc nulls last, u.id`,
 };
 
-export function statusOf(p: Pick<PersonRow, 'is_active' | 'member_active' | 'email_verified'>): StaffStatus {
+export function statusOf(
+  p: Pick<PersonRow, 'is_active' | 'member_active' | 'email_verified' | 'accepted' | 'invitation_live'>,
+): StaffStatus {
+  // An invitation not accepted: invited while its link works, else inactive (cancelled or expired).
+  if (!p.accepted) return p.invitation_live ? 'invited' : 'inactive';
   if (!p.is_active || !p.member_active) return 'inactive';
   return p.email_verified ? 'active' : 'invited';
 }
@@ -189,6 +213,7 @@ export async function findStaff(q: Queryable, hospitalId: string, userId: string
     memberships,
     is_account_active: p.is_active,
     email_verified: p.email_verified,
+    accepted: p.accepted,
   };
 }
 export type StaffPerson = NonNullable<Awaited<ReturnType<typeof findStaff>>>;
@@ -210,14 +235,6 @@ export async function activeAdministrators(q: Queryable, hospitalId: string): Pr
   return Number(res.rows[0]?.n ?? 0);
 }
 
-/** Active memberships of the user in active hospitals other than `except`. */
-export async function otherActiveMemberships(q: Queryable, userId: string, except: string) {
-  const res = await q.execute<{ n: number }>(sql`
-    select count(*)::int as n from memberships m join hospitals h on h.id = m.hospital_id
-     where m.user_id = ${userId} and m.is_active and h.is_active and m.hospital_id <> ${except}`);
-  return Number(res.rows[0]?.n ?? 0);
-}
-
 /** Switches every membership of the user in the hospital on or off; returns how many changed. */
 export async function setMembershipsActive(
   q: Queryable,
@@ -227,8 +244,83 @@ export async function setMembershipsActive(
 ): Promise<number> {
   const res = await q.execute<{ id: string }>(sql`
     update memberships set is_active = ${active}, updated_at = now()
-     where hospital_id = ${hospitalId} and user_id = ${userId} and is_active <> ${active} returning id`);
+     where hospital_id = ${hospitalId} and user_id = ${userId} and is_active <> ${active}
+       and accepted_at is not null returning id`);
   return res.rows.length;
+}
+
+/** Ends the person's invitations to the hospital that were not accepted (their links stop working). */
+export async function cancelInvitations(
+  q: Queryable,
+  hospitalId: string,
+  userId: string,
+  membershipId?: string,
+) {
+  const res = await q.execute<{ id: string }>(sql`
+    update memberships set invitation_token_hash = null, invitation_expires_at = null, updated_at = now()
+     where hospital_id = ${hospitalId} and user_id = ${userId} and accepted_at is null
+       and invitation_token_hash is not null ${membershipId ? sql`and id = ${membershipId}` : sql``}
+     returning id`);
+  return res.rows.length;
+}
+
+/** Gives the person's unaccepted memberships of the hospital a new invitation token (the old links stop). */
+export async function renewInvitations(
+  q: Queryable,
+  hospitalId: string,
+  userId: string,
+  tokenHash: string,
+  expiresAt: Date,
+) {
+  // One token per membership: the first (oldest) carries the link; the others are accepted with it.
+  const res = await q.execute<{ id: string }>(sql`
+    update memberships set invitation_token_hash = case when id = (
+        select id from memberships where hospital_id = ${hospitalId} and user_id = ${userId} and accepted_at is null
+         order by created_at, id limit 1) then ${tokenHash} else null end,
+      invitation_expires_at = ${expiresAt.toISOString()}::timestamptz, updated_at = now()
+     where hospital_id = ${hospitalId} and user_id = ${userId} and accepted_at is null returning id`);
+  return res.rows.length;
+}
+
+/** The pending invitation of a token, still valid, with its hospital (locked for the acceptance), or null. */
+export async function findInvitation(q: Queryable, tokenHash: string, lock = false) {
+  const res = await q.execute<{
+    id: string;
+    user_id: string;
+    hospital_id: string;
+    hospital_name: string;
+    role_code: string;
+    email: string;
+    email_verified: boolean;
+  }>(sql`
+    select m.id, m.user_id, m.hospital_id, h.name as hospital_name, m.role_code, u.email,
+      u.email_verified_at is not null as email_verified
+      from memberships m join hospitals h on h.id = m.hospital_id join users u on u.id = m.user_id
+     where m.invitation_token_hash = ${tokenHash} and m.invitation_expires_at > now() and m.accepted_at is null
+       and h.is_active ${lock ? sql`for update of m` : sql``}`);
+  return res.rows[0] ?? null;
+}
+
+/** Accepts every unaccepted membership of the person in the hospital (the invitation's and its siblings). */
+export async function acceptInvitations(q: Queryable, hospitalId: string, userId: string) {
+  const res = await q.execute<{ id: string }>(sql`
+    update memberships set accepted_at = now(), is_active = true, invitation_token_hash = null,
+      invitation_expires_at = null, invitation = null, updated_at = now()
+     where hospital_id = ${hospitalId} and user_id = ${userId} and accepted_at is null returning id`);
+  return res.rows.length;
+}
+
+/**
+ * How many hospitals the person works in (an active membership) that `callerId` does not administer (issue 36):
+ * zero means the caller administers every hospital of the person, who is theirs to act on as a person.
+ */
+export async function hospitalsNotAdministered(q: Queryable, userId: string, callerId: string) {
+  const res = await q.execute<{ n: number }>(sql`
+    select count(distinct m.hospital_id)::int as n from memberships m
+     where m.user_id = ${userId} and m.is_active
+       and not exists (select 1 from memberships a where a.user_id = ${callerId} and a.hospital_id = m.hospital_id
+         and a.is_active and a.role_code in (${sqlList(ADMIN_ROLE_CODES)}))`);
+  return Number(res.rows[0]?.n ?? 0);
 }
 
 /** An active department of the hospital, or null. */

@@ -4,8 +4,10 @@ import {
   type TStaffMailed,
   ZMembershipCreate,
   ZStaffDetail,
+  ZStaffInvitation,
+  ZStaffInvitationToken,
+  ZStaffInvitationView,
   ZStaffInvite,
-  ZStaffInviteResult,
   ZStaffList,
   ZStaffMailed,
   ZStaffMembershipParams,
@@ -14,9 +16,11 @@ import {
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { contextOf, type ServiceContext } from '../../lib/context.js';
-import { defineMessages } from '../../lib/i18n.js';
+import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
+import { ZNewPassword } from '../auth/password-policy.js';
 import { StaffService } from './staff.service.js';
 
 defineMessages({
@@ -53,8 +57,32 @@ defineMessages({
     en: 'This account is deactivated in the hospital: reactivate it first.',
   },
   'staff.mailed_invitation': {
-    fr: 'Une nouvelle invitation a été envoyée : la personne n’avait pas encore choisi de mot de passe.',
-    en: 'A new invitation was sent: the person had not chosen a password yet.',
+    fr: 'Une nouvelle invitation a été envoyée : la personne ne l’avait pas encore acceptée.',
+    en: 'A new invitation was sent: the person had not accepted it yet.',
+  },
+  'staff.invitation_sent': {
+    fr: 'Invitation envoyée à {email} : le rôle prendra effet quand la personne l’acceptera.',
+    en: 'Invitation sent to {email}: the role takes effect when the person accepts it.',
+  },
+  'staff.invitation_pending': {
+    fr: 'Cette personne n’a pas encore accepté l’invitation de l’hôpital : renvoyez-la ou attendez son accord.',
+    en: 'This person has not accepted the hospital’s invitation yet: send it again or wait for their consent.',
+  },
+  'staff.person_elsewhere': {
+    fr: 'Cette personne travaille aussi dans un autre hôpital : seul un administrateur de chacun de ses hôpitaux, ou la personne elle-même, peut agir sur son compte (mot de passe, code PIN, désactivation du compte).',
+    en: 'This person also works in another hospital: only an administrator of every one of their hospitals, or the person themself, may act on their account (password, PIN, account deactivation).',
+  },
+  'staff.invitation_invalid': {
+    fr: 'Ce lien d’invitation n’est pas valide ou a expiré : demandez une nouvelle invitation à l’administrateur de l’hôpital.',
+    en: 'This invitation link is not valid or has expired: ask the hospital’s administrator for a new invitation.',
+  },
+  'staff.password_required': {
+    fr: 'Choisissez votre mot de passe pour accepter l’invitation.',
+    en: 'Choose your password to accept the invitation.',
+  },
+  'staff.invitation_accepted': {
+    fr: 'Invitation acceptée : connectez-vous pour travailler dans {hospital}.',
+    en: 'Invitation accepted: sign in to work in {hospital}.',
   },
   'staff.mailed_reset': {
     fr: 'Un lien de réinitialisation du mot de passe a été envoyé.',
@@ -100,14 +128,50 @@ export async function staffRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'Invites a person by email with one role: a new account chooses its password through the mailed link',
+          'Invites a person by email with one role, accepted by the person through the mailed link; the same answer whether the address has an account or not',
         body: ZStaffInvite,
-        response: { 201: ZStaffInviteResult },
+        response: { 201: ZStaffInvitation },
       },
     },
     async (request, reply) => {
       reply.code(201);
       return service.invite(contextOf(request), request.body);
+    },
+  );
+
+  // The invitation link (public: its token is the proof), issue 36 -------------------------------------------
+  const invitationLimit = { access: { public: true }, rateLimit: { max: 60, timeWindow: 60_000 } } as const;
+  r.post(
+    '/api/auth/invitations/check/',
+    {
+      config: invitationLimit,
+      schema: {
+        tags,
+        summary: 'What an invitation link invites to: hospital, role, whether a password is to be chosen',
+        body: ZStaffInvitationToken,
+        response: { 200: ZStaffInvitationView },
+      },
+    },
+    async (request) => service.invitation(request.body.token),
+  );
+  r.post(
+    '/api/auth/invitations/accept/',
+    {
+      config: invitationLimit,
+      schema: {
+        tags,
+        summary:
+          "Accepts an invitation: the hospital's memberships become active (an account without a password chooses it)",
+        body: ZStaffInvitationToken.extend({ new_password: ZNewPassword.optional() }),
+        response: { 200: z.object({ detail: z.string() }) },
+      },
+    },
+    async (request) => {
+      const view = await service.invitation(request.body.token);
+      await service.accept(contextOf(request), request.body);
+      return {
+        detail: translate(requestLang(request), 'staff.invitation_accepted', { hospital: view.hospital }),
+      };
     },
   );
 

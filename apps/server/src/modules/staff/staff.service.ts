@@ -2,31 +2,36 @@ import { randomBytes } from 'node:crypto';
 import type {
   TMembershipCreate,
   TStaffDetail,
+  TStaffInvitation,
+  TStaffInvitationView,
   TStaffInvite,
-  TStaffInviteResult,
   TStaffMailed,
 } from '@greensen/shared/contracts/staff';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { memberships, users } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
 import type { MailMessage } from '../../lib/mail.js';
 import { hashSecret } from '../../lib/passwords.js';
-import { accessMail, invitationMail, resetMail } from '../auth/auth.mails.js';
+import { membershipInvitationMail, resetMail } from '../auth/auth.mails.js';
 import * as auth from '../auth/auth.repository.js';
 import { freeUsername, newSecretToken, RESET_TOKEN_TTL_MS, sha256 } from '../auth/auth.service.js';
 import {
+  acceptInvitations,
   activeAdministrators,
   activeDepartment,
+  cancelInvitations,
+  findInvitation,
   findMembership,
   findSameMembership,
   findStaff,
+  hospitalsNotAdministered,
   listStaff,
   lockHospital,
-  otherActiveMemberships,
+  renewInvitations,
   type StaffFilters,
   type StaffPerson,
   setMembershipsActive,
@@ -88,25 +93,26 @@ export class StaffService {
   }
 
   /**
-   * Invites a person by email into the hospital with one membership. A new address gets an account that cannot
-   * sign in until the person follows the mailed link and chooses a password (the reset-password flow, longer
-   * lived). An existing account gets the membership; it is told by mail (an account that never chose a
-   * password gets a new invitation link instead). Nobody else's password is ever chosen by an administrator.
+   * Invites a person by email into the hospital with one membership (issue 36, decision 0060). A hospital's
+   * administrator manages the hospital's memberships, not the person: whether the address already has an account or
+   * not, the answer is the same — the invitation as typed, nothing of the account — and the membership waits,
+   * inactive, until the person follows the mailed link and accepts it (choosing a password when the account has
+   * none yet). Nobody else's password is ever chosen by an administrator, and no account is changed by an
+   * invitation.
    */
-  async invite(ctx: ServiceContext, body: TStaffInvite): Promise<TStaffInviteResult> {
+  async invite(ctx: ServiceContext, body: TStaffInvite): Promise<TStaffInvitation> {
     const hospital = scopedHospital(ctx);
     const email = body.email;
     const language = body.language_preference ?? 'fr';
     const unusableHash = await hashSecret(randomBytes(32).toString('base64url'));
     const username = await freeUsername(this.db, email);
-    let outcome: { userId: string; mail: MailMessage; mailed: 'invitation' | 'access' };
+    let outcome: { membershipId: string; mail: MailMessage };
     try {
       outcome = await this.db.transaction(async (tx) => {
         const departmentId = await this.checkDepartment(tx, hospital.id, body.department);
         let account = await auth.findAccountByEmail(tx, email);
         if (account && (await findStaff(tx, hospital.id, account.id)))
           throw badRequest({ email: ['staff.already_member'] });
-        const existing = account !== null;
         if (!account) {
           const created = await auth.insertAccount(tx, {
             email,
@@ -117,36 +123,36 @@ export class StaffService {
             languagePreference: language,
           });
           account = (await auth.findAccountById(tx, created.id))!;
-        } else if (!account.isActive) {
-          // An account disabled when it lost its last hospital works again here.
-          await tx
-            .update(users)
-            .set({ isActive: true, updatedAt: new Date() })
-            .where(eq(users.id, account.id));
         }
-        await tx.insert(memberships).values({
-          userId: account.id,
-          hospitalId: hospital.id,
-          departmentId,
-          roleCode: body.role_code,
-        });
-        let mail: MailMessage;
-        let mailed: 'invitation' | 'access';
-        if (account.emailVerifiedAt) {
-          mail = accessMail(this.app.config.publicUrl, account, hospital.name);
-          mailed = 'access';
-        } else {
-          mail = await this.invitationLink(tx, account, hospital.name);
-          mailed = 'invitation';
-        }
+        const token = newSecretToken();
+        const [row] = await tx
+          .insert(memberships)
+          .values({
+            userId: account.id,
+            hospitalId: hospital.id,
+            departmentId,
+            roleCode: body.role_code,
+            isActive: false,
+            acceptedAt: null,
+            invitationTokenHash: sha256(token),
+            invitationExpiresAt: invitationEnd(),
+            invitation: { first_name: body.first_name, last_name: body.last_name, language },
+          })
+          .returning({ id: memberships.id });
+        // Never whether the account existed: the audit trail is read by the hospital's administrators.
         await this.audit(ctx, tx, 'staff.invite', account.id, {
           email,
           role_code: body.role_code,
           department: departmentId,
-          existing_account: existing,
-          mailed,
         });
-        return { userId: account.id, mail, mailed };
+        const mail = membershipInvitationMail(
+          this.app.config.publicUrl,
+          { email, firstName: body.first_name, languagePreference: language },
+          token,
+          hospital.name,
+          INVITATION_DAYS,
+        );
+        return { membershipId: row!.id, mail };
       });
     } catch (error) {
       // Two invitations of one address at the same instant.
@@ -154,38 +160,97 @@ export class StaffService {
       throw error;
     }
     await this.app.mailer.send(outcome.mail);
-    return { ...(await this.detail(ctx, outcome.userId)), mailed: outcome.mailed };
+    return {
+      id: outcome.membershipId,
+      email,
+      first_name: body.first_name,
+      last_name: body.last_name,
+      role_code: body.role_code,
+      department: body.department ?? null,
+      mailed: 'invitation',
+      detail: translate(ctx.lang, 'staff.invitation_sent', { email }),
+    };
   }
 
-  /** A new invitation link (the previous ones stop working). */
-  private async invitationLink(
-    tx: Tx,
-    account: { id: string; email: string; firstName: string; languagePreference: string },
-    hospitalName: string,
-  ) {
+  /** A new link for the person's invitation to this hospital (the previous one stops working). */
+  private async renewInvitation(tx: Tx, hospital: { id: string; name: string }, person: StaffPerson) {
     const token = newSecretToken();
-    await auth.invalidateEmailTokens(tx, account.id, 'reset');
-    await auth.insertEmailToken(tx, {
-      userId: account.id,
-      purpose: 'reset',
-      tokenHash: sha256(token),
-      expiresAt: new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000),
-    });
-    return invitationMail(
+    await renewInvitations(tx, hospital.id, person.id, sha256(token), invitationEnd());
+    return membershipInvitationMail(
       this.app.config.publicUrl,
-      account,
-      account.id,
+      { email: person.email, firstName: person.first_name, languagePreference: person.language_preference },
       token,
-      hospitalName,
+      hospital.name,
       INVITATION_DAYS,
     );
+  }
+
+  /**
+   * Person-level actions (password, PIN, the account itself) belong to an administrator of every hospital the
+   * person works in, or to the person (issue 36): else 403 with the reason.
+   */
+  private async requirePersonAuthority(tx: Tx, ctx: ServiceContext, userId: string) {
+    const me = actingUser(ctx).id;
+    if (me === userId) return;
+    if ((await hospitalsNotAdministered(tx, userId, me)) > 0) throw forbidden('staff.person_elsewhere');
+  }
+
+  /** What the invitation link shows before it is accepted (public; the token is the proof). */
+  async invitation(token: string): Promise<TStaffInvitationView> {
+    const found = await findInvitation(this.db, sha256(token));
+    if (!found) throw badRequest({ token: ['staff.invitation_invalid'] });
+    return {
+      hospital: found.hospital_name,
+      role_code: found.role_code,
+      email: found.email,
+      needs_password: !found.email_verified,
+    };
+  }
+
+  /**
+   * Accepts an invitation (public; the mailed token proves the address): the memberships of the hospital become
+   * active and the account works again if it had been disabled. An account that never chose a password chooses
+   * it here (which verifies the address).
+   */
+  async accept(
+    ctx: ServiceContext,
+    body: { token: string; new_password?: string | undefined },
+  ): Promise<void> {
+    const hash = sha256(body.token);
+    const passwordHash = body.new_password ? await hashSecret(body.new_password) : null;
+    await this.db.transaction(async (tx) => {
+      const found = await findInvitation(tx, hash, true);
+      if (!found) throw badRequest({ token: ['staff.invitation_invalid'] });
+      if (!found.email_verified) {
+        if (!passwordHash) throw badRequest({ new_password: ['staff.password_required'] });
+        await auth.setPassword(tx, found.user_id, passwordHash);
+      }
+      const accepted = await acceptInvitations(tx, found.hospital_id, found.user_id);
+      await tx
+        .update(users)
+        .set({ isActive: true, updatedAt: new Date() })
+        .where(and(eq(users.id, found.user_id), eq(users.isActive, false)));
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'staff.invitation_accept',
+          resourceType: 'user',
+          resourceId: found.user_id,
+          userId: found.user_id,
+          hospitalId: found.hospital_id,
+          details: { memberships: accepted },
+        },
+        tx,
+      );
+    });
   }
 
   /** One more membership of the person in this hospital (a removed one comes back). */
   async addMembership(ctx: ServiceContext, userId: string, body: TMembershipCreate) {
     const hospital = scopedHospital(ctx);
     await this.db.transaction(async (tx) => {
-      await this.person(tx, hospital.id, userId);
+      const person = await this.person(tx, hospital.id, userId);
+      if (!person.accepted) throw conflict('staff.invitation_pending');
       const departmentId = await this.checkDepartment(tx, hospital.id, body.department);
       const same = await findSameMembership(tx, {
         userId,
@@ -230,6 +295,7 @@ export class StaffService {
       const membership = await findMembership(tx, hospital.id, userId, membershipId);
       if (!membership) throw notFound();
       const before = await activeAdministrators(tx, hospital.id);
+      await cancelInvitations(tx, hospital.id, userId, membershipId);
       if (membership.is_active)
         await tx
           .update(memberships)
@@ -251,31 +317,34 @@ export class StaffService {
   }
 
   /**
-   * Deactivates the person in this hospital: every membership here ends, and the account itself is disabled
-   * when no other hospital has an active membership of it. Either way every session and refresh token of the
-   * person is revoked at once (the token version moves) and their sockets close.
+   * Deactivates the person's memberships in this hospital (issue 36): this hospital's access ends at once (every
+   * request checks the memberships; the sockets reconnect without it), an invitation not accepted is cancelled, and
+   * the other hospitals are untouched. The account itself — disabled, every session revoked — only when the caller
+   * administers every hospital the person still works in (no other one: the account has nowhere left to work).
    */
   async deactivate(ctx: ServiceContext, userId: string) {
     const hospital = scopedHospital(ctx);
     if (userId === actingUser(ctx).id) throw conflict('staff.self');
     await this.db.transaction(async (tx) => {
       await lockHospital(tx, hospital.id);
-      await this.person(tx, hospital.id, userId);
+      const person = await this.person(tx, hospital.id, userId);
       const before = await activeAdministrators(tx, hospital.id);
+      const cancelled = await cancelInvitations(tx, hospital.id, userId);
       const ended = await setMembershipsActive(tx, hospital.id, userId, false);
-      const disable = (await otherActiveMemberships(tx, userId, hospital.id)) === 0;
-      await tx
-        .update(users)
-        .set({
-          tokenVersion: sql`${users.tokenVersion} + 1`,
-          updatedAt: new Date(),
-          ...(disable ? { isActive: false } : {}),
-        })
-        .where(eq(users.id, userId));
-      const revoked = await auth.revokeUserSessions(tx, userId, 'disabled');
+      const disable =
+        person.accepted && (await hospitalsNotAdministered(tx, userId, actingUser(ctx).id)) === 0;
+      let revoked = 0;
+      if (disable) {
+        await tx
+          .update(users)
+          .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date(), isActive: false })
+          .where(eq(users.id, userId));
+        revoked = await auth.revokeUserSessions(tx, userId, 'disabled');
+      }
       await this.keepAnAdministrator(tx, hospital.id, before);
       await this.audit(ctx, tx, 'staff.deactivate', userId, {
         memberships_ended: ended,
+        invitations_cancelled: cancelled,
         account_disabled: disable,
         sessions_revoked: revoked,
       });
@@ -284,11 +353,20 @@ export class StaffService {
     return this.detail(ctx, userId);
   }
 
-  /** Reactivates the person in this hospital: the account and every membership here. */
+  /**
+   * Reactivates the person's memberships in this hospital (and the account when it was disabled: it then works
+   * here only). A person who never accepted gets a new invitation instead.
+   */
   async reactivate(ctx: ServiceContext, userId: string) {
     const hospital = scopedHospital(ctx);
+    let mail: MailMessage | null = null;
     await this.db.transaction(async (tx) => {
       const person = await this.person(tx, hospital.id, userId);
+      if (!person.accepted) {
+        mail = await this.renewInvitation(tx, hospital, person);
+        await this.audit(ctx, tx, 'staff.invitation_renew', userId, {});
+        return;
+      }
       const restored = await setMembershipsActive(tx, hospital.id, userId, true);
       if (!person.is_account_active)
         await tx.update(users).set({ isActive: true, updatedAt: new Date() }).where(eq(users.id, userId));
@@ -297,6 +375,7 @@ export class StaffService {
         account_enabled: !person.is_account_active,
       });
     });
+    if (mail) await this.app.mailer.send(mail);
     return this.detail(ctx, userId);
   }
 
@@ -305,6 +384,8 @@ export class StaffService {
     const hospital = scopedHospital(ctx);
     await this.db.transaction(async (tx) => {
       const person = await this.person(tx, hospital.id, userId);
+      if (!person.accepted) throw conflict('staff.invitation_pending');
+      await this.requirePersonAuthority(tx, ctx, userId);
       await auth.setPinHash(tx, userId, null);
       await this.audit(ctx, tx, 'staff.pin_reset', userId, { had_pin: person.has_pin });
     });
@@ -312,41 +393,41 @@ export class StaffService {
   }
 
   /**
-   * Mails the person a link to choose a password: a reset link, or a new invitation when they never chose one.
-   * A deactivated person gets nothing (409): reactivate first.
+   * Mails the person a link to choose a password. A person who has not accepted the invitation yet gets the
+   * invitation again (a new link). A deactivated person gets nothing (409): reactivate first.
    */
   async sendPasswordReset(ctx: ServiceContext, userId: string): Promise<TStaffMailed> {
     const hospital = scopedHospital(ctx);
     const { mail, mailed } = await this.db.transaction(async (tx) => {
       const person: StaffPerson = await this.person(tx, hospital.id, userId);
-      if (person.status === 'inactive') throw conflict('staff.inactive');
-      const account = (await auth.findAccountById(tx, userId))!;
-      let mail: MailMessage;
-      let mailed: 'invitation' | 'reset';
-      if (!account.emailVerifiedAt) {
-        mail = await this.invitationLink(tx, account, hospital.name);
-        mailed = 'invitation';
-      } else {
-        const token = newSecretToken();
-        await auth.invalidateEmailTokens(tx, userId, 'reset');
-        await auth.insertEmailToken(tx, {
-          userId,
-          purpose: 'reset',
-          tokenHash: sha256(token),
-          expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
-        });
-        mail = resetMail(this.app.config.publicUrl, account, userId, token);
-        mailed = 'reset';
+      if (!person.accepted) {
+        const mail = await this.renewInvitation(tx, hospital, person);
+        await this.audit(ctx, tx, 'staff.invitation_renew', userId, {});
+        return { mail, mailed: 'invitation' as const };
       }
-      await this.audit(ctx, tx, 'staff.password_reset_sent', userId, { mailed });
-      return { mail, mailed };
+      if (person.status === 'inactive') throw conflict('staff.inactive');
+      await this.requirePersonAuthority(tx, ctx, userId);
+      const account = (await auth.findAccountById(tx, userId))!;
+      const token = newSecretToken();
+      await auth.invalidateEmailTokens(tx, userId, 'reset');
+      await auth.insertEmailToken(tx, {
+        userId,
+        purpose: 'reset',
+        tokenHash: sha256(token),
+        expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+      });
+      const mail = resetMail(this.app.config.publicUrl, account, userId, token);
+      await this.audit(ctx, tx, 'staff.password_reset_sent', userId, { mailed: 'reset' });
+      return { mail, mailed: 'reset' as const };
     });
     await this.app.mailer.send(mail);
     return { mailed, detail: translate(ctx.lang, `staff.mailed_${mailed}`) };
   }
 }
 
+const invitationEnd = () => new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
+
 function toDetail(p: StaffPerson): TStaffDetail {
-  const { is_account_active: _, email_verified: __, ...detail } = p;
+  const { is_account_active: _, email_verified: __, accepted: ___, ...detail } = p;
   return detail;
 }

@@ -1,6 +1,6 @@
-import type { TStaffDetail, TStaffInviteResult, TStaffList } from '@greensen/shared/contracts/staff';
+import type { TStaffDetail, TStaffInvitation, TStaffList } from '@greensen/shared/contracts/staff';
 import { userDashboardGroup } from '@greensen/shared/domain/roles';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, lastLink, login, loginPair, makeAccount, uniqueEmail } from '../../../test/accounts.js';
 import { createTestApp, type TestContext } from '../../../test/app.js';
@@ -34,7 +34,37 @@ async function invite(actor: Actor, body: Record<string, unknown>) {
     ...body,
   });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as TStaffInviteResult;
+  const invitation = res.json() as TStaffInvitation;
+  // The person as the hospital sees them now (found by the address the administrator typed).
+  const found = (
+    (
+      await call(actor, 'GET', `/api/admin/staff/?search=${encodeURIComponent(invitation.email)}`)
+    ).json() as TStaffList
+  ).results[0]!;
+  const detail = (await call(actor, 'GET', `/api/admin/staff/${found.id}/`)).json() as TStaffDetail;
+  return { ...invitation, ...detail, invitation: invitation.id };
+}
+
+/** The token of the last invitation mailed to `email`. */
+const invitationToken = async (email: string) => {
+  const { path } = await lastLink(ctx.app, email);
+  expect(path).toMatch(/^\/invitation\/[A-Za-z0-9_-]+$/);
+  return path.split('/').pop()!;
+};
+
+const acceptInvitation = (token: string, newPassword?: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/invitations/accept/',
+    payload: { token, ...(newPassword ? { new_password: newPassword } : {}) },
+  });
+
+/** A person invited by `actor` who accepted (choosing a password): a member of the hospital. */
+async function acceptedMember(actor: Actor, body: Record<string, unknown>) {
+  const invited = await invite(actor, body);
+  const accepted = await acceptInvitation(await invitationToken(invited.email), 'ocean-marble-kettle-51');
+  expect(accepted.statusCode, accepted.body).toBe(200);
+  return (await call(actor, 'GET', `/api/admin/staff/${invited.id}/`)).json() as TStaffDetail;
 }
 
 const list = async (actor: Actor, query = '') => {
@@ -73,6 +103,8 @@ describe('staff list', () => {
       department: h.dep('MED').id,
     });
     expect(person).toMatchObject({ status: 'invited', mailed: 'invitation', full_name: 'Hélène Mukendi' });
+    const accepted = await acceptInvitation(await invitationToken(person.email), 'ocean-marble-kettle-51');
+    expect(accepted.statusCode, accepted.body).toBe(200);
     for (const search of ['helene muk', 'MUKENDI', person.email.slice(0, 12)]) {
       const found = await list(admin, `?search=${encodeURIComponent(search)}`);
       expect(found.results.map((p) => p.id)).toContain(person.id);
@@ -88,7 +120,7 @@ describe('staff list', () => {
   });
 
   it('filters by role, department, active and last sign-in, and pages', async () => {
-    const midwife = await invite(admin, { role_code: 'SAGE_FEMME', department: h.dep('MAT').id });
+    const midwife = await acceptedMember(admin, { role_code: 'SAGE_FEMME', department: h.dep('MAT').id });
     const byRole = await list(admin, '?role=SAGE_FEMME&page_size=100');
     expect(byRole.results.map((p) => p.id)).toContain(midwife.id);
     expect(byRole.results.every((p) => p.roles.some((r) => r.role_code === 'SAGE_FEMME'))).toBe(true);
@@ -139,24 +171,30 @@ describe('staff list', () => {
 });
 
 describe('invitations', () => {
-  it('mails a link that sets the password; the person signs in on the dashboard of their first role there', async () => {
+  it('mails a link where a new person chooses a password and accepts; they sign in on their first role there', async () => {
     const email = uniqueEmail('nurse');
     const invited = await invite(admin, { email, role_code: 'NURSE', department: h.dep('URG').id });
-    const { path, mail } = await lastLink(ctx.app, email);
+    expect(invited).toMatchObject({ status: 'invited', mailed: 'invitation', roles: [] });
+    const { mail } = await lastLink(ctx.app, email);
     expect(mail.subject).toContain(h.hospital.name);
-    expect(path).toMatch(new RegExp(`^/reset-password/${invited.id}\\.[A-Za-z0-9_-]+$`));
+    const token = await invitationToken(email);
     // Before following it, nobody can sign in with the account.
     expect((await login(ctx.app, email, 'whatever-the-password')).statusCode).toBe(401);
-
-    const link = await lastLink(ctx.app, email);
-    expect(link.url).toContain('?invite=1');
-    const token = path.split('/').pop()!;
-    const reset = await ctx.app.inject({
+    const view = await ctx.app.inject({
       method: 'POST',
-      url: '/api/auth/reset-password/',
-      payload: { token, new_password: 'ocean-marble-kettle-51' },
+      url: '/api/auth/invitations/check/',
+      payload: { token },
     });
-    expect(reset.statusCode, reset.body).toBe(200);
+    expect(view.json()).toEqual({
+      hospital: h.hospital.name,
+      role_code: 'NURSE',
+      email,
+      needs_password: true,
+    });
+    const noPassword = await acceptInvitation(token);
+    expect(noPassword.statusCode).toBe(400);
+    expect(Object.keys(noPassword.json())).toEqual(['new_password']);
+    expect((await acceptInvitation(token, 'ocean-marble-kettle-51')).statusCode).toBe(200);
     const signedIn = await loginPair(ctx.app, email, 'ocean-marble-kettle-51');
     const user = signedIn.user as { active_roles: { role_code: string; hospital: string }[] };
     expect(user.active_roles).toEqual([
@@ -166,30 +204,71 @@ describe('invitations', () => {
     const detail = await call(admin, 'GET', `/api/admin/staff/${invited.id}/`);
     expect(detail.json()).toMatchObject({ status: 'active', last_login_at: expect.any(String) });
     // The link works once.
-    const again = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/reset-password/',
-      payload: { token, new_password: 'another-marble-kettle-52' },
-    });
-    expect(again.statusCode).toBe(400);
+    expect((await acceptInvitation(token, 'another-marble-kettle-52')).statusCode).toBe(400);
   });
 
-  it('adds an existing account of another hospital to this one and tells them by mail', async () => {
-    const theirs = await makeAccount(ctx.app, { role: 'DOCTOR', hospitals: [{ id: other.hospital.id }] });
-    const added = await invite(admin, { email: theirs.email, role_code: 'DOCTOR' });
-    expect(added).toMatchObject({ id: theirs.id, mailed: 'access', status: 'active' });
-    const { path } = await lastLink(ctx.app, theirs.email);
-    expect(path).toBe('/login');
-    // This hospital's administrator sees this hospital's membership only.
-    expect(added.memberships).toHaveLength(1);
-    expect(JSON.stringify(added)).not.toContain(other.hospital.id);
-    // Inviting them again: already on the staff.
-    const twice = await call(admin, 'POST', '/api/admin/staff/', {
-      email: theirs.email,
-      first_name: 'A',
-      last_name: 'B',
-      role_code: 'NURSE',
+  it('answers the same whether the address has an account or not, and attaches nobody without consent (issue 36)', async () => {
+    // A head doctor of the other hospital only, who has signed in.
+    const theirs = await makeAccount(ctx.app, {
+      role: 'HEAD_DOCTOR',
+      hospitals: [{ id: other.hospital.id }],
     });
+    await ctx.app.db
+      .update(users)
+      .set({ firstName: 'Joseph', lastName: 'Kabasele' })
+      .where(eq(users.id, theirs.id));
+    await loginPair(ctx.app, theirs.email);
+    const typed = { first_name: 'Jo', last_name: 'K', role_code: 'DOCTOR' };
+    const known = await call(admin, 'POST', '/api/admin/staff/', { ...typed, email: theirs.email });
+    const unknown = await call(admin, 'POST', '/api/admin/staff/', {
+      ...typed,
+      email: uniqueEmail('nobody'),
+    });
+    expect([known.statusCode, unknown.statusCode]).toEqual([201, 201]);
+    const shape = (body: Record<string, unknown>) => ({ ...body, id: 'x', email: 'x', detail: 'x' });
+    expect(shape(known.json())).toEqual(shape(unknown.json()));
+    expect(known.json()).toMatchObject({ first_name: 'Jo', last_name: 'K', mailed: 'invitation' });
+    expect(known.body).not.toMatch(/Joseph|Kabasele|last_login|status/);
+    // The hospital sees what its administrator typed, never the account's own facts, until the person accepts.
+    const found = await list(admin, `?search=${encodeURIComponent(theirs.email)}`);
+    expect(found.results).toEqual([
+      expect.objectContaining({
+        id: theirs.id,
+        full_name: 'Jo K',
+        status: 'invited',
+        last_login_at: null,
+        roles: [],
+      }),
+    ]);
+    expect((await list(admin, '?search=kabasele')).count).toBe(0);
+    // Not attached: this hospital refuses him until he accepts.
+    const his = await loginPair(ctx.app, theirs.email);
+    const here = { ...bearer(his.access), 'hospital-id': h.hospital.id };
+    expect((await ctx.app.inject({ url: '/api/patients/', headers: here })).statusCode).toBe(403);
+    // The audit trail the administrators read says nothing of the account either.
+    const audit = await ctx.app.db.execute<{ details: Record<string, unknown> }>(
+      sql`select details from audit_events where action = 'staff.invite' and resource_id = ${theirs.id}`,
+    );
+    expect(Object.keys(audit.rows[0]!.details).sort()).toEqual(['department', 'email', 'role_code']);
+    // He accepts (no password asked: he has one); then he works here too, as himself.
+    const token = await invitationToken(theirs.email);
+    const view = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/invitations/check/',
+      payload: { token },
+    });
+    expect(view.json()).toMatchObject({ needs_password: false });
+    expect((await acceptInvitation(token)).statusCode).toBe(200);
+    expect((await ctx.app.inject({ url: '/api/patients/', headers: here })).statusCode).toBe(200);
+    const now = (await call(admin, 'GET', `/api/admin/staff/${theirs.id}/`)).json() as TStaffDetail;
+    expect(now).toMatchObject({
+      full_name: 'Joseph Kabasele',
+      status: 'active',
+      roles: [{ role_code: 'DOCTOR' }],
+    });
+    expect(JSON.stringify(now)).not.toContain(other.hospital.id);
+    // Inviting them again: already on the staff.
+    const twice = await call(admin, 'POST', '/api/admin/staff/', { ...typed, email: theirs.email });
     expect(twice.statusCode).toBe(400);
     expect(twice.json().email).toEqual([expect.stringContaining('déjà')]);
   });
@@ -222,7 +301,13 @@ describe('invitations', () => {
 
 describe('memberships', () => {
   it('gives a person several roles, refuses the same one twice, and ends one', async () => {
-    const person = await invite(admin, { role_code: 'NURSE', department: h.dep('URG').id });
+    const pending = await invite(admin, { role_code: 'NURSE', department: h.dep('URG').id });
+    // Not accepted yet: no more roles for them (409), whatever the account.
+    const early = await call(admin, 'POST', `/api/admin/staff/${pending.id}/memberships/`, {
+      role_code: 'QUEUE_MANAGER',
+    });
+    expect(early.statusCode).toBe(409);
+    const person = await acceptedMember(admin, { role_code: 'NURSE', department: h.dep('URG').id });
     const added = await call(admin, 'POST', `/api/admin/staff/${person.id}/memberships/`, {
       role_code: 'QUEUE_MANAGER',
       department: h.dep('MED').id,
@@ -299,21 +384,62 @@ describe('deactivation', () => {
     expect((await login(ctx.app, member.email)).statusCode).toBe(200);
   });
 
-  it('keeps the account of a person another hospital still employs, and signs them out everywhere', async () => {
-    const member = await signedInMember('DOCTOR', [{ id: '' }, { id: other.hospital.id }]);
-    const res = await call(admin, 'POST', `/api/admin/staff/${member.id}/deactivate/`);
-    expect(res.statusCode).toBe(200);
-    expect((await ctx.app.inject({ url: '/api/profile/', headers: bearer(member.access) })).statusCode).toBe(
+  it('ends one hospital’s membership only: the other hospital, the sessions and the account go on (issue 36)', async () => {
+    const both = await signedInMember('DOCTOR', [{ id: '' }, { id: other.hospital.id }]);
+    // The other hospital's administrator deactivates him there, again and again.
+    for (let i = 0; i < 2; i++) {
+      const res = await call(otherAdmin, 'POST', `/api/admin/staff/${both.id}/deactivate/`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'inactive', roles: [] });
+    }
+    const at = (hospital: string) => ({ ...bearer(both.access), 'hospital-id': hospital });
+    // The same session still works here; there, refused.
+    expect((await ctx.app.inject({ url: '/api/patients/', headers: at(h.hospital.id) })).statusCode).toBe(
+      200,
+    );
+    expect((await ctx.app.inject({ url: '/api/patients/', headers: at(other.hospital.id) })).statusCode).toBe(
+      403,
+    );
+    const refresh = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/token/refresh/',
+      payload: { refresh: both.refresh },
+    });
+    expect(refresh.statusCode).toBe(200);
+    expect((await login(ctx.app, both.email)).statusCode).toBe(200);
+    expect((await call(admin, 'GET', `/api/admin/staff/${both.id}/`)).json()).toMatchObject({
+      status: 'active',
+    });
+  });
+
+  it('leaves the person’s password, PIN and account to an administrator of all their hospitals, or to them (issue 36)', async () => {
+    const both = await signedInMember('DOCTOR', [{ id: '' }, { id: other.hospital.id }]);
+    for (const path of ['reset-pin', 'password-reset']) {
+      const fr = await call(otherAdmin, 'POST', `/api/admin/staff/${both.id}/${path}/`, undefined, 'fr');
+      expect(fr.statusCode, path).toBe(403);
+      expect(fr.json().detail).toMatch(/autre hôpital/);
+      const en = await call(otherAdmin, 'POST', `/api/admin/staff/${both.id}/${path}/`, undefined, 'en');
+      expect(en.json().detail).toMatch(/another hospital/);
+    }
+    // An administrator of both hospitals may; the person may for themself.
+    const adminOfBoth = await signedInMember('ADMIN', [{ id: '' }, { id: other.hospital.id }]);
+    const headers = { ...bearer(adminOfBoth.access), 'hospital-id': other.hospital.id };
+    const pin = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/staff/${both.id}/reset-pin/`,
+      headers,
+    });
+    expect(pin.statusCode, pin.body).toBe(200);
+    // Only they deactivate the account itself: every session ends.
+    const off = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/staff/${both.id}/deactivate/`,
+      headers,
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await ctx.app.inject({ url: '/api/profile/', headers: bearer(both.access) })).statusCode).toBe(
       401,
     );
-    const again = await loginPair(ctx.app, member.email);
-    const roles = (again.user as { active_roles: { hospital: string }[] }).active_roles;
-    expect(roles.map((r) => r.hospital)).toEqual([other.hospital.id]);
-    const here = await ctx.app.inject({
-      url: '/api/patients/',
-      headers: { ...bearer(again.access), 'hospital-id': h.hospital.id },
-    });
-    expect(here.statusCode).toBe(403);
   });
 
   it('resets the PIN lock and mails a password reset (a new invitation when none was ever chosen)', async () => {
@@ -329,15 +455,21 @@ describe('deactivation', () => {
     expect(reset.json()).toMatchObject({ mailed: 'reset', detail: expect.any(String) });
     expect((await lastLink(ctx.app, member.email)).path).toMatch(/^\/reset-password\//);
 
+    // Not accepted yet: the invitation again (a new link; the old one stops), never a PIN reset.
     const invited = await invite(admin, {});
+    const first = await invitationToken(invited.email);
     const again = await call(admin, 'POST', `/api/admin/staff/${invited.id}/password-reset/`);
     expect(again.json()).toMatchObject({ mailed: 'invitation' });
-    expect((await lastLink(ctx.app, invited.email)).url).toContain('?invite=1');
-
+    const second = await invitationToken(invited.email);
+    expect(second).not.toBe(first);
+    expect((await acceptInvitation(first, 'ocean-marble-kettle-51')).statusCode).toBe(400);
+    expect((await call(admin, 'POST', `/api/admin/staff/${invited.id}/reset-pin/`)).statusCode).toBe(409);
+    // Deactivated: the invitation is cancelled, its link dead.
     await call(admin, 'POST', `/api/admin/staff/${invited.id}/deactivate/`);
-    expect((await call(admin, 'POST', `/api/admin/staff/${invited.id}/password-reset/`)).statusCode).toBe(
-      409,
-    );
+    expect((await acceptInvitation(second, 'ocean-marble-kettle-51')).statusCode).toBe(400);
+    expect((await call(admin, 'GET', `/api/admin/staff/${invited.id}/`)).json()).toMatchObject({
+      status: 'inactive',
+    });
   });
 });
 
@@ -358,15 +490,20 @@ describe('guard rails', () => {
       detail: "C'est le dernier administrateur actif de l'hôpital : nommez-en un autre d'abord.",
     });
 
-    // An invited administrator who has not chosen a password yet does not count.
+    // An invited administrator who has not accepted yet does not count.
     const invited = await invite(a, { role_code: 'HOSPITAL_ADMIN' });
     expect(
       (await call(a, 'DELETE', `/api/admin/staff/${a.id}/memberships/${mine.memberships[0]!.id}/`))
         .statusCode,
     ).toBe(409);
-    await ctx.app.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, invited.id));
+    const accepted = await acceptInvitation(await invitationToken(invited.email), 'ocean-marble-kettle-51');
+    expect(accepted.statusCode, accepted.body).toBe(200);
     // Two administrators: one may go, the second may not.
-    const token = await tokenFor(ctx.config.jwtSecret, { id: invited.id, tokenVersion: 0 });
+    const [version] = await ctx.app.db
+      .select({ v: users.tokenVersion })
+      .from(users)
+      .where(eq(users.id, invited.id));
+    const token = await tokenFor(ctx.config.jwtSecret, { id: invited.id, tokenVersion: version!.v });
     const b: Actor = { id: invited.id, headers: authHeaders(token, lone.hospital.id) };
     expect((await call(b, 'POST', `/api/admin/staff/${a.id}/deactivate/`)).statusCode).toBe(200);
     const bDetail = (await call(b, 'GET', `/api/admin/staff/${b.id}/`)).json() as TStaffDetail;

@@ -26,7 +26,7 @@ import {
 } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
-import { decodeBase64, imageTypeOf } from '../../lib/images.js';
+import { decodeBase64, decodesFully, imageTypeOf } from '../../lib/images.js';
 import {
   activeWardsOf,
   bedLabelsOfRoom,
@@ -139,6 +139,7 @@ export class StructureService {
     if (bytes.length > LOGO_MAX_BYTES) throw badRequest({ data: ['structure.logo_too_large'] });
     const type = imageTypeOf(bytes);
     if (!type) throw badRequest({ data: ['structure.logo_type'] });
+    if (!(await decodesFully(bytes))) throw badRequest({ data: ['structure.logo_unreadable'] });
     const values = {
       contentType: type,
       data,

@@ -288,4 +288,27 @@ describe('the hospital logo', () => {
     // Another hospital's administrator: that hospital is not theirs (not found from where they work).
     expect((await call(ctx.app, otherAdmin, 'PUT', url, { data: PNG })).statusCode).toBe(404);
   });
+
+  it('decodes the image fully: a file that only starts like a PNG, JPEG or WebP is refused (issue 36)', async () => {
+    const url = `/api/hospitals/${h.hospital.id}/logo/`;
+    const png = Buffer.from(PNG, 'base64');
+    const fakes = [
+      // The PNG signature, then nothing an image decoder can read.
+      Buffer.concat([png.subarray(0, 8), Buffer.from('not an image at all, only its first bytes')]),
+      // A real PNG cut in the middle of its data.
+      png.subarray(0, png.length - 20),
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 2, 3, 4, 5]),
+      Buffer.from('RIFF\u0000\u0000\u0000\u0000WEBPVP8 garbage'),
+    ];
+    for (const bytes of fakes) {
+      const res = await call(ctx.app, admin, 'PUT', url, { data: bytes.toString('base64') });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().data).toEqual([
+        "Le fichier n'a pas pu être lu : choisissez une image PNG, JPEG ou WebP.",
+      ]);
+    }
+    expect((await call(ctx.app, admin, 'GET', url)).statusCode).toBe(404);
+    expect((await call(ctx.app, admin, 'PUT', url, { data: PNG })).statusCode).toBe(200);
+    expect((await call(ctx.app, admin, 'DELETE', url)).statusCode).toBe(204);
+  });
 });

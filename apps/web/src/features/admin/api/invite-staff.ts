@@ -1,5 +1,8 @@
-/** POST /api/admin/staff/: invites a person by email with one role. */
-import type { TStaffInvite, TStaffInviteResult } from '@greensen/shared/contracts/staff';
+/**
+ * POST /api/admin/staff/: invites a person by email with one role. The answer is the invitation as typed (issue 36):
+ * the same whether the address has an account or not; the role takes effect when the person accepts.
+ */
+import type { TStaffInvitation, TStaffInvite } from '@greensen/shared/contracts/staff';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { STAFF_KEY } from './list-staff';
@@ -7,7 +10,7 @@ import { STAFF_KEY } from './list-staff';
 export function useInviteStaff() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TStaffInvite) => api.post<TStaffInviteResult>('admin/staff/', body),
+    mutationFn: (body: TStaffInvite) => api.post<TStaffInvitation>('admin/staff/', body),
     onSettled: () => queryClient.invalidateQueries({ queryKey: STAFF_KEY }),
   });
 }

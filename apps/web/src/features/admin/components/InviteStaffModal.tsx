@@ -1,7 +1,8 @@
 /**
- * Invite a person by email with one role (decision 0020): a new address gets a link to choose a password; an
- * existing account (another hospital's staff) gets the role and a notice. The form checks with the server's
- * schema and shows the server's field errors as returned.
+ * Invite a person by email with one role (decision 0020; issue 36, decision 0060): the person gets a link to accept
+ * the invitation (choosing a password when they have none yet); the role takes effect when they accept. The answer
+ * is the same whether the address already has an account or not: "invitation sent". The form checks with the
+ * server's schema and shows the server's field errors as returned.
  */
 import { ZStaffInvite } from '@greensen/shared/contracts/staff';
 import type { RoleCode } from '@greensen/shared/domain/roles';
@@ -59,11 +60,7 @@ export function InviteStaffModal({ opened, onClose }: { opened: boolean; onClose
     if (!validateWith(ZStaffInvite, body, form)) return;
     try {
       const result = await invite.mutateAsync(body);
-      toast({
-        kind: 'success',
-        title: t(result.mailed === 'invitation' ? 'staff.invited' : 'staff.added'),
-        description: result.email,
-      });
+      toast({ kind: 'success', title: t('staff.invited'), description: result.detail });
       close();
     } catch (error) {
       const message = applyServerErrors(error);

@@ -271,14 +271,16 @@ function AccountActions({ person }: { person: TStaffDetail }) {
               {t('staff.detail.deactivate')}
             </Button>
           )}
-          <Button
-            variant="default"
-            leftSection={<IconLockOpen size={16} />}
-            loading={action.isPending && action.variables === 'reset-pin'}
-            onClick={() => void run('reset-pin')}
-          >
-            {t('staff.detail.resetPin')}
-          </Button>
+          {person.status !== 'invited' && (
+            <Button
+              variant="default"
+              leftSection={<IconLockOpen size={16} />}
+              loading={action.isPending && action.variables === 'reset-pin'}
+              onClick={() => void run('reset-pin')}
+            >
+              {t('staff.detail.resetPin')}
+            </Button>
+          )}
           <Button
             variant="default"
             leftSection={person.status === 'invited' ? <IconMail size={16} /> : <IconKey size={16} />}

@@ -1,5 +1,5 @@
 /** /reset-password/:token — the link carries uid and token ({uid}.{token}, or {token}?uid=…). */
-import { Alert, Button, PasswordInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -9,6 +9,7 @@ import { isApiError } from '../../../lib/api-client';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../lib/password-rules';
 import { parseResetToken, resetPassword } from '../api/password';
 import { AppLink } from '../components/AuthLinks';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 
 /** Spec §8: token error → invalid link; other → new_password error, the server error or the generic text. */
 export function resetPasswordErrorMessage(error: unknown, t: (key: string) => string): string {
@@ -92,20 +93,7 @@ export default function ResetPasswordPage() {
             {error}
           </Alert>
         )}
-        <PasswordInput
-          label={t('fields.newPassword')}
-          description={t('fields.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-          autoComplete="new-password"
-          required
-          maxLength={PASSWORD_MAX}
-          {...form.getInputProps('new_password')}
-        />
-        <PasswordInput
-          label={t('fields.confirmPassword')}
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('confirm')}
-        />
+        <NewPasswordFields form={form} />
         <Button type="submit" loading={submitting} fullWidth>
           {t('reset.submit')}
         </Button>

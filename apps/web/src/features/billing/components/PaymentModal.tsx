@@ -3,15 +3,17 @@
  * money the operator, the payer's phone and the operator's transaction reference; a reference for the others; the
  * amount (the balance by default, French decimal comma accepted) and, in another currency, the rate of the day with
  * the amount it makes in the invoice's currency (the shared rounding rule). The server's refusals are shown as they
- * come: a reference already recorded (409), no open cash session (409). After the payment, its receipt to print.
+ * come: a reference already recorded (409), no open cash session (409). While a mobile-money request of the invoice
+ * is pending (issue 36), the server asks for a confirmation (409, `mobile_money_pending`): the dialog shows the
+ * pending amount and takes the payment only when the cashier confirms. After the payment, its receipt to print.
  */
 
 import { type TInvoiceDetail, type TReceipt, ZPaymentCreate } from '@greensen/shared/contracts/billing';
 import { COMMON_CURRENCIES } from '@greensen/shared/contracts/structure';
 import { convertMinor, minorToDecimal, parseMoney, RATE_PATTERN } from '@greensen/shared/domain/money';
-import { Alert, Anchor, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconDeviceMobileDollar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -53,6 +55,13 @@ function readRate(text: string): string | null {
   return RATE_PATTERN.test(rate) && /[1-9]/.test(rate) ? rate : null;
 }
 
+/** Whether a 409's body is the server's question about a pending mobile-money request. */
+function pendingCode(body: unknown): boolean {
+  return (
+    typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'mobile_money_pending'
+  );
+}
+
 export function PaymentModal({
   invoice,
   sessionOpen,
@@ -66,9 +75,14 @@ export function PaymentModal({
   const { t } = useTranslation('billing');
   const to = useLocalizedPath();
   const [refused, setRefused] = useState<string | null>(null);
+  // The server's question when a mobile-money request of the invoice is pending: its words, until confirmed.
+  const [pendingQuestion, setPendingQuestion] = useState<string | null>(null);
   const form = useForm<Values>({
     // A refusal concerns what was sent: it goes away as soon as the cashier changes something.
-    onValuesChange: () => setRefused(null),
+    onValuesChange: () => {
+      setRefused(null);
+      setPendingQuestion(null);
+    },
     initialValues: {
       ...PAYMENT_METHOD_DEFAULTS,
       currency: invoice.currency,
@@ -92,9 +106,10 @@ export function PaymentModal({
       ? convertMinor(amount, v.currency, rate, invoice.currency)
       : null;
 
-  async function submit() {
+  async function submit(confirmPending = false) {
     clear();
     setRefused(null);
+    setPendingQuestion(null);
     if (v.amount.trim() !== '' && (amount === null || amount <= 0)) {
       form.setFieldError('amount', t('amountInvalid'));
       return;
@@ -116,6 +131,7 @@ export function PaymentModal({
         amount: amount ?? undefined,
         rate: foreign ? typedRate : null,
         note: v.note.trim() || null,
+        ...(confirmPending ? { confirm_pending: true } : {}),
       },
       form,
     );
@@ -124,7 +140,9 @@ export function PaymentModal({
       setDone(await record.mutateAsync(body));
     } catch (error) {
       // A reference already recorded, no open session, an invoice not payable: the server's words, prominently.
-      if (isApiError(error) && error.status === 409) setRefused(error.message);
+      if (isApiError(error) && error.status === 409 && pendingCode(error.body))
+        setPendingQuestion(error.message);
+      else if (isApiError(error) && error.status === 409) setRefused(error.message);
       else fail(error);
     }
   }
@@ -194,6 +212,22 @@ export function PaymentModal({
         )}
         <Textarea label={t('pay.note')} autosize minRows={1} {...form.getInputProps('note')} />
         <PaymentRefused message={refused} />
+        {pendingQuestion && (
+          <Alert
+            color="orange"
+            icon={<IconDeviceMobileDollar size={18} />}
+            title={t('pay.pendingTitle')}
+            role="alert"
+            data-testid="mobile-money-pending"
+          >
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{pendingQuestion}</Text>
+              <Button size="xs" color="orange" loading={record.isPending} onClick={() => void submit(true)}>
+                {t('pay.pendingConfirm')}
+              </Button>
+            </Stack>
+          </Alert>
+        )}
         <FormFooter
           general={general}
           onCancel={onClose}

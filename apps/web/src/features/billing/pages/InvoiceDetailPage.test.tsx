@@ -188,6 +188,41 @@ describe('/billing/invoices/:id', () => {
     expect(await within(form).findByRole('alert')).toHaveTextContent('Aucune caisse ouverte');
   });
 
+  it('a cash payment while a mobile-money request is pending asks the cashier to confirm (issue 36)', async () => {
+    const sent: MockRequest[] = [];
+    renderApp(PATH, {
+      user: cashier,
+      routes: routes(() => Response.json(invoiceDetail()), {
+        '/api/payments/': (r) => {
+          sent.push(r);
+          if (sent.length === 1)
+            return Response.json(
+              {
+                detail:
+                  'Un paiement mobile de 5000 est en attente sur cette facture : confirmez pour encaisser quand même.',
+                code: 'mobile_money_pending',
+                pending_amount: 5000,
+              },
+              { status: 409 },
+            );
+          return Response.json({ detail: 'Aucune caisse ouverte' }, { status: 409 });
+        },
+      }),
+    });
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Encaisser' }, { timeout: 15_000 }));
+    const form = await screen.findByTestId('payment-form');
+    await user.click(within(form).getByRole('button', { name: 'Encaisser' }));
+    const question = await within(form).findByTestId('mobile-money-pending');
+    expect(question).toHaveTextContent('Paiement mobile en attente');
+    expect(question).toHaveTextContent('Un paiement mobile de 5000 est en attente');
+    expect(sent[0]?.body).not.toHaveProperty('confirm_pending');
+    await user.click(within(question).getByRole('button', { name: 'Encaisser quand même' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]?.body).toMatchObject({ method: 'cash', confirm_pending: true });
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Aucune caisse ouverte');
+  });
+
   it('an administrator reads the invoice and may issue a credit note, but takes no payment', async () => {
     renderApp(PATH, { user: admin, routes: routes(() => Response.json(invoiceDetail())) });
     await screen.findByTestId('invoice-title', {}, { timeout: 15_000 });
