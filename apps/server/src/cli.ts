@@ -1,6 +1,5 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N] [--appointments] [--reporting N]
-// | import-icd10 <file> | import-medications <file> | mobile-money-secret <HOSPITAL_CODE> <operator>`.
-import { resolve } from 'node:path';
+// Command-line tasks (`node dist/cli.js --help`): see USAGE below. `--help` and an unknown command touch no database.
+import { join, resolve } from 'node:path';
 import { MOBILE_MONEY_OPERATORS } from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.js';
@@ -17,6 +16,7 @@ import {
   seedScaleRecords,
   seedScaleReporting,
 } from './db/seed/scale.js';
+import { DiskStorage, migrateFilesToDatabase } from './lib/storage.js';
 import { storeOperatorSecret } from './modules/billing/mobile-money.service.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
@@ -39,11 +39,62 @@ function printImportReport(report: {
   if (report.rejected.length > 100) console.log(`  … and ${report.rejected.length - 100} more.`);
 }
 
+const USAGE = `usage: node apps/server/dist/cli.js <command>
+
+  migrate                          apply the database migrations
+  migrate-files                    copy DATA_DIR/files into the database file store (FILE_STORE=database)
+  seed-demo                        seed the demo hospitals (empty database only)
+  seed-scale --patients N | --beds N | --pharmacy | --records | --nurses N | --care | --billing N
+             | --appointments | --reporting N      (benchmarks; never in production)
+  import-icd10 <file>              import an ICD-10 catalogue (CSV or TSV)
+  import-medications <file>        import a medication reference (CSV or TSV)
+  mobile-money-secret <HOSPITAL_CODE> <operator>   store an operator's callback secret (MOBILE_MONEY_SECRET)
+  --help                           this text
+
+The database is the one DATABASE_URL names, else the embedded one in DATA_DIR (see README, configuration).`;
+
+const COMMANDS = new Set([
+  'migrate',
+  'migrate-files',
+  'seed-demo',
+  'seed-scale',
+  'import-icd10',
+  'import-medications',
+  'mobile-money-secret',
+]);
+
 async function main(command: string | undefined) {
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  if (!command || !COMMANDS.has(command)) {
+    console.error(command ? `unknown command: ${command}\n\n${USAGE}` : USAGE);
+    process.exitCode = 2;
+    return;
+  }
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await database.migrate();
+    if (command === 'migrate-files') {
+      const disk = new DiskStorage(join(config.dataDir, 'files'));
+      console.log(`Copying the files of ${disk.root} into the database…`);
+      const report = await migrateFilesToDatabase(disk, database.db);
+      console.log(
+        `${report.found} files found: ${report.copied} copied, ${report.present} already in the database, ` +
+          `${report.refused.length} refused.`,
+      );
+      for (const r of report.refused) console.log(`  ${r.key}: ${r.reason}`);
+      if (config.fileStore !== 'database')
+        console.log(
+          'FILE_STORE is not "database": set it (the default with DATABASE_URL) to read them there.',
+        );
+      else if (report.refused.length === 0)
+        console.log(`Every file is in the database; ${disk.root} can go once a backup holds the database.`);
+      if (report.refused.length > 0) process.exitCode = 1;
+      return;
+    }
     if (command === 'migrate') {
       console.log(`Migrations applied (${database.kind} database).`);
       return;
@@ -180,10 +231,6 @@ async function main(command: string | undefined) {
       console.log(`Callback secret of ${op} stored (encrypted) for ${hospitalCode?.toUpperCase()}.`);
       return;
     }
-    console.error(
-      'usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file> | import-medications <file> | mobile-money-secret <HOSPITAL_CODE> <operator>',
-    );
-    process.exitCode = 2;
   } finally {
     await database.close();
   }

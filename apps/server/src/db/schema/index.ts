@@ -7,6 +7,7 @@ export * from './care.js';
 export * from './chat.js';
 export * from './clinical.js';
 export * from './dhis2.js';
+export * from './files.js';
 export * from './documents.js';
 export * from './inpatient.js';
 export * from './jobs.js';
