@@ -4,6 +4,7 @@ import { MOBILE_MONEY_OPERATORS } from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { DataDirLocked } from './db/data-dir-lock.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
 import {
   seedScale,
@@ -237,6 +238,10 @@ async function main(command: string | undefined) {
 }
 
 main(process.argv[2]).catch((err) => {
+  if (err instanceof DataDirLocked) {
+    console.error(err.message);
+    process.exit(1);
+  }
   if (
     err instanceof ConfigError ||
     err instanceof SeedRefused ||

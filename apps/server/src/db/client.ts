@@ -21,6 +21,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
 
 /** One type for both drivers: the query builder and transactions behave the same. */
@@ -310,15 +311,24 @@ async function openEmbedded(
   preparedStatements = 256,
 ): Promise<Database> {
   let path: string | undefined;
+  let unlock = () => {};
   if (dataDir) {
     path = join(dataDir, 'pgdata');
     mkdirSync(path, { recursive: true });
+    // One process at a time on a data directory (the server, or a command-line task): the others refuse.
+    unlock = lockDataDir(dataDir);
   }
-  const client = await PGlite.create(path, {
-    extensions: { btree_gist, pg_trgm, unaccent },
-    parsers: KEPT_AS_TEXT,
-    ...(loadDataDir ? { loadDataDir } : {}),
-  });
+  let client: PGlite;
+  try {
+    client = await PGlite.create(path, {
+      extensions: { btree_gist, pg_trgm, unaccent },
+      parsers: KEPT_AS_TEXT,
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   // The array types the client reads from the catalogue when it starts replaced the option's array entries.
   Object.assign(client.parsers, KEPT_AS_TEXT);
   const db = drizzlePglite(
@@ -351,7 +361,11 @@ async function openEmbedded(
     close: async () => {
       if (closed) return;
       closed = true;
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }
