@@ -18,6 +18,8 @@ describe('cli.js --help', () => {
     const help = spawnSync(process.execPath, [CLI, '--help'], { env, encoding: 'utf8' });
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toContain('migrate-files');
+    expect(help.stdout).toContain('backup <archive>');
+    expect(help.stdout).toContain('release-jobs');
     const unknown = spawnSync(process.execPath, [CLI, 'no-such-command'], { env, encoding: 'utf8' });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('unknown command: no-such-command');

@@ -17,12 +17,14 @@ import {
   seedScaleRecords,
   seedScaleReporting,
 } from './db/seed/scale.js';
+import { jobsHeld, setJobsHeld } from './jobs/queue.js';
 import { DiskStorage, migrateFilesToDatabase } from './lib/storage.js';
 import { storeOperatorSecret } from './modules/billing/mobile-money.service.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
 import { importMedicationsFile, MedicationImportRefused } from './modules/pharmacy/medications.import.js';
+import { BackupRefused, backup, restore } from './ops/backup.js';
 
 /** The report of an import command: lines read, inserted, updated, unchanged, and the first rejected lines. */
 function printImportReport(report: {
@@ -44,6 +46,10 @@ const USAGE = `usage: node apps/server/dist/cli.js <command>
 
   migrate                          apply the database migrations
   migrate-files                    copy DATA_DIR/files into the database file store (FILE_STORE=database)
+  backup <archive>                 write one archive with the database and every stored file
+                                   (PostgreSQL: needs pg_dump; embedded: the server must be stopped)
+  restore <archive>                restore an archive into an EMPTY database / DATA_DIR; jobs start held
+  release-jobs                     let held background jobs run (after checking a restored installation)
   seed-demo                        seed the demo hospitals (empty database only)
   seed-scale --patients N | --beds N | --pharmacy | --records | --nurses N | --care | --billing N
              | --appointments | --reporting N      (benchmarks; never in production)
@@ -57,6 +63,9 @@ The database is the one DATABASE_URL names, else the embedded one in DATA_DIR (s
 const COMMANDS = new Set([
   'migrate',
   'migrate-files',
+  'backup',
+  'restore',
+  'release-jobs',
   'seed-demo',
   'seed-scale',
   'import-icd10',
@@ -75,9 +84,43 @@ async function main(command: string | undefined) {
     return;
   }
   const config = loadConfig();
+  if (command === 'backup' || command === 'restore') {
+    const archive = process.argv[3];
+    if (!archive) throw new BackupRefused(`usage: cli.js ${command} <archive.tar>`);
+    const path = resolve(process.env.INIT_CWD ?? process.cwd(), archive);
+    if (command === 'backup') {
+      const { manifest } = await backup(config, path);
+      console.log(
+        `Backup written to ${path}: the ${manifest.engine} database` +
+          (manifest.file_store === 'database'
+            ? ' with its stored files'
+            : ` and ${manifest.files} stored files`) +
+          ` (${manifest.created_at}).`,
+      );
+      return;
+    }
+    const report = await restore(config, path);
+    console.log(
+      `Restored the ${report.manifest.engine} database of ${report.manifest.created_at}` +
+        (report.manifest.file_store === 'disk' ? ` and ${report.files} stored files (checked)` : '') +
+        '.\nBackground jobs are HELD: no mail, no SMS, no reminder goes out. Check the installation, then run' +
+        '\n  node apps/server/dist/cli.js release-jobs',
+    );
+    return;
+  }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await database.migrate();
+    if (command === 'release-jobs') {
+      const held = await jobsHeld(database.db);
+      await setJobsHeld(database.db, false, null);
+      console.log(
+        held
+          ? 'Background jobs released: the workers run them again (within a poll, JOBS_POLL_MS).'
+          : 'Background jobs were not held.',
+      );
+      return;
+    }
     if (command === 'migrate-files') {
       const disk = new DiskStorage(join(config.dataDir, 'files'));
       console.log(`Copying the files of ${disk.root} into the database…`);
@@ -244,6 +287,7 @@ main(process.argv[2]).catch((err) => {
   }
   if (
     err instanceof ConfigError ||
+    err instanceof BackupRefused ||
     err instanceof SeedRefused ||
     err instanceof Icd10ImportRefused ||
     err instanceof MedicationImportRefused

@@ -46,7 +46,7 @@ export interface Database {
    * Embedded only: the whole data directory as an uncompressed tarball, after a checkpoint — what
    * `DatabaseOptions.loadDataDir` starts another embedded database from (a migrated template).
    */
-  dumpDataDir?(): Promise<Blob>;
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -354,9 +354,9 @@ async function openEmbedded(
         },
       };
     },
-    dumpDataDir: async () => {
+    dumpDataDir: async (compression = 'none') => {
       await client.query('checkpoint');
-      return client.dumpDataDir('none');
+      return client.dumpDataDir(compression);
     },
     close: async () => {
       if (closed) return;
