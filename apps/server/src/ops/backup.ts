@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import * as tar from 'tar';
@@ -173,8 +174,11 @@ export interface RestoreReport {
 export async function restore(config: Config, archivePath: string): Promise<RestoreReport> {
   const archive = resolve(archivePath);
   if (!existsSync(archive)) throw new BackupRefused(`${archive} does not exist.`);
-  mkdirSync(config.dataDir, { recursive: true });
-  const staging = mkdtempSync(join(config.dataDir, '.restore-'));
+  // The archive's database part is unpacked beside the place it goes to: DATA_DIR for the embedded engine (created
+  // if need be), the temporary directory for PostgreSQL (whose DATA_DIR may hold nothing).
+  const embedded = !config.databaseUrl;
+  if (embedded) mkdirSync(config.dataDir, { recursive: true });
+  const staging = mkdtempSync(join(embedded ? config.dataDir : tmpdir(), '.greensen-restore-'));
   try {
     await tar.extract({ file: archive, cwd: staging, filter: (path) => !path.startsWith(`${FILES}/`) });
     let manifest: BackupManifest;
@@ -245,6 +249,7 @@ export async function restore(config: Config, archivePath: string): Promise<Rest
 
     let files = 0;
     if (manifest.files > 0) {
+      mkdirSync(config.dataDir, { recursive: true });
       await tar.extract({
         file: archive,
         cwd: config.dataDir,
