@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { type ModuleName, parseModuleList } from '@greensen/shared/domain/modules';
 import { z } from 'zod';
 
@@ -61,6 +62,8 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   WEB_DIST: z.string().optional(),
+  /** Where stored files live (decision 0057): `database` (default with PostgreSQL) or `disk` (DATA_DIR/files). */
+  FILE_STORE: z.enum(['database', 'disk']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool,
   AUTH_CACHE: z.enum(['on', 'off']).default('on'),
@@ -70,6 +73,8 @@ const envSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   BUILD_ID: z.string().optional(),
+  /** How long a starting instance waits for another's migrations (PostgreSQL advisory lock) before it gives up. */
+  MIGRATION_LOCK_TIMEOUT_S: z.coerce.number().int().min(1).max(86_400).default(300),
 });
 
 export type AppEnvironment = 'development' | 'test' | 'production';
@@ -101,6 +106,11 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   webDist: string | undefined;
+  /**
+   * Where stored files live (FILE_STORE, decision 0057): in the database (the default with PostgreSQL: every
+   * instance reads them, the database's backup holds them) or on disk under DATA_DIR/files (the embedded default).
+   */
+  fileStore: 'database' | 'disk';
   logLevel: string;
   trustProxy: boolean;
   /** Keep signed-in users' checks per instance, dropped on the database's change notices (decision 0012). */
@@ -116,12 +126,23 @@ export interface Config {
   /** Time between two polls for due jobs (a job queued for now wakes the workers at once anyway). */
   jobsPollMs: number;
   buildId: string;
+  /** How long a starting instance waits for the migration lock (MIGRATION_LOCK_TIMEOUT_S), in milliseconds. */
+  migrationLockTimeoutMs: number;
   version: string;
   /** Key prefix for Redis (rate limits, pub/sub channels): lets tests share one server. */
   redisPrefix: string;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * The built web app beside a server build (`apps/web/dist` from `apps/server/dist`), when it is there (it has an
+ * `index.html`): what `node apps/server/dist/main.js` serves unless WEB_DIST names another folder.
+ */
+export function webDistBeside(serverDist: string): string | undefined {
+  const dir = resolve(serverDist, '../../web/dist');
+  return existsSync(join(dir, 'index.html')) ? dir : undefined;
+}
 
 const WEAK_SECRETS = new Set(['secret', 'changeme', 'change-me', 'greensen', 'password', 'jwt-secret']);
 
@@ -163,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     dataDir: resolve(e.DATA_DIR),
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
+    fileStore: e.FILE_STORE ?? (e.DATABASE_URL ? 'database' : 'disk'),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     authCache: e.AUTH_CACHE === 'on',
@@ -172,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobsConcurrency: e.JOBS_CONCURRENCY,
     jobsPollMs: e.JOBS_POLL_MS,
     buildId: e.BUILD_ID ?? 'dev',
+    migrationLockTimeoutMs: e.MIGRATION_LOCK_TIMEOUT_S * 1000,
     version: '0.1.0',
     redisPrefix: 'greensen:',
     ...overrides,

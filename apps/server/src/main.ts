@@ -1,6 +1,10 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isModuleEnabled } from '@greensen/shared/domain/modules';
 import { buildApp } from './app.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, webDistBeside } from './config.js';
+import { MigrationLockTimeout } from './db/client.js';
+import { DataDirLocked } from './db/data-dir-lock.js';
 import { seedDemoDocuments } from './db/seed/documents.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
 import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
@@ -11,7 +15,9 @@ import { issueSetupLink } from './modules/setup/setup.service.js';
 async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig();
+    // Without WEB_DIST, the web app built beside this server's build (apps/web/dist), when there is one.
+    const here = dirname(fileURLToPath(import.meta.url));
+    config = loadConfig(process.env, process.env.WEB_DIST ? {} : { webDist: webDistBeside(here) });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -20,7 +26,10 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
-  await app.database.migrate();
+  await app.database.migrate({
+    log: { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) },
+    lockTimeoutMs: config.migrationLockTimeoutMs,
+  });
   // The diagnosis catalogue every database needs (production too); skipped in one query once loaded.
   const icd10 = await ensureIcd10Catalogue(app.database.db);
   if (icd10.loaded) app.log.info({ rows: icd10.rows, ms: icd10.ms }, 'ICD-10 catalogue loaded');
@@ -92,6 +101,10 @@ function setupBanner(setup: { link: string; expiresAt: Date }, config: Config): 
 }
 
 main().catch((err) => {
+  if (err instanceof DataDirLocked || err instanceof MigrationLockTimeout) {
+    console.error(err.message);
+    process.exit(1);
+  }
   console.error(err);
   process.exit(1);
 });

@@ -21,6 +21,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
 
 /** One type for both drivers: the query builder and transactions behave the same. */
@@ -32,8 +33,12 @@ export type Queryable = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'embedded' | 'postgres';
-  /** Applies the committed SQL migrations (idempotent). */
-  migrate(): Promise<void>;
+  /**
+   * Applies the committed SQL migrations (idempotent). PostgreSQL: one instance at a time (an advisory lock); a
+   * starting instance that finds it held logs that it waits, and gives up after `lockTimeoutMs`
+   * (`MigrationLockTimeout`).
+   */
+  migrate(options?: MigrateOptions): Promise<void>;
   /** Resolves true when the database answers within the time limit. */
   ping(timeoutMs?: number): Promise<boolean>;
   /**
@@ -45,8 +50,25 @@ export interface Database {
    * Embedded only: the whole data directory as an uncompressed tarball, after a checkpoint — what
    * `DatabaseOptions.loadDataDir` starts another embedded database from (a migrated template).
    */
-  dumpDataDir?(): Promise<Blob>;
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
   close(): Promise<void>;
+}
+
+export interface MigrateOptions {
+  log?: { warn(msg: string): void; info(msg: string): void };
+  /** How long to wait for another instance's migrations (default 5 minutes). */
+  lockTimeoutMs?: number;
+}
+
+/** Another instance held the migration lock longer than the start may wait. */
+export class MigrationLockTimeout extends Error {
+  constructor(ms: number) {
+    super(
+      `Gave up after ${Math.round(ms / 1000)} s waiting for the migration lock held by another instance ` +
+        '(another instance migrating, or a session stuck holding it: see pg_locks, locktype advisory). ' +
+        'Raise MIGRATION_LOCK_TIMEOUT_S or end that session, then start again.',
+    );
+  }
 }
 
 export interface ListenHandlers {
@@ -310,15 +332,24 @@ async function openEmbedded(
   preparedStatements = 256,
 ): Promise<Database> {
   let path: string | undefined;
+  let unlock = () => {};
   if (dataDir) {
     path = join(dataDir, 'pgdata');
     mkdirSync(path, { recursive: true });
+    // One process at a time on a data directory (the server, or a command-line task): the others refuse.
+    unlock = lockDataDir(dataDir);
   }
-  const client = await PGlite.create(path, {
-    extensions: { btree_gist, pg_trgm, unaccent },
-    parsers: KEPT_AS_TEXT,
-    ...(loadDataDir ? { loadDataDir } : {}),
-  });
+  let client: PGlite;
+  try {
+    client = await PGlite.create(path, {
+      extensions: { btree_gist, pg_trgm, unaccent },
+      parsers: KEPT_AS_TEXT,
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   // The array types the client reads from the catalogue when it starts replaced the option's array entries.
   Object.assign(client.parsers, KEPT_AS_TEXT);
   const db = drizzlePglite(
@@ -344,14 +375,18 @@ async function openEmbedded(
         },
       };
     },
-    dumpDataDir: async () => {
+    dumpDataDir: async (compression = 'none') => {
       await client.query('checkpoint');
-      return client.dumpDataDir('none');
+      return client.dumpDataDir(compression);
     },
     close: async () => {
       if (closed) return;
       closed = true;
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }
@@ -458,11 +493,24 @@ async function openPostgres(url: string, max: number, preparedStatements: number
   return {
     db,
     kind: 'postgres',
-    migrate: async () => {
-      // Several instances may start together: a session-level advisory lock lets one migrate at a time.
+    migrate: async ({ log, lockTimeoutMs = 300_000 } = {}) => {
+      // Several instances may start together: a session-level advisory lock lets one migrate at a time. The wait
+      // is logged and bounded.
       const client = await pool.connect();
+      const take = async () =>
+        (await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [MIGRATION_LOCK_ID]))
+          .rows[0]!.ok;
       try {
-        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        if (!(await take())) {
+          log?.warn('waiting for the migration lock held by another instance…');
+          const deadline = Date.now() + lockTimeoutMs;
+          for (;;) {
+            await new Promise((r) => setTimeout(r, Math.min(500, lockTimeoutMs)));
+            if (await take()) break;
+            if (Date.now() >= deadline) throw new MigrationLockTimeout(lockTimeoutMs);
+          }
+          log?.info('migration lock taken');
+        }
         await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});

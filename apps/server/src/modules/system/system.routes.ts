@@ -1,3 +1,4 @@
+import { type THealth, ZHealth } from '@greensen/shared/contracts/system';
 import { MODULE_NAMES, type ModuleName } from '@greensen/shared/domain/modules';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,7 +12,6 @@ declare module 'fastify' {
   }
 }
 
-const ZHealth = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']) });
 const ZPublicConfig = z.object({
   environment: z.enum(['development', 'test', 'production']),
   /** Modules this installation adds to the environment's set (EXTRA_MODULES, decision 0021). */
@@ -33,14 +33,14 @@ export async function systemRoutes(app: FastifyInstance) {
       config: { access: { public: true } },
       schema: {
         tags: ['system'],
-        summary: 'Liveness and database check',
+        summary: 'Readiness: database, file store, Redis and job worker states',
         response: { 200: ZHealth, 503: ZHealth },
       },
     },
     async (_req, reply) => {
-      const ok = await app.database.ping(2000).catch(() => false);
-      if (ok) return { status: 'ok' as const, database: 'ok' as const };
-      return reply.status(503).send({ status: 'degraded' as const, database: 'unavailable' as const });
+      const health = await instanceHealth(app);
+      reportHealth(app, health);
+      return reply.status(health.status === 'unavailable' ? 503 : 200).send(health);
     },
   );
 
@@ -101,4 +101,48 @@ export async function systemRoutes(app: FastifyInstance) {
       return { enabled: await app.maintenance.isOn(), forced_by_environment: app.maintenance.isForced() };
     },
   );
+}
+
+/** The state of what this instance depends on; bounded by the database's 2 s ping. */
+export async function instanceHealth(app: FastifyInstance): Promise<THealth> {
+  const database = await app.database.ping(2000).catch(() => false);
+  const files =
+    app.files.kind === 'database' && !database ? false : await app.files.check().catch(() => false);
+  const redis = !app.config.redisUrl
+    ? 'not_configured'
+    : app.redis?.status === 'ready'
+      ? 'ok'
+      : 'unavailable';
+  const jobs = !app.config.jobsWorker
+    ? 'off'
+    : !app.jobs.working
+      ? 'stopped'
+      : app.jobs.held
+        ? 'held'
+        : 'running';
+  const problems: THealth['problems'] = [];
+  if (!database) problems.push('database');
+  if (!files) problems.push('file_store');
+  if (redis === 'unavailable') problems.push('redis');
+  if (jobs === 'stopped' || jobs === 'held') problems.push('jobs_worker');
+  return {
+    status: !database || !files ? 'unavailable' : problems.length > 0 ? 'degraded' : 'ok',
+    database: database ? 'ok' : 'unavailable',
+    file_store: files ? 'ok' : 'unavailable',
+    file_store_kind: app.files.kind,
+    redis,
+    jobs_worker: jobs,
+    problems,
+  };
+}
+
+const reported = new WeakMap<FastifyInstance, string>();
+
+/** Logs a change of state once: an error when the instance becomes degraded or unavailable, info when it recovers. */
+function reportHealth(app: FastifyInstance, health: THealth) {
+  const key = `${health.status}:${health.problems.join(',')}`;
+  if ((reported.get(app) ?? 'ok:') === key) return;
+  reported.set(app, key);
+  if (health.status === 'ok') app.log.info({ health }, 'health: ok again');
+  else app.log.error({ health }, `health: ${health.status} (${health.problems.join(', ')})`);
 }
