@@ -142,3 +142,20 @@ export function ensureBuilt({ server = true, web = true } = {}) {
     }
   }
 }
+
+/**
+ * Makes this process stand for `child` (the server `npm start` runs): SIGINT, SIGTERM and SIGHUP are passed on
+ * to it, and this process exits only once the child has stopped, with its exit code (128 + the signal's number
+ * when a signal ended it). A supervisor (systemd, a container runtime, a terminal's Ctrl-C) that signals the process
+ * it started thus never leaves the server behind holding the port and the data directory.
+ */
+export function superviseChild(child) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+    process.on(signal, () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    });
+  child.on('exit', (code, signal) => {
+    const numbers = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+    process.exit(code ?? (signal ? 128 + (numbers[signal] ?? 0) : 0));
+  });
+}

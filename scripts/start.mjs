@@ -3,7 +3,7 @@
 // database gets no demo; the server prints the one-time setup link of a real installation instead.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuilt, ensureInstalled, ROOT } from './lib.mjs';
+import { ensureBuilt, ensureInstalled, ROOT, superviseChild } from './lib.mjs';
 
 ensureInstalled();
 ensureBuilt();
@@ -12,13 +12,11 @@ const child = spawn(process.execPath, [join(ROOT, 'apps/server/dist/main.js')], 
   cwd: ROOT,
   stdio: 'inherit',
   env: {
-    WEB_DIST: join(ROOT, 'apps/web/dist'),
     DATA_DIR: join(ROOT, 'data'),
     ...process.env,
     ...(process.argv.includes('--no-demo') ? { DEMO: 'off' } : {}),
   },
 });
-// Ctrl-C reaches the server directly (same process group); it shuts down cleanly and we exit with it.
-process.on('SIGINT', () => {});
-process.on('SIGTERM', () => child.kill('SIGTERM'));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// SIGINT and SIGTERM go on to the server; we exit once it has stopped, with its exit code (a Ctrl-C in a terminal
+// reaches both: the server's shutdown ignores the second signal).
+superviseChild(child);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
@@ -7,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import type { MailTransport } from './lib/mail.js';
-import { DiskStorage, type FileStorage } from './lib/storage.js';
+import { type FileStorage, openFileStorage } from './lib/storage.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { appointmentsRoutes } from './modules/appointments/appointments.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -74,7 +73,7 @@ export interface AppDeps {
   jobsLeaseMs?: number;
   /** Replaces the SMTP transport built from SMTP_URL (tests). */
   mailTransport?: MailTransport;
-  /** Where files are stored (default: on disk under `DATA_DIR/files`). */
+  /** Where files are stored (default: the store FILE_STORE names, decision 0057). */
   files?: FileStorage;
 }
 
@@ -91,7 +90,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('config', config);
-  app.decorate('files', deps.files ?? new DiskStorage(join(config.dataDir, 'files')));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   addRequestIdHeader(app);
@@ -103,6 +101,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       dataDir: config.databaseUrl ? undefined : config.dataDir,
     }));
   await app.register(dbPlugin, { database, owned: !deps.database });
+  app.decorate(
+    'files',
+    deps.files ?? openFileStorage(config.fileStore, database.db, config.dataDir, app.log),
+  );
   await app.register(errorsPlugin);
   // Security headers first, so that every answer carries them, refusals included.
   await app.register(securityHeaders, appHelmetOptions(config.publicUrl));

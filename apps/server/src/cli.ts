@@ -1,10 +1,10 @@
-// Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N] [--appointments] [--reporting N]
-// | import-icd10 <file> | import-medications <file> | mobile-money-secret <HOSPITAL_CODE> <operator>`.
-import { resolve } from 'node:path';
+// Command-line tasks (`node dist/cli.js --help`): see USAGE below. `--help` and an unknown command touch no database.
+import { join, resolve } from 'node:path';
 import { MOBILE_MONEY_OPERATORS } from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { DataDirLocked } from './db/data-dir-lock.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
 import {
   seedScale,
@@ -17,11 +17,14 @@ import {
   seedScaleRecords,
   seedScaleReporting,
 } from './db/seed/scale.js';
+import { jobsHeld, setJobsHeld } from './jobs/queue.js';
+import { DiskStorage, migrateFilesToDatabase } from './lib/storage.js';
 import { storeOperatorSecret } from './modules/billing/mobile-money.service.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
 import { importMedicationsFile, MedicationImportRefused } from './modules/pharmacy/medications.import.js';
+import { BackupRefused, backup, restore } from './ops/backup.js';
 
 /** The report of an import command: lines read, inserted, updated, unchanged, and the first rejected lines. */
 function printImportReport(report: {
@@ -39,11 +42,103 @@ function printImportReport(report: {
   if (report.rejected.length > 100) console.log(`  … and ${report.rejected.length - 100} more.`);
 }
 
+const USAGE = `usage: node apps/server/dist/cli.js <command>
+
+  migrate                          apply the database migrations
+  migrate-files                    copy DATA_DIR/files into the database file store (FILE_STORE=database)
+  backup <archive>                 write one archive with the database and every stored file
+                                   (PostgreSQL: needs pg_dump; embedded: the server must be stopped)
+  restore <archive>                restore an archive into an EMPTY database / DATA_DIR; jobs start held
+  release-jobs                     let held background jobs run (after checking a restored installation)
+  seed-demo                        seed the demo hospitals (empty database only)
+  seed-scale --patients N | --beds N | --pharmacy | --records | --nurses N | --care | --billing N
+             | --appointments | --reporting N      (benchmarks; never in production)
+  import-icd10 <file>              import an ICD-10 catalogue (CSV or TSV)
+  import-medications <file>        import a medication reference (CSV or TSV)
+  mobile-money-secret <HOSPITAL_CODE> <operator>   store an operator's callback secret (MOBILE_MONEY_SECRET)
+  --help                           this text
+
+The database is the one DATABASE_URL names, else the embedded one in DATA_DIR (see README, configuration).`;
+
+const COMMANDS = new Set([
+  'migrate',
+  'migrate-files',
+  'backup',
+  'restore',
+  'release-jobs',
+  'seed-demo',
+  'seed-scale',
+  'import-icd10',
+  'import-medications',
+  'mobile-money-secret',
+]);
+
 async function main(command: string | undefined) {
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  if (!command || !COMMANDS.has(command)) {
+    console.error(command ? `unknown command: ${command}\n\n${USAGE}` : USAGE);
+    process.exitCode = 2;
+    return;
+  }
   const config = loadConfig();
+  if (command === 'backup' || command === 'restore') {
+    const archive = process.argv[3];
+    if (!archive) throw new BackupRefused(`usage: cli.js ${command} <archive.tar>`);
+    const path = resolve(process.env.INIT_CWD ?? process.cwd(), archive);
+    if (command === 'backup') {
+      const { manifest } = await backup(config, path);
+      console.log(
+        `Backup written to ${path}: the ${manifest.engine} database` +
+          (manifest.file_store === 'database'
+            ? ' with its stored files'
+            : ` and ${manifest.files} stored files`) +
+          ` (${manifest.created_at}).`,
+      );
+      return;
+    }
+    const report = await restore(config, path);
+    console.log(
+      `Restored the ${report.manifest.engine} database of ${report.manifest.created_at}` +
+        (report.manifest.file_store === 'disk' ? ` and ${report.files} stored files (checked)` : '') +
+        '.\nBackground jobs are HELD: no mail, no SMS, no reminder goes out. Check the installation, then run' +
+        '\n  node apps/server/dist/cli.js release-jobs',
+    );
+    return;
+  }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await database.migrate();
+    if (command === 'release-jobs') {
+      const held = await jobsHeld(database.db);
+      await setJobsHeld(database.db, false, null);
+      console.log(
+        held
+          ? 'Background jobs released: the workers run them again (within a poll, JOBS_POLL_MS).'
+          : 'Background jobs were not held.',
+      );
+      return;
+    }
+    if (command === 'migrate-files') {
+      const disk = new DiskStorage(join(config.dataDir, 'files'));
+      console.log(`Copying the files of ${disk.root} into the database…`);
+      const report = await migrateFilesToDatabase(disk, database.db);
+      console.log(
+        `${report.found} files found: ${report.copied} copied, ${report.present} already in the database, ` +
+          `${report.refused.length} refused.`,
+      );
+      for (const r of report.refused) console.log(`  ${r.key}: ${r.reason}`);
+      if (config.fileStore !== 'database')
+        console.log(
+          'FILE_STORE is not "database": set it (the default with DATABASE_URL) to read them there.',
+        );
+      else if (report.refused.length === 0)
+        console.log(`Every file is in the database; ${disk.root} can go once a backup holds the database.`);
+      if (report.refused.length > 0) process.exitCode = 1;
+      return;
+    }
     if (command === 'migrate') {
       console.log(`Migrations applied (${database.kind} database).`);
       return;
@@ -180,18 +275,19 @@ async function main(command: string | undefined) {
       console.log(`Callback secret of ${op} stored (encrypted) for ${hospitalCode?.toUpperCase()}.`);
       return;
     }
-    console.error(
-      'usage: cli.js migrate | seed-demo | seed-scale --patients N | import-icd10 <file> | import-medications <file> | mobile-money-secret <HOSPITAL_CODE> <operator>',
-    );
-    process.exitCode = 2;
   } finally {
     await database.close();
   }
 }
 
 main(process.argv[2]).catch((err) => {
+  if (err instanceof DataDirLocked) {
+    console.error(err.message);
+    process.exit(1);
+  }
   if (
     err instanceof ConfigError ||
+    err instanceof BackupRefused ||
     err instanceof SeedRefused ||
     err instanceof Icd10ImportRefused ||
     err instanceof MedicationImportRefused

@@ -61,6 +61,8 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   WEB_DIST: z.string().optional(),
+  /** Where stored files live (decision 0057): `database` (default with PostgreSQL) or `disk` (DATA_DIR/files). */
+  FILE_STORE: z.enum(['database', 'disk']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool,
   AUTH_CACHE: z.enum(['on', 'off']).default('on'),
@@ -101,6 +103,11 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   webDist: string | undefined;
+  /**
+   * Where stored files live (FILE_STORE, decision 0057): in the database (the default with PostgreSQL: every
+   * instance reads them, the database's backup holds them) or on disk under DATA_DIR/files (the embedded default).
+   */
+  fileStore: 'database' | 'disk';
   logLevel: string;
   trustProxy: boolean;
   /** Keep signed-in users' checks per instance, dropped on the database's change notices (decision 0012). */
@@ -163,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     dataDir: resolve(e.DATA_DIR),
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
+    fileStore: e.FILE_STORE ?? (e.DATABASE_URL ? 'database' : 'disk'),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     authCache: e.AUTH_CACHE === 'on',

@@ -1,6 +1,10 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isModuleEnabled } from '@greensen/shared/domain/modules';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { DataDirLocked } from './db/data-dir-lock.js';
 import { seedDemoDocuments } from './db/seed/documents.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
 import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
@@ -8,10 +12,19 @@ import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
 import { issueSetupLink } from './modules/setup/setup.service.js';
 
+/**
+ * The built web app beside this server's build (`apps/web/dist` from `apps/server/dist`), when it is there: what
+ * `node apps/server/dist/main.js` serves unless WEB_DIST names another directory.
+ */
+function defaultWebDist(): string | undefined {
+  const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+  return existsSync(join(dir, 'index.html')) ? dir : undefined;
+}
+
 async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, process.env.WEB_DIST ? {} : { webDist: defaultWebDist() });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -92,6 +105,10 @@ function setupBanner(setup: { link: string; expiresAt: Date }, config: Config): 
 }
 
 main().catch((err) => {
+  if (err instanceof DataDirLocked) {
+    console.error(err.message);
+    process.exit(1);
+  }
   console.error(err);
   process.exit(1);
 });

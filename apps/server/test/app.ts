@@ -35,9 +35,11 @@ export async function createTestApp(
       ...overrides,
     },
   );
-  // Stored files (documents) go to a directory of this app, removed when it closes.
+  // Stored files (documents) go to a directory of this app, removed when it closes; `fileStore: 'database'` puts
+  // them in the test database instead (what instances sharing one database read).
   const filesDir = join(tmpdir(), `greensen-test-files-${randomBytes(6).toString('hex')}`);
-  const app = await buildApp(config, { files: new DiskStorage(filesDir), ...options.deps, database });
+  const files = overrides.fileStore === 'database' ? undefined : new DiskStorage(filesDir);
+  const app = await buildApp(config, { files, ...options.deps, database });
   await app.ready();
   return {
     app,

@@ -10,6 +10,8 @@ export const TEST_DB_KIND: 'embedded' | 'postgres' =
   process.env.GREENSEN_TEST_DB === 'postgres' ? 'postgres' : 'embedded';
 
 export interface TestDatabase extends Database {
+  /** PostgreSQL: the database's URL (the embedded one is in memory). */
+  url?: string;
   /** Drops the database (PostgreSQL) or closes it (embedded). */
   destroy(): Promise<void>;
 }
@@ -22,12 +24,13 @@ let embeddedTemplate: Promise<Blob> | undefined;
  * the global setup dumped, or a new PostgreSQL database copied from the migrated template the global setup made
  * (so no test sees data left by another or by an earlier run). Each call is a new, independent database.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { dataDir?: string } = {}): Promise<TestDatabase> {
   if (TEST_DB_KIND === 'embedded') {
     const file = inject('embeddedTemplate');
     if (!file) throw new Error('the embedded global setup did not run');
     embeddedTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
-    const database = await openDatabase({ loadDataDir: await embeddedTemplate });
+    // `dataDir`: on disk in that DATA_DIR (its lock taken) rather than in memory.
+    const database = await openDatabase({ loadDataDir: await embeddedTemplate, dataDir: options.dataDir });
     return { ...database, destroy: () => database.close() };
   }
   const template = inject('templateDb');
@@ -49,9 +52,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   } finally {
     await admin.end();
   }
-  const database = await openDatabase({ url: withDatabase(adminUrl(), name), poolSize: 5 });
+  const url = withDatabase(adminUrl(), name);
+  const database = await openDatabase({ url, poolSize: 5 });
   return {
     ...database,
+    url,
     destroy: async () => {
       await database.close();
       const c = new pg.Client({ connectionString: adminUrl() });

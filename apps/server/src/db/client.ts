@@ -21,6 +21,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
 
 /** One type for both drivers: the query builder and transactions behave the same. */
@@ -45,7 +46,7 @@ export interface Database {
    * Embedded only: the whole data directory as an uncompressed tarball, after a checkpoint — what
    * `DatabaseOptions.loadDataDir` starts another embedded database from (a migrated template).
    */
-  dumpDataDir?(): Promise<Blob>;
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -310,15 +311,24 @@ async function openEmbedded(
   preparedStatements = 256,
 ): Promise<Database> {
   let path: string | undefined;
+  let unlock = () => {};
   if (dataDir) {
     path = join(dataDir, 'pgdata');
     mkdirSync(path, { recursive: true });
+    // One process at a time on a data directory (the server, or a command-line task): the others refuse.
+    unlock = lockDataDir(dataDir);
   }
-  const client = await PGlite.create(path, {
-    extensions: { btree_gist, pg_trgm, unaccent },
-    parsers: KEPT_AS_TEXT,
-    ...(loadDataDir ? { loadDataDir } : {}),
-  });
+  let client: PGlite;
+  try {
+    client = await PGlite.create(path, {
+      extensions: { btree_gist, pg_trgm, unaccent },
+      parsers: KEPT_AS_TEXT,
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   // The array types the client reads from the catalogue when it starts replaced the option's array entries.
   Object.assign(client.parsers, KEPT_AS_TEXT);
   const db = drizzlePglite(
@@ -344,14 +354,18 @@ async function openEmbedded(
         },
       };
     },
-    dumpDataDir: async () => {
+    dumpDataDir: async (compression = 'none') => {
       await client.query('checkpoint');
-      return client.dumpDataDir('none');
+      return client.dumpDataDir(compression);
     },
     close: async () => {
       if (closed) return;
       closed = true;
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

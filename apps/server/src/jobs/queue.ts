@@ -170,3 +170,22 @@ export function purgeFinishedJobs(q: Queryable, doneBefore: Date, failedBefore: 
       limit ${PURGE_BATCH}) returning id`,
   );
 }
+
+/**
+ * The setting that holds every background job (a restored installation starts with it, decision 0058): the
+ * workers claim nothing — no mail, no SMS — until an administrator releases them.
+ */
+const JOBS_HELD = 'jobs_held';
+
+export async function jobsHeld(q: Queryable): Promise<boolean> {
+  const res = await q.execute<{ value: string }>(
+    sql`select value from app_settings where key = ${JOBS_HELD}`,
+  );
+  return res.rows[0]?.value === 'true';
+}
+
+export async function setJobsHeld(q: Queryable, held: boolean, userId: string | null): Promise<void> {
+  await q.execute(sql`
+    insert into app_settings (key, value, updated_by, updated_at) values (${JOBS_HELD}, ${String(held)}, ${userId}, now())
+    on conflict (key) do update set value = excluded.value, updated_by = excluded.updated_by, updated_at = now()`);
+}

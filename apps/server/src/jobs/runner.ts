@@ -15,6 +15,7 @@ import {
   failRun,
   insertJob,
   JOBS_CHANNEL,
+  jobsHeld,
   renewLease,
 } from './queue.js';
 
@@ -244,8 +245,26 @@ export class Jobs {
     }
   }
 
+  /** Whether the last poll found the jobs held (after a restore, until an administrator releases them). */
+  held = false;
+
+  /** The worker loop is running in this instance (health). */
+  get working(): boolean {
+    return this.loop !== null && !this.stopping;
+  }
+
   private async claim(limit: number): Promise<ClaimedJob[]> {
     const db = this.opts.database.db;
+    const held = await jobsHeld(db);
+    if (held !== this.held) {
+      this.held = held;
+      if (held)
+        this.opts.log.warn(
+          'jobs: held (a restored installation): nothing runs, no mail or SMS goes out, until an administrator releases them (cli.js release-jobs)',
+        );
+      else this.opts.log.info('jobs: released; the worker runs them again');
+    }
+    if (held) return [];
     await this.ensureSchedules();
     const names = this.names;
     const now = this.now();

@@ -8,6 +8,10 @@ const messages = {
     fr: 'Une erreur interne est survenue. Veuillez réessayer plus tard.',
     en: 'An internal error occurred. Please try again later.',
   },
+  'error.stored_file_corrupt': {
+    fr: "Ce fichier enregistré a échoué à son contrôle d'intégrité : il n'est pas servi. Prévenez l'administrateur.",
+    en: 'This stored file failed its integrity check: it is not served. Tell the administrator.',
+  },
   'error.not_found': { fr: 'Introuvable.', en: 'Not found.' },
   'error.route_not_found': { fr: "Cette adresse d'API n'existe pas.", en: 'This API path does not exist.' },
   'error.method_not_allowed': { fr: 'Méthode non autorisée.', en: 'Method not allowed.' },

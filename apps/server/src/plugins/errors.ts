@@ -179,7 +179,10 @@ export default fp(
     app.removeContentTypeParser('text/plain');
     app.setErrorHandler((error: FastifyError & { zodIssues?: Issue[] }, request: FastifyRequest, reply) => {
       const lang = requestLang(request);
-      if (error instanceof ApiError) return send(reply, error.statusCode, errorBody(error, lang));
+      if (error instanceof ApiError) {
+        if (error.statusCode >= 500) request.log.error({ err: { code: error.extra.code } }, error.key);
+        return send(reply, error.statusCode, errorBody(error, lang));
+      }
       if (error.zodIssues) return send(reply, 400, fieldErrorsFromIssues(error.zodIssues, lang));
       if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
         return send(reply, 400, { non_field_errors: [translate(lang, 'validation.invalid')] });

@@ -8,6 +8,7 @@ export * from './chat.js';
 export * from './clinical.js';
 export * from './dhis2.js';
 export * from './documents.js';
+export * from './files.js';
 export * from './inpatient.js';
 export * from './jobs.js';
 export * from './notes.js';

@@ -434,7 +434,7 @@ export class ChatService {
       });
       if (!row) return null;
       // Written before the commit (a failed write rolls the message back); never again for a repeated id.
-      if (attachment) await this.app.files.put(attachment.columns.attachmentKey, attachment.bytes);
+      if (attachment) await this.app.files.put(attachment.columns.attachmentKey, attachment.bytes, tx);
       await this.app.audit.record(
         ctx,
         {

@@ -304,7 +304,7 @@ export class DocumentsService {
       });
       // Written before the transaction commits: a failed write rolls the row back (a file without a row is
       // harmless and never served).
-      await this.app.files.put(key, pdf);
+      await this.app.files.put(key, pdf, tx);
       await this.app.audit.record(
         ctx,
         {

@@ -133,7 +133,7 @@ export class PatientDocumentsService {
         storageKey: key,
         uploadedBy: actingUser(ctx).id,
       });
-      await this.app.files.put(key, file.bytes);
+      await this.app.files.put(key, file.bytes, tx);
       await this.app.audit.record(
         ctx,
         {
