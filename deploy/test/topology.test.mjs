@@ -87,31 +87,36 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
   let secretsKey;
   const session = {}; // access token, hospital, user, patient…
 
+  /** The environment of an instance (and of the CLI) in this run. */
+  function instanceEnv(name, port, extraEnv = {}) {
+    return {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      APP_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      JWT_SECRET: jwtSecret,
+      SECRETS_KEY: secretsKey,
+      PUBLIC_URL: `https://localhost:${httpsPort}`,
+      TRUST_PROXY: 'true',
+      WEB_DIST: join(app, 'apps/web/dist'),
+      DATA_DIR: join(dir, `data-${name}`),
+      EXTRA_MODULES,
+      JOBS_POLL_MS: '500',
+      LOG_LEVEL: 'info',
+      ...extraEnv,
+    };
+  }
+
   /** Starts one instance from the runtime tree; resolves once it listens. */
   function startInstance(name, port, extraEnv = {}) {
     const logFile = join(dir, `${name}.log`);
     const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
       cwd: app,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        APP_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: databaseUrl,
-        REDIS_URL,
-        JWT_SECRET: jwtSecret,
-        SECRETS_KEY: secretsKey,
-        PUBLIC_URL: `https://localhost:${httpsPort}`,
-        TRUST_PROXY: 'true',
-        WEB_DIST: join(app, 'apps/web/dist'),
-        DATA_DIR: join(dir, `data-${name}`),
-        EXTRA_MODULES,
-        JOBS_POLL_MS: '500',
-        LOG_LEVEL: 'info',
-        ...extraEnv,
-      },
+      env: instanceEnv(name, port, extraEnv),
     });
     const instance = { name, port, child, output: '' };
     instances[name] = instance;
@@ -319,6 +324,7 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
       const admin = new pg.Client({ connectionString: DATABASE_ADMIN_URL });
       await admin.connect();
       await admin.query(`drop database if exists ${database} with (force)`);
+      await admin.query(`drop database if exists ${database}_restored with (force)`);
       await admin.end();
     }
     if (process.exitCode) console.log(`[topology] kept for inspection: ${dir}`);
@@ -425,6 +431,7 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
     });
     assert.equal(up.status, 201, up.bytes.toString());
     const uploadedBy = await answeredBy(marker);
+    session.document = { id: up.json.id, bytes: file };
     const answers = await fetchFromBoth(`/api/patient-documents/${up.json.id}/file/`);
     assert.ok(answers.some((a) => a.by !== uploadedBy));
     for (const { res, by } of answers) {
@@ -539,5 +546,77 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
     });
     assert.equal(created.status, 201, created.bytes.toString());
     assert.equal(await answeredBy(`/api/patients/${session.patient}/`), 'B');
+  });
+  test('backup while serving, restore into an empty database: the same patient and document, jobs held until released', async () => {
+    const archive = join(dir, 'greensen.tar');
+    const restoredUrl = databaseUrl.replace(`/${database}`, `/${database}_restored`);
+    const cli = (args, extraEnv = {}) =>
+      spawnSync(process.execPath, ['apps/server/dist/cli.js', ...args], {
+        cwd: app,
+        encoding: 'utf8',
+        env: instanceEnv('cli', 0, extraEnv),
+      });
+    const made = cli(['backup', archive]);
+    assert.equal(made.status, 0, `backup: ${made.stdout}${made.stderr}`);
+
+    const admin = new pg.Client({ connectionString: DATABASE_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${database}_restored`);
+    await admin.end();
+    const restored = cli(['restore', archive], { DATABASE_URL: restoredUrl });
+    assert.equal(restored.status, 0, `restore: ${restored.stdout}${restored.stderr}`);
+
+    const db = new pg.Client({ connectionString: restoredUrl });
+    await db.connect();
+    try {
+      const setting = await db.query("select value from app_settings where key = 'jobs_held'");
+      assert.equal(setting.rows[0]?.value, 'true');
+      // A recurring job made due now: held, it must not run on the restored installation.
+      await db.query("update jobs set run_at = now() where state = 'queued' and name = 'stats.refresh'");
+      const due = await db.query(
+        "select count(*)::int as n from jobs where state = 'queued' and run_at <= now()",
+      );
+      assert.ok(due.rows[0].n > 0, 'no due job to hold');
+      const restoredAt = (await db.query('select now() as t')).rows[0].t;
+
+      const portC = await freePort();
+      await startInstance('C', portC, { DATABASE_URL: restoredUrl, PUBLIC_URL: `http://127.0.0.1:${portC}` });
+      const base = `http://127.0.0.1:${portC}`;
+      const signIn = await fetch(`${base}/api/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'direction@topologie.example.org', password: PASSWORD }),
+      });
+      assert.equal(signIn.status, 200);
+      const headers = {
+        authorization: `Bearer ${(await signIn.json()).access}`,
+        'hospital-id': session.hospital,
+      };
+      const patient = await fetch(`${base}/api/patients/${session.patient}/`, { headers });
+      assert.equal(patient.status, 200);
+      assert.equal((await patient.json()).last_name, 'Kabongo');
+      const file = await fetch(`${base}/api/patient-documents/${session.document.id}/file/`, { headers });
+      assert.equal(file.status, 200);
+      assert.ok(
+        Buffer.from(await file.arrayBuffer()).equals(session.document.bytes),
+        'the restored document differs',
+      );
+
+      // Several polls of the worker (JOBS_POLL_MS=500) went by while the instance answered: nothing ran.
+      const ran = await db.query('select count(*)::int as n from jobs where finished_at > $1', [restoredAt]);
+      assert.equal(ran.rows[0].n, 0, 'a job ran on the restored installation while held');
+
+      const released = cli(['release-jobs'], { DATABASE_URL: restoredUrl });
+      assert.equal(released.status, 0, `release-jobs: ${released.stdout}${released.stderr}`);
+      await waitFor(
+        'the held job to run once released',
+        async () =>
+          (await db.query('select count(*)::int as n from jobs where finished_at > $1', [restoredAt])).rows[0]
+            .n > 0,
+        30_000,
+      );
+    } finally {
+      await db.end();
+    }
   });
 });
