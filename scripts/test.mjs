@@ -5,7 +5,8 @@
 // The steps run in two lanes side by side, one per core of the 2-core CI machine (decision 0029): each suite
 // keeps Vitest's single worker, so each lane keeps about one core busy.
 //   server lane: typecheck (server and its tests) → server suite → web suite shards
-//   web lane:    typecheck (web) → lint → shared suite → build → bundle budget → e2e → topology → web suite shards
+//   web lane:    typecheck (web) → lint → shared suite → build → bundle budget → e2e → web suite shards
+//                                                                                  └ topology (beside the shards)
 // The web suite is cut in three shards (Vitest's --shard) that whichever lane is free takes, one at a time
 // (decision 0051): the lanes then end close together. The build waits for the server lane's typecheck (both
 // write apps/server/dist). Each step writes its output to a log file, printed whole when the step ends, so that
@@ -194,8 +195,11 @@ async function webLane() {
     async (exec) => built && (await exec(process.execPath, [join(ROOT, 'scripts/check-bundle.mjs')])) === 0,
   );
   if (withE2e) await e2e(built);
-  if (topologyMissing.length === 0) await topology(built);
+  // The topology test mostly waits (PostgreSQL restoring, instances starting, nginx): it runs beside the web
+  // shards this lane takes rather than before them (decision 0059).
+  const topologyDone = topologyMissing.length === 0 ? topology(built) : Promise.resolve();
   await takeWebShards();
+  await topologyDone;
 }
 
 /** The topology test (node:test); its counts come from the TAP report's summary lines. */
