@@ -36,9 +36,6 @@ const missing = [
 if (missing.length > 0) console.warn(`[topology] SKIPPED: ${missing.join('; ')}`);
 
 const PASSWORD = 'harbour-violet-compass-31';
-/** Every module beyond the production set (a hospital that uses them all). */
-const EXTRA_MODULES =
-  'hospitals,admin,triage,hospitalizations,care,medical_acts,pharmacy,billing,appointments,chat,analytics,doctors';
 
 /** A free TCP port on the loopback interface. */
 function freePort() {
@@ -103,7 +100,8 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
       TRUST_PROXY: 'true',
       WEB_DIST: join(app, 'apps/web/dist'),
       DATA_DIR: join(dir, `data-${name}`),
-      EXTRA_MODULES,
+      // A hospital that uses every module.
+      EXTRA_MODULES: 'all',
       JOBS_POLL_MS: '500',
       LOG_LEVEL: 'info',
       ...extraEnv,
@@ -342,6 +340,12 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
     );
     assert.equal(res.statusCode, 301);
     assert.equal(res.headers.location, 'https://localhost/register');
+    for (const { res: health, by } of await fetchFromBoth('/api/health/')) {
+      assert.equal(health.status, 200);
+      assert.equal(health.json.status, 'ok', `instance ${by}: ${health.bytes}`);
+      assert.equal(health.json.redis, 'ok');
+      assert.equal(health.json.file_store_kind, 'database');
+    }
     for (const { res: page } of await fetchFromBoth('/register')) {
       assert.equal(page.status, 200);
       assert.match(page.headers['content-type'], /text\/html/);
@@ -588,6 +592,10 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
         body: JSON.stringify({ email: 'direction@topologie.example.org', password: PASSWORD }),
       });
       assert.equal(signIn.status, 200);
+      // The restored instance says its jobs are held: it serves (200), degraded.
+      const health = await (await fetch(`${base}/api/health/`)).json();
+      assert.equal(health.status, 'degraded');
+      assert.equal(health.jobs_worker, 'held');
       const headers = {
         authorization: `Bearer ${(await signIn.json()).access}`,
         'hospital-id': session.hospital,

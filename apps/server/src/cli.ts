@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { MOBILE_MONEY_OPERATORS } from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import { MigrationLockTimeout, openDatabase } from './db/client.js';
 import { DataDirLocked } from './db/data-dir-lock.js';
 import { demoAccountsBanner, SeedRefused, seedDemoIfAllowed } from './db/seed/run.js';
 import {
@@ -110,7 +110,10 @@ async function main(command: string | undefined) {
   }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await database.migrate();
+    await database.migrate({
+      log: { warn: (m) => console.error(m), info: (m) => console.error(m) },
+      lockTimeoutMs: config.migrationLockTimeoutMs,
+    });
     if (command === 'release-jobs') {
       const held = await jobsHeld(database.db);
       await setJobsHeld(database.db, false, null);
@@ -281,7 +284,7 @@ async function main(command: string | undefined) {
 }
 
 main(process.argv[2]).catch((err) => {
-  if (err instanceof DataDirLocked) {
+  if (err instanceof DataDirLocked || err instanceof MigrationLockTimeout) {
     console.error(err.message);
     process.exit(1);
   }

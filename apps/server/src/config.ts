@@ -72,6 +72,8 @@ const envSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   BUILD_ID: z.string().optional(),
+  /** How long a starting instance waits for another's migrations (PostgreSQL advisory lock) before it gives up. */
+  MIGRATION_LOCK_TIMEOUT_S: z.coerce.number().int().min(1).max(86_400).default(300),
 });
 
 export type AppEnvironment = 'development' | 'test' | 'production';
@@ -123,6 +125,8 @@ export interface Config {
   /** Time between two polls for due jobs (a job queued for now wakes the workers at once anyway). */
   jobsPollMs: number;
   buildId: string;
+  /** How long a starting instance waits for the migration lock (MIGRATION_LOCK_TIMEOUT_S), in milliseconds. */
+  migrationLockTimeoutMs: number;
   version: string;
   /** Key prefix for Redis (rate limits, pub/sub channels): lets tests share one server. */
   redisPrefix: string;
@@ -180,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobsConcurrency: e.JOBS_CONCURRENCY,
     jobsPollMs: e.JOBS_POLL_MS,
     buildId: e.BUILD_ID ?? 'dev',
+    migrationLockTimeoutMs: e.MIGRATION_LOCK_TIMEOUT_S * 1000,
     version: '0.1.0',
     redisPrefix: 'greensen:',
     ...overrides,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { isModuleEnabled } from '@greensen/shared/domain/modules';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { MigrationLockTimeout } from './db/client.js';
 import { DataDirLocked } from './db/data-dir-lock.js';
 import { seedDemoDocuments } from './db/seed/documents.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
@@ -33,7 +34,10 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
-  await app.database.migrate();
+  await app.database.migrate({
+    log: { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) },
+    lockTimeoutMs: config.migrationLockTimeoutMs,
+  });
   // The diagnosis catalogue every database needs (production too); skipped in one query once loaded.
   const icd10 = await ensureIcd10Catalogue(app.database.db);
   if (icd10.loaded) app.log.info({ rows: icd10.rows, ms: icd10.ms }, 'ICD-10 catalogue loaded');
@@ -105,7 +109,7 @@ function setupBanner(setup: { link: string; expiresAt: Date }, config: Config): 
 }
 
 main().catch((err) => {
-  if (err instanceof DataDirLocked) {
+  if (err instanceof DataDirLocked || err instanceof MigrationLockTimeout) {
     console.error(err.message);
     process.exit(1);
   }

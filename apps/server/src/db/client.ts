@@ -33,8 +33,12 @@ export type Queryable = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'embedded' | 'postgres';
-  /** Applies the committed SQL migrations (idempotent). */
-  migrate(): Promise<void>;
+  /**
+   * Applies the committed SQL migrations (idempotent). PostgreSQL: one instance at a time (an advisory lock); a
+   * starting instance that finds it held logs that it waits, and gives up after `lockTimeoutMs`
+   * (`MigrationLockTimeout`).
+   */
+  migrate(options?: MigrateOptions): Promise<void>;
   /** Resolves true when the database answers within the time limit. */
   ping(timeoutMs?: number): Promise<boolean>;
   /**
@@ -48,6 +52,23 @@ export interface Database {
    */
   dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
   close(): Promise<void>;
+}
+
+export interface MigrateOptions {
+  log?: { warn(msg: string): void; info(msg: string): void };
+  /** How long to wait for another instance's migrations (default 5 minutes). */
+  lockTimeoutMs?: number;
+}
+
+/** Another instance held the migration lock longer than the start may wait. */
+export class MigrationLockTimeout extends Error {
+  constructor(ms: number) {
+    super(
+      `Gave up after ${Math.round(ms / 1000)} s waiting for the migration lock held by another instance ` +
+        '(another instance migrating, or a session stuck holding it: see pg_locks, locktype advisory). ' +
+        'Raise MIGRATION_LOCK_TIMEOUT_S or end that session, then start again.',
+    );
+  }
 }
 
 export interface ListenHandlers {
@@ -472,11 +493,24 @@ async function openPostgres(url: string, max: number, preparedStatements: number
   return {
     db,
     kind: 'postgres',
-    migrate: async () => {
-      // Several instances may start together: a session-level advisory lock lets one migrate at a time.
+    migrate: async ({ log, lockTimeoutMs = 300_000 } = {}) => {
+      // Several instances may start together: a session-level advisory lock lets one migrate at a time. The wait
+      // is logged and bounded.
       const client = await pool.connect();
+      const take = async () =>
+        (await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [MIGRATION_LOCK_ID]))
+          .rows[0]!.ok;
       try {
-        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        if (!(await take())) {
+          log?.warn('waiting for the migration lock held by another instance…');
+          const deadline = Date.now() + lockTimeoutMs;
+          for (;;) {
+            await new Promise((r) => setTimeout(r, Math.min(500, lockTimeoutMs)));
+            if (await take()) break;
+            if (Date.now() >= deadline) throw new MigrationLockTimeout(lockTimeoutMs);
+          }
+          log?.info('migration lock taken');
+        }
         await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});

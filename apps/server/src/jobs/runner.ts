@@ -82,6 +82,21 @@ export interface JobsOptions {
   stopTimeoutMs?: number;
   /** This instance's name in `locked_by`. */
   instance?: string;
+  /**
+   * Called once a job has failed for good (its last attempt, or a payload no retry can mend): the jobs plugin
+   * tells the administrators who see it. Its own failure is logged, never the job's concern.
+   */
+  onFailed?: (job: FailedJob) => Promise<void>;
+}
+
+/** A job that failed for good. */
+export interface FailedJob {
+  id: string;
+  name: string;
+  /** Its hospital, or null for system-wide work. */
+  hospitalId: string | null;
+  attempts: number;
+  error: string;
 }
 
 const DEFAULT_BACKOFF = { baseMs: 30_000, maxMs: 60 * 60_000 };
@@ -328,13 +343,8 @@ export class Jobs {
       const raw = typeof job.payload === 'string' ? JSON.parse(job.payload) : job.payload;
       const parsed = definition.payload.safeParse(raw);
       if (!parsed.success) {
-        await failRun(
-          db,
-          job.run_id,
-          `invalid payload: ${parsed.error.message}`.slice(0, 1000),
-          null,
-          this.now(),
-        );
+        const error = `invalid payload: ${parsed.error.message}`.slice(0, 1000);
+        if (await failRun(db, job.run_id, error, null, this.now())) await this.failedForGood(job, error, log);
         log.error('job payload refused; failed without retry');
         return;
       }
@@ -359,11 +369,24 @@ export class Jobs {
         const { baseMs, maxMs } = definition.backoff ?? DEFAULT_BACKOFF;
         const delay = Math.min(maxMs, baseMs * 2 ** (job.attempts - 1));
         const now = this.now();
-        await failRun(db, job.run_id, jobError(err), last ? null : new Date(now.getTime() + delay), now);
-        log.warn(
-          { err: { message: jobError(err) }, attempt: job.attempts, retry_in_ms: last ? null : delay },
-          last ? 'job failed after its last attempt' : 'job failed; it will be retried',
+        const recorded = await failRun(
+          db,
+          job.run_id,
+          jobError(err),
+          last ? null : new Date(now.getTime() + delay),
+          now,
         );
+        const fields = {
+          err: { message: jobError(err) },
+          attempt: job.attempts,
+          retry_in_ms: last ? null : delay,
+        };
+        if (!last) {
+          log.warn(fields, 'job failed; it will be retried');
+          return;
+        }
+        log.error(fields, 'job failed after its last attempt');
+        if (recorded) await this.failedForGood(job, jobError(err), log);
         return;
       }
       await completeRun(db, job.run_id, this.now());
@@ -374,6 +397,23 @@ export class Jobs {
       log.error({ err: { message: jobError(err) } }, 'jobs: could not record the outcome of a run');
     } finally {
       clearInterval(heartbeat);
+    }
+  }
+
+  private async failedForGood(job: ClaimedJob, error: string, log: FastifyBaseLogger) {
+    try {
+      await this.opts.onFailed?.({
+        id: job.id,
+        name: job.name,
+        hospitalId: job.hospital_id,
+        attempts: job.attempts,
+        error,
+      });
+    } catch (err) {
+      log.error(
+        { err: { message: jobError(err) } },
+        'jobs: could not tell the administrators of a failed job',
+      );
     }
   }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { purgeJob } from '../jobs/purge.js';
 import { Jobs } from '../jobs/runner.js';
+import { notifyJobFailed } from '../modules/jobs/jobs.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +34,11 @@ export default fp(
       pollMs: app.config.jobsPollMs,
       stopTimeoutMs: opts.stopTimeoutMs,
       leaseMs: opts.leaseMs,
+      // A job that failed for good is told to the administrators who see it on the jobs page: its hospital's, or
+      // for system-wide work (mail, purges) those of every hospital (decision 0058).
+      onFailed: async (job) => {
+        await notifyJobFailed(app, job);
+      },
     });
     app.decorate('jobs', jobs);
     jobs.define(purgeJob(app, jobs));

@@ -4,6 +4,7 @@ import {
   isAppEnvironment,
   isDashboardPath,
   isModuleEnabled,
+  MODULE_NAMES,
   MODULES,
   MODULES_BY_ENVIRONMENT,
   moduleByName,
@@ -134,6 +135,8 @@ describe('modules per environment (§5)', () => {
     });
     expect(parseModuleList('admin,billingg,')).toEqual({ modules: ['admin'], unknown: ['billingg'] });
     expect(parseModuleList('')).toEqual({ modules: [], unknown: [] });
+    expect(parseModuleList('all')).toEqual({ modules: [...MODULE_NAMES], unknown: [] });
+    expect(parseModuleList('all, billingg')).toEqual({ modules: [...MODULE_NAMES], unknown: ['billingg'] });
   });
 
   it('recognises environment names', () => {

@@ -269,16 +269,18 @@ export function modulesForEnvironment(
 
 /**
  * Reads a comma- or space-separated list of module names (`EXTRA_MODULES=admin,hospitals`): the modules, in
- * navigation order and once each, and the names that are not modules.
+ * navigation order and once each, and the names that are not modules. `all` stands for every module (a hospital
+ * that uses them all: triage, beds, care, pharmacy, billing, appointments, messaging, reporting…).
  */
 export function parseModuleList(value: string): { modules: ModuleName[]; unknown: string[] } {
   const names = value
     .split(/[\s,]+/)
     .map((name) => name.trim())
     .filter((name) => name.length > 0);
+  const all = names.includes('all');
   return {
-    modules: MODULE_NAMES.filter((name) => names.includes(name)),
-    unknown: names.filter((name) => !isModuleName(name)),
+    modules: MODULE_NAMES.filter((name) => all || names.includes(name)),
+    unknown: names.filter((name) => name !== 'all' && !isModuleName(name)),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { TJob, TJobList } from '@greensen/shared/contracts/jobs';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestContext } from '../../../test/app.js';
@@ -44,6 +44,14 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+const told = async (jobIdTold: string) => {
+  const rows = await ctx.app.db.execute<{ recipient_id: string; title: string; message: string }>(
+    sql`select recipient_id, title, message from notifications
+        where data->>'action' = 'job_failed' and data->>'job_id' = ${jobIdTold}`,
+  );
+  return rows.rows;
+};
+
 describe('failing jobs and the administrators', () => {
   let jobId: string;
 
@@ -74,6 +82,15 @@ describe('failing jobs and the administrators', () => {
     }
     expect(waits).toEqual([10_000, 20_000]);
     expect(await ctx.app.jobs.runDue()).toBe(0);
+  });
+
+  it("tells its hospital's administrators, and them only, once it failed for good", async () => {
+    const hospitalJob = await told(jobId);
+    expect(hospitalJob.map((r) => r.recipient_id)).toEqual([admin.id]);
+    expect(hospitalJob[0]!.title).toBe('Tâche de fond en échec : test.export');
+    expect(hospitalJob[0]!.message).toContain(
+      'Échec après 3 tentative(s) : upstream refused the report of [address]',
+    );
   });
 
   it('lists it for its hospital administrators, by state, with the system-wide jobs', async () => {
@@ -119,5 +136,20 @@ describe('failing jobs and the administrators', () => {
       .where(and(eq(auditEvents.action, 'job.retry'), eq(auditEvents.resourceId, jobId)));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ userId: admin.id, hospitalId, outcome: 'success', resourceType: 'job' });
+  });
+});
+
+describe('a system-wide job that fails for good', () => {
+  it("is told to every hospital's administrators", async () => {
+    failing = true;
+    const system = (await ctx.app.jobs.enqueue('test.export', {}, { key: 'system-fails' })).id;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await told(system)).length).toBe(0);
+      await ctx.app.jobs.runDue();
+      t += 60_000;
+    }
+    const recipients = (await told(system)).map((r) => r.recipient_id);
+    expect(recipients).toEqual(expect.arrayContaining([admin.id, otherAdmin.id]));
+    expect(recipients).not.toContain(nurse.id);
   });
 });

@@ -11,7 +11,23 @@ declare module 'fastify' {
   }
 }
 
-const ZHealth = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']) });
+/**
+ * The instance's state (decision 0058): `unavailable` (503: take it out of the load balancer) when the database or
+ * the file store cannot be reached; `degraded` (200, logged as an error, shown to administrators) when it serves
+ * but something is wrong: Redis lost (other instances' events no longer reach this one's users), the job worker
+ * stopped, or the jobs held after a restore.
+ */
+const ZHealth = z.object({
+  status: z.enum(['ok', 'degraded', 'unavailable']),
+  database: z.enum(['ok', 'unavailable']),
+  file_store: z.enum(['ok', 'unavailable']),
+  file_store_kind: z.enum(['database', 'disk']),
+  redis: z.enum(['ok', 'unavailable', 'not_configured']),
+  jobs_worker: z.enum(['running', 'stopped', 'held', 'off']),
+  /** What makes the instance unavailable or degraded, by the names above. */
+  problems: z.array(z.enum(['database', 'file_store', 'redis', 'jobs_worker'])),
+});
+export type THealth = z.infer<typeof ZHealth>;
 const ZPublicConfig = z.object({
   environment: z.enum(['development', 'test', 'production']),
   /** Modules this installation adds to the environment's set (EXTRA_MODULES, decision 0021). */
@@ -33,14 +49,14 @@ export async function systemRoutes(app: FastifyInstance) {
       config: { access: { public: true } },
       schema: {
         tags: ['system'],
-        summary: 'Liveness and database check',
+        summary: 'Readiness: database, file store, Redis and job worker states',
         response: { 200: ZHealth, 503: ZHealth },
       },
     },
     async (_req, reply) => {
-      const ok = await app.database.ping(2000).catch(() => false);
-      if (ok) return { status: 'ok' as const, database: 'ok' as const };
-      return reply.status(503).send({ status: 'degraded' as const, database: 'unavailable' as const });
+      const health = await instanceHealth(app);
+      reportHealth(app, health);
+      return reply.status(health.status === 'unavailable' ? 503 : 200).send(health);
     },
   );
 
@@ -101,4 +117,48 @@ export async function systemRoutes(app: FastifyInstance) {
       return { enabled: await app.maintenance.isOn(), forced_by_environment: app.maintenance.isForced() };
     },
   );
+}
+
+/** The state of what this instance depends on; bounded by the database's 2 s ping. */
+export async function instanceHealth(app: FastifyInstance): Promise<THealth> {
+  const database = await app.database.ping(2000).catch(() => false);
+  const files =
+    app.files.kind === 'database' && !database ? false : await app.files.check().catch(() => false);
+  const redis = !app.config.redisUrl
+    ? 'not_configured'
+    : app.redis?.status === 'ready'
+      ? 'ok'
+      : 'unavailable';
+  const jobs = !app.config.jobsWorker
+    ? 'off'
+    : !app.jobs.working
+      ? 'stopped'
+      : app.jobs.held
+        ? 'held'
+        : 'running';
+  const problems: THealth['problems'] = [];
+  if (!database) problems.push('database');
+  if (!files) problems.push('file_store');
+  if (redis === 'unavailable') problems.push('redis');
+  if (jobs === 'stopped' || jobs === 'held') problems.push('jobs_worker');
+  return {
+    status: !database || !files ? 'unavailable' : problems.length > 0 ? 'degraded' : 'ok',
+    database: database ? 'ok' : 'unavailable',
+    file_store: files ? 'ok' : 'unavailable',
+    file_store_kind: app.files.kind,
+    redis,
+    jobs_worker: jobs,
+    problems,
+  };
+}
+
+const reported = new WeakMap<FastifyInstance, string>();
+
+/** Logs a change of state once: an error when the instance becomes degraded or unavailable, info when it recovers. */
+function reportHealth(app: FastifyInstance, health: THealth) {
+  const key = `${health.status}:${health.problems.join(',')}`;
+  if ((reported.get(app) ?? 'ok:') === key) return;
+  reported.set(app, key);
+  if (health.status === 'ok') app.log.info({ health }, 'health: ok again');
+  else app.log.error({ health }, `health: ${health.status} (${health.problems.join(', ')})`);
 }

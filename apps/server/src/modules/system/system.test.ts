@@ -1,10 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { MODULE_NAMES } from '@greensen/shared/domain/modules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authHeaders, makeHospital, makeUser, tokenFor } from '../../../test/factories.js';
 import { ConfigError, loadConfig } from '../../config.js';
+import { setJobsHeld } from '../../jobs/queue.js';
 
 describe('system routes', () => {
   let ctx: TestContext;
@@ -20,10 +23,18 @@ describe('system routes', () => {
   });
   afterAll(() => ctx.close());
 
-  it('answers health with the database state', async () => {
+  it('answers health with the database, file store, Redis and job worker states', async () => {
     const res = await ctx.app.inject('/api/health/');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      database: 'ok',
+      file_store: 'ok',
+      file_store_kind: 'disk',
+      redis: ctx.config.redisUrl ? 'ok' : 'not_configured',
+      jobs_worker: 'running',
+      problems: [],
+    });
   });
 
   it('publishes the public configuration with the build id of the served web app', async () => {
@@ -213,19 +224,92 @@ describe("an installation's extra modules (EXTRA_MODULES, decision 0021)", () =>
     expect(() => loadConfig({ EXTRA_MODULES: 'admin,hopitals' })).toThrow(/unknown module\(s\): hopitals/);
     expect(loadConfig({}).extraModules).toEqual([]);
   });
+
+  it('enables every module with EXTRA_MODULES=all', () => {
+    expect(
+      loadConfig({ APP_ENV: 'production', JWT_SECRET: 'x'.repeat(40), EXTRA_MODULES: 'all' }).extraModules,
+    ).toEqual([...MODULE_NAMES]);
+  });
+
+  it('keeps files in the database with PostgreSQL and on disk with the embedded engine, unless FILE_STORE says', () => {
+    expect(loadConfig({}).fileStore).toBe('disk');
+    expect(loadConfig({ DATABASE_URL: 'postgres://h/db' }).fileStore).toBe('database');
+    expect(loadConfig({ DATABASE_URL: 'postgres://h/db', FILE_STORE: 'disk' }).fileStore).toBe('disk');
+    expect(() => loadConfig({ FILE_STORE: 's3' })).toThrow(ConfigError);
+  });
 });
 
 describe('health when the database does not answer', () => {
-  it('answers 503 with database "unavailable" instead of hanging', async () => {
-    const ctx = await createTestApp();
+  it('answers 503 "unavailable" instead of hanging; the database file store is unavailable with it', async () => {
+    const ctx = await createTestApp({ fileStore: 'database' });
     try {
       await ctx.database.close();
       const res = await ctx.app.inject('/api/health/');
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'degraded', database: 'unavailable' });
+      expect(res.json()).toMatchObject({
+        status: 'unavailable',
+        database: 'unavailable',
+        file_store: 'unavailable',
+        file_store_kind: 'database',
+      });
+      expect(res.json().problems.slice(0, 2)).toEqual(['database', 'file_store']);
     } finally {
       await ctx.app.close();
       await ctx.database.destroy().catch(() => {});
+    }
+  });
+});
+
+describe('health of an instance that serves but is degraded', () => {
+  it('answers 200 "degraded" when Redis is lost, and logs it as an error once', async () => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const ctx = await createTestApp(
+      { redisUrl: 'redis://127.0.0.1:1', logLevel: 'error' },
+      { deps: { logStream } },
+    );
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await ctx.app.inject('/api/health/');
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ status: 'degraded', redis: 'unavailable', problems: ['redis'] });
+      }
+      expect(lines.filter((l) => l.includes('health: degraded (redis)'))).toHaveLength(1);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('answers "degraded" while the jobs are held or the worker is stopped', async () => {
+    const ctx = await createTestApp();
+    try {
+      await setJobsHeld(ctx.app.db, true, null);
+      await ctx.app.jobs.runDue();
+      const held = await ctx.app.inject('/api/health/');
+      expect(held.statusCode).toBe(200);
+      expect(held.json()).toMatchObject({
+        status: 'degraded',
+        jobs_worker: 'held',
+        problems: ['jobs_worker'],
+      });
+      await setJobsHeld(ctx.app.db, false, null);
+      await ctx.app.jobs.runDue();
+      expect((await ctx.app.inject('/api/health/')).json()).toMatchObject({
+        status: 'ok',
+        jobs_worker: 'running',
+      });
+      await ctx.app.jobs.stop();
+      expect((await ctx.app.inject('/api/health/')).json()).toMatchObject({
+        status: 'degraded',
+        jobs_worker: 'stopped',
+      });
+    } finally {
+      await ctx.close();
     }
   });
 });
