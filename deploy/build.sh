@@ -8,7 +8,7 @@
 #                                    built server, shared package and web app, the migrations, the server's data
 #                                    files, and the production dependencies only
 #
-# The runtime tree is started with `node apps/server/dist/main.js` from <dir> (WEB_DIST=apps/web/dist).
+# The runtime tree is started with `node apps/server/dist/main.js` from <dir> (it serves apps/web/dist beside it).
 set -eu
 cd "$(dirname "$0")/.."
 
