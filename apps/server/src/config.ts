@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { type ModuleName, parseModuleList } from '@greensen/shared/domain/modules';
 import { z } from 'zod';
 
@@ -133,6 +134,15 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * The built web app beside a server build (`apps/web/dist` from `apps/server/dist`), when it is there (it has an
+ * `index.html`): what `node apps/server/dist/main.js` serves unless WEB_DIST names another folder.
+ */
+export function webDistBeside(serverDist: string): string | undefined {
+  const dir = resolve(serverDist, '../../web/dist');
+  return existsSync(join(dir, 'index.html')) ? dir : undefined;
+}
 
 const WEAK_SECRETS = new Set(['secret', 'changeme', 'change-me', 'greensen', 'password', 'jwt-secret']);
 

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isModuleEnabled } from '@greensen/shared/domain/modules';
 import { buildApp } from './app.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, webDistBeside } from './config.js';
 import { MigrationLockTimeout } from './db/client.js';
 import { DataDirLocked } from './db/data-dir-lock.js';
 import { seedDemoDocuments } from './db/seed/documents.js';
@@ -13,19 +12,12 @@ import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
 import { issueSetupLink } from './modules/setup/setup.service.js';
 
-/**
- * The built web app beside this server's build (`apps/web/dist` from `apps/server/dist`), when it is there: what
- * `node apps/server/dist/main.js` serves unless WEB_DIST names another directory.
- */
-function defaultWebDist(): string | undefined {
-  const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
-  return existsSync(join(dir, 'index.html')) ? dir : undefined;
-}
-
 async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig(process.env, process.env.WEB_DIST ? {} : { webDist: defaultWebDist() });
+    // Without WEB_DIST, the web app built beside this server's build (apps/web/dist), when there is one.
+    const here = dirname(fileURLToPath(import.meta.url));
+    config = loadConfig(process.env, process.env.WEB_DIST ? {} : { webDist: webDistBeside(here) });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

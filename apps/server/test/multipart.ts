@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 /** A multipart/form-data body with text fields and one file. */
 export function multipart(
   fields: Record<string, string>,
@@ -20,4 +22,25 @@ export function multipart(
     payload: Buffer.concat(parts),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** Uploads `bytes` as a patient's PDF document through `app` (as `headers`' user); returns the document's id. */
+export async function uploadPatientPdf(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  patientId: string,
+  bytes: Buffer,
+): Promise<string> {
+  const body = multipart(
+    { patient: patientId, category: 'other' },
+    { name: 'scan.pdf', type: 'application/pdf', bytes },
+  );
+  const up = await app.inject({
+    method: 'POST',
+    url: '/api/patient-documents/',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
+  if (up.statusCode !== 201) throw new Error(`upload refused: ${up.statusCode} ${up.body}`);
+  return up.json().id as string;
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { createPatient, journeyHospital } from '../../test/journey.js';
-import { multipart } from '../../test/multipart.js';
+import { uploadPatientPdf } from '../../test/multipart.js';
 import {
   DatabaseStorage,
   DiskStorage,
@@ -134,18 +134,7 @@ describe('two instances on one database (FILE_STORE=database)', () => {
     const secretary = await h.as('SECRETARY');
     const patient = await createPatient(a.app, secretary);
     const scan = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(300_000)]);
-    const body = multipart(
-      { patient: patient.id, category: 'other' },
-      { name: 'scan.pdf', type: 'application/pdf', bytes: scan },
-    );
-    const up = await a.app.inject({
-      method: 'POST',
-      url: '/api/patient-documents/',
-      headers: { ...secretary.headers, ...body.headers },
-      payload: body.payload,
-    });
-    expect(up.statusCode, up.body).toBe(201);
-    const id = up.json().id as string;
+    const id = await uploadPatientPdf(a.app, secretary.headers, patient.id, scan);
     const down = await b.app.inject({
       method: 'GET',
       url: `/api/patient-documents/${id}/file/`,

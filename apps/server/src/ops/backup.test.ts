@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.js';
 import { createTestDatabase, TEST_DB_KIND, type TestDatabase } from '../../test/database.js';
 import { createPatient, journeyHospital } from '../../test/journey.js';
-import { multipart } from '../../test/multipart.js';
+import { uploadPatientPdf } from '../../test/multipart.js';
 import { adminUrl, withDatabase } from '../../test/pg-url.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
@@ -69,18 +69,7 @@ describe(`backup and restore (${TEST_DB_KIND})`, () => {
     const secretary = await h.as('SECRETARY');
     const patient = await createPatient(a.app, secretary);
     const scan = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(200_000)]);
-    const body = multipart(
-      { patient: patient.id, category: 'other' },
-      { name: 'scan.pdf', type: 'application/pdf', bytes: scan },
-    );
-    const up = await a.app.inject({
-      method: 'POST',
-      url: '/api/patient-documents/',
-      headers: { ...secretary.headers, ...body.headers },
-      payload: body.payload,
-    });
-    expect(up.statusCode, up.body).toBe(201);
-    const documentId = up.json().id as string;
+    const documentId = await uploadPatientPdf(a.app, secretary.headers, patient.id, scan);
     await a.close();
     // The embedded database is backed up by a command: the server (here the test) has stopped and let it go.
     if (TEST_DB_KIND === 'embedded') await sourceDb.close();

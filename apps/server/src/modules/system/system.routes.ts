@@ -1,3 +1,4 @@
+import { type THealth, ZHealth } from '@greensen/shared/contracts/system';
 import { MODULE_NAMES, type ModuleName } from '@greensen/shared/domain/modules';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,23 +12,6 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The instance's state (decision 0058): `unavailable` (503: take it out of the load balancer) when the database or
- * the file store cannot be reached; `degraded` (200, logged as an error, shown to administrators) when it serves
- * but something is wrong: Redis lost (other instances' events no longer reach this one's users), the job worker
- * stopped, or the jobs held after a restore.
- */
-const ZHealth = z.object({
-  status: z.enum(['ok', 'degraded', 'unavailable']),
-  database: z.enum(['ok', 'unavailable']),
-  file_store: z.enum(['ok', 'unavailable']),
-  file_store_kind: z.enum(['database', 'disk']),
-  redis: z.enum(['ok', 'unavailable', 'not_configured']),
-  jobs_worker: z.enum(['running', 'stopped', 'held', 'off']),
-  /** What makes the instance unavailable or degraded, by the names above. */
-  problems: z.array(z.enum(['database', 'file_store', 'redis', 'jobs_worker'])),
-});
-export type THealth = z.infer<typeof ZHealth>;
 const ZPublicConfig = z.object({
   environment: z.enum(['development', 'test', 'production']),
   /** Modules this installation adds to the environment's set (EXTRA_MODULES, decision 0021). */

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -6,7 +6,7 @@ import { MODULE_NAMES } from '@greensen/shared/domain/modules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authHeaders, makeHospital, makeUser, tokenFor } from '../../../test/factories.js';
-import { ConfigError, loadConfig } from '../../config.js';
+import { ConfigError, loadConfig, webDistBeside } from '../../config.js';
 import { setJobsHeld } from '../../jobs/queue.js';
 
 describe('system routes', () => {
@@ -225,6 +225,16 @@ describe("an installation's extra modules (EXTRA_MODULES, decision 0021)", () =>
     expect(loadConfig({}).extraModules).toEqual([]);
   });
 
+  it('finds the web app built beside the server build (what main.js serves without WEB_DIST)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'greensen-layout-'));
+    const serverDist = join(root, 'apps/server/dist');
+    mkdirSync(serverDist, { recursive: true });
+    expect(webDistBeside(serverDist)).toBeUndefined();
+    mkdirSync(join(root, 'apps/web/dist'), { recursive: true });
+    writeFileSync(join(root, 'apps/web/dist/index.html'), '<!doctype html>');
+    expect(webDistBeside(serverDist)).toBe(join(root, 'apps/web/dist'));
+  });
+
   it('enables every module with EXTRA_MODULES=all', () => {
     expect(
       loadConfig({ APP_ENV: 'production', JWT_SECRET: 'x'.repeat(40), EXTRA_MODULES: 'all' }).extraModules,
@@ -240,7 +250,9 @@ describe("an installation's extra modules (EXTRA_MODULES, decision 0021)", () =>
 });
 
 describe('health when the database does not answer', () => {
-  it('answers 503 "unavailable" instead of hanging; the database file store is unavailable with it', async () => {
+  it('answers 503 "unavailable" instead of hanging; the database file store is unavailable with it', {
+    timeout: 60_000,
+  }, async () => {
     const ctx = await createTestApp({ fileStore: 'database' });
     try {
       await ctx.database.close();
@@ -261,7 +273,9 @@ describe('health when the database does not answer', () => {
 });
 
 describe('health of an instance that serves but is degraded', () => {
-  it('answers 200 "degraded" when Redis is lost, and logs it as an error once', async () => {
+  it('answers 200 "degraded" when Redis is lost, and logs it as an error once', {
+    timeout: 60_000,
+  }, async () => {
     const lines: string[] = [];
     const logStream = new Writable({
       write(chunk, _enc, done) {
@@ -285,7 +299,7 @@ describe('health of an instance that serves but is degraded', () => {
     }
   });
 
-  it('answers "degraded" while the jobs are held or the worker is stopped', async () => {
+  it('answers "degraded" while the jobs are held or the worker is stopped', { timeout: 60_000 }, async () => {
     const ctx = await createTestApp();
     try {
       await setJobsHeld(ctx.app.db, true, null);

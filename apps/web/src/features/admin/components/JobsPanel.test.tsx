@@ -1,4 +1,5 @@
 import type { TJob } from '@greensen/shared/contracts/jobs';
+import type { THealth } from '@greensen/shared/contracts/system';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -28,7 +29,17 @@ function job(over: Partial<TJob>): TJob {
 }
 
 /** A fake server: the list (filtered by state when asked) and the retry of the failed job. */
-function mockServer(opts: { listStatus?: number } = {}) {
+const HEALTHY: THealth = {
+  status: 'ok',
+  database: 'ok',
+  file_store: 'ok',
+  file_store_kind: 'database',
+  redis: 'ok',
+  jobs_worker: 'running',
+  problems: [],
+};
+
+function mockServer(opts: { listStatus?: number; health?: THealth } = {}) {
   const calls: string[] = [];
   let failed = job({
     id: FAILED,
@@ -43,6 +54,7 @@ function mockServer(opts: { listStatus?: number } = {}) {
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(String(input), 'http://localhost');
       calls.push(`${init?.method ?? 'GET'} ${url.pathname}${url.search}`);
+      if (url.pathname === '/api/health/') return Response.json(opts.health ?? HEALTHY);
       if (url.pathname === '/api/admin/jobs/' && opts.listStatus)
         return Response.json({ detail: 'Erreur interne.' }, { status: opts.listStatus });
       if (url.pathname === '/api/admin/jobs/') {
@@ -126,5 +138,31 @@ describe('jobs panel', () => {
     renderPanel();
     const alert = await screen.findByRole('alert', { name: /Impossible de charger les données/ });
     expect(within(alert).getByRole('button', { name: 'Réessayer' })).toBeInTheDocument();
+  });
+
+  it('tells administrators when this server is degraded, and says nothing when all is well', async () => {
+    mockServer({
+      health: {
+        ...HEALTHY,
+        status: 'degraded',
+        redis: 'unavailable',
+        jobs_worker: 'held',
+        problems: ['redis', 'jobs_worker'],
+      },
+    });
+    renderPanel();
+    const alert = await screen.findByRole('alert', { name: 'Ce serveur fonctionne en mode dégradé' });
+    expect(within(alert).getByText(/Redis est injoignable/)).toBeInTheDocument();
+    expect(within(alert).getByText(/Les tâches de fond sont suspendues/)).toBeInTheDocument();
+    expect(within(alert).getByText(/release-jobs/)).toBeInTheDocument();
+  });
+
+  it('shows no health banner on a healthy server', async () => {
+    mockServer();
+    renderPanel();
+    await expectRow('Envoi d’un e-mail', 'En échec');
+    expect(
+      screen.queryByRole('alert', { name: 'Ce serveur fonctionne en mode dégradé' }),
+    ).not.toBeInTheDocument();
   });
 });

@@ -15,6 +15,7 @@ import { useListPage } from '../../../lib/list-filters';
 import { toast } from '../../../lib/toast';
 import { useJobs } from '../api/list-jobs';
 import { useRetryJob } from '../api/retry-job';
+import { HealthAlert } from './HealthAlert';
 
 const PAGE_SIZE = 20;
 
@@ -81,6 +82,7 @@ export function JobsPanel() {
 
   return (
     <Stack gap="md" data-testid="jobs-panel">
+      <HealthAlert />
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" maw={640}>
         <Select
           label={t('filters.state')}
