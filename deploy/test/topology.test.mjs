@@ -98,7 +98,6 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
       SECRETS_KEY: secretsKey,
       PUBLIC_URL: `https://localhost:${httpsPort}`,
       TRUST_PROXY: 'true',
-      WEB_DIST: join(app, 'apps/web/dist'),
       DATA_DIR: join(dir, `data-${name}`),
       // A hospital that uses every module.
       EXTRA_MODULES: 'all',
@@ -329,7 +328,7 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
     else rmSync(dir, { recursive: true, force: true });
   });
 
-  test('HTTP is redirected to HTTPS, and both instances serve the web app (the setup page)', async () => {
+  test('HTTP is redirected to HTTPS, and both instances serve the web app (the setup page) without WEB_DIST', async () => {
     const res = await new Promise((resolve, reject) =>
       httpRequest(
         { host: '127.0.0.1', port: httpPort, path: '/register', headers: { host: 'localhost' } },
