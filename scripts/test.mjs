@@ -6,6 +6,7 @@
 // keeps Vitest's single worker, so each lane keeps about one core busy.
 //   server lane: typecheck (server and its tests) → server suite → web suite shards
 //   web lane:    typecheck (web) → lint → shared suite → build → bundle budget → e2e → web suite shards
+//                                                                                  └ topology (beside the shards)
 // The web suite is cut in three shards (Vitest's --shard) that whichever lane is free takes, one at a time
 // (decision 0051): the lanes then end close together. The build waits for the server lane's typecheck (both
 // write apps/server/dist). Each step writes its output to a log file, printed whole when the step ends, so that
@@ -141,6 +142,17 @@ if (!existsSync(e2eConfig)) skips.push('browser end-to-end suite: not present');
 else if (!existsSync(chromium))
   skips.push(`browser end-to-end suite: no Chromium at ${chromium} (apt-get install -y chromium)`);
 
+// The production topology (deploy/test/topology.test.mjs, decision 0059): nginx in front of two built instances on
+// PostgreSQL and Redis. It needs all three; CI (.ci/run) installs nginx and finds the two servers.
+const nginx = process.env.NGINX_PATH || '/usr/sbin/nginx';
+const topologyMissing = [
+  !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set',
+  !process.env.TEST_REDIS_URL && 'TEST_REDIS_URL is not set',
+  !existsSync(nginx) && `no nginx at ${nginx} (apt-get install nginx-light)`,
+].filter(Boolean);
+if (topologyMissing.length > 0)
+  skips.push(`production topology (nginx, two instances): ${topologyMissing.join('; ')}`);
+
 // The server lane. Its typecheck builds packages/shared and apps/server (tsc -b emits dist), which the
 // tests' project then reads (apps/server/tsconfig.test.json references the emitted declarations).
 const serverTypecheck = step('typecheck: server', async (exec) => {
@@ -183,7 +195,42 @@ async function webLane() {
     async (exec) => built && (await exec(process.execPath, [join(ROOT, 'scripts/check-bundle.mjs')])) === 0,
   );
   if (withE2e) await e2e(built);
+  // The topology test mostly waits (PostgreSQL restoring, instances starting, nginx): it runs beside the web
+  // shards this lane takes rather than before them (decision 0059).
+  const topologyDone = topologyMissing.length === 0 ? topology(built) : Promise.resolve();
   await takeWebShards();
+  await topologyDone;
+}
+
+/** The topology test (node:test); its counts come from the TAP report's summary lines. */
+async function topology(built) {
+  await step('tests: topology (nginx, two instances)', async (exec) => {
+    if (!built) return { ok: false, note: 'no build' };
+    const report = join(tmp, 'topology.tap');
+    const code = await exec(process.execPath, [
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${report}`,
+      join(ROOT, 'deploy/test/topology.test.mjs'),
+    ]);
+    const tap = existsSync(report) ? readFileSync(report, 'utf8') : '';
+    const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
+    const [passed, failed, skipped] = [count('pass'), count('fail'), count('skipped')];
+    counts.passed += passed;
+    counts.failed += failed;
+    counts.skipped += skipped;
+    if (!tap && code !== 0) counts.failed += 1;
+    for (const m of tap.matchAll(/^ {4}not ok \d+ - (.*)$/gm))
+      failures.push({
+        suite: 'topology',
+        file: join(ROOT, 'deploy/test/topology.test.mjs'),
+        test: m[1],
+        error: '',
+      });
+    return { ok: code === 0 && passed > 0, note: `${passed} passed, ${failed} failed, ${skipped} skipped` };
+  });
 }
 
 async function e2e(built) {
