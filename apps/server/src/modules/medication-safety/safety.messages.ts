@@ -91,6 +91,14 @@ defineMessages({
     fr: 'Alertes de sécurité bloquantes : une justification écrite est requise pour chacune.',
     en: 'Blocking safety alerts: a written reason is required for each.',
   },
+  'care.stat_not_first': {
+    fr: 'Une première dose immédiate n’est possible qu’avant toute dose donnée de cette ligne.',
+    en: 'A first dose now is possible only before any dose of this line was given.',
+  },
+  'care.stat_as_needed': {
+    fr: 'Une ligne « si besoin » se donne à tout moment : pas de première dose immédiate.',
+    en: 'An as-needed line is given at any time: no first dose now.',
+  },
   'safety.override_unknown': {
     fr: 'Cette justification ne correspond à aucune alerte.',
     en: 'This override matches no alert.',
