@@ -229,14 +229,18 @@ describe('duplicates and interactions with the active prescriptions', () => {
     expect(signed.statusCode, signed.body).toBe(200);
     const result = await check({
       patient: c.patient,
-      lines: [line(await presentation('M01AE01', '400 mg')), line(await presentation('M01AB05', '50 mg'))],
+      lines: [
+        line(await presentation('M01AE01', '400 mg')),
+        line(await presentation('C08CA01', '5 mg'), { frequency: { kind: 'times_per_day', times: 1 } }),
+        line(await presentation('C08CA05', '10 mg')),
+      ],
     });
     const interaction = result.alerts.find((a) => a.code === 'interaction');
     expect(interaction).toMatchObject({ severity: 'blocking', line: 0 });
     expect(interaction!.details.other_prescription).toBe(signed.json().number);
     expect(interaction!.details.advice).toMatch(/hémorragique/);
     expect(result.alerts.find((a) => a.code === 'duplicate_class')).toMatchObject({
-      line: 1,
+      line: 2,
       severity: 'warning',
     });
   });
@@ -317,6 +321,8 @@ describe('override, dispensing and the bedside', () => {
       doctorId: row.doctor_id,
       reason: 'Paludisme grave',
       status: 'discharged',
+      endedAt: new Date(),
+      dischargeMode: 'home',
     });
     const left = await call(ctx.app, pharmacist, 'GET', `/api/prescriptions/${rx.id}/`);
     expect(left.json().safety.patient_left).toBe(true);
@@ -337,4 +343,122 @@ describe('override, dispensing and the bedside', () => {
     );
     expect((await call(ctx.app, nurse, 'POST', '/api/medication-safety/check/', body)).statusCode).toBe(200);
   });
+
+  it('at the bedside: the five rights, the allergy refused without the nurse’s reason, a stat dose and its schedule', async () => {
+    const c = await consultationWith(['Pénicilline']);
+    const rx = await draft(
+      c,
+      [
+        line(await presentation('J01CA04', '500 mg'), {
+          dose_unit: 'gélule',
+          frequency: { kind: 'times_per_day', times: 3 },
+        }),
+      ],
+      70,
+    );
+    const overrides = [
+      { code: 'allergy_class', line: 0, reason: 'Allergie ancienne non confirmée, surveillance' },
+    ];
+    const sign = await call(ctx.app, doctor, 'POST', `/api/prescriptions/${rx.id}/sign/`, {
+      version: rx.version,
+      overrides,
+    });
+    expect(sign.statusCode, sign.body).toBe(200);
+    const planRes = await call(ctx.app, nurse, 'POST', '/api/care/plans/', {
+      admission: await admissionOf(c.id),
+    });
+    expect([200, 201]).toContain(planRes.statusCode);
+    const plan = planRes.json().id as string;
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const to = new Date(Date.now() + 48 * 3_600_000).toISOString();
+    const mar = await call(
+      ctx.app,
+      nurse,
+      'GET',
+      `/api/care/plans/${plan}/mar/?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    );
+    expect(mar.statusCode, mar.body).toBe(200);
+    const view = mar.json();
+    expect(view.patient).toMatchObject({ id: c.patient, photo_url: null });
+    expect(view.patient.record_number).toBeTruthy();
+    expect(view.patient.allergies.items).toEqual([{ text: 'Pénicilline', source: 'consultation' }]);
+    const marLine = view.lines[0];
+    const alert = (marLine.alerts as TSafetyAlert[]).find((a) => a.code === 'allergy_class')!;
+    expect(alert.override).toMatchObject({ stage: 'prescribe', reason: overrides[0]!.reason });
+    expect(alert.requires_reason).toBe(true);
+    // A stat dose now, refused without the nurse's reason, then given with it; the schedule follows from it.
+    const key = crypto.randomUUID();
+    const statBody = {
+      prescription_line: marLine.id,
+      idempotency_key: key,
+      dose: 1,
+      dose_unit: 'gélule',
+      route: 'oral',
+    };
+    const refused = await call(ctx.app, nurse, 'POST', '/api/care/mar/stat/', statBody);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().code).toBe('medication_safety');
+    const stillNone = await ctx.database.db.execute<{ first_dose_at: string | null }>(
+      sql`select first_dose_at from prescription_lines where id = ${marLine.id}`,
+    );
+    expect(stillNone.rows[0]!.first_dose_at).toBeNull();
+    const nurseOverride = [
+      { code: 'allergy_class', line: marLine.id, reason: 'Vu avec le prescripteur, surveillance 30 min' },
+    ];
+    const given = await Promise.all(
+      [1, 2].map(() =>
+        call(ctx.app, nurse, 'POST', '/api/care/mar/stat/', { ...statBody, overrides: nurseOverride }),
+      ),
+    );
+    expect(given.map((r) => r.statusCode).sort()).toEqual([200, 201]);
+    const dose = given.find((r) => r.statusCode === 201)!.json();
+    expect(dose.timing).toBe('on_time');
+    expect((dose.alerts as TSafetyAlert[]).map((a) => a.code)).toContain('allergy_class');
+    const nurseRows = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from medication_safety_overrides where prescription_line_id = ${marLine.id} and stage = 'administer'`,
+    );
+    expect(Number(nurseRows.rows[0]!.n)).toBe(1);
+    const after = await call(
+      ctx.app,
+      nurse,
+      'GET',
+      `/api/care/plans/${plan}/mar/?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    );
+    const doses = after.json().lines[0].doses as { scheduled_at: string }[];
+    const stat = new Date(dose.scheduled_at).getTime();
+    expect(after.json().lines[0].first_dose_at).toBe(dose.scheduled_at);
+    expect(doses.map((d) => new Date(d.scheduled_at).getTime() - stat).slice(0, 3)).toEqual([
+      0,
+      8 * 3_600_000,
+      16 * 3_600_000,
+    ]);
+    const again = await call(ctx.app, nurse, 'POST', '/api/care/mar/stat/', {
+      ...statBody,
+      idempotency_key: crypto.randomUUID(),
+      overrides: nurseOverride,
+    });
+    expect(again.statusCode).toBe(409);
+    // The next dose given two hours late is flagged.
+    const next = new Date(stat + 8 * 3_600_000);
+    const late = await call(ctx.app, nurse, 'POST', '/api/care/mar/administrations/', {
+      outcome: 'given',
+      prescription_line: marLine.id,
+      scheduled_at: next.toISOString(),
+      idempotency_key: crypto.randomUUID(),
+      given_at: new Date().toISOString(),
+      dose: 1,
+      dose_unit: 'gélule',
+      route: 'oral',
+    });
+    expect(late.statusCode, late.body).toBe(201);
+    expect(late.json().timing).toBe('early');
+    expect((late.json().alerts as TSafetyAlert[]).map((a) => a.code)).toContain('timing_early');
+  });
 });
+
+async function admissionOf(consultation: string) {
+  const res = await ctx.database.db.execute<{ admission_id: string }>(
+    sql`select admission_id from consultations where id = ${consultation}`,
+  );
+  return res.rows[0]!.admission_id;
+}
