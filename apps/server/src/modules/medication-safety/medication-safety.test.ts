@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { call, startedConsultation } from '../../../test/consultations.js';
 import { authHeaders, makeUser, tokenFor } from '../../../test/factories.js';
-import { type Actor, journeyHospital } from '../../../test/journey.js';
+import { type Actor, createPatient, journeyHospital } from '../../../test/journey.js';
 import { departments, hospitalizations } from '../../db/schema/index.js';
 import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
+import { importDoseLimitsText } from './dose-limits.import.js';
 
 let ctx: TestContext;
 let doctor: Actor;
@@ -17,9 +18,11 @@ let secretary: Actor;
 let admin: Actor;
 let pharmacist: Actor;
 let outsider: Actor;
+let outsiderDesk: Actor;
 let pharmacy: string;
 let hospitalId: string;
 let urg: string;
+let hospitalCode: string;
 
 const meds = new Map<string, TMedication>();
 async function medicine(atc: string): Promise<TMedication> {
@@ -39,7 +42,8 @@ const presentation = async (atc: string, strength?: string) =>
 beforeAll(async () => {
   ctx = await createTestApp();
   await ensureMedicationReference(ctx.database.db);
-  const h = await journeyHospital(ctx, { code: `MS${Math.floor(Math.random() * 1e6)}` });
+  hospitalCode = `MS${Math.floor(Math.random() * 1e6)}`;
+  const h = await journeyHospital(ctx, { code: hospitalCode });
   hospitalId = h.hospital.id;
   urg = h.dep('URG').id;
   doctor = await h.as('DOCTOR');
@@ -59,6 +63,7 @@ beforeAll(async () => {
   pharmacist = { id: user.id, headers: authHeaders(await tokenFor(ctx.config.jwtSecret, user), hospitalId) };
   const other = await journeyHospital(ctx, { code: `MO${Math.floor(Math.random() * 1e6)}` });
   outsider = await other.as('DOCTOR');
+  outsiderDesk = await other.as('SECRETARY');
 }, 60_000);
 afterAll(() => ctx.close());
 
@@ -214,6 +219,47 @@ describe('doses', () => {
       per: 'day',
     });
     expect(codes(result.alerts)).toContain('duplicate_substance');
+  });
+});
+
+describe('a hospital’s own limits', () => {
+  it('replace the shipped rows of the medicines its file names, for that hospital only', async () => {
+    const header =
+      'medication\troute\tsubstance\tcomponent\tunit\tadult_dose\tadult_day\tkg_dose\tkg_day\tweight_dosed\tpregnancy\tno_limit\tsource';
+    const report = await importDoseLimitsText(
+      ctx.database.db,
+      hospitalCode,
+      [
+        header,
+        'paracetamol\t\tparacetamol\t0\tmg\t1000\t3000\t15\t60\t\t\t\tProtocole local 2026',
+        'no-such-medicine\t\tx\t0\tmg\t1\t1\t\t\t\t\t\tLocal',
+        'paracetamol\tnasal\tparacetamol\t0\tmg\t1\t1\t\t\t\t\t\tLocal',
+      ].join('\n'),
+    );
+    expect(report).toMatchObject({ lines: 3, inserted: 1 });
+    expect(report.rejected.map((r) => r.line)).toEqual([3, 4]);
+    const c = await consultationWith([]);
+    const result = await check({
+      patient: c.patient,
+      lines: [line(await presentation('N02BE01', '1 g'), { frequency: { kind: 'times_per_day', times: 4 } })],
+    });
+    expect(result.alerts.find((a) => a.code === 'dose_daily_max')?.details).toMatchObject({
+      limit: 3000,
+      source: 'Protocole local 2026',
+    });
+    const other = await check(
+      {
+        patient: (await otherPatient()).id,
+        lines: [
+          line(await presentation('N02BE01', '1 g'), { frequency: { kind: 'times_per_day', times: 4 } }),
+        ],
+      },
+      outsider,
+    );
+    expect(other.alerts.filter((a) => a.code === 'dose_daily_max')).toEqual([]);
+    await ctx.database.db.execute(
+      sql`delete from hospital_dose_limits where source = 'Protocole local 2026'`,
+    );
   });
 });
 
@@ -461,4 +507,8 @@ async function admissionOf(consultation: string) {
     sql`select admission_id from consultations where id = ${consultation}`,
   );
   return res.rows[0]!.admission_id;
+}
+
+async function otherPatient() {
+  return createPatient(ctx.app, outsiderDesk, { allergies: [] });
 }
