@@ -327,7 +327,7 @@ function doseAlerts(
     }
     if (line.own && weight === null && (child || line.med.paediatric)) askWeight(line);
   }
-  for (const [substance, contributions] of bySubstance) {
+  for (const contributions of bySubstance.values()) {
     const first = contributions.find((c) => c.line.own);
     if (!first) continue;
     const total = contributions.reduce((s, c) => s + c.perDay, 0);
