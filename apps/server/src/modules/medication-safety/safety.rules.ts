@@ -380,12 +380,30 @@ function doseAlerts(
   return out;
 }
 
-const substanceSet = (m: SafetyMed) => new Set(substancesOf(m.innEn));
+const substanceSets = new WeakMap<SafetyMed, Set<string>>();
+/** The folded English substances of a medicine (kept per medicine object: a 20-line check compares 190 pairs). */
+function substanceSet(m: SafetyMed): Set<string> {
+  let set = substanceSets.get(m);
+  if (!set) {
+    set = new Set(substancesOf(m.innEn));
+    substanceSets.set(m, set);
+  }
+  return set;
+}
+const folded = new Map<string, string>();
+const foldOnce = (v: string) => {
+  let f = folded.get(v);
+  if (f === undefined) {
+    f = fold(v);
+    folded.set(v, f);
+  }
+  return f;
+};
 
 function matches(m: Matcher, med: SafetyMed): boolean {
   switch (m.kind) {
     case 'inn':
-      return substanceSet(med).has(fold(m.value));
+      return substanceSet(med).has(foldOnce(m.value));
     case 'class':
       return med.allergyClasses.includes(m.value);
     case 'atc':
