@@ -22,6 +22,10 @@ import { DiskStorage, migrateFilesToDatabase } from './lib/storage.js';
 import { storeOperatorSecret } from './modules/billing/mobile-money.service.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
+import {
+  DoseLimitImportRefused,
+  importDoseLimitsFile,
+} from './modules/medication-safety/dose-limits.import.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
 import { importMedicationsFile, MedicationImportRefused } from './modules/pharmacy/medications.import.js';
 import { BackupRefused, backup, restore } from './ops/backup.js';
@@ -55,6 +59,7 @@ const USAGE = `usage: node apps/server/dist/cli.js <command>
              | --appointments | --reporting N      (benchmarks; never in production)
   import-icd10 <file>              import an ICD-10 catalogue (CSV or TSV)
   import-medications <file>        import a medication reference (CSV or TSV)
+  import-dose-limits <HOSPITAL_CODE> <file>   a hospital's own dose limits (TSV, docs/medication-safety.md)
   mobile-money-secret <HOSPITAL_CODE> <operator>   store an operator's callback secret (MOBILE_MONEY_SECRET)
   --help                           this text
 
@@ -70,6 +75,7 @@ const COMMANDS = new Set([
   'seed-scale',
   'import-icd10',
   'import-medications',
+  'import-dose-limits',
   'mobile-money-secret',
 ]);
 
@@ -258,6 +264,17 @@ async function main(command: string | undefined) {
       printImportReport(report);
       return;
     }
+    if (command === 'import-dose-limits') {
+      // A hospital's own dose limits (issue 34, docs/medication-safety.md): they replace the shipped rows of the
+      // medicines the file names, for that hospital.
+      const [hospitalCode, file] = [process.argv[3], process.argv[4]];
+      if (!hospitalCode || !file)
+        throw new DoseLimitImportRefused('usage: cli.js import-dose-limits <HOSPITAL_CODE> <file.tsv>');
+      await ensureMedicationReference(database.db);
+      const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
+      printImportReport(await importDoseLimitsFile(database.db, hospitalCode, path));
+      return;
+    }
     if (command === 'mobile-money-secret') {
       // The secret comes from the environment (MOBILE_MONEY_SECRET), never from the command line (shell history).
       const [hospitalCode, operator] = [process.argv[3], process.argv[4]];
@@ -293,7 +310,8 @@ main(process.argv[2]).catch((err) => {
     err instanceof BackupRefused ||
     err instanceof SeedRefused ||
     err instanceof Icd10ImportRefused ||
-    err instanceof MedicationImportRefused
+    err instanceof MedicationImportRefused ||
+    err instanceof DoseLimitImportRefused
   ) {
     console.error(err.message);
     process.exit(2);

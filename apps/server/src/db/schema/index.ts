@@ -11,6 +11,7 @@ export * from './documents.js';
 export * from './files.js';
 export * from './inpatient.js';
 export * from './jobs.js';
+export * from './medication-safety.js';
 export * from './notes.js';
 export * from './notifications.js';
 export * from './people.js';
