@@ -2485,6 +2485,10 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     otherHospital: 'rejected',
   },
   'GET /api/dashboard/overview/': { allow: STATS_READERS, audit: 'none' },
+  // The specification's indexes (issue 36, decision 0061): every member reads her own dashboards (no patient
+  // data, no figures); the statistics sections' list is the figures' readers'.
+  'GET /api/dashboard/': { allow: ALL, audit: 'none' },
+  'GET /api/stats/': { allow: STATS_READERS, audit: 'none' },
   // DHIS2 export (decision 0039): the mapping is the hospital's administrators' (a change is an event); the data
   // value set is a figure reader's, audited as an event (the figures leave for another system).
   'GET /api/stats/dhis2/mapping/': { allow: ['admin'], audit: 'none' },
