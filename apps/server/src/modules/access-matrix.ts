@@ -1732,7 +1732,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/medications/': {
     allow: ALL,
     audit: 'none',
-    request: (kit) => ({ query: { q: 'paracetamol', in_stock_at: kit.pharmacy } }),
+    request: (kit) => ({ query: { search: 'paracetamol', in_stock_at: kit.pharmacy } }),
   },
   'GET /api/medications/:id/': {
     allow: ALL,
@@ -1883,7 +1883,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
 
   // Medical acts (issue 21, docs/decisions/0027-billing-roles.md) ------------------------------------------------
   // The catalogue holds no patient data: every member reads it, the management changes it (events).
-  'GET /api/medical-acts/': { allow: ALL, audit: 'none', request: () => ({ query: { q: 'consult' } }) },
+  'GET /api/medical-acts/': { allow: ALL, audit: 'none', request: () => ({ query: { search: 'consult' } }) },
   'POST /api/medical-acts/': {
     allow: BILLING_MANAGERS,
     audit: 'event',
@@ -2610,7 +2610,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit, caller) => ({ params: { id: await kit.chatAttachment(memberFor(kit, caller)) } }),
   },
   'GET /api/chat/unread/': { allow: ALL, audit: 'none' },
-  'GET /api/chat/search/': { allow: ALL, audit: 'none', request: () => ({ query: { q: 'box' } }) },
+  'GET /api/chat/search/': { allow: ALL, audit: 'none', request: () => ({ query: { search: 'box' } }) },
   'GET /api/chat/staff/': { allow: ALL, audit: 'none' },
   'GET /api/notifications/': { allow: ALL, audit: 'none' },
   'POST /api/notifications/mark-read/': {
