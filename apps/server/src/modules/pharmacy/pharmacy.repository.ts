@@ -15,7 +15,7 @@ import {
   type RefRow,
   textArray,
 } from '../../lib/clinical.js';
-import { sqlList } from '../../lib/queries.js';
+import { containsPattern, sqlList } from '../../lib/queries.js';
 import { fold } from './pharmacy.rules.js';
 
 /**
@@ -65,7 +65,7 @@ export function medicationSearchParts(hospitalId: string, f: MedicationFilters) 
   if (term) {
     const folded = fold(term);
     // The ATC code and the brands are in the searched text: a typed code is found by the substring arm.
-    const arms: SQL[] = [sql`${SEARCH_TEXT} like ${`%${folded.replace(/[%_\\]/g, '\\$&')}%`}`];
+    const arms: SQL[] = [sql`${SEARCH_TEXT} like ${containsPattern(folded)}`];
     if (folded.length >= 3) {
       arms.push(sql`${SEARCH_TEXT} %> ${folded}`);
       words = true;

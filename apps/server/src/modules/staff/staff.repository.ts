@@ -7,7 +7,7 @@ import { ROLE_CODES, ROLE_GROUPS } from '@greensen/shared/domain/roles';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
-import { sqlList } from '../../lib/queries.js';
+import { containsPattern, sqlList } from '../../lib/queries.js';
 
 export const ADMIN_ROLE_CODES = ROLE_CODES.filter((code) => ROLE_GROUPS[code] === 'admin');
 
@@ -58,12 +58,10 @@ const PERSON_COLUMNS = sql`u.id, u.email, u.first_name, u.last_name, u.is_active
   u.email_verified_at is not null as email_verified, s.member_active, u.last_login_at, u.language_preference,
   u.pin_hash is not null as has_pin, u.failed_unlock_attempts, u.created_at`;
 
-const likeEscaped = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 function conditions(hospitalId: string, f: StaffFilters): SQL {
   const where: SQL[] = [sql`true`];
   if (f.search) {
-    const pattern = likeEscaped(f.search);
+    const pattern = containsPattern(f.search);
     where.push(
       sql`unaccent(u.first_name || ' ' || u.last_name || ' ' || u.last_name || ' ' || u.first_name || ' ' || u.email) ilike unaccent(${pattern})`,
     );
