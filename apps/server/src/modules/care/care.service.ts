@@ -45,7 +45,7 @@ import {
   planCounts,
   toExecution,
 } from './care.repository.js';
-import { planDoses } from './mar.service.js';
+import { planDoses } from './mar.lines.js';
 
 /** Executions exist this far ahead (the job and each new order materialise up to it). */
 export const HORIZON_HOURS = 48;
