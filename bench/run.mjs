@@ -846,7 +846,7 @@ async function pharmacyScenario(server) {
     search: () =>
       latency(
         server.url,
-        MEDICINE_QUERIES.map((q) => ({ path: `/api/medications/?q=${encodeURIComponent(q)}` })),
+        MEDICINE_QUERIES.map((q) => ({ path: `/api/medications/?search=${encodeURIComponent(q)}` })),
         { headers: doctor.headers, amount: CFG.perBatch },
       ),
     stock: () =>
@@ -878,7 +878,7 @@ async function pharmacyScenario(server) {
 function pharmacyRows(p, engine) {
   row(
     '8 pharmacy',
-    `p95 GET /api/medications/?q= (INN fr/en, typo, ATC; ${engine}) vs the 50 ms goal`,
+    `p95 GET /api/medications/?search= (INN fr/en, typo, ATC; ${engine}) vs the 50 ms goal`,
     ms(p.search.p95),
     '50 ms',
     p.search.p95 / 50,

@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import type { MailTransport } from './lib/mail.js';
+import { acceptDeprecatedSearchAlias } from './lib/pagination.js';
 import { type FileStorage, openFileStorage } from './lib/storage.js';
 import { admissionsRoutes } from './modules/admissions/admissions.routes.js';
 import { appointmentsRoutes } from './modules/appointments/appointments.routes.js';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // API answers of GET requests from 1 KB compressed on the fly (brotli 4, else gzip: decision 0017); the web
   // app's files are compressed at build time (plugins/spa.ts). Writes and their answers (tokens) are not.
   app.addHook('onRoute', (route) => {
+    acceptDeprecatedSearchAlias(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!(route.url.startsWith('/api/') && methods.every((m) => m === 'GET' || m === 'HEAD')))
       route.compress = false;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /** DESIGN §3: imports flow one way — lib and stores never reach into app or features; features do not import
- * each other's internals (what two features share lives in lib). */
+ * each other's internals (what two features share lives in lib) nor the shell in app/ (issue 36). */
 const SRC = dirname(fileURLToPath(import.meta.url));
 
 function sources(dir: string): string[] {
@@ -44,6 +44,17 @@ describe('the web app layout', () => {
         importsOf(join(SRC, f))
           .filter((i) => i.startsWith('features/') && !i.startsWith(`features/${feature}/`))
           .map((i) => `${f} → ${i}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps features out of the shell in app/ (what they need from it lives in lib)', () => {
+    const wrong = files
+      .filter((f) => relative(SRC, f).startsWith('features/'))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((i) => i.startsWith('app/'))
+          .map((i) => `${relative(SRC, f)} → ${i}`),
       );
     expect(wrong).toEqual([]);
   });

@@ -9,8 +9,14 @@ export function sqlList(values: readonly unknown[]): SQL {
   );
 }
 
+/** `text` with LIKE's wildcards and escape character taken literally (the one place that writes the escape). */
+export const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** A LIKE pattern for values containing `text`: its wildcards and the escape character taken literally. */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const containsPattern = (text: string) => `%${likeEscape(text)}%`;
+
+/** A LIKE pattern for values starting with `text`, taken literally. */
+export const prefixPattern = (text: string) => `${likeEscape(text)}%`;
 
 /** Name searches (`%>`) with the patient search's tolerance (0.4), for the rest of the transaction. */
 export const NAME_SEARCH_TOLERANCE = sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`;

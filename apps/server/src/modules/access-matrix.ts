@@ -1762,7 +1762,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/medications/': {
     allow: ALL,
     audit: 'none',
-    request: (kit) => ({ query: { q: 'paracetamol', in_stock_at: kit.pharmacy } }),
+    request: (kit) => ({ query: { search: 'paracetamol', in_stock_at: kit.pharmacy } }),
   },
   'GET /api/medications/:id/': {
     allow: ALL,
@@ -1921,7 +1921,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
 
   // Medical acts (issue 21, docs/decisions/0027-billing-roles.md) ------------------------------------------------
   // The catalogue holds no patient data: every member reads it, the management changes it (events).
-  'GET /api/medical-acts/': { allow: ALL, audit: 'none', request: () => ({ query: { q: 'consult' } }) },
+  'GET /api/medical-acts/': { allow: ALL, audit: 'none', request: () => ({ query: { search: 'consult' } }) },
   'POST /api/medical-acts/': {
     allow: BILLING_MANAGERS,
     audit: 'event',
@@ -2523,6 +2523,10 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     otherHospital: 'rejected',
   },
   'GET /api/dashboard/overview/': { allow: STATS_READERS, audit: 'none' },
+  // The specification's indexes (issue 36, decision 0061): every member reads her own dashboards (no patient
+  // data, no figures); the statistics sections' list is the figures' readers'.
+  'GET /api/dashboard/': { allow: ALL, audit: 'none' },
+  'GET /api/stats/': { allow: STATS_READERS, audit: 'none' },
   // DHIS2 export (decision 0039): the mapping is the hospital's administrators' (a change is an event); the data
   // value set is a figure reader's, audited as an event (the figures leave for another system).
   'GET /api/stats/dhis2/mapping/': { allow: ['admin'], audit: 'none' },
@@ -2644,7 +2648,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit, caller) => ({ params: { id: await kit.chatAttachment(memberFor(kit, caller)) } }),
   },
   'GET /api/chat/unread/': { allow: ALL, audit: 'none' },
-  'GET /api/chat/search/': { allow: ALL, audit: 'none', request: () => ({ query: { q: 'box' } }) },
+  'GET /api/chat/search/': { allow: ALL, audit: 'none', request: () => ({ query: { search: 'box' } }) },
   'GET /api/chat/staff/': { allow: ALL, audit: 'none' },
   'GET /api/notifications/': { allow: ALL, audit: 'none' },
   'POST /api/notifications/mark-read/': {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const modules = new URL('.', import.meta.url).pathname;
@@ -20,5 +20,59 @@ describe('services take a ServiceContext, never the HTTP request (issue 14)', ()
     const source = readFileSync(join(modules, file), 'utf8');
     expect(source).not.toMatch(/\bFastify(Request|Reply)\b/);
     expect(source).not.toMatch(/\brequest\.(user|hospital|headers|ip|sessionId|id|log)\b/);
+  });
+});
+
+/** Every TypeScript source of the modules (tests aside), relative to this folder. */
+const sources = readdirSync(modules, { withFileTypes: true, recursive: true })
+  .filter((d) => d.isFile() && d.name.endsWith('.ts') && !d.name.endsWith('.test.ts'))
+  .map((d) => join(d.parentPath, d.name).slice(modules.length));
+
+describe('LIKE patterns come from lib/queries.ts (issue 36)', () => {
+  it.each(sources)('%s escapes no LIKE wildcard itself', (file) => {
+    const source = readFileSync(join(modules, file), 'utf8');
+    // `containsPattern`/`prefixPattern`/`likeEscape` are the one place that escapes `%`, `_` and `\`.
+    // A character class holding `%`, `_` and a backslash, as every inline copy wrote it.
+    expect(source).not.toMatch(/\.replace\(\/\[(?=[^\]]*%)(?=[^\]]*_)(?=[^\]]*\\\\)[^\]]*\]\/g/);
+  });
+});
+
+/** The relative imports of a module source (type imports included), as paths relative to this folder. */
+function importsOf(file: string): string[] {
+  const source = readFileSync(join(modules, file), 'utf8');
+  return [...source.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms)].map(([, target]) =>
+    join(dirname(file), target!.replace(/\.js$/, '.ts')),
+  );
+}
+
+/** The import cycles among `files` (each as the list of its files, first repeated at the end). */
+function importCycles(files: readonly string[]): string[][] {
+  const set = new Set(files);
+  const edges = new Map(files.map((f) => [f, importsOf(f).filter((t) => set.has(t))]));
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (f: string) => {
+    state.set(f, 'open');
+    path.push(f);
+    for (const t of edges.get(f) ?? []) {
+      if (state.get(t) === 'open') cycles.push([...path.slice(path.indexOf(t)), t]);
+      else if (!state.has(t)) visit(t);
+    }
+    path.pop();
+    state.set(f, 'done');
+  };
+  for (const f of files) if (!state.has(f)) visit(f);
+  return cycles;
+}
+
+describe('services do not import each other in a cycle (issue 36)', () => {
+  it('finds the imports between services', () => {
+    expect(importsOf('care/mar.service.ts')).toContain('care/care.service.ts');
+  });
+
+  it('has no import cycle between services', () => {
+    // care.service.ts and mar.service.ts imported each other; what both need is in care/mar.lines.ts.
+    expect(importCycles(services)).toEqual([]);
   });
 });

@@ -20,7 +20,6 @@ export const pageLoaders = {
   profile: () => import('../features/profile/pages/ProfilePage'),
   notFound: () => import('../features/errors/pages/NotFoundPage'),
   calendar: () => import('../features/appointments/pages/CalendarPage'),
-  placeholder: () => import('../features/modules/pages/ModulePlaceholderPage'),
   patients: () => import('../features/patients/pages/PatientsPage'),
   patientDetail: () => import('../features/patients/pages/PatientDetailPage'),
   admissions: () => import('../features/admissions/pages/AdmissionsPage'),
@@ -70,7 +69,7 @@ export const pageLoaders = {
   appointmentDetail: () => import('../features/appointments/pages/AppointmentDetailPage'),
 } satisfies Record<string, PageLoader>;
 
-/** The chunks of each module's pages, for idle preloading (placeholder until the module exists). */
+/** The chunks of each module's pages, for idle preloading. */
 export function loadersForModule(name: ModuleName): PageLoader[] {
   switch (name) {
     case 'dashboard':
@@ -119,8 +118,6 @@ export function loadersForModule(name: ModuleName): PageLoader[] {
       return [pageLoaders.appointments, pageLoaders.appointmentDetail];
     case 'chat':
       return [pageLoaders.chat];
-    default:
-      return [pageLoaders.placeholder];
   }
 }
 

@@ -1,12 +1,10 @@
 import type { ModuleName } from '@greensen/shared/domain/modules';
 
-/** Data each route declares: its title key (i18n) and, for module pages, what the placeholder shows. */
+/** Data each route declares: its title key (i18n), its module and the kind of page. */
 export interface RouteHandle {
   /** i18n key, `routes:` namespace, e.g. 'patients' or 'consultation.create.title'. */
   titleKey: string;
   module?: ModuleName;
-  /** Key under `routes:descriptions` for pages outside the module table. */
-  descriptionKey?: string;
   kind?: 'list' | 'detail' | 'create';
 }
 

@@ -52,11 +52,7 @@ function page(path: string | undefined, load: PageLoader, handle: RouteHandle): 
     : { path, lazy: lazyPage(load), handle };
 }
 
-function placeholder(path: string, handle: RouteHandle): RouteObject {
-  return page(path, pageLoaders.placeholder, { kind: 'list', ...handle });
-}
-
-/** Module routes (spec §2 tables); the others stay placeholders until their issues fill them. */
+/** Module routes (spec §2 tables). */
 function moduleRoutes(): RouteObject[] {
   return [
     page('patients', pageLoaders.patients, { titleKey: 'patients', module: 'patients', kind: 'list' }),

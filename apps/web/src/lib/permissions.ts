@@ -3,7 +3,7 @@
  * (DESIGN §4: the server enforces the same rules; a 403 still shows the access-denied notice).
  * The role groups per action come from shared: the server's routes declare the same lists.
  */
-import { canAccessModule, canOpenModule } from '@greensen/shared/domain/access';
+import { type AccessDecision, canAccessModule, canOpenModule } from '@greensen/shared/domain/access';
 import { type AppEnvironment, DEFAULT_ENVIRONMENT, type ModuleName } from '@greensen/shared/domain/modules';
 import { ACTION_GROUPS, type Action } from '@greensen/shared/domain/permissions';
 import { type DashboardGroup, userRoleGroups } from '@greensen/shared/domain/roles';
@@ -63,9 +63,13 @@ export function usePermissions(): Permissions {
  * role table): pieces shown outside a module's pages check it before showing the module's content or links.
  */
 export function useModuleAllowed(moduleName: ModuleName): boolean {
+  return useModuleAccess(moduleName).allowed;
+}
+
+/** The module guard's decision for `moduleName`, with the specification's refusal text when it refuses. */
+export function useModuleAccess(moduleName: ModuleName): AccessDecision {
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const { environment, extraModules } = useModuleScope();
-  return canOpenModule({ moduleName, environment, extraModules, user: rolesInHospital(user, hospitalId) })
-    .allowed;
+  return canOpenModule({ moduleName, environment, extraModules, user: rolesInHospital(user, hospitalId) });
 }

@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { ADMISSION_STATUSES, ADMISSION_TYPES } from '../domain/admissions.js';
-import { ZPageQuery, zDateTime, zPage } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zSearch } from './common.js';
 import { SEXES } from './patients.js';
 
 export const ZAdmissionCreate = z.object({
@@ -99,7 +99,7 @@ export const ZAdmissionListQuery = ZPageQuery.extend({
   doctor: z.uuid().optional(),
   patient: z.uuid().optional(),
   /** Patient name or record number. */
-  search: z.string().trim().max(100).optional(),
+  ...zSearch(),
   ordering: z.enum(['queue', '-admitted_at', 'admitted_at']).default('-admitted_at'),
 });
 export type TAdmissionListQuery = z.input<typeof ZAdmissionListQuery>;

@@ -48,7 +48,7 @@
  * | POST  | /exchange-rates/                           | managers: a rate from a day (a correction is a new row) |
  */
 import { z } from 'zod';
-import { ZPageQuery, zDateTime, zPage } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zSearch } from './common.js';
 import { ACT_CATEGORIES, PAYER_CATEGORIES, zMinor } from './medical-acts.js';
 
 /** Path of every billing route (relative to /api). */
@@ -157,7 +157,7 @@ export const ZPayer = z.object({
 export type TPayer = z.infer<typeof ZPayer>;
 export const ZPayerList = zPage(ZPayer);
 export const ZPayerQuery = ZPageQuery.extend({
-  q: z.string().trim().max(100).optional(),
+  ...zSearch(),
   kind: z.enum(PAYER_KINDS).optional(),
 });
 

@@ -46,7 +46,7 @@ import { GRACE_MINUTES } from '../domain/care.js';
 import { NEWS2_ESCALATIONS, NEWS2_RISKS } from '../domain/news2.js';
 import { AVPU } from '../domain/triage.js';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
-import { ZPageQuery, zDateTime, zPage } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zSearch } from './common.js';
 import { ZTimeOfDay } from './hospital-settings.js';
 import { ZBedPlace } from './hospitalizations.js';
 import { ROUTES, ZFrequency } from './pharmacy.js';
@@ -138,7 +138,7 @@ export const ZCarePatientQuery = ZPageQuery.extend({
   department: z.uuid().optional(),
   ward: z.uuid().optional(),
   /** Name or record number. */
-  q: z.string().trim().max(100).optional(),
+  ...zSearch(),
   /** `inpatient`: stays only; `emergency`: emergency visits only. */
   kind: z.enum(['all', 'inpatient', 'emergency']).default('all'),
 });

@@ -3,7 +3,7 @@
  * socket events of the chat (carried by the notification socket).
  */
 import { z } from 'zod';
-import { ZPageQuery, zPage } from './common.js';
+import { ZPageQuery, zPage, zSearch } from './common.js';
 
 /** Longest message body (characters); the database checks it too. */
 export const CHAT_BODY_MAX = 4000;
@@ -104,7 +104,7 @@ export type TChatConversationDetail = z.infer<typeof ZChatConversationDetail>;
 export const ZChatConversationList = zPage(ZChatConversation).extend({ unread_total: z.number().int() });
 export type TChatConversationList = z.infer<typeof ZChatConversationList>;
 
-export const ZChatConversationQuery = ZPageQuery.extend({ search: z.string().trim().max(100).optional() });
+export const ZChatConversationQuery = ZPageQuery.extend({ ...zSearch() });
 
 export const ZChatConversationCreate = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('direct'), user: z.uuid() }),
@@ -154,11 +154,11 @@ export const ZChatReadBody = z.strictObject({ message: z.uuid() });
 
 export const ZChatUnread = z.object({ unread_total: z.number().int() });
 
-export const ZChatSearchQuery = ZPageQuery.extend({ q: z.string().trim().min(2).max(100) });
+export const ZChatSearchQuery = ZPageQuery.extend({ ...zSearch({ min: 2, required: true }) });
 export const ZChatSearchResult = zPage(ZChatMessage.extend({ conversation_title: z.string() }));
 export type TChatSearchResult = z.infer<typeof ZChatSearchResult>;
 
-export const ZChatStaffQuery = ZPageQuery.extend({ search: z.string().trim().max(100).optional() });
+export const ZChatStaffQuery = ZPageQuery.extend({ ...zSearch() });
 export const ZChatStaffList = zPage(ZChatPerson);
 export type TChatStaffList = z.infer<typeof ZChatStaffList>;
 

@@ -26,7 +26,7 @@ import {
   DIAGNOSIS_RANKS,
 } from '../domain/consultations.js';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 import { ZIcd10CodeValue } from './icd10.js';
 import { ZTriage, ZVitals } from './triage.js';
 
@@ -98,7 +98,7 @@ export const ZConsultationListQuery = ZPageQuery.extend({
     .transform((v) => v.toUpperCase())
     .optional(),
   /** Patient name or record number. */
-  search: z.string().trim().max(100).optional(),
+  ...zSearch(),
   ordering: z.enum(['-started_at', 'started_at']).default('-started_at'),
 });
 export type TConsultationListQuery = z.input<typeof ZConsultationListQuery>;

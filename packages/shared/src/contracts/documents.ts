@@ -62,7 +62,7 @@
 import { z } from 'zod';
 import type { DashboardGroup } from '../domain/roles.js';
 import { ZPatientRef, ZPersonRef } from './admissions.js';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 
 // Kinds, languages, papers ------------------------------------------------------------------------------
 
@@ -221,7 +221,7 @@ export const ZTemplateQuery = ZPageQuery.extend({
   active: zQueryBoolean.optional(),
   /** Archived models are left out unless asked for. */
   archived: zQueryBoolean.optional(),
-  q: z.string().trim().max(100).optional(),
+  ...zSearch(),
 });
 
 export const ZTemplateCreate = z
@@ -371,7 +371,7 @@ export const ZDocumentQuery = ZPageQuery.extend({
   date_from: z.iso.date().optional(),
   date_to: z.iso.date().optional(),
   /** Number or patient name. */
-  q: z.string().trim().max(100).optional(),
+  ...zSearch(),
 });
 
 /** `?disposition=inline` to view in the browser (PDF and images only), else a download. */

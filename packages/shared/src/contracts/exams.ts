@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { EXAM_ACTIONS, EXAM_KINDS, EXAM_STATUSES, EXAM_URGENCIES, REPORT_MAX } from '../domain/exams.js';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 
 export const ZExamFieldChoice = z.object({
   value: z.string(),
@@ -51,7 +51,7 @@ export const ZCatalogueExam = z.object({
 export type TCatalogueExam = z.infer<typeof ZCatalogueExam>;
 
 export const ZCatalogueQuery = ZPageQuery.extend({
-  search: z.string().trim().max(100).optional(),
+  ...zSearch(),
   kind: z.enum(EXAM_KINDS).optional(),
   category: z.string().trim().max(40).optional(),
 });
@@ -187,7 +187,7 @@ export const ZExamListQuery = ZPageQuery.extend({
   requested_by: z.union([z.literal('me'), z.uuid()]).optional(),
   abnormal: zQueryBoolean.optional(),
   date: z.iso.date().optional(),
-  search: z.string().trim().max(100).optional(),
+  ...zSearch(),
   ordering: z.enum(EXAM_ORDERINGS).default('priority'),
 });
 export type TExamListQuery = z.input<typeof ZExamListQuery>;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
-import { ZPageQuery, zDateTime, zPage } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zSearch } from './common.js';
 
 export const EXECUTION_STATUSES = ['assigned', 'in_progress', 'completed', 'cancelled'] as const;
 
@@ -70,7 +70,7 @@ export const ZDoctor = z.object({
 });
 export const ZDoctorListQuery = ZPageQuery.extend({
   department: z.uuid().optional(),
-  search: z.string().trim().max(100).optional(),
+  ...zSearch(),
   ordering: z.enum(['load', 'name']).default('name'),
 });
 export const ZDoctorList = zPage(ZDoctor);

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 import { BED_STATUSES, ZBedCounts } from './structure.js';
 
 export const HOSPITALIZATION_STATUSES = [
@@ -97,7 +97,7 @@ export const ZHospitalizationListQuery = ZPageQuery.extend({
   doctor: z.uuid().optional(),
   patient: z.uuid().optional(),
   /** Name or record number. */
-  q: z.string().trim().max(100).optional(),
+  ...zSearch(),
 });
 
 export const ZBedMove = z.object({

@@ -10,7 +10,7 @@
  * `GET /api/icd10/{code}/` → `ZIcd10Detail` (the entry, its parents from the chapter down, its children).
  */
 import { z } from 'zod';
-import { ZPageQuery, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zPage, zQueryBoolean, zSearch } from './common.js';
 
 export const ICD10_KINDS = ['chapter', 'block', 'category', 'code'] as const;
 export type Icd10Kind = (typeof ICD10_KINDS)[number];
@@ -59,7 +59,7 @@ export type TIcd10Entry = z.infer<typeof ZIcd10Entry>;
 
 export const ZIcd10ListQuery = ZPageQuery.extend({
   /** A code prefix or words (French or English), at most 100 characters; empty = browsing. */
-  search: z.string().trim().max(100).optional(),
+  ...zSearch(),
   kind: z.enum(ICD10_KINDS).optional(),
   /** Browsing: the children of this chapter, block or category (ignored when `search` is given). */
   parent: z

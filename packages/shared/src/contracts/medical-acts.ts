@@ -18,7 +18,7 @@
  * | POST  | /medical-acts/performed/{id}/cancel/  | the same, with a reason; not once billed on an issued invoice |
  */
 import { z } from 'zod';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 
 /** Path of every medical-acts route (relative to /api). */
 export const MEDICAL_ACT_ROUTES = {
@@ -103,7 +103,7 @@ export const ZMedicalActList = zPage(ZMedicalAct);
 
 export const ZMedicalActQuery = ZPageQuery.extend({
   /** Code or label (fr/en), accents ignored. */
-  q: z.string().trim().max(100).optional(),
+  ...zSearch(),
   category: z.enum(ACT_CATEGORIES).optional(),
   active: zQueryBoolean.optional(),
 });

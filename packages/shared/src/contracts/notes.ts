@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ZPatientRef, ZPersonRef } from './admissions.js';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 
 export const NOTE_TITLE_MAX = 200;
 export const NOTE_BODY_MAX = 20_000;
@@ -65,7 +65,7 @@ export const ZNoteList = zPage(ZNote);
 
 /** Search in the title, the body and the tags; one tag; pinned only. Pinned notes come first, then the newest. */
 export const ZNoteQuery = ZPageQuery.extend({
-  search: z.string().trim().max(200).optional(),
+  ...zSearch({ max: 200 }),
   tag: z.string().trim().toLowerCase().max(NOTE_TAG_MAX).optional(),
   pinned: zQueryBoolean.optional(),
 });

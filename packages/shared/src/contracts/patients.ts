@@ -2,7 +2,7 @@
  * Patient contracts (issue 6): registration, duplicates, search, archive.
  */
 import { z } from 'zod';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 
 export const SEXES = ['F', 'M'] as const;
 export const BLOOD_GROUPS = ['A+', 'A-', 'B+', 'B-', 'AB+', 'AB-', 'O+', 'O-'] as const;
@@ -162,7 +162,7 @@ export const ZDuplicateConflict = z.object({ detail: z.string(), duplicates: z.a
 
 export const ZPatientListQuery = ZPageQuery.extend({
   /** Name (accent, case and small-typo insensitive), record number, phone or national id. */
-  search: z.string().trim().max(100).optional(),
+  ...zSearch(),
   /** false (default): active records; true: archived only. */
   archived: zQueryBoolean.optional(),
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 
 // Reference ----------------------------------------------------------------------------------------------
 
@@ -84,7 +84,7 @@ export type TMedication = z.infer<typeof ZMedication>;
 export const ZMedicationList = zPage(ZMedication);
 export const ZMedicationQuery = ZPageQuery.extend({
   /** INN (fr/en, accents and small typos tolerated), brand or ATC code. */
-  q: z.string().trim().max(100).optional(),
+  ...zSearch(),
   atc: z.string().trim().max(10).optional(),
   /** Only medicines with stock in this pharmacy (the prescriber's "available" filter). */
   in_stock_at: z.uuid().optional(),
@@ -303,7 +303,7 @@ export type TStockItem = z.infer<typeof ZStockItem>;
 export const ZStockList = zPage(ZStockItem);
 export const ZStockQuery = ZPageQuery.extend({
   pharmacy: z.uuid().optional(),
-  q: z.string().trim().max(100).optional(),
+  ...zSearch(),
   alert: z.enum(['low', 'out', 'expiring', 'expired']).optional(),
 });
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ROLE_CODES, type RoleCode } from '../domain/roles.js';
-import { ZPageQuery, zDateTime, zPage, zQueryBoolean } from './common.js';
+import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 
 /** When the person last signed in: never, in the last 7 or 30 days, or longer ago. */
 export const STAFF_LAST_LOGIN = ['never', 'within_7d', 'within_30d', 'over_30d'] as const;
@@ -25,7 +25,7 @@ export const ZRoleCode = z.enum(ROLE_CODES as [RoleCode, ...RoleCode[]], { error
 
 export const ZStaffQuery = ZPageQuery.extend({
   /** Name or email, accents and case ignored. */
-  search: z.string().trim().max(100).optional(),
+  ...zSearch(),
   role: ZRoleCode.optional(),
   department: z.uuid().optional(),
   active: zQueryBoolean.optional(),

@@ -330,3 +330,39 @@ export const ZDashboardOverview = z.object({
   discharged: z.array(z.object({ mode: z.string(), count: z.number().int() })),
 });
 export type TDashboardOverview = z.infer<typeof ZDashboardOverview>;
+
+/**
+ * `GET /api/dashboard/` (specification §7's endpoint list; issue 36): the signed-in user's dashboards in this
+ * hospital (§6: one per dashboard kind of their roles, in display order), each with what its screen reads —
+ * the endpoints with `{id}` resolved for the user (their doctor, nurse or department id).
+ */
+export const ZDashboardIndex = z.object({
+  /** The group of the first active role in this hospital (§6's dashboard role). */
+  role_group: z.string(),
+  dashboards: z.array(
+    z.object({
+      kind: z.enum(['doctor', 'secretary', 'nurse', 'admin']),
+      title: z.string(),
+      subtitle: z.string(),
+      primary_action: z.string().nullable(),
+      tabs: z.array(z.string()),
+      endpoints: z.array(z.string()),
+      refresh_interval: z.number().int(),
+      features: z.array(z.string()),
+    }),
+  ),
+});
+export type TDashboardIndex = z.infer<typeof ZDashboardIndex>;
+
+/** `GET /api/stats/` (specification §7; issue 36): the statistics sections, each with its link. */
+export const ZStatsIndex = z.object({
+  sections: z.array(
+    z.object({
+      name: z.string(),
+      /** In the request's language. */
+      title: z.string(),
+      url: z.string(),
+    }),
+  ),
+});
+export type TStatsIndex = z.infer<typeof ZStatsIndex>;

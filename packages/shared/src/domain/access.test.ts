@@ -8,6 +8,7 @@ import {
   environmentRefusal,
   isRoleRestricted,
   MODULE_AUDIENCE,
+  MODULE_ENTRY_ACTION,
   ROLE_RESTRICTIONS,
   roleRefusal,
 } from './access.js';
@@ -195,8 +196,9 @@ describe('allowedModules', () => {
 
   it("gives an administrator every module but the nurses' records in development, and each role what it has to do", () => {
     // Care records are the care team's (decision 0025): the administrator manages, she does not nurse.
+    // Nor appointments: she keeps the schedules and holidays (on /calendar), she books nobody (decision 0028).
     expect(allowedModules('development', user('ADMIN')).map((m) => m.name)).toEqual(
-      MODULES.map((m) => m.name).filter((m) => m !== 'care'),
+      MODULES.map((m) => m.name).filter((m) => m !== 'care' && m !== 'appointments'),
     );
     // The secretary and the nurse do not see hospitals or administration (issue 25); the secretary sees billing,
     // where the cashiers work (decision 0027), the nurse does not.
@@ -247,6 +249,26 @@ describe('allowedModules', () => {
 
   it('shows care to the care team the API lets read it', () => {
     expect([...MODULE_AUDIENCE.care].sort()).toEqual([...ACTION_GROUPS['care.read']].sort());
+  });
+
+  it('derives the audience of a module with a reading action from that action alone (issue 36)', () => {
+    expect(Object.keys(MODULE_ENTRY_ACTION).sort()).toEqual(['analytics', 'appointments', 'care']);
+    for (const [module, action] of Object.entries(MODULE_ENTRY_ACTION)) {
+      expect([...MODULE_AUDIENCE[module as ModuleName]].sort(), module).toEqual(
+        [...ACTION_GROUPS[action]].sort(),
+      );
+    }
+    // The administrator manages schedules and holidays (on /calendar), but reads no appointment: no Rendez-vous.
+    expect(
+      canOpenModule({ moduleName: 'appointments', environment: 'development', user: user('ADMIN') }),
+    ).toEqual({
+      allowed: false,
+      reason: 'role',
+      message: {
+        fr: `L'accès au module "Rendez-vous" n'est pas autorisé pour votre rôle`,
+        en: `Access to the "Appointments" module is not allowed for your role`,
+      },
+    });
   });
 
   it("keeps the specification's two restrictions inside the module × role table", () => {

@@ -11,6 +11,7 @@ import {
   type ModuleName,
   moduleByName,
 } from './modules.js';
+import { ACTION_GROUPS, type Action } from './permissions.js';
 import { type DashboardGroup, type RoleHolder, userRoleGroups } from './roles.js';
 
 /** Modules a role group may not open: secretaries no consultations or exams, midwives no exams. */
@@ -31,11 +32,26 @@ const EVERYONE: readonly DashboardGroup[] = [
 const CLINICAL_STAFF: readonly DashboardGroup[] = ['head_doctor', 'doctor', 'midwife', 'nurse', 'admin'];
 
 /**
+ * The action that reading a module's pages is (issue 36): where one exists, the module's audience IS that
+ * action's groups, so that the navigation, the module guard and the page's own check cannot disagree (an
+ * administrator saw "Rendez-vous" in the navigation and the page then said it was not open to her role).
+ */
+export const MODULE_ENTRY_ACTION: Readonly<Partial<Record<ModuleName, Action>>> = {
+  analytics: 'stats.read',
+  // The care team's records (decision 0025): not administrators, secretaries or laboratory staff.
+  care: 'care.read',
+  // The bookers (decision 0028). Administrators keep schedules and holidays on /calendar, outside the module.
+  appointments: 'appointment.read',
+};
+
+/**
  * The module × role table (issue 25, docs/security.md "Modules by role"): the role groups that have something to
  * do in each module. The navigation shows a module only to them and the module guard refuses the others with
- * the specification's text. It includes the specification's two restrictions (`ROLE_RESTRICTIONS`). The API
- * does not read it: each route lets through the groups of the reviewed access policy
- * (apps/server/src/modules/access-matrix.ts), which may be wider (a secretary reads the hospitals she works in).
+ * the specification's text; a page inside a module relies on the guard and checks nothing of its own. It
+ * includes the specification's two restrictions (`ROLE_RESTRICTIONS`), and the modules of `MODULE_ENTRY_ACTION`
+ * take their entry action's groups. The API does not read it: each route lets through the groups of the reviewed
+ * access policy (apps/server/src/modules/access-matrix.ts), which may be wider (a secretary reads the hospitals
+ * she works in).
  */
 export const MODULE_AUDIENCE: Readonly<Record<ModuleName, readonly DashboardGroup[]>> = {
   dashboard: EVERYONE,
@@ -43,12 +59,11 @@ export const MODULE_AUDIENCE: Readonly<Record<ModuleName, readonly DashboardGrou
   admissions: EVERYONE,
   consultations: EVERYONE.filter((g) => g !== 'secretary'),
   exams: EVERYONE.filter((g) => g !== 'secretary' && g !== 'midwife'),
-  analytics: ['head_doctor', 'admin'],
+  analytics: ACTION_GROUPS[MODULE_ENTRY_ACTION.analytics as Action],
   doctors: EVERYONE,
   triage: EVERYONE,
   hospitalizations: EVERYONE,
-  // The care team's records (ACTION_GROUPS['care.read'], decision 0025).
-  care: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse'],
+  care: ACTION_GROUPS[MODULE_ENTRY_ACTION.care as Action],
   medical_acts: CLINICAL_STAFF,
   // The cash desk's cashiers (secretary or queue-manager roles in a billing department) and the management
   // (decision 0027); the API further requires the billing department's membership for the cash desk.
@@ -56,7 +71,7 @@ export const MODULE_AUDIENCE: Readonly<Record<ModuleName, readonly DashboardGrou
   // Administrators change the structure; head doctors read it (wards and beds of their services).
   hospitals: ['head_doctor', 'admin'],
   pharmacy: CLINICAL_STAFF,
-  appointments: EVERYONE,
+  appointments: ACTION_GROUPS[MODULE_ENTRY_ACTION.appointments as Action],
   admin: ['admin'],
   templates: EVERYONE,
   chat: EVERYONE,

@@ -53,7 +53,7 @@ it('a doctor sees the penicillin allergy when prescribing amoxicillin to the all
   const patient = await ctx.database.db.execute<{ id: string }>(
     sql`select id from patients where first_name = 'Éloïse' and last_name = 'Kabongo'`,
   );
-  const amox = await get(doctor, '/api/medications/?q=amoxicilline');
+  const amox = await get(doctor, '/api/medications/?search=amoxicilline');
   const capsule = amox.results[0].presentations.find((p: { form: string }) => p.form === 'capsule').id;
   const res = await ctx.app.inject({
     method: 'POST',

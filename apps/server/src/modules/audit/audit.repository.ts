@@ -2,6 +2,7 @@ import { AUDIT_COUNT_CAP, type TAuditActor } from '@greensen/shared/contracts/au
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName, isoRequired } from '../../lib/clinical.js';
+import { prefixPattern } from '../../lib/queries.js';
 
 export interface AuditFilters {
   user?: string | undefined;
@@ -44,7 +45,7 @@ interface AuditRow {
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 /** `LIKE` prefix of an action family (`patient.*` → `patient.%`), its wildcards escaped. */
-const likePrefix = (action: string) => `${action.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likePrefix = (action: string) => prefixPattern(action.slice(0, -1));
 
 function conditions(hospitalId: string, f: AuditFilters): SQL {
   const where: SQL[] = [sql`a.hospital_id = ${hospitalId}`];

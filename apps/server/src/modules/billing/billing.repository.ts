@@ -8,7 +8,7 @@ import type {
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
-import { sqlList } from '../../lib/queries.js';
+import { containsPattern, sqlList } from '../../lib/queries.js';
 
 const num = (v: unknown) => Number(v ?? 0);
 const ref = (id: unknown, first: unknown, last: unknown) =>
@@ -404,13 +404,15 @@ export async function payersById(q: Queryable, hospitalId: string, ids?: string[
 export async function listPayers(
   q: Queryable,
   hospitalId: string,
-  f: { q?: string | undefined; kind?: string | undefined },
+  f: { search?: string | undefined; kind?: string | undefined },
   limit: number,
   offset: number,
 ) {
   const where: SQL[] = [sql`hospital_id = ${hospitalId}`];
-  if (f.q)
-    where.push(sql`f_unaccent(lower(code || ' ' || name)) like f_unaccent(${`%${f.q.toLowerCase()}%`})`);
+  if (f.search)
+    where.push(
+      sql`f_unaccent(lower(code || ' ' || name)) like f_unaccent(${containsPattern(f.search.toLowerCase())})`,
+    );
   if (f.kind) where.push(sql`kind = ${f.kind}`);
   const cond = sql.join(where, sql` and `);
   const [rows, count] = await Promise.all([

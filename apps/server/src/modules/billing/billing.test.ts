@@ -257,6 +257,8 @@ describe(`medical acts catalogue (${TEST_DB_KIND})`, () => {
     ).rejects.toThrow();
     // Clinicians read the catalogue but do not change it.
     expect((await call(ctx.app, nurse, 'GET', '/api/medical-acts/?q=pansement')).json().count).toBe(1);
+    // `search`, the one name of every list's text search (issue 36); `q` above is its deprecated alias.
+    expect((await call(ctx.app, nurse, 'GET', '/api/medical-acts/?search=pansement')).json().count).toBe(1);
     expect(
       (await call(ctx.app, doctor, 'PATCH', `/api/medical-acts/${act}/`, { is_active: false })).statusCode,
     ).toBe(403);

@@ -2,7 +2,7 @@ import type { TMedicalAct, TPerformedAct, TTariff } from '@greensen/shared/contr
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName, isoRequired } from '../../lib/clinical.js';
-import { sqlList } from '../../lib/queries.js';
+import { containsPattern, sqlList } from '../../lib/queries.js';
 
 export interface ActRow {
   [column: string]: unknown;
@@ -26,7 +26,7 @@ const ACT_COLUMNS = sql`ma.id, ma.code, ma.label_fr, ma.label_en, ma.category, m
 const ACT_FROM = sql`from medical_acts ma left join exam_catalogue ec on ec.id = ma.exam_id`;
 
 export interface ActFilters {
-  q?: string | undefined;
+  search?: string | undefined;
   category?: string | undefined;
   active?: boolean | undefined;
 }
@@ -39,8 +39,8 @@ export async function listActs(
   offset: number,
 ) {
   const where: SQL[] = [sql`ma.hospital_id = ${hospitalId}`];
-  if (f.q) {
-    const like = `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (f.search) {
+    const like = containsPattern(f.search.toLowerCase());
     where.push(
       sql`f_unaccent(lower(ma.code || ' ' || ma.label_fr || ' ' || ma.label_en)) like f_unaccent(${like})`,
     );

@@ -27,7 +27,7 @@ export class PayersService {
 
   async list(
     ctx: ServiceContext,
-    f: { q?: string | undefined; kind?: string | undefined },
+    f: { search?: string | undefined; kind?: string | undefined },
     page: number,
     size: number,
   ) {

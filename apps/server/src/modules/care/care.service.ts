@@ -17,6 +17,7 @@ import { careExecutions, careOrders, carePlans } from '../../db/schema/index.js'
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { containsPattern } from '../../lib/queries.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import {
   covers,
@@ -44,7 +45,7 @@ import {
   planCounts,
   toExecution,
 } from './care.repository.js';
-import { planDoses } from './mar.service.js';
+import { planDoses } from './mar.lines.js';
 
 /** Executions exist this far ahead (the job and each new order materialise up to it). */
 export const HORIZON_HOURS = 48;
@@ -101,7 +102,7 @@ export class CareService {
     filters: {
       department?: string | undefined;
       ward?: string | undefined;
-      q?: string | undefined;
+      search?: string | undefined;
       kind: string;
     },
     page: number,
@@ -129,7 +130,7 @@ export class CareService {
     filters: {
       department?: string | undefined;
       ward?: string | undefined;
-      q?: string | undefined;
+      search?: string | undefined;
       kind: string;
     },
     limit: number,
@@ -138,8 +139,8 @@ export class CareService {
     const conds = (dept: ReturnType<typeof sql>) => {
       const parts = [inScope(hospitalId, userId, dept)];
       if (filters.department) parts.push(sql`${dept} = ${filters.department}`);
-      if (filters.q) {
-        const like = `%${filters.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      if (filters.search) {
+        const like = containsPattern(filters.search.toLowerCase());
         parts.push(sql`(f_unaccent(lower(p.last_name || ' ' || p.first_name)) like f_unaccent(${like})
           or f_unaccent(lower(p.first_name || ' ' || p.last_name)) like f_unaccent(${like})
           or lower(p.record_number) like ${like})`);

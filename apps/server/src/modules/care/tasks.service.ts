@@ -20,7 +20,7 @@ import {
   toExecution,
 } from './care.repository.js';
 import type { CareService } from './care.service.js';
-import { dosesOfLines, type LineWithRecords, lineOf, linesWithRecords } from './mar.service.js';
+import { dosesOfLines, type LineWithRecords, lineOf, linesWithRecords } from './mar.lines.js';
 
 /** Rows aggregated as JSON: parsed by the driver, or text. */
 type JsonRows<T> = T[] | string;

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { iso, isoRequired } from '../../lib/clinical.js';
+import { containsPattern } from '../../lib/queries.js';
 
 /**
  * Queries of the messaging module (issue 23, decision 0033). Every query is scoped to one hospital and, for
@@ -57,7 +58,7 @@ export async function listConversations(
     offset: number;
   },
 ): Promise<ConversationRow[]> {
-  const pattern = o.search ? `%${o.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const pattern = o.search ? containsPattern(o.search) : null;
   const res = await q.execute<ConversationRow>(sql`select t.*, count(*) over () as total from (
       select c.id, c.kind, c.department_id, c.last_message_at,
         case when c.kind = 'group' then c.title when c.kind = 'department' then d.name
@@ -278,7 +279,7 @@ export async function searchMessages(
   q: Queryable,
   o: { userId: string; hospitalId: string; term: string; limit: number; offset: number },
 ): Promise<{ rows: MessageRow[]; total: number }> {
-  const pattern = `%${o.term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const pattern = containsPattern(o.term);
   const res = await q.execute<MessageRow & { total: number | string }>(sql`select ${MESSAGE_COLUMNS},
       coalesce(c.title, d.name, '') as conversation_title, c.kind as conversation_kind, count(*) over () as total
     from chat_messages x ${MESSAGE_JOINS}
@@ -295,7 +296,7 @@ export async function staffOf(
   q: Queryable,
   o: { userId: string; hospitalId: string; search?: string | undefined; limit: number; offset: number },
 ): Promise<{ rows: PersonRow[]; total: number }> {
-  const pattern = o.search ? `%${o.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const pattern = o.search ? containsPattern(o.search) : null;
   const res = await q.execute<PersonRow & { total: number | string }>(sql`select u.id,
       trim(u.first_name || ' ' || u.last_name) as full_name, count(*) over () as total
     from users u

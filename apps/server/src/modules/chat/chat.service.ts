@@ -618,11 +618,11 @@ export class ChatService {
     return { unread_total: unread };
   }
 
-  async search(ctx: ServiceContext, query: { q: string; page: number; page_size: number }) {
+  async search(ctx: ServiceContext, query: { search: string; page: number; page_size: number }) {
     const { rows, total } = await searchMessages(this.app.db, {
       userId: actingUser(ctx).id,
       hospitalId: scopedHospital(ctx).id,
-      term: query.q,
+      term: query.search,
       limit: query.page_size,
       offset: (query.page - 1) * query.page_size,
     });

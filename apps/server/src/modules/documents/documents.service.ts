@@ -21,7 +21,7 @@ import { documents } from '../../db/schema/index.js';
 import { iso, isoRequired, PATIENT_REF_COLUMNS, patientRef, type RefRow } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { listReadEntry } from '../../lib/queries.js';
+import { containsPattern, listReadEntry } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import { markdownToHtml, parseMarkdown } from './markdown.js';
 import { renderPdf } from './pdf.js';
@@ -93,7 +93,7 @@ export interface DocumentFilters {
   source?: string | undefined;
   date_from?: string | undefined;
   date_to?: string | undefined;
-  q?: string | undefined;
+  search?: string | undefined;
 }
 
 /**
@@ -396,8 +396,8 @@ export class DocumentsService {
       f.source ? sql`doc.source_id = ${f.source}` : null,
       f.date_from ? sql`doc.issued_on >= ${f.date_from}::date` : null,
       f.date_to ? sql`doc.issued_on <= ${f.date_to}::date` : null,
-      f.q
-        ? sql`(doc.number = upper(${f.q}) or f_unaccent(lower(p.first_name || ' ' || p.last_name)) like '%' || f_unaccent(lower(${f.q})) || '%')`
+      f.search
+        ? sql`(doc.number = upper(${f.search}) or f_unaccent(lower(p.first_name || ' ' || p.last_name)) like f_unaccent(lower(${containsPattern(f.search)})))`
         : null,
     ].filter((c) => c !== null);
     const where = sql.join(conditions, sql` and `);

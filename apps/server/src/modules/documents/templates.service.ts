@@ -168,14 +168,14 @@ export class TemplatesService {
       origin: 'all' | 'shipped' | 'hospital';
       active?: boolean | undefined;
       archived?: boolean | undefined;
-      q?: string | undefined;
+      search?: string | undefined;
     },
     page: number,
     pageSize: number,
   ) {
     const hospitalId = scopedHospital(ctx).id;
     const active = await this.ownActive(this.app.db, hospitalId);
-    const needle = f.q?.toLowerCase();
+    const needle = f.search?.toLowerCase();
     const shipped =
       f.origin === 'hospital' || f.archived === true
         ? []

@@ -18,7 +18,7 @@ import {
   personRef,
   type RefRow,
 } from '../../lib/clinical.js';
-import { hospitalMidnight, sqlList } from '../../lib/queries.js';
+import { containsPattern, hospitalMidnight, prefixPattern, sqlList } from '../../lib/queries.js';
 
 /** The per-hospital sequence of order numbers. */
 export const EXAM_ORDER_SEQUENCE = 'exam_order';
@@ -29,7 +29,6 @@ export function formatOrderNumber(hospitalCode: string, n: number): string {
 }
 
 /** `%`, `_` and `\` typed by a user match themselves in LIKE. */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 // ---------------------------------------------------------------------------------------------------------
 // Catalogue
@@ -73,12 +72,12 @@ export async function listCatalogue(
   if (f.search) {
     const term = f.search.trim();
     const hay = sql`f_unaccent(lower(c.code || ' ' || c.name_fr || ' ' || c.name_en))`;
-    const like = `%${likeEscape(term)}%`;
+    const like = containsPattern(term);
     where.push(
       sql`(${hay} like f_unaccent(lower(${like})) escape '\\' or ${hay} %> f_unaccent(lower(${term})))`,
     );
     rank = sql`case when upper(c.code) = ${term.toUpperCase()} then 0
-      when ${hay} like f_unaccent(lower(${likeEscape(term)})) || '%' escape '\\' then 1 else 2 end`;
+      when ${hay} like f_unaccent(lower(${prefixPattern(term)})) escape '\\' then 1 else 2 end`;
   }
   const cond = sql.join(where, sql` and `);
   const rows =
@@ -314,7 +313,7 @@ function orderConditions(hospitalId: string, f: OrderFilters): SQL {
   }
   if (f.search) {
     const term = f.search.trim();
-    const like = `%${likeEscape(term)}%`;
+    const like = containsPattern(term);
     where.push(sql`(p.record_number = ${term.toUpperCase()} or o.order_number = ${term.toUpperCase()}
       or f_unaccent(lower(p.last_name || ' ' || p.first_name)) %> f_unaccent(lower(${term}))
       or f_unaccent(lower(p.last_name || ' ' || p.first_name)) like f_unaccent(lower(${like})) escape '\\'

@@ -23,6 +23,7 @@ import {
   type RefRow,
 } from '../../lib/clinical.js';
 import type { Lang } from '../../lib/i18n.js';
+import { containsPattern } from '../../lib/queries.js';
 
 /** Role codes of the nurses of a ward (its department's, or the hospital's nurses without a department). */
 export const WARD_NURSE_ROLES = ['NURSE', 'CHARGE_NURSE'] as const;
@@ -111,7 +112,7 @@ export interface StayFilters {
   department?: string | undefined;
   doctor?: string | undefined;
   patient?: string | undefined;
-  q?: string | undefined;
+  search?: string | undefined;
 }
 
 function stayWhere(hospitalId: string, f: StayFilters): SQL {
@@ -123,8 +124,8 @@ function stayWhere(hospitalId: string, f: StayFilters): SQL {
   if (f.department) parts.push(sql`s.department_id = ${f.department}`);
   if (f.doctor) parts.push(sql`s.doctor_id = ${f.doctor}`);
   if (f.patient) parts.push(sql`s.patient_id = ${f.patient}`);
-  if (f.q) {
-    const like = `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (f.search) {
+    const like = containsPattern(f.search.toLowerCase());
     parts.push(
       sql`(f_unaccent(lower(p.last_name || ' ' || p.first_name)) like f_unaccent(${like})
         or f_unaccent(lower(p.first_name || ' ' || p.last_name)) like f_unaccent(${like})

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { PATIENT_REF_COLUMNS } from '../../lib/clinical.js';
+import { containsPattern } from '../../lib/queries.js';
 
 export interface NoteRow {
   [column: string]: unknown;
@@ -42,7 +43,7 @@ function whereOf(f: NoteFilter): SQL {
     // Words, accents and case ignored; every word must appear in the title, the body or a tag. The scan runs over
     // one author's or one patient's notes only (their indexes narrow it first).
     for (const word of f.search.split(/\s+/).filter(Boolean).slice(0, 8)) {
-      const like = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = containsPattern(word);
       const term = sql`f_unaccent(lower(${like}))`;
       parts.push(sql`(f_unaccent(lower(n.title)) like ${term} or f_unaccent(lower(n.body)) like ${term}
         or exists (select 1 from unnest(n.tags) t where f_unaccent(lower(t)) like ${term}))`);

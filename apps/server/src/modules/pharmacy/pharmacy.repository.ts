@@ -15,7 +15,7 @@ import {
   type RefRow,
   textArray,
 } from '../../lib/clinical.js';
-import { sqlList } from '../../lib/queries.js';
+import { containsPattern, sqlList } from '../../lib/queries.js';
 import { fold } from './pharmacy.rules.js';
 
 /**
@@ -47,7 +47,7 @@ const SEARCH_TEXT = sql.raw('f_unaccent(lower(m.search_text))');
 export const MEDICATION_WORD_THRESHOLD = 0.45;
 
 export interface MedicationFilters {
-  q?: string | undefined;
+  search?: string | undefined;
   atc?: string | undefined;
   inStockAt?: string | undefined;
 }
@@ -61,11 +61,11 @@ export function medicationSearchParts(hospitalId: string, f: MedicationFilters) 
     where.push(sql`exists (select 1 from stock_items s join medication_presentations pr on pr.id = s.presentation_id
       where pr.medication_id = m.id and s.pharmacy_id = ${f.inStockAt} and s.hospital_id = ${hospitalId}
         and s.on_hand > 0)`);
-  const term = f.q?.trim();
+  const term = f.search?.trim();
   if (term) {
     const folded = fold(term);
     // The ATC code and the brands are in the searched text: a typed code is found by the substring arm.
-    const arms: SQL[] = [sql`${SEARCH_TEXT} like ${`%${folded.replace(/[%_\\]/g, '\\$&')}%`}`];
+    const arms: SQL[] = [sql`${SEARCH_TEXT} like ${containsPattern(folded)}`];
     if (folded.length >= 3) {
       arms.push(sql`${SEARCH_TEXT} %> ${folded}`);
       words = true;
@@ -236,7 +236,7 @@ const departmentRef = (r: { d_id: string; d_code: string; d_name: string; d_kind
 
 export interface StockFilters {
   pharmacy?: string | undefined;
-  q?: string | undefined;
+  search?: string | undefined;
   alert?: 'low' | 'out' | 'expiring' | 'expired' | undefined;
   presentation?: string | undefined;
   medication?: string | undefined;
@@ -299,8 +299,8 @@ export async function listStock(
   if (f.presentation) conds.push(sql`s.presentation_id = ${f.presentation}`);
   if (f.medication) conds.push(sql`pr.medication_id = ${f.medication}`);
   let words = false;
-  if (f.q?.trim()) {
-    const { where, words: w } = medicationSearchParts(hospitalId, { q: f.q });
+  if (f.search?.trim()) {
+    const { where, words: w } = medicationSearchParts(hospitalId, { search: f.search });
     conds.push(where);
     words = w;
   }
@@ -315,7 +315,7 @@ export async function listStock(
     from stock_items s ${joins} join departments d on d.id = s.pharmacy_id
     where ${where} order by s.sort_key, s.presentation_id, s.pharmacy_id limit ${limit} offset ${offset}`);
   const counted = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from stock_items s ${f.q || f.medication ? joins : sql``} where ${where}`,
+    sql`select count(*)::int as n from stock_items s ${f.search || f.medication ? joins : sql``} where ${where}`,
   );
   return {
     rows: res.rows.map((r) => ({

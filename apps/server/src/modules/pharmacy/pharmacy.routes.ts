@@ -241,10 +241,10 @@ export async function pharmacyRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { page, page_size, q, atc, in_stock_at } = request.query;
+      const { page, page_size, search, atc, in_stock_at } = request.query;
       const { rows, count } = await stock.medications(
         contextOf(request),
-        { q, atc, inStockAt: in_stock_at },
+        { search, atc, inStockAt: in_stock_at },
         page,
         page_size,
       );

@@ -157,6 +157,24 @@ describe('the medication reference', () => {
     expect(codes).toContain(atc);
   });
 
+  it('searches with `search`, the name every list uses, and still with the deprecated `q` (issue 36)', async () => {
+    const all = (await call(ctx.app, nurse, 'GET', '/api/medications/?page_size=100')).json();
+    const res = await call(ctx.app, nurse, 'GET', '/api/medications/?search=paracetamol');
+    expect(res.statusCode, res.body).toBe(200);
+    const found = res.json();
+    // Not the whole list: paracetamol's entries only.
+    expect(found.count).toBeLessThan(all.count);
+    expect(found.results.length).toBeGreaterThan(0);
+    expect(found.results[0].atc_code).toBe('N02BE01');
+    const legacy = (await call(ctx.app, nurse, 'GET', '/api/medications/?q=paracetamol')).json();
+    expect(legacy.results.map((m: TMedication) => m.id)).toEqual(found.results.map((m: TMedication) => m.id));
+    // `search` wins when both are given.
+    const both = (
+      await call(ctx.app, nurse, 'GET', '/api/medications/?search=paracetamol&q=ceftriaxone')
+    ).json();
+    expect(both.results.map((m: TMedication) => m.id)).toEqual(found.results.map((m: TMedication) => m.id));
+  });
+
   it('shows a medicine with its presentations, stock per pharmacy and movements', async () => {
     const m = await medicine('N02BE01');
     expect(m.presentations.some((p) => p.paediatric)).toBe(true);

@@ -157,7 +157,7 @@ export class StockService {
     // A search sets its similarity threshold for the transaction; a plain page needs none.
     const read = async (q: Queryable) =>
       listStock(q, hospital.id, f, await this.dates(q, hospital.id), pageSize, (page - 1) * pageSize);
-    return f.q ? this.app.db.transaction(read) : read(this.app.db);
+    return f.search ? this.app.db.transaction(read) : read(this.app.db);
   }
 
   async lots(ctx: ServiceContext, f: LotFilters, page: number, pageSize: number) {

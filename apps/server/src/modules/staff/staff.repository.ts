@@ -7,7 +7,7 @@ import { ROLE_CODES, ROLE_GROUPS } from '@greensen/shared/domain/roles';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
-import { sqlList } from '../../lib/queries.js';
+import { containsPattern, sqlList } from '../../lib/queries.js';
 
 export const ADMIN_ROLE_CODES = ROLE_CODES.filter((code) => ROLE_GROUPS[code] === 'admin');
 
@@ -78,12 +78,10 @@ const PERSON_COLUMNS = sql`u.id, u.email, ${FIRST_NAME} as first_name, ${LAST_NA
   (case when s.accepted then u.failed_unlock_attempts else 0 end) as failed_unlock_attempts,
   (case when s.accepted then u.created_at else s.joined_at end) as created_at`;
 
-const likeEscaped = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 function conditions(hospitalId: string, f: StaffFilters): SQL {
   const where: SQL[] = [sql`true`];
   if (f.search) {
-    const pattern = likeEscaped(f.search);
+    const pattern = containsPattern(f.search);
     where.push(
       sql`unaccent(${FIRST_NAME} || ' ' || ${LAST_NAME} || ' ' || ${LAST_NAME} || ' ' || ${FIRST_NAME} || ' ' || u.email) ilike unaccent(${pattern})`,
     );

@@ -1,6 +1,7 @@
 import {
   ZActivityStats,
   ZBillingStats,
+  ZDashboardIndex,
   ZDashboardOverview,
   ZDiagnosisStats,
   ZFlowStats,
@@ -9,6 +10,7 @@ import {
   ZPharmacyStats,
   ZStatsDrilldown,
   ZStatsDrilldownQuery,
+  ZStatsIndex,
   ZStatsQuery,
 } from '@greensen/shared/contracts/stats';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
@@ -18,6 +20,7 @@ import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
+import { dashboardIndex, statsIndex } from './dashboard-index.js';
 import { type StatsSection, StatsService } from './stats.service.js';
 
 defineMessages({
@@ -73,7 +76,10 @@ const SECTIONS: Record<StatsSection, { schema: z.ZodType; summary: string }> = {
   billing: { schema: ZBillingStats, summary: 'Payments by method and invoices by payer category' },
 };
 
-/** Reporting (issue 24, decision 0035): `/api/stats/…` for `/analytics`, `/api/dashboard/overview/`. */
+/**
+ * Reporting (issue 24, decision 0035): `/api/stats/…` for `/analytics`, `/api/dashboard/overview/`; the
+ * specification's `/api/dashboard/` and `/api/stats/` indexes (issue 36, decision 0061).
+ */
 export async function statsRoutes(app: FastifyInstance) {
   const service = new StatsService(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -92,6 +98,19 @@ export async function statsRoutes(app: FastifyInstance) {
     },
   });
   app.jobs.schedule({ name: 'stats.refresh', cron: '* * * * *' });
+
+  r.get(
+    '/api/stats/',
+    {
+      config: { access: { scope: 'hospital', module: 'analytics', roles: ACTION_GROUPS['stats.read'] } },
+      schema: {
+        tags,
+        summary: 'The statistics sections (name, title in the request’s language, link), in display order',
+        response: { 200: ZStatsIndex },
+      },
+    },
+    async (request) => statsIndex(contextOf(request)),
+  );
 
   for (const [section, { schema, summary }] of Object.entries(SECTIONS) as [
     StatsSection,
@@ -131,6 +150,21 @@ export async function statsRoutes(app: FastifyInstance) {
       const result = await service.drilldown(contextOf(request), request.query);
       return pageOf(request, request.query, result.count, result.rows);
     },
+  );
+
+  r.get(
+    '/api/dashboard/',
+    {
+      config: { access: { scope: 'hospital', module: 'dashboard', roles: 'any' } },
+      schema: {
+        tags: ['dashboard'],
+        summary:
+          'The signed-in user’s dashboards in this hospital (specification §6: by the groups of their roles), each ' +
+          'with its title, tabs, refresh period and the endpoints it reads, resolved for the user',
+        response: { 200: ZDashboardIndex },
+      },
+    },
+    async (request) => dashboardIndex(contextOf(request)),
   );
 
   r.get(

@@ -202,6 +202,78 @@ describe('Hospital Overview', () => {
   });
 });
 
+describe('the specification’s /api/dashboard/ and /api/stats/ (issue 36)', () => {
+  it('gives each role its dashboards, with the endpoints resolved for the signed-in user', async () => {
+    const doctor = await call(ctx.app, a.doctor, 'GET', '/api/dashboard/');
+    expect(doctor.statusCode, doctor.body).toBe(200);
+    expect(doctor.json()).toMatchObject({
+      role_group: 'doctor',
+      dashboards: [
+        {
+          kind: 'doctor',
+          title: 'Mes patients du jour',
+          refresh_interval: 30_000,
+          endpoints: [
+            `/api/doctors/${a.doctor.id}/execution-queue/`,
+            `/api/doctors/${a.doctor.id}/workload/`,
+          ],
+        },
+      ],
+    });
+    const nurse = (
+      await call(ctx.app, a.nurse, 'GET', '/api/dashboard/', undefined, { 'accept-language': 'en' })
+    ).json();
+    expect(nurse.role_group).toBe('nurse');
+    expect(nurse.dashboards.map((d: { kind: string }) => d.kind)).toEqual(['nurse']);
+    expect(nurse.dashboards[0].title).toBe('Unit Overview');
+    expect(nurse.dashboards[0].endpoints).toEqual([
+      `/api/nurses/${a.nurse.id}/patients/`,
+      `/api/nurses/${a.nurse.id}/tasks/`,
+    ]);
+    // A head doctor has the doctor's and the administrator's dashboards (specification §6).
+    const head = (await call(ctx.app, a.head, 'GET', '/api/dashboard/')).json();
+    expect(head.dashboards.map((d: { kind: string }) => d.kind)).toEqual(['doctor', 'admin']);
+    expect(head.dashboards[1].endpoints).toEqual(['/api/dashboard/overview/', '/api/stats/']);
+    const secretary = (await call(ctx.app, a.secretary, 'GET', '/api/dashboard/')).json();
+    expect(secretary.dashboards.map((d: { kind: string }) => d.kind)).toEqual(['secretary']);
+    expect(secretary.dashboards[0].endpoints).toContain('/api/assign-patient/');
+    for (const endpoint of secretary.dashboards[0].endpoints as string[])
+      expect(endpoint).not.toContain('{id}');
+  });
+
+  it('refuses a hospital the caller is not a member of, and the anonymous', async () => {
+    const foreign = await call(ctx.app, a.foreignHead, 'GET', '/api/dashboard/', undefined, {
+      'hospital-id': h.hospital.id,
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/dashboard/' })).statusCode).toBe(401);
+  });
+
+  it('lists the statistics sections with their links, for the figures’ readers only', async () => {
+    const res = await call(ctx.app, a.admin, 'GET', '/api/stats/');
+    expect(res.statusCode, res.body).toBe(200);
+    const sections = res.json().sections as { name: string; url: string; title: string }[];
+    expect(sections.map((s) => s.name)).toEqual([
+      'activity',
+      'flow',
+      'diagnoses',
+      'laboratory',
+      'pharmacy',
+      'inpatient',
+      'billing',
+    ]);
+    expect(sections[0]).toMatchObject({ url: '/api/stats/activity/', title: 'Activité' });
+    // Every link answers.
+    for (const s of sections) {
+      expect((await call(ctx.app, a.admin, 'GET', `${s.url}?from=${from}&to=${to}`)).statusCode).toBe(200);
+    }
+    expect((await call(ctx.app, a.head, 'GET', '/api/stats/')).statusCode).toBe(200);
+    for (const who of [a.nurse, a.doctor, a.secretary, a.queueManager]) {
+      expect((await call(ctx.app, who, 'GET', '/api/stats/')).statusCode).toBe(403);
+    }
+  });
+});
+
 /** The first day of the month `n` months after the month of `day`. */
 const monthOf = (day: string, n: number) => {
   const d = new Date(`${day.slice(0, 7)}-01T00:00:00Z`);

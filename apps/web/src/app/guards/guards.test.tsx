@@ -200,6 +200,19 @@ describe('route guards in the router', () => {
     expect(within(nav).getByText('Soins')).toBeInTheDocument();
   });
 
+  it('appointments (Rendez-vous) are not in an administrator’s navigation, and the guard refuses them with the specification’s text (issue 36)', async () => {
+    const admin = makeUser({ active_roles: [{ role_code: 'ADMIN', hospital: 'h1', department: null }] });
+    const { router } = renderApp('/appointments', { user: admin });
+    const alert = await screen.findByTestId('access-denied', {}, { timeout: 15_000 });
+    expect(alert).toHaveTextContent(`L'accès au module "Rendez-vous" n'est pas autorisé pour votre rôle`);
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.queryByTestId('appointments-page')).not.toBeInTheDocument();
+    const nav = await screen.findByTestId('module-nav');
+    expect(within(nav).queryByText('Rendez-vous')).not.toBeInTheDocument();
+    expect(within(nav).queryByText('Soins')).not.toBeInTheDocument();
+    expect(within(nav).getByText('Administration')).toBeInTheDocument();
+  });
+
   it('the navigation lists only the modules of the environment and role', async () => {
     renderApp('/', { user: secretary, environment: 'test' });
     const nav = await screen.findByTestId('module-nav');

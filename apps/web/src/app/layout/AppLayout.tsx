@@ -9,6 +9,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
+import { useInactivityLock } from '../../lib/inactivity-lock';
 import { languageFromPath } from '../../lib/language';
 import { useLocalizedPath } from '../../lib/use-localized-path';
 import { useUserStore } from '../../stores/user';
@@ -21,7 +22,6 @@ import { ModuleNav } from './ModuleNav';
 import { NotificationsBellSlot } from './NotificationsBellSlot';
 import { DelayedSpeechIndicator, PlatformEffects } from './PlatformEffects';
 import { UserMenu } from './UserMenu';
-import { useInactivityLock } from './useInactivityLock';
 
 const WaitingAssignmentPage = lazy(() => import('../../features/auth/pages/WaitingAssignmentPage'));
 

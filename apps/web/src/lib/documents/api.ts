@@ -190,7 +190,7 @@ export interface DocumentFilters {
   source?: string | null;
   dateFrom?: string | null;
   dateTo?: string | null;
-  q?: string | null;
+  search?: string | null;
   page: number;
   pageSize: number;
 }
@@ -209,7 +209,7 @@ export function useDocuments(filters: DocumentFilters, enabled = true) {
           source: filters.source,
           date_from: filters.dateFrom,
           date_to: filters.dateTo,
-          q: filters.q,
+          search: filters.search,
           page: filters.page,
           page_size: filters.pageSize,
         },

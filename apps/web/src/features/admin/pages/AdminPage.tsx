@@ -1,12 +1,14 @@
 /**
  * /admin (Administration): the hospital's staff (invitations, roles, deactivation), the audit viewer, the
- * settings an administrator switches in the app — the hospital's settings and maintenance mode — and the
- * background jobs.
+ * settings an administrator switches in the app — the hospital's settings and maintenance mode, a link to the
+ * providers' schedules and public holidays (/calendar) — and the background jobs.
  */
-import { Stack, Tabs } from '@mantine/core';
-import { IconClockCog, IconListSearch, IconTool, IconUsers } from '@tabler/icons-react';
+import { Anchor, Stack, Tabs } from '@mantine/core';
+import { IconCalendarCog, IconClockCog, IconListSearch, IconTool, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { PageHeader } from '../../../lib/page-states';
+import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { AuditPanel } from '../components/AuditPanel';
 import { HospitalSettingsPanel } from '../components/HospitalSettingsPanel';
 import { JobsPanel } from '../components/JobsPanel';
@@ -15,6 +17,7 @@ import { StaffPanel } from '../components/StaffPanel';
 
 export default function AdminPage() {
   const { t } = useTranslation('admin');
+  const to = useLocalizedPath();
   return (
     <Stack gap="md">
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
@@ -42,6 +45,11 @@ export default function AdminPage() {
         <Tabs.Panel value="settings" pt="md">
           <Stack gap="md">
             <HospitalSettingsPanel />
+            {/* Schedules and holidays live on /calendar, outside the appointments module she does not use. */}
+            <Anchor component={Link} to={to('/calendar?tab=schedules')} data-testid="admin-schedules-link">
+              <IconCalendarCog size={16} style={{ verticalAlign: 'text-bottom', marginRight: 4 }} />
+              {t('schedulesLink')}
+            </Anchor>
             <MaintenancePanel />
           </Stack>
         </Tabs.Panel>

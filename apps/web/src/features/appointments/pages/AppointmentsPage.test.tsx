@@ -100,11 +100,12 @@ describe('the appointments list', { timeout: 60_000 }, () => {
     expect(await screen.findByText('Aucun rendez-vous à partir de cette date.')).toBeInTheDocument();
   });
 
-  it('is not offered to a role that does not book (no call, no button)', async () => {
+  it('is not offered to a role that does not book: the module guard refuses it (no call, no button)', async () => {
     const { fetchMock } = renderApp('/appointments', { user: admin, routes: routes() });
-    expect(
-      await screen.findByTestId('appointments-not-for-role', {}, { timeout: 15_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByTestId('access-denied', {}, { timeout: 15_000 })).toHaveTextContent(
+      `L'accès au module "Rendez-vous" n'est pas autorisé pour votre rôle`,
+    );
+    expect(screen.queryByTestId('appointments-page')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Nouveau rendez-vous' })).not.toBeInTheDocument();
     const paths = fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://x').pathname);
     expect(paths).not.toContain('/api/appointments/');

@@ -1,10 +1,11 @@
 /**
  * /appointments (Rendez-vous): the hospital's appointments with filters (dates, provider, department, status),
- * server-paginated in time order, and "Nouveau rendez-vous" (the booking dialog) for those who book.
+ * server-paginated in time order, and "Nouveau rendez-vous" (the booking dialog) for those who book. Who opens
+ * it is the module guard's one rule (`MODULE_AUDIENCE.appointments`, the bookers; issue 36): nothing is checked here.
  */
 import type { TAppointment } from '@greensen/shared/contracts/appointments';
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from '@greensen/shared/domain/appointments';
-import { Alert, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Group, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconCalendarMonth, IconCalendarPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,10 +34,9 @@ export default function AppointmentsPage() {
   const navigate = useNavigate();
   const to = useLocalizedPath();
   const { can } = usePermissions();
-  const allowed = can('appointment.read');
   const departments = useDepartments();
   const [department, setDepartment] = useState<string | null>(null);
-  const providers = useScheduleProviders(department, allowed);
+  const providers = useScheduleProviders(department);
   const [provider, setProvider] = useState<string | null>(null);
   const [status, setStatus] = useState<AppointmentStatus[]>([]);
   const [from, setFrom] = useState(localDate(new Date()));
@@ -49,10 +49,15 @@ export default function AppointmentsPage() {
     return request ? { ...request, type: 'follow_up' } : null;
   });
   const [booking, setBooking] = useState(prefill !== null);
-  const query = useAppointments(
-    { provider, department, status, from: from || null, to: until || null, page, pageSize: PAGE_SIZE },
-    allowed,
-  );
+  const query = useAppointments({
+    provider,
+    department,
+    status,
+    from: from || null,
+    to: until || null,
+    page,
+    pageSize: PAGE_SIZE,
+  });
   const filtered = provider || department || status.length > 0 || until;
 
   return (
@@ -78,108 +83,102 @@ export default function AppointmentsPage() {
           </>
         }
       />
-      {!allowed ? (
-        <Alert color="gray" data-testid="appointments-not-for-role">
-          {t('notForRole')}
-        </Alert>
-      ) : (
-        <>
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
-            <DateFilter label={t('filters.from')} value={from} onChange={resetPage(setFrom)} />
-            <DateFilter label={t('filters.to')} value={until} onChange={resetPage(setUntil)} />
-            <Select
-              label={t('filters.department')}
-              placeholder={t('filters.all')}
-              data={(departments.data?.results ?? []).map((d) => ({ value: d.id, label: d.name }))}
-              value={department}
-              onChange={(value) => {
-                resetPage(setDepartment)(value);
-                setProvider(null);
-              }}
-              clearable
-              searchable
-            />
-            <Select
-              label={t('filters.provider')}
-              placeholder={t('filters.all')}
-              data={(providers.data?.results ?? []).map((p) => ({ value: p.id, label: p.full_name }))}
-              value={provider}
-              onChange={resetPage(setProvider)}
-              clearable
-              searchable
-            />
-            <MultiSelect
-              label={t('filters.status')}
-              placeholder={status.length ? undefined : t('filters.all')}
-              data={APPOINTMENT_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
-              value={status}
-              onChange={(value) => resetPage(setStatus)(value as AppointmentStatus[])}
-              clearable
-            />
-          </SimpleGrid>
-          <PagedQueryTable<TAppointment>
-            query={query}
-            pageSize={PAGE_SIZE}
-            page={page}
-            onPageChange={setPage}
-            noRecordsText={filtered ? t('emptyFiltered') : t('empty')}
-            onRowClick={({ record }) => navigate(to(`/appointments/${record.id}`))}
-            columns={[
-              {
-                accessor: 'start',
-                title: t('columns.when'),
-                render: (a) => (
-                  <div>
-                    <Text size="sm" fw={600}>
-                      {formatClock(a.start)}–{formatClock(a.end)}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {capitalizeFirst(formatDay(localDate(a.start)))}
-                    </Text>
-                  </div>
-                ),
-              },
-              {
-                accessor: 'patient',
-                title: t('columns.patient'),
-                render: (a) => <PatientCell patient={a.patient} />,
-              },
-              {
-                accessor: 'provider',
-                title: t('columns.provider'),
-                render: (a) => (
-                  <div>
-                    <Text size="sm">{a.provider.full_name}</Text>
-                    <Text size="xs" c="dimmed">
-                      {a.department.name}
-                    </Text>
-                  </div>
-                ),
-              },
-              {
-                accessor: 'appointment_type',
-                title: t('columns.type'),
-                visibleMediaQuery: (theme) => `(min-width: ${theme.breakpoints.sm})`,
-                render: (a) => <AppointmentTypeBadge type={a.appointment_type} />,
-              },
-              {
-                accessor: 'status',
-                title: t('columns.status'),
-                render: (a) => (
-                  <Group gap={4}>
-                    <AppointmentStatusBadge status={a.status} />
-                    {a.overbooked && (
-                      <Text size="xs" c="orange" fw={600}>
-                        {t('overbooked')}
-                      </Text>
-                    )}
-                  </Group>
-                ),
-              },
-            ]}
-          />
-        </>
-      )}
+
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+        <DateFilter label={t('filters.from')} value={from} onChange={resetPage(setFrom)} />
+        <DateFilter label={t('filters.to')} value={until} onChange={resetPage(setUntil)} />
+        <Select
+          label={t('filters.department')}
+          placeholder={t('filters.all')}
+          data={(departments.data?.results ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          value={department}
+          onChange={(value) => {
+            resetPage(setDepartment)(value);
+            setProvider(null);
+          }}
+          clearable
+          searchable
+        />
+        <Select
+          label={t('filters.provider')}
+          placeholder={t('filters.all')}
+          data={(providers.data?.results ?? []).map((p) => ({ value: p.id, label: p.full_name }))}
+          value={provider}
+          onChange={resetPage(setProvider)}
+          clearable
+          searchable
+        />
+        <MultiSelect
+          label={t('filters.status')}
+          placeholder={status.length ? undefined : t('filters.all')}
+          data={APPOINTMENT_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+          value={status}
+          onChange={(value) => resetPage(setStatus)(value as AppointmentStatus[])}
+          clearable
+        />
+      </SimpleGrid>
+      <PagedQueryTable<TAppointment>
+        query={query}
+        pageSize={PAGE_SIZE}
+        page={page}
+        onPageChange={setPage}
+        noRecordsText={filtered ? t('emptyFiltered') : t('empty')}
+        onRowClick={({ record }) => navigate(to(`/appointments/${record.id}`))}
+        columns={[
+          {
+            accessor: 'start',
+            title: t('columns.when'),
+            render: (a) => (
+              <div>
+                <Text size="sm" fw={600}>
+                  {formatClock(a.start)}–{formatClock(a.end)}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {capitalizeFirst(formatDay(localDate(a.start)))}
+                </Text>
+              </div>
+            ),
+          },
+          {
+            accessor: 'patient',
+            title: t('columns.patient'),
+            render: (a) => <PatientCell patient={a.patient} />,
+          },
+          {
+            accessor: 'provider',
+            title: t('columns.provider'),
+            render: (a) => (
+              <div>
+                <Text size="sm">{a.provider.full_name}</Text>
+                <Text size="xs" c="dimmed">
+                  {a.department.name}
+                </Text>
+              </div>
+            ),
+          },
+          {
+            accessor: 'appointment_type',
+            title: t('columns.type'),
+            visibleMediaQuery: (theme) => `(min-width: ${theme.breakpoints.sm})`,
+            render: (a) => <AppointmentTypeBadge type={a.appointment_type} />,
+          },
+          {
+            accessor: 'status',
+            title: t('columns.status'),
+            render: (a) => (
+              <Group gap={4}>
+                <AppointmentStatusBadge status={a.status} />
+                {a.overbooked && (
+                  <Text size="xs" c="orange" fw={600}>
+                    {t('overbooked')}
+                  </Text>
+                )}
+              </Group>
+            ),
+          },
+        ]}
+      />
+
       <BookAppointmentModal
         opened={booking}
         prefill={prefill}

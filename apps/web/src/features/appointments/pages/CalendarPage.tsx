@@ -35,7 +35,7 @@ import { isApiError } from '../../../lib/api-client';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { APPOINTMENT_TYPE_COLORS } from '../../../lib/clinical/components/AppointmentBadges';
 import { LoadError, PageHeader } from '../../../lib/page-states';
-import { usePermissions } from '../../../lib/permissions';
+import { useModuleAccess, usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useUserStore } from '../../../stores/user';
@@ -75,8 +75,10 @@ export default function CalendarPage() {
   const navigate = useNavigate();
   const to = useLocalizedPath();
   const { can, groups, userId } = usePermissions();
-  const mayRead = can('appointment.read');
-  const mayBook = can('appointment.book');
+  // The calendar's appointments are the appointments module's: the module guard's rule decides (issue 36).
+  const access = useModuleAccess('appointments');
+  const mayRead = access.allowed;
+  const mayBook = mayRead && can('appointment.book');
   const currentDepartment = useUserStore((state) => state.currentDepartmentId);
   const [params, setParams] = useSearchParams();
   const today = localDate(new Date());
@@ -93,7 +95,11 @@ export default function CalendarPage() {
   const [showCancelled, setShowCancelled] = useState(false);
   const [prefill, setPrefill] = useState<BookingPrefill | null>(null);
   const locale = i18n.language === 'en' ? 'en-GB' : 'fr-FR';
-  const tab = params.get('tab') === 'schedules' ? 'schedules' : 'calendar';
+  // Who reads no appointment (an administrator keeping the schedules) lands on the schedules.
+  const tab =
+    params.get('tab') === 'schedules' || (!mayRead && params.get('tab') !== 'calendar')
+      ? 'schedules'
+      : 'calendar';
 
   function update(next: Record<string, string | null>) {
     const merged = new URLSearchParams(params);
@@ -212,7 +218,9 @@ export default function CalendarPage() {
       <PageHeader title={t('calendar.title')} subtitle={t('calendar.subtitle')} />
       <Tabs
         value={tab}
-        onChange={(value) => update({ tab: value === 'schedules' ? 'schedules' : null })}
+        onChange={(value) =>
+          update({ tab: value === 'schedules' ? 'schedules' : mayRead ? null : 'calendar' })
+        }
         keepMounted={false}
       >
         <Tabs.List>
@@ -228,7 +236,7 @@ export default function CalendarPage() {
         <>
           {!mayRead && (
             <Alert color="gray" data-testid="calendar-not-for-role">
-              {t('notForRole')}
+              {access.allowed ? null : access.message[i18n.language === 'en' ? 'en' : 'fr']}
             </Alert>
           )}
           <Paper withBorder radius="md" p="sm">

@@ -101,7 +101,7 @@ export function useMessageSearch(q: string) {
   const h = useAuthStore((s) => s.currentHospitalId);
   return useQuery({
     queryKey: keys.search(h, q),
-    queryFn: () => api.get<TChatSearchResult>('chat/search/', { query: { q, page_size: 50 } }),
+    queryFn: () => api.get<TChatSearchResult>('chat/search/', { query: { search: q, page_size: 50 } }),
     enabled: q.trim().length >= 2,
   });
 }

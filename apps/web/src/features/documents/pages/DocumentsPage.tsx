@@ -47,7 +47,7 @@ function IssuedTab() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const query = useDocuments({
-    q: q || null,
+    search: q || null,
     kind,
     status,
     dateFrom: from || null,

@@ -25,7 +25,7 @@ export interface StayFilters {
   department?: string | null;
   doctor?: string | null;
   patient?: string | null;
-  q?: string;
+  search?: string;
   page: number;
   pageSize: number;
 }
@@ -41,7 +41,7 @@ export function staysQueryOptions(hospitalId: string | null, filters: StayFilter
           department: filters.department,
           doctor: filters.doctor,
           patient: filters.patient,
-          q: filters.q?.trim() || undefined,
+          search: filters.search?.trim() || undefined,
           page: filters.page,
           page_size: filters.pageSize,
         },

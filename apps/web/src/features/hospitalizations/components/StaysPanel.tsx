@@ -37,7 +37,7 @@ export function StaysPanel() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const { page, setPage, resetPage } = useListPage();
-  const query = useStays({ status, ward, department, doctor, q: debounced, page, pageSize: PAGE_SIZE });
+  const query = useStays({ status, ward, department, doctor, search: debounced, page, pageSize: PAGE_SIZE });
   const census = useCensus();
   const departments = useDepartments();
   const doctors = useDoctors({ department, ordering: 'name', page: 1, pageSize: 100 });

@@ -9,7 +9,7 @@ import { useAuthStore } from '../../../stores/auth';
 export const MEDICAL_ACTS_KEY = ['medical-acts'] as const;
 
 export interface ActFilters {
-  q?: string;
+  search?: string;
   category?: ActCategory | null;
   /** 'true' | 'false', or null for all. */
   active?: 'true' | 'false' | null;
@@ -20,7 +20,7 @@ export interface ActFilters {
 export function useMedicalActs(filters: ActFilters, enabled = true) {
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const query = {
-    q: filters.q?.trim() || undefined,
+    search: filters.search?.trim() || undefined,
     category: filters.category ?? undefined,
     active: filters.active ?? undefined,
     page: filters.page,

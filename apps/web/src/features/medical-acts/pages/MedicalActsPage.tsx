@@ -45,7 +45,7 @@ export default function MedicalActsPage() {
   const [active, setActive] = useState<ActiveFilter>('true');
   const [creating, setCreating] = useState(false);
   const query = useMedicalActs({
-    q: debounced,
+    search: debounced,
     category,
     active: active === 'all' ? null : active,
     page,

@@ -87,7 +87,7 @@ describe('/medical-acts', () => {
     ).toBeInTheDocument();
     expect(asked[0]?.get('active')).toBe('true');
     await userEvent.type(screen.getByRole('textbox', { name: 'Rechercher par code ou libellé' }), 'palu');
-    await waitFor(() => expect(asked.at(-1)?.get('q')).toBe('palu'));
+    await waitFor(() => expect(asked.at(-1)?.get('search')).toBe('palu'));
     expect(await screen.findByText('Aucun acte ne correspond à ces critères.')).toBeInTheDocument();
   });
 

@@ -41,7 +41,7 @@ function useStockQuery<T>(name: string, params: object, path: string, enabled = 
 
 export interface StockFilters {
   pharmacy: string;
-  q?: string;
+  search?: string;
   alert?: StockAlert | null;
   page: number;
   pageSize: number;
@@ -52,7 +52,7 @@ export const useStock = (f: StockFilters) =>
     'stock',
     {
       pharmacy: f.pharmacy,
-      q: f.q?.trim() || undefined,
+      search: f.search?.trim() || undefined,
       alert: f.alert ?? undefined,
       page: f.page,
       page_size: f.pageSize,

@@ -48,7 +48,7 @@ export function StockPanel({
   const [debounced] = useDebouncedValue(q, 300);
   const [lotsOf, setLotsOf] = useState<TStockItem | null>(null);
   const [levelOf, setLevelOf] = useState<TStockItem | null>(null);
-  const query = useStock({ pharmacy: pharmacy.id, q: debounced, alert, page, pageSize: PAGE_SIZE });
+  const query = useStock({ pharmacy: pharmacy.id, search: debounced, alert, page, pageSize: PAGE_SIZE });
 
   return (
     <Stack gap="sm" data-testid="stock-panel">

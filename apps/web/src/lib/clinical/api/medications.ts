@@ -12,7 +12,7 @@ import type { Page } from './list-admissions';
 export const MEDICATIONS_KEY = ['medications'] as const;
 
 export interface MedicationFilters {
-  q?: string;
+  search?: string;
   atc?: string;
   /** Only medicines with stock in this pharmacy. */
   inStockAt?: string | null;
@@ -27,7 +27,7 @@ export function useMedications(filters: MedicationFilters, enabled = true) {
     queryFn: ({ signal }) =>
       api.get<Page<TMedication>>('medications/', {
         query: {
-          q: filters.q?.trim() || undefined,
+          search: filters.search?.trim() || undefined,
           atc: filters.atc?.trim() || undefined,
           in_stock_at: filters.inStockAt,
           page: filters.page,

@@ -32,7 +32,7 @@ export function MedicationSearch({
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const ready = debounced.trim().length >= 2;
-  const query = useMedications({ q: debounced, page: 1, pageSize: 15 }, ready);
+  const query = useMedications({ search: debounced, page: 1, pageSize: 15 }, ready);
   const results = ready ? (query.data?.results ?? []) : [];
   const typing = search.trim() !== debounced.trim();
 

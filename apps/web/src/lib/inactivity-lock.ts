@@ -4,10 +4,10 @@
  * to return.
  */
 import { useEffect } from 'react';
-import { stripLanguagePrefix } from '../../lib/language';
-import { currentPathname, navigateTo } from '../../lib/navigation';
-import { clearTimer, registerTimeout } from '../../lib/timers';
-import { INACTIVITY_LOCK_MS, useLockStore } from '../../stores/lock';
+import { INACTIVITY_LOCK_MS, useLockStore } from '../stores/lock';
+import { stripLanguagePrefix } from './language';
+import { currentPathname, navigateTo } from './navigation';
+import { clearTimer, registerTimeout } from './timers';
 
 export const ACTIVITY_EVENTS = [
   'pointerdown',
