@@ -1,4 +1,4 @@
-import type { TDose, TDoseRecord, TMarLine } from '@greensen/shared/contracts/care';
+import type { TDoseRecord } from '@greensen/shared/contracts/care';
 import type {
   TAdministrationCreateSafe,
   TDoseRecordSafe,
@@ -6,17 +6,15 @@ import type {
   TSafetyAlert,
   TStatDoseCreate,
 } from '@greensen/shared/contracts/medication-safety';
-import { type DoseFrequency, doseTimes, GRACE_MINUTES, isLate } from '@greensen/shared/domain/care';
-import { type SQL, sql } from 'drizzle-orm';
+import { isLate } from '@greensen/shared/domain/care';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { medicationAdministrations } from '../../db/schema/index.js';
-import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
-import { sqlList } from '../../lib/queries.js';
 import { AdministrationSafety } from '../medication-safety/administration.service.js';
-import { statDoseTimes, timingOf } from '../medication-safety/safety.rules.js';
+import { timingOf } from '../medication-safety/safety.rules.js';
 import { MedicationSafetyService } from '../medication-safety/safety.service.js';
 import { hospitalClock, shiftOf } from './care.context.js';
 import { DOSE_SELECT, toDose } from './care.repository.js';
