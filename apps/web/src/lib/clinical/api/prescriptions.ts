@@ -4,6 +4,8 @@
  * prescription (GET /api/prescriptions/{id}/), the safety check as the prescriber types (POST check/), and the
  * writes of a draft (create, PATCH with its version, sign, cancel with a reason).
  */
+
+import type { TPrescriptionWithSafety } from '@greensen/shared/contracts/medication-safety';
 import type {
   PrescriptionStatus,
   TPrescription,
@@ -80,7 +82,8 @@ export function usePrescriptions(filters: PrescriptionFilters, enabled = true) {
 export function prescriptionQueryOptions(hospitalId: string | null, id: string) {
   return queryOptions({
     queryKey: [...PRESCRIPTIONS_KEY, hospitalId, 'detail', id] as const,
-    queryFn: ({ signal }) => api.get<TPrescription>(`prescriptions/${id}/`, { signal }),
+    // With its safety (issue 34) while it is not dispensed: the alerts as they stand now, with the overrides.
+    queryFn: ({ signal }) => api.get<TPrescriptionWithSafety>(`prescriptions/${id}/`, { signal }),
   });
 }
 
