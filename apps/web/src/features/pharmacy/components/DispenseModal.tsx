@@ -27,6 +27,7 @@ import {
   unitLabel,
 } from '../../../lib/clinical/components/prescription-format';
 import {
+  asksReason,
   mergeAlerts,
   missingReasons,
   overridesOf,
@@ -51,9 +52,6 @@ interface LineChoice {
 }
 
 export const remainingOf = (line: TPrescriptionLine) => Math.max(0, line.quantity - line.dispensed_quantity);
-
-/** At the counter, every blocking alert asks the pharmacist's own reason (the prescriber's is shown, not reused). */
-const asksReason = (alert: TSafetyAlert) => alert.severity === 'blocking';
 
 /** The lines under a blocking alert: the server's list, and any line a blocking alert names. */
 export function blockedLines(prescription: TPrescriptionWithSafety): Set<string> {

@@ -24,6 +24,11 @@ export function alertKey(alert: Pick<TSafetyAlert, 'code' | 'line' | 'prescripti
   return `${alert.code}|${alert.prescription_line ?? alert.line ?? '-'}`;
 }
 
+/** The alerts whose written reason a step asks: the blocking ones (at every step, each person's own reason). */
+export function asksReason(alert: Pick<TSafetyAlert, 'severity' | 'requires_reason'>): boolean {
+  return alert.severity === 'blocking' || alert.requires_reason;
+}
+
 /** A reason long enough for the server. */
 export function reasonOk(reason: string | undefined): boolean {
   return (reason ?? '').trim().length >= OVERRIDE_REASON_MIN;
