@@ -5,7 +5,10 @@
  * writes of a draft (create, PATCH with its version, sign, cancel with a reason).
  */
 
-import type { TPrescriptionWithSafety } from '@greensen/shared/contracts/medication-safety';
+import type {
+  TPrescriptionWithSafety,
+  TSafetyOverrideInput,
+} from '@greensen/shared/contracts/medication-safety';
 import type {
   PrescriptionStatus,
   TPrescription,
@@ -114,9 +117,11 @@ export const useUpdatePrescription = () =>
     api.patch<TPrescription>(`prescriptions/${id}/`, body),
   );
 
+/** Signs with the prescriber's overrides of blocking safety alerts (issue 34; lines by index or id). */
 export const useSignPrescription = () =>
-  usePrescriptionWrite(({ id, version }: { id: string; version: number }) =>
-    api.post<TPrescription>(`prescriptions/${id}/sign/`, { version }),
+  usePrescriptionWrite(
+    ({ id, version, overrides }: { id: string; version: number; overrides?: TSafetyOverrideInput[] }) =>
+      api.post<TPrescription>(`prescriptions/${id}/sign/`, overrides ? { version, overrides } : { version }),
   );
 
 export const useCancelPrescription = () =>
