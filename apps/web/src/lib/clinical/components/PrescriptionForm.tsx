@@ -52,7 +52,6 @@ import {
   lineFromPrescription,
   lineInput,
   numberOrNull,
-  OVERRIDE_MIN,
   type PrescriptionValues,
 } from './prescription-lines';
 import {
