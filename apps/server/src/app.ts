@@ -24,6 +24,7 @@ import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-set
 import { hospitalizationRoutes } from './modules/hospitalizations/hospitalizations.routes.js';
 import { icd10Routes } from './modules/icd10/icd10.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { medicationSafetyRoutes } from './modules/medication-safety/safety.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
@@ -155,6 +156,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(setupRoutes);
   await app.register(hospitalSettingsRoutes);
   await app.register(pharmacyRoutes);
+  await app.register(medicationSafetyRoutes);
   await app.register(documentsRoutes);
   await app.register(careRoutes);
   await app.register(medicalActsRoutes);

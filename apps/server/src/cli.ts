@@ -1,5 +1,6 @@
 // Command-line tasks: `node dist/cli.js migrate | seed-demo | seed-scale [--patients N] [--beds N] [--pharmacy] [--records] [--nurses N] [--care] [--billing N] [--appointments] [--reporting N]
-// | import-icd10 <file> | import-medications <file> | mobile-money-secret <HOSPITAL_CODE> <operator>`.
+// | import-icd10 <file> | import-medications <file> | import-dose-limits <HOSPITAL_CODE> <file>
+// | mobile-money-secret <HOSPITAL_CODE> <operator>`.
 import { resolve } from 'node:path';
 import { MOBILE_MONEY_OPERATORS } from '@greensen/shared/contracts/billing';
 import { sql } from 'drizzle-orm';
@@ -20,6 +21,10 @@ import {
 import { storeOperatorSecret } from './modules/billing/mobile-money.service.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { Icd10ImportRefused, importIcd10File } from './modules/icd10/icd10.import.js';
+import {
+  DoseLimitImportRefused,
+  importDoseLimitsFile,
+} from './modules/medication-safety/dose-limits.import.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
 import { importMedicationsFile, MedicationImportRefused } from './modules/pharmacy/medications.import.js';
 
@@ -160,6 +165,17 @@ async function main(command: string | undefined) {
       printImportReport(report);
       return;
     }
+    if (command === 'import-dose-limits') {
+      // A hospital's own dose limits (issue 34, docs/medication-safety.md): they replace the shipped rows of the
+      // medicines the file names, for that hospital.
+      const [hospitalCode, file] = [process.argv[3], process.argv[4]];
+      if (!hospitalCode || !file)
+        throw new DoseLimitImportRefused('usage: cli.js import-dose-limits <HOSPITAL_CODE> <file.tsv>');
+      await ensureMedicationReference(database.db);
+      const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
+      printImportReport(await importDoseLimitsFile(database.db, hospitalCode, path));
+      return;
+    }
     if (command === 'mobile-money-secret') {
       // The secret comes from the environment (MOBILE_MONEY_SECRET), never from the command line (shell history).
       const [hospitalCode, operator] = [process.argv[3], process.argv[4]];
@@ -194,7 +210,8 @@ main(process.argv[2]).catch((err) => {
     err instanceof ConfigError ||
     err instanceof SeedRefused ||
     err instanceof Icd10ImportRefused ||
-    err instanceof MedicationImportRefused
+    err instanceof MedicationImportRefused ||
+    err instanceof DoseLimitImportRefused
   ) {
     console.error(err.message);
     process.exit(2);

@@ -1438,6 +1438,22 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     otherHospital: 'rejected',
     massAssignment: { extras: 'refused' },
   },
+  'POST /api/care/mar/stat/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      body: {
+        prescription_line: (await kit.dose()).line,
+        idempotency_key: randomUUID(),
+        dose: 1,
+        dose_unit: 'comprimé',
+        route: 'oral',
+      },
+    }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
   'GET /api/care/handoffs/': { allow: CARE_TEAM, audit: 'search' },
   'GET /api/care/plans/:id/handoff-draft/': {
     allow: CARE_TEAM,
@@ -1742,6 +1758,14 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   'POST /api/prescriptions/check/': {
     allow: PRACTITIONERS,
+    audit: 'read',
+    request: (kit) => ({ body: { patient: kit.standing.patient, lines: [prescriptionLine(kit)] } }),
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
+  },
+  // Issue 34 (decision 0055): whoever prescribes, dispenses or gives medicines checks a draft's safety.
+  'POST /api/medication-safety/check/': {
+    allow: ['doctor', 'head_doctor', 'midwife', 'nurse', 'queue_manager'],
     audit: 'read',
     request: (kit) => ({ body: { patient: kit.standing.patient, lines: [prescriptionLine(kit)] } }),
     otherHospital: 'rejected',

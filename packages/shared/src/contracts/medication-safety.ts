@@ -115,8 +115,13 @@ export const ZSafetyAlert = z.object({
   }),
   /** A written reason is needed to proceed (the blocking alerts). */
   requires_reason: z.boolean(),
-  /** The override already recorded for this alert (the prescriber's reason shown to pharmacist and nurse). */
+  /**
+   * The override of this step if recorded, else the latest of an earlier step (the prescriber's reason shown to
+   * the pharmacist and the nurse).
+   */
   override: ZSafetyOverride.nullable(),
+  /** Every override recorded for this alert, all steps, oldest first. */
+  overrides: z.array(ZSafetyOverride).optional(),
 });
 export type TSafetyAlert = z.infer<typeof ZSafetyAlert>;
 

@@ -157,7 +157,17 @@ export const ZPrescriptionCancel = z.object({ reason: z.string().trim().min(3).m
 export const ZPrescriptionWarning = z.object({
   /** Index of the line in `lines`, or null for the whole prescription. */
   line: z.number().int().nullable(),
-  kind: z.enum(['allergy', 'duplicate', 'weight_required', 'expired_only', 'out_of_stock']),
+  kind: z.enum([
+    'allergy',
+    'duplicate',
+    'weight_required',
+    'expired_only',
+    'out_of_stock',
+    // Issue 34 (the full alerts are in `safety.alerts` / `ZSafetyAlert`).
+    'dose',
+    'interaction',
+    'pregnancy',
+  ]),
   blocking: z.boolean(),
   message: z.string(),
 });

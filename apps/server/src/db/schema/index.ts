@@ -10,6 +10,7 @@ export * from './dhis2.js';
 export * from './documents.js';
 export * from './inpatient.js';
 export * from './jobs.js';
+export * from './medication-safety.js';
 export * from './notes.js';
 export * from './notifications.js';
 export * from './people.js';

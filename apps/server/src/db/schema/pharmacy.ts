@@ -202,6 +202,11 @@ export const prescriptionLines = pgTable(
     dispensedQuantity: integer('dispensed_quantity').notNull().default(0),
     instructions: text('instructions'),
     allergyOverrideReason: text('allergy_override_reason'),
+    /**
+     * A first dose given now ("stat", issue 34): the line's later doses are timed from it by its frequency
+     * instead of from the signature and the ward's round times.
+     */
+    firstDoseAt: timestamp('first_dose_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('prescription_lines_position_uq').on(t.prescriptionId, t.position),

@@ -1,5 +1,4 @@
 import {
-  ZAdministrationCreate,
   ZCareAssign,
   ZCareAssignResult,
   ZCareCancel,
@@ -22,7 +21,6 @@ import {
   ZCareReschedule,
   ZChart,
   ZChartQuery,
-  ZDoseRecord,
   ZFluid,
   ZFluidCreate,
   ZHandoff,
@@ -31,7 +29,6 @@ import {
   ZHandoffDraft,
   ZHandoffList,
   ZHandoffQuery,
-  ZMar,
   ZMarQuery,
   ZRound,
   ZRoundCreate,
@@ -47,6 +44,12 @@ import {
 } from '@greensen/shared/contracts/care';
 import { ZIdParams, ZPageQuery } from '@greensen/shared/contracts/common';
 import { ZNurseParams } from '@greensen/shared/contracts/hospitalizations';
+import {
+  ZAdministrationCreateSafe,
+  ZDoseRecordSafe,
+  ZMarSafe,
+  ZStatDoseCreate,
+} from '@greensen/shared/contracts/medication-safety';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
@@ -625,7 +628,7 @@ export async function careRoutes(app: FastifyInstance) {
         summary: 'The medication administration record: doses of the signed prescriptions in a window',
         params: ZIdParams,
         querystring: ZMarQuery,
-        response: { 200: ZMar },
+        response: { 200: ZMarSafe },
       },
     },
     async (request) => mar.mar(contextOf(request), request.params.id, request.query),
@@ -639,12 +642,31 @@ export async function careRoutes(app: FastifyInstance) {
         tags,
         summary:
           'Records a dose given or not given, once: a repeated submit (same key) returns the first (200)',
-        body: ZAdministrationCreate,
-        response: { 200: ZDoseRecord, 201: ZDoseRecord },
+        body: ZAdministrationCreateSafe,
+        response: { 200: ZDoseRecordSafe, 201: ZDoseRecordSafe },
       },
     },
     async (request, reply) => {
       const { dose, created } = await mar.administer(contextOf(request), request.body);
+      reply.code(created ? 201 : 200);
+      return dose;
+    },
+  );
+
+  r.post(
+    '/api/care/mar/stat/',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary:
+          'Gives a first dose now ("stat") of a line whose first dose is later: its schedule follows from it (once; replay 200)',
+        body: ZStatDoseCreate,
+        response: { 200: ZDoseRecordSafe, 201: ZDoseRecordSafe },
+      },
+    },
+    async (request, reply) => {
+      const { dose, created } = await mar.stat(contextOf(request), request.body);
       reply.code(created ? 201 : 200);
       return dose;
     },

@@ -1,10 +1,11 @@
+import type { TDose, TDoseRecord, TMarLine } from '@greensen/shared/contracts/care';
 import type {
-  TAdministrationCreate,
-  TDose,
-  TDoseRecord,
-  TMar,
-  TMarLine,
-} from '@greensen/shared/contracts/care';
+  TAdministrationCreateSafe,
+  TDoseRecordSafe,
+  TMarSafe,
+  TSafetyAlert,
+  TStatDoseCreate,
+} from '@greensen/shared/contracts/medication-safety';
 import { type DoseFrequency, doseTimes, GRACE_MINUTES, isLate } from '@greensen/shared/domain/care';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,9 @@ import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { sqlList } from '../../lib/queries.js';
+import { AdministrationSafety } from '../medication-safety/administration.service.js';
+import { statDoseTimes, timingOf } from '../medication-safety/safety.rules.js';
+import { MedicationSafetyService } from '../medication-safety/safety.service.js';
 import { hospitalClock, shiftOf } from './care.context.js';
 import { DOSE_SELECT, toDose } from './care.repository.js';
 import type { CareService } from './care.service.js';
@@ -38,6 +42,8 @@ export interface LineRow {
   strength: string;
   form: string;
   signed_at: Date | string;
+  /** A stat first dose: the line's doses are timed from it (issue 34). */
+  first_dose_at: Date | string | null;
   u_id: string;
   u_first: string;
   u_last: string;
@@ -54,7 +60,8 @@ const LINES_FROM = sql`from care_plans cp
     join users u on u.id = pr.prescriber_id`;
 const LINE_COLUMNS = sql`cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit,
       l.route, l.frequency, l.duration_days, l.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength,
-      mp.form::text as form, pr.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last`;
+      mp.form::text as form, pr.signed_at, l.first_dose_at, u.id as u_id, u.first_name as u_first,
+      u.last_name as u_last`;
 /** The plans of `planSet`: a list of ids, or a statement selecting them. */
 /** A prescription `pr` of the plan `cp`'s stay, or of a consultation `c` of the visit it came from. */
 const OF_PLAN = sql`((cp.hospitalization_id is not null and pr.hospitalization_id = cp.hospitalization_id)
@@ -86,7 +93,7 @@ export function linesWithRecords(planSet: SQL, from: Date, to: Date): SQL {
   // prescriber: two small join problems instead of one of eight tables (decision 0044).
   return sql`select x.plan_id, x.id, x.prescription_id, x.dose, x.dose_unit, x.route, x.frequency,
       x.duration_days, x.instructions, m.id as m_id, m.inn_fr, m.inn_en, mp.strength, mp.form::text as form,
-      x.signed_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last,
+      x.signed_at, x.first_dose_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last,
       (select coalesce(json_agg(to_jsonb(ma) || jsonb_build_object(
         'u_first', ru.first_name, 'u_last', ru.last_name)), '[]'::json)
       from medication_administrations ma join users ru on ru.id = ma.recorded_by
@@ -94,7 +101,7 @@ export function linesWithRecords(planSet: SQL, from: Date, to: Date): SQL {
         and ma.scheduled_at < ${to.toISOString()}) as records
     from (select cp.id as plan_id, l.id, l.prescription_id, l.dose, l.dose_unit, l.route, l.frequency,
         l.duration_days, l.instructions, l.medication_id, l.presentation_id, l.position, pr.signed_at,
-        pr.prescriber_id
+        l.first_dose_at, pr.prescriber_id
       from care_plans cp
       left join hospitalizations s on s.id = cp.hospitalization_id
       join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
@@ -143,7 +150,7 @@ const parseFrequency = (f: DoseFrequency | string): DoseFrequency =>
 
 export function lineOf(r: LineRow): Omit<TMarLine, 'doses'> {
   const frequency = parseFrequency(r.frequency);
-  const starts = new Date(r.signed_at);
+  const starts = new Date(r.first_dose_at ?? r.signed_at);
   return {
     id: r.id,
     prescription: r.prescription_id,
@@ -162,6 +169,16 @@ export function lineOf(r: LineRow): Omit<TMarLine, 'doses'> {
   };
 }
 
+/**
+ * The scheduled times of a line in `[from, to)`: from its signature and the ward's round times, or, after a
+ * stat first dose, from that dose by its frequency (issue 34).
+ */
+export function lineDoseTimes(l: LineRow, from: Date, to: Date, timeZone: string): Date[] {
+  const frequency = parseFrequency(l.frequency);
+  if (l.first_dose_at) return statDoseTimes(frequency, new Date(l.first_dose_at), l.duration_days, from, to);
+  return doseTimes(frequency, new Date(l.signed_at), l.duration_days, from, to, timeZone);
+}
+
 /** The doses of lines in `[from, to)` given their records of the window (as-needed lines: their records). */
 function scheduleDoses(
   lines: LineRow[],
@@ -175,14 +192,7 @@ function scheduleDoses(
   const records = new Map<string, TDoseRecord>();
   for (const d of recorded) records.set(`${d.prescription_line}|${d.scheduled_at}`, d);
   for (const l of lines) {
-    const times = doseTimes(
-      parseFrequency(l.frequency),
-      new Date(l.signed_at),
-      l.duration_days,
-      from,
-      to,
-      timeZone,
-    );
+    const times = lineDoseTimes(l, from, to, timeZone);
     const keys = new Set(times.map((t) => t.toISOString()));
     // As-needed administrations (and any record at a time no longer scheduled) are shown too.
     for (const r of records.values()) if (r.prescription_line === l.id) keys.add(r.scheduled_at);
@@ -202,10 +212,13 @@ function scheduleDoses(
 
 /** The medication administration record (issue 20): doses due per window, given once, idempotent writes. */
 export class MarService {
+  private readonly safety: AdministrationSafety;
   constructor(
     private readonly app: FastifyInstance,
     private readonly care: CareService,
-  ) {}
+  ) {
+    this.safety = new AdministrationSafety(new MedicationSafetyService(app));
+  }
 
   async mar(ctx: ServiceContext, planId: string, w: { from?: string | undefined; to?: string | undefined }) {
     const plan = await this.care.plan(ctx, planId);
@@ -224,11 +237,24 @@ export class MarService {
       patientId: plan.p_id,
       details: { from: from.toISOString(), to: to.toISOString() },
     });
-    const result: TMar = {
+    // The five rights (issue 34): the patient, each line's alerts with the prescriber's reasons, the timing.
+    const view = await this.safety.marView(
+      this.app.db,
+      ctx,
+      plan.p_id,
+      lines.map((l) => l.prescription_id),
+    );
+    const result: TMarSafe = {
       plan: planId,
       from: from.toISOString(),
       to: to.toISOString(),
-      lines: lines.map((l) => ({ ...lineOf(l), doses: doses.get(l.id) ?? [] })),
+      ...(view.patient ? { patient: view.patient } : {}),
+      lines: lines.map((l) => ({
+        ...lineOf(l),
+        doses: (doses.get(l.id) ?? []).map((d) => ({ ...d, record: d.record ? withTiming(d.record) : null })),
+        alerts: view.alerts.get(l.id) ?? [],
+        first_dose_at: l.first_dose_at ? new Date(l.first_dose_at).toISOString() : null,
+      })),
     };
     return result;
   }
@@ -247,8 +273,9 @@ export class MarService {
    */
   async administer(
     ctx: ServiceContext,
-    body: TAdministrationCreate,
-  ): Promise<{ dose: TDoseRecord; created: boolean }> {
+    body: TAdministrationCreateSafe,
+    opts: { stat?: boolean } = {},
+  ): Promise<{ dose: TDoseRecordSafe; created: boolean }> {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const now = this.care.now();
@@ -256,14 +283,15 @@ export class MarService {
       if (
         found.row.hospital_id !== hospital.id ||
         found.dose.prescription_line !== body.prescription_line ||
-        found.dose.scheduled_at !== new Date(body.scheduled_at).toISOString()
+        (!opts.stat && found.dose.scheduled_at !== new Date(body.scheduled_at).toISOString())
       )
         throw conflict('care.key_reused');
-      return { dose: found.dose, created: false };
+      return { dose: withTiming(found.dose), created: false };
     };
     const first = await this.byKey(this.app.db, body.idempotency_key);
     if (first) return replay(first);
     const scheduledAt = new Date(body.scheduled_at);
+    let alerts: TSafetyAlert[] = [];
     const outcome = await this.app.db.transaction(async (tx) => {
       const found = await tx.execute<{
         prescription_id: string;
@@ -283,14 +311,23 @@ export class MarService {
       if (!line) throw notFound();
       const frequency = parseFrequency(line.frequency);
       const clock = await hospitalClock(tx, hospital.id);
+      if (opts.stat) {
+        // A first dose now: the line's schedule restarts from it (refused once a dose was given, or twice).
+        if (frequency.kind === 'as_needed') throw badRequest({ prescription_line: ['care.stat_as_needed'] });
+        const set = await tx.execute<{
+          id: string;
+        }>(sql`update prescription_lines set first_dose_at = ${scheduledAt.toISOString()}
+          where id = ${line.id} and first_dose_at is null and not exists (select 1 from medication_administrations
+            where prescription_line_id = ${line.id} and outcome = 'given') returning id`);
+        if (!set.rows[0]) throw conflict('care.stat_not_first');
+        line.first_dose_at = scheduledAt;
+      }
       if (frequency.kind === 'as_needed') {
         if (body.outcome === 'given')
           await this.checkAsNeeded(tx, line.id, frequency.max_per_day, scheduledAt);
       } else {
-        const window = doseTimes(
-          frequency,
-          new Date(line.signed_at),
-          line.duration_days,
+        const window = lineDoseTimes(
+          line,
           new Date(scheduledAt.getTime() - 60_000),
           new Date(scheduledAt.getTime() + 60_000),
           clock.timeZone,
@@ -306,6 +343,19 @@ export class MarService {
         (givenAt.getTime() > now.getTime() + 60_000 || givenAt.getTime() < now.getTime() - 24 * HOUR)
       )
         throw badRequest({ given_at: ['care.time_range'] });
+      if (givenAt && body.outcome === 'given')
+        // Issue 34: allergies, dose and pregnancy checked with the dose given; 409 without the nurse's reason.
+        ({ alerts } = await this.safety.checkDose(tx, ctx, {
+          prescriptionId: origin.prescription_id,
+          lineId: line.id,
+          patientId: plan.p_id,
+          dose: body.dose,
+          doseUnit: body.dose_unit,
+          route: body.route,
+          scheduledAt,
+          givenAt,
+          overrides: body.overrides,
+        }));
       const inserted = await tx
         .insert(medicationAdministrations)
         .values({
@@ -351,12 +401,38 @@ export class MarService {
       const res = await this.app.db.execute<Record<string, unknown>>(
         sql`${DOSE_SELECT} where ma.id = ${outcome}`,
       );
-      return { dose: toDose(res.rows[0]!), created: true };
+      return { dose: { ...withTiming(toDose(res.rows[0]!)), alerts }, created: true };
     }
     // The same key committed meanwhile (a double tap), or another record of this dose.
     const again = await this.byKey(this.app.db, body.idempotency_key);
     if (again) return replay(again);
     throw conflict('care.dose_already_recorded');
+  }
+
+  /**
+   * A first dose given now ("stat", issue 34) for a line whose first scheduled dose is later: recorded at this
+   * minute, and the line's later doses follow from it by its frequency. Once per line, before any dose given.
+   */
+  async stat(ctx: ServiceContext, body: TStatDoseCreate) {
+    const now = this.care.now();
+    const at = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    return this.administer(
+      ctx,
+      {
+        outcome: 'given',
+        prescription_line: body.prescription_line,
+        scheduled_at: at.toISOString(),
+        idempotency_key: body.idempotency_key,
+        given_at: now.toISOString(),
+        dose: body.dose,
+        dose_unit: body.dose_unit,
+        route: body.route,
+        site: body.site ?? null,
+        note: body.note ?? null,
+        overrides: body.overrides,
+      },
+      { stat: true },
+    );
   }
 
   private async checkAsNeeded(q: Queryable, lineId: string, maxPerDay: number, at: Date) {
@@ -388,4 +464,11 @@ export class MarService {
     );
     return plan.id;
   }
+}
+
+/** A record with where it was given against its time (issue 34: beyond the window, early or late). */
+export function withTiming(record: TDoseRecord): TDoseRecordSafe {
+  if (record.outcome !== 'given' || !record.given_at) return { ...record, minutes_off: null };
+  const t = timingOf(new Date(record.scheduled_at), new Date(record.given_at));
+  return { ...record, timing: t.timing, minutes_off: t.minutesOff };
 }

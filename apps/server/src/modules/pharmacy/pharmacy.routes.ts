@@ -1,6 +1,11 @@
 import { ZIdParams } from '@greensen/shared/contracts/common';
 import {
-  ZDispenseCreate,
+  ZDispenseCreateSafe,
+  ZPrescriptionSignSafe,
+  ZPrescriptionWithSafety,
+  ZSafetyConflict,
+} from '@greensen/shared/contracts/medication-safety';
+import {
   ZDispenseResult,
   ZLot,
   ZLotCorrection,
@@ -19,7 +24,6 @@ import {
   ZPrescriptionCreate,
   ZPrescriptionList,
   ZPrescriptionQuery,
-  ZPrescriptionSign,
   ZPrescriptionSignConflict,
   ZPrescriptionUpdate,
   ZReceiptCreate,
@@ -187,6 +191,7 @@ defineMessages({
 
 /** A stale version (409 with `code` and the current `version`, like consultations), or a blocked signature. */
 const ZPrescriptionConflict = z.union([
+  ZSafetyConflict.extend({ warnings: ZPrescriptionSignConflict.shape.warnings }),
   ZPrescriptionSignConflict,
   z.object({ detail: z.string(), code: z.string(), version: z.number().int() }),
   z.object({ detail: z.string() }),
@@ -200,7 +205,7 @@ function conflictReply(request: FastifyRequest, reply: FastifyReply, result: Sta
       code: 'stale_version',
       version: result.version,
     });
-  return reply.status(409).send(signConflictBody(lang, result.warnings));
+  return reply.status(409).send(signConflictBody(lang, result));
 }
 
 /**
@@ -317,9 +322,10 @@ export async function pharmacyRoutes(app: FastifyInstance) {
       config: reader,
       schema: {
         tags,
-        summary: 'A prescription with its lines, warnings (and override reasons) and what the caller may do',
+        summary:
+          'A prescription with its lines, warnings, what the caller may do, and (to dispense) its safety alerts with the overrides',
         params: ZIdParams,
-        response: { 200: ZPrescription },
+        response: { 200: ZPrescriptionWithSafety },
       },
     },
     async (request) => rx.read(contextOf(request), request.params.id),
@@ -352,12 +358,17 @@ export async function pharmacyRoutes(app: FastifyInstance) {
         summary:
           'Signs a draft (its prescriber); 409 with the blocking warnings that have no override reason',
         params: ZIdParams,
-        body: ZPrescriptionSign,
+        body: ZPrescriptionSignSafe,
         response: { 200: ZPrescription, 409: ZPrescriptionConflict },
       },
     },
     async (request, reply) => {
-      const result = await rx.sign(contextOf(request), request.params.id, request.body.version);
+      const result = await rx.sign(
+        contextOf(request),
+        request.params.id,
+        request.body.version,
+        request.body.overrides,
+      );
       return 'stale' in result || 'blocked' in result ? conflictReply(request, reply, result) : result;
     },
   );
@@ -387,7 +398,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
         summary:
           'Dispenses lines from a pharmacy the caller works in: FEFO lots (or chosen), partial, same-INN substitution',
         params: ZIdParams,
-        body: ZDispenseCreate,
+        body: ZDispenseCreateSafe,
         response: { 201: ZDispenseResult },
       },
     },

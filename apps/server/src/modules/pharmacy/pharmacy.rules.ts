@@ -75,15 +75,21 @@ export function substancesOf(inn: string): string[] {
     .filter((s) => s.length >= 3);
 }
 
+/** How a recorded allergy matches a medicine: its substance, or one of its allergy classes. */
+export interface AllergyMatch {
+  allergy: string;
+  kind: 'substance' | 'class';
+}
+
 /**
- * Which recorded allergy (if any) a medicine matches: one of its substances (French or English INN, accents and
- * case ignored) is in the allergy's text or the allergy's text is in one of them, or the allergy names one of the
- * medicine's allergy classes.
+ * Which recorded allergy (if any) a medicine matches, and how: one of its substances (French or English INN,
+ * accents and case ignored) is in the allergy's text or the allergy's text is in one of them (`substance`), or
+ * the allergy names one of the medicine's allergy classes (`class`).
  */
-export function matchingAllergy(
+export function allergyMatch(
   allergies: readonly string[],
   medication: { innFr: string; innEn: string; allergyClasses: readonly string[] },
-): string | null {
+): AllergyMatch | null {
   const substances = [...substancesOf(medication.innFr), ...substancesOf(medication.innEn)];
   for (const allergy of allergies) {
     const text = fold(allergy);
@@ -94,11 +100,22 @@ export function matchingAllergy(
         (s) => text.includes(s) || s.includes(text) || words.some((w) => s.split(' ').includes(w)),
       )
     )
-      return allergy;
+      return { allergy, kind: 'substance' };
+  }
+  for (const allergy of allergies) {
+    if (fold(allergy).length < 3) continue;
     const classes = allergyClassesOf(allergy);
-    if (medication.allergyClasses.some((c) => classes.includes(c))) return allergy;
+    if (medication.allergyClasses.some((c) => classes.includes(c))) return { allergy, kind: 'class' };
   }
   return null;
+}
+
+/** Which recorded allergy (if any) a medicine matches (by substance or class). */
+export function matchingAllergy(
+  allergies: readonly string[],
+  medication: { innFr: string; innEn: string; allergyClasses: readonly string[] },
+): string | null {
+  return allergyMatch(allergies, medication)?.allergy ?? null;
 }
 
 /** Units staff write for a presentation's counting unit (`cp` for a tablet, `flacon` for a bottle…). */

@@ -1,5 +1,10 @@
 import { OPEN_HOSPITALIZATION_STATUSES } from '@greensen/shared/contracts/hospitalizations';
 import type {
+  SafetyStage,
+  TPrescriptionSafety,
+  TSafetyOverrideInput,
+} from '@greensen/shared/contracts/medication-safety';
+import type {
   TPrescription,
   TPrescriptionLineInput,
   TPrescriptionWarning,
@@ -11,15 +16,22 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
 import { prescriptionLines, prescriptions } from '../../db/schema/index.js';
-import { ageOf, departmentRef, fullName, iso, isoRequired, patientRef } from '../../lib/clinical.js';
+import { departmentRef, fullName, iso, isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type Lang, translate } from '../../lib/i18n.js';
 import { hospitalToday, listReadEntry } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
+import {
+  prescriptionPlace,
+  prescriptionSafetyLines,
+  presentationsById,
+  type SafetyLineRow,
+} from '../medication-safety/safety.repository.js';
+import type { RawAlert } from '../medication-safety/safety.rules.js';
+import { type Assessment, MedicationSafetyService } from '../medication-safety/safety.service.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import {
-  activeMedications,
   findPrescription,
   type LineDbRow,
   linesOf,
@@ -27,16 +39,13 @@ import {
   type PrescriptionDbRow,
   type PrescriptionFilters,
   type PresentationFacts,
-  patientFacts,
   pharmacyStaff,
   presentationFacts,
   stockAvailability,
   toPresentation,
 } from './pharmacy.repository.js';
-import { computedQuantity, matchingAllergy } from './pharmacy.rules.js';
+import { computedQuantity } from './pharmacy.rules.js';
 
-/** Under this age (whole years) a prescription needs the weight. */
-export const PAEDIATRIC_AGE = 12;
 const OPEN_TO_CANCEL = ['draft', 'signed', 'partially_dispensed'];
 const DISPENSABLE = ['signed', 'partially_dispensed'];
 
@@ -49,6 +58,7 @@ export interface StaleVersion {
 export interface SignConflict {
   blocked: true;
   warnings: TPrescriptionWarning[];
+  alerts: Assessment['alerts'];
 }
 
 /** Whether the user works in a pharmacy department with a role that may manage it (decision 0022). */
@@ -73,77 +83,74 @@ interface CheckedLine {
 interface SafetyInput {
   patientId: string;
   weightKg: number | null | undefined;
-  lines: { facts: PresentationFacts; allergyOverrideReason: string | null | undefined }[];
-  exclude: string | null;
+  rows: SafetyLineRow[];
+  /** The stored prescription checked (its overrides; not counted as an active one). */
+  prescriptionId: string | null;
+  stage?: SafetyStage;
+  overrides?: readonly TSafetyOverrideInput[] | undefined;
+  extra?: RawAlert[];
 }
+
+/** The kind of the older `warnings` list an alert is shown as (the full alerts are in `safety`). */
+const WARNING_KIND: Record<string, TPrescriptionWarning['kind']> = {
+  allergy: 'allergy',
+  allergy_class: 'allergy',
+  allergy_cross_reactivity: 'allergy',
+  duplicate_substance: 'duplicate',
+  duplicate_class: 'duplicate',
+  weight_required: 'weight_required',
+  dose_single_max: 'dose',
+  dose_daily_max: 'dose',
+  dose_mg_per_kg: 'dose',
+  interaction: 'interaction',
+  pregnancy: 'pregnancy',
+};
 
 /**
  * Prescriptions (issue 18): drafts written by practitioners from a consultation or a stay, checked against the
  * patient's allergies, active treatments and weight, signed (read-only from then on), dispensed by a pharmacy.
  */
 export class PrescriptionService {
-  constructor(private readonly app: FastifyInstance) {}
+  readonly safetyService: MedicationSafetyService;
+  constructor(private readonly app: FastifyInstance) {
+    this.safetyService = new MedicationSafetyService(app);
+  }
 
   // Safety ------------------------------------------------------------------------------------------------
 
-  /** The warnings of a set of lines for a patient, and the weight they used. */
+  /**
+   * The warnings of a set of lines for a patient and the weight they used: the medication-safety assessment
+   * (issue 34: allergies of every source, doses, duplicates, interactions, pregnancy) shown as the older
+   * warnings, and the stock of the hospital.
+   */
   async safety(q: Queryable, ctx: ServiceContext, input: SafetyInput) {
     const hospital = scopedHospital(ctx);
-    const patient = await patientFacts(q, hospital.id, input.patientId);
-    if (!patient) throw notFound();
     const lang = ctx.lang;
-    const weight = input.weightKg ?? patient.weight;
-    const age = ageOf(patient.birthDate);
-    const child = age !== null && age < PAEDIATRIC_AGE;
-    const active = await activeMedications(q, patient.id, input.exclude);
+    const assessment = await this.safetyService.assess(q, ctx, {
+      patientId: input.patientId,
+      stage: input.stage ?? 'prescribe',
+      lines: input.rows,
+      weightKg: input.weightKg,
+      weightSource: input.prescriptionId ? 'prescription' : 'request',
+      prescriptionId: input.prescriptionId,
+      overrides: input.overrides,
+      extra: input.extra,
+    });
     const today = await hospitalToday(q, hospital.id);
     const stock = await stockAvailability(
       q,
       hospital.id,
-      input.lines.map((l) => l.facts.id),
+      input.rows.map((l) => l.presentation_id),
       today,
     );
     const warnings: TPrescriptionWarning[] = [];
-    const seen = new Map<string, number>();
-    input.lines.forEach((line, i) => {
-      const f = line.facts;
-      const name = lang === 'en' ? f.inn_en : f.inn_fr;
-      const allergy = matchingAllergy(patient.allergies, {
-        innFr: f.inn_fr,
-        innEn: f.inn_en,
-        allergyClasses: textList(f.allergy_classes),
-      });
-      if (allergy) {
-        const reason = line.allergyOverrideReason?.trim();
-        warnings.push({
-          line: i,
-          kind: 'allergy',
-          blocking: !reason,
-          message: reason
-            ? translate(lang, 'pharmacy.warning.allergy_overridden', { name, allergy })
-            : translate(lang, 'pharmacy.warning.allergy', { name, allergy }),
-        });
-      }
-      const other = active.find((a) => a.medication_id === f.medication_id);
-      const earlier = seen.get(f.medication_id);
-      if (other || earlier !== undefined)
-        warnings.push({
-          line: i,
-          kind: 'duplicate',
-          blocking: false,
-          message: other
-            ? translate(lang, 'pharmacy.warning.duplicate', { name, number: other.number })
-            : translate(lang, 'pharmacy.warning.duplicate_line', { name, line: (earlier ?? 0) + 1 }),
-        });
-      if (earlier === undefined) seen.set(f.medication_id, i);
-      if (weight === null && (child || f.paediatric))
-        warnings.push({
-          line: i,
-          kind: 'weight_required',
-          blocking: true,
-          message: translate(lang, 'pharmacy.warning.weight_required', { name }),
-        });
-      const units = stock.get(f.id);
+    for (const a of assessment.alerts) {
+      const kind = WARNING_KIND[a.code];
+      if (kind) warnings.push({ line: a.line, kind, blocking: a.requires_reason, message: a.message });
+    }
+    input.rows.forEach((line, i) => {
+      const name = lang === 'en' ? line.inn_en : line.inn_fr;
+      const units = stock.get(line.presentation_id);
       if (!units || units.all === 0)
         warnings.push({
           line: i,
@@ -159,7 +166,89 @@ export class PrescriptionService {
           message: translate(lang, 'pharmacy.warning.expired_only', { name }),
         });
     });
-    return { warnings, weight };
+    return { warnings, weight: assessment.weight?.kg ?? null, assessment };
+  }
+
+  /** A draft's lines as the safety rules read them (presentation facts and the typed dose). */
+  private async draftRows(q: Queryable, lines: readonly TPrescriptionLineInput[]): Promise<SafetyLineRow[]> {
+    const facts = await presentationsById(
+      q,
+      lines.map((l) => l.presentation),
+    );
+    return lines.map((l, i) => {
+      const f = facts.get(l.presentation);
+      if (!f?.is_active) throw badRequest({ [`lines.${i}.presentation`]: ['pharmacy.presentation_unknown'] });
+      return {
+        ...f,
+        dose: l.dose,
+        dose_unit: l.dose_unit,
+        route: l.route,
+        frequency: l.frequency,
+        allergy_override_reason: l.allergy_override_reason ?? null,
+      };
+    });
+  }
+
+  /**
+   * The dispense view's safety: the alerts of the prescription as it stands now (an allergy recorded since the
+   * signature included), the patient gone, the overrides of every step, the lines not to pre-tick.
+   */
+  async dispenseSafety(
+    q: Queryable,
+    ctx: ServiceContext,
+    rx: { id: string; patientId: string; weightKg: number | null },
+    only?: { lines: readonly string[]; overrides?: readonly TSafetyOverrideInput[] | undefined },
+  ): Promise<{ safety: TPrescriptionSafety; assessment: Assessment }> {
+    const place = await prescriptionPlace(q, rx.id);
+    const extra: RawAlert[] = [];
+    if (place.left || place.deceased)
+      extra.push({
+        code: 'patient_left',
+        severity: place.deceased ? 'blocking' : 'warning',
+        line: null,
+        key: place.deceased ? 'safety.patient_deceased' : 'safety.patient_left',
+        params: {},
+        details: {},
+      });
+    const rows = await prescriptionSafetyLines(q, rx.id);
+    const { assessment } = await this.safety(q, ctx, {
+      patientId: rx.patientId,
+      weightKg: rx.weightKg,
+      rows,
+      prescriptionId: rx.id,
+      stage: 'dispense',
+      overrides: only?.overrides,
+      extra,
+    });
+    // Only the lines dispensed now (and the whole prescription's alerts) stop this dispensing.
+    const relevant = (a: Assessment['alerts'][number]) =>
+      !only || a.prescription_line === null || only.lines.includes(a.prescription_line);
+    const blocked = assessment.alerts.some((a) => a.requires_reason && relevant(a));
+    const blockedLines = [
+      ...new Set(
+        assessment.alerts
+          .filter((a) => a.requires_reason && a.prescription_line)
+          .map((a) => a.prescription_line!),
+      ),
+    ];
+    return {
+      assessment: {
+        ...assessment,
+        blocked,
+        toRecord: assessment.toRecord.filter((o) => o.line === null || !only || only.lines.includes(o.line)),
+      },
+      safety: {
+        alerts: assessment.alerts,
+        overrides: [
+          ...new Map(assessment.alerts.flatMap((a) => a.overrides ?? []).map((o) => [o.id, o])).values(),
+        ],
+        patient_left: place.left || place.deceased,
+        weight: assessment.weight,
+        allergies: assessment.allergies,
+        pregnant: assessment.pregnant,
+        blocked_lines: blockedLines,
+      },
+    };
   }
 
   private async checkLines(q: Queryable, lines: readonly TPrescriptionLineInput[]): Promise<CheckedLine[]> {
@@ -195,8 +284,8 @@ export class PrescriptionService {
     const { warnings, weight } = await this.safety(this.app.db, ctx, {
       patientId: body.patient,
       weightKg: body.weight_kg,
-      lines: checked.map((c) => ({ facts: c.facts, allergyOverrideReason: c.input.allergy_override_reason })),
-      exclude: body.prescription ?? null,
+      rows: await this.draftRows(this.app.db, body.lines),
+      prescriptionId: body.prescription ?? null,
     });
     await this.app.audit.record(ctx, {
       action: 'prescription.check',
@@ -209,27 +298,40 @@ export class PrescriptionService {
 
   // Reads -------------------------------------------------------------------------------------------------
 
-  async detail(ctx: ServiceContext, id: string, q: Queryable = this.app.db): Promise<TPrescription> {
+  async detail(
+    ctx: ServiceContext,
+    id: string,
+    q: Queryable = this.app.db,
+  ): Promise<TPrescription & { safety: TPrescriptionSafety | null }> {
     const hospital = scopedHospital(ctx);
     const row = await findPrescription(q, hospital.id, id);
     if (!row) throw notFound();
     const lines = await linesOf(q, [id]);
-    const facts = new Map(lines.map((l) => [l.line_id, lineFacts(l)]));
-    const { warnings } = ['draft', 'signed', 'partially_dispensed'].includes(row.status)
-      ? await this.safety(q, ctx, {
-          patientId: row.p_id,
-          weightKg: row.weight_kg === null ? null : Number(row.weight_kg),
-          lines: lines.map((l) => ({
-            facts: facts.get(l.line_id)!,
-            allergyOverrideReason: l.allergy_override_reason,
-          })),
-          exclude: id,
-        })
-      : { warnings: [] };
+    const weightKg = row.weight_kg === null ? null : Number(row.weight_kg);
+    let warnings: TPrescriptionWarning[] = [];
+    let safety: TPrescriptionSafety | null = null;
+    if (row.status === 'draft')
+      ({ warnings } = await this.safety(q, ctx, {
+        patientId: row.p_id,
+        weightKg,
+        rows: await prescriptionSafetyLines(q, id),
+        prescriptionId: id,
+      }));
+    else if (DISPENSABLE.includes(row.status)) {
+      // The pharmacist's view: the prescription as it stands now, with the overrides of every step.
+      const checked = await this.dispenseSafety(q, ctx, { id, patientId: row.p_id, weightKg });
+      safety = checked.safety;
+      warnings = checked.safety.alerts.flatMap((a) =>
+        WARNING_KIND[a.code]
+          ? [{ line: a.line, kind: WARNING_KIND[a.code]!, blocking: a.requires_reason, message: a.message }]
+          : [],
+      );
+    }
     return {
       ...this.head(ctx, row),
       lines: lines.map(toLine),
       warnings,
+      safety,
     };
   }
 
@@ -468,25 +570,40 @@ export class PrescriptionService {
     return result ?? this.detail(ctx, id);
   }
 
-  /** Signs a draft (its prescriber only): refused while a blocking warning has no override reason. */
+  /**
+   * Signs a draft (its prescriber only): refused while a blocking alert has no override reason (given on the
+   * line for an allergy, or in `overrides`); the reasons are recorded once and audited (issue 34).
+   */
   async sign(
     ctx: ServiceContext,
     id: string,
     version: number,
+    overrides?: readonly TSafetyOverrideInput[],
   ): Promise<TPrescription | StaleVersion | SignConflict> {
     const result = await withNotifications(this.app, async (tx, notify) => {
       const rx = await this.lockOwn(tx, ctx, id, false);
       if (rx.status !== 'draft') throw conflict('pharmacy.not_draft');
       if (Number(rx.version) !== version) return { stale: true, version: Number(rx.version) } as const;
       const lines = await linesOf(tx, [id]);
-      const { warnings } = await this.safety(tx, ctx, {
+      const { warnings, assessment } = await this.safety(tx, ctx, {
         patientId: rx.patient_id,
         weightKg: rx.weight_kg === null ? null : Number(rx.weight_kg),
-        lines: lines.map((l) => ({ facts: lineFacts(l), allergyOverrideReason: l.allergy_override_reason })),
-        exclude: id,
+        rows: await prescriptionSafetyLines(tx, id),
+        prescriptionId: id,
+        overrides,
       });
-      const blocking = warnings.filter((w) => w.blocking);
-      if (blocking.length) return { blocked: true, warnings: blocking } as const;
+      if (assessment.blocked)
+        return {
+          blocked: true,
+          warnings: warnings.filter((w) => w.blocking),
+          alerts: assessment.alerts,
+        } as const;
+      await this.safetyService.enforce(
+        tx,
+        ctx,
+        { prescriptionId: id, patientId: rx.patient_id, stage: 'prescribe' },
+        assessment,
+      );
       await tx
         .update(prescriptions)
         .set({
@@ -588,13 +705,6 @@ export class PrescriptionService {
   }
 }
 
-const textList = (v: string[] | string) => (Array.isArray(v) ? v : (JSON.parse(v) as string[]));
-
-/** The presentation facts of a stored line (for the safety checks). */
-export function lineFacts(l: LineDbRow): PresentationFacts {
-  return { ...l, id: l.id, medication_id: l.m_id };
-}
-
 export function toLine(l: LineDbRow) {
   const frequency = typeof l.frequency === 'string' ? JSON.parse(l.frequency) : l.frequency;
   return {
@@ -613,7 +723,12 @@ export function toLine(l: LineDbRow) {
   };
 }
 
-/** The 409 body of a refused signature (`ZPrescriptionSignConflict`). */
-export function signConflictBody(lang: Lang, warnings: TPrescriptionWarning[]) {
-  return { detail: translate(lang, 'pharmacy.sign_blocked'), warnings };
+/** The 409 body of a refused signature (`ZPrescriptionSignConflict` and `ZSafetyConflict`). */
+export function signConflictBody(lang: Lang, result: SignConflict) {
+  return {
+    detail: translate(lang, 'pharmacy.sign_blocked'),
+    code: 'medication_safety' as const,
+    warnings: result.warnings,
+    alerts: result.alerts,
+  };
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_HOSPITAL_SETTINGS } from '@greensen/shared/contracts/hospital-settings';
+import type { TSafetyOverrideInput } from '@greensen/shared/contracts/medication-safety';
 import type {
   TDispenseCreate,
   TLot,
@@ -431,17 +432,45 @@ export class StockService {
    * first (or as chosen; expired lots never), the ledger rows move the lots, the lines count what was handed
    * out (never above what was prescribed: a CHECK), the prescription becomes partially dispensed or dispensed.
    */
-  async dispense(ctx: ServiceContext, prescriptionId: string, body: TDispenseCreate) {
+  async dispense(
+    ctx: ServiceContext,
+    prescriptionId: string,
+    body: TDispenseCreate & { overrides?: TSafetyOverrideInput[] | undefined },
+  ) {
     const hospital = scopedHospital(ctx);
     const ids = await this.app.db.transaction(async (tx) => {
-      const res = await tx.execute<{ id: string; status: string; number: string; patient_id: string }>(
-        sql`select id, status, number, patient_id from prescriptions
+      const res = await tx.execute<{
+        id: string;
+        status: string;
+        number: string;
+        patient_id: string;
+        weight_kg: number | string | null;
+      }>(
+        sql`select id, status, number, patient_id, weight_kg from prescriptions
           where id = ${prescriptionId} and hospital_id = ${hospital.id} for update`,
       );
       const rx = res.rows[0];
       if (!rx) throw notFound();
       const pharmacy = await this.pharmacy(tx, ctx, body.pharmacy);
       if (!['signed', 'partially_dispensed'].includes(rx.status)) throw conflict('pharmacy.not_dispensable');
+      // Issue 34: the prescription as it stands now is checked again; a line under a blocking alert is
+      // dispensed only with the pharmacist's written reason (recorded once, audited).
+      const { assessment } = await this.prescriptions.dispenseSafety(
+        tx,
+        ctx,
+        {
+          id: rx.id,
+          patientId: rx.patient_id,
+          weightKg: rx.weight_kg === null ? null : Number(rx.weight_kg),
+        },
+        { lines: body.lines.map((l) => l.line), overrides: body.overrides },
+      );
+      await this.prescriptions.safetyService.enforce(
+        tx,
+        ctx,
+        { prescriptionId: rx.id, patientId: rx.patient_id, stage: 'dispense' },
+        assessment,
+      );
       const lines = new Map((await linesOf(tx, [rx.id])).map((l) => [l.line_id, l]));
       const { today } = await this.dates(tx, hospital.id);
       const wanted = new Map<string, number>();
