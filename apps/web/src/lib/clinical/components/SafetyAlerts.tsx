@@ -24,9 +24,12 @@ export function alertKey(alert: Pick<TSafetyAlert, 'code' | 'line' | 'prescripti
   return `${alert.code}|${alert.prescription_line ?? alert.line ?? '-'}`;
 }
 
-/** The alerts whose written reason a step asks: the blocking ones (at every step, each person's own reason). */
-export function asksReason(alert: Pick<TSafetyAlert, 'severity' | 'requires_reason'>): boolean {
-  return alert.severity === 'blocking' || alert.requires_reason;
+/**
+ * The alerts whose written reason a step asks: the server's word (`requires_reason`: a blocking alert without an
+ * override of this step — the prescriber's reason does not stand for the pharmacist's or the nurse's).
+ */
+export function asksReason(alert: Pick<TSafetyAlert, 'requires_reason'>): boolean {
+  return alert.requires_reason;
 }
 
 /** A reason long enough for the server. */
