@@ -152,9 +152,10 @@ export function DispenseModal({
     if (missingReasons(concerned, reasons, asksReason).length > 0)
       return setError(t('dispense.reasonsMissing'));
     try {
+      const overrides = overridesOf(concerned, reasons, asksReason, (a) => a.prescription_line);
       await dispense.mutateAsync({
         pharmacy,
-        overrides: overridesOf(concerned, reasons, asksReason, (a) => a.prescription_line),
+        ...(overrides.length > 0 ? { overrides } : {}),
         lines: chosen.map(({ line, choice, allocation }) => ({
           line: line.id,
           quantity: quantityOf(choice),

@@ -162,7 +162,8 @@ export function DoseModal({
         setGeneral(t('mar.safety.reasonsMissing'));
         return;
       }
-      body = { ...body, overrides: overridesOf(alerts, reasons, asksReason, (a) => a.prescription_line) };
+      const overrides = overridesOf(alerts, reasons, asksReason, (a) => a.prescription_line);
+      if (overrides.length > 0) body = { ...body, overrides };
     }
     setGeneral(null);
     inFlight.current = true;
