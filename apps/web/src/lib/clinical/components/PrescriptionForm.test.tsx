@@ -241,13 +241,13 @@ describe('the prescribing form', () => {
       consultation: CONSULTATION,
       lines: [{ presentation: AMOX_CAPS.id, dose: 1, duration_days: 7 }],
     });
-    // The check saw the patient and the line as typed.
+    // The old check (quantities, stock) saw the patient and the line as typed.
     const check = calls.filter((c) => c.path === '/api/prescriptions/check/').at(-1);
     expect(check?.body).toMatchObject({
       patient: PATIENT.id,
       lines: [{ presentation: AMOX_CAPS.id, duration_days: 7 }],
     });
-  });
+  }, 60_000);
 
   it('shows the server’s refusal to sign and asks the reason of the alert it names', async () => {
     const user = userEvent.setup();
@@ -272,7 +272,9 @@ describe('the prescribing form', () => {
     );
     await user.click(screen.getByRole('button', { name: 'Signer l’ordonnance' }));
 
-    expect(await screen.findByTestId('sign-refused')).toHaveTextContent('Le serveur a refusé');
+    expect(await screen.findByTestId('sign-refused', {}, { timeout: 10_000 })).toHaveTextContent(
+      'Le serveur a refusé',
+    );
     const refused = screen.getByText('Paracétamol : 12 g sur 24 h.').closest('[data-testid="safety-alert"]');
     expect(refused).toHaveAttribute('data-code', 'dose_daily_max');
     // Its reason is asked on the line (two reasons now), and signing waits for it.
