@@ -23,6 +23,22 @@ const nurse = makeUser({
   active_roles: [{ role_code: 'NURSE', hospital: 'h1', department: null }],
 });
 
+const PRESCRIBER = {
+  id: '0190f0f0-ffff-7222-8333-444455550009',
+  code: 'allergy_class' as const,
+  stage: 'prescribe' as const,
+  prescription_line: LINE_ID,
+  reason: 'Réaction ancienne, bénéfice supérieur',
+  by: { id: '0190f0f0-6666-7222-8333-444455556666', full_name: 'Awa Diop' },
+  at: '2026-03-04T07:00:00Z',
+};
+const PHARMACIST = {
+  ...PRESCRIBER,
+  id: '0190f0f0-ffff-7222-8333-44445555000a',
+  stage: 'dispense' as const,
+  reason: 'Vérifié avec la prescriptrice',
+  by: { id: '0190f0f0-6666-7222-8333-444455556667', full_name: 'Rachel Kasongo' },
+};
 const ALLERGY: TSafetyAlert = {
   code: 'allergy_class',
   severity: 'blocking',
@@ -32,15 +48,9 @@ const ALLERGY: TSafetyAlert = {
   medication: { id: '0190f0f0-8888-7222-8333-444455556601', inn_fr: 'Paracétamol', inn_en: 'Paracetamol' },
   details: { allergy: 'Pénicilline', allergy_source: 'patient' },
   requires_reason: true,
-  override: {
-    id: '0190f0f0-ffff-7222-8333-444455550009',
-    code: 'allergy_class',
-    stage: 'prescribe',
-    prescription_line: LINE_ID,
-    reason: 'Réaction ancienne, bénéfice supérieur',
-    by: { id: '0190f0f0-6666-7222-8333-444455556666', full_name: 'Awa Diop' },
-    at: '2026-03-04T07:00:00Z',
-  },
+  // The latest earlier step's override, and all of them: the nurse sees the prescriber's reason too.
+  override: PHARMACIST,
+  overrides: [PRESCRIBER, PHARMACIST],
 };
 
 function mar(lines: TMarSafe['lines']): TMarSafe {
@@ -108,6 +118,8 @@ describe('the MAR’s medication safety', () => {
     const alert = within(form).getByText(ALLERGY.message).closest('[data-testid="safety-alert"]');
     expect(alert).toHaveTextContent('Passé outre par Awa Diop à la prescription');
     expect(alert).toHaveTextContent('« Réaction ancienne, bénéfice supérieur »');
+    expect(alert).toHaveTextContent('Passé outre par Rachel Kasongo à la délivrance');
+    expect(alert).toHaveTextContent('« Vérifié avec la prescriptrice »');
     // Given now, months after its time: flagged late.
     expect(within(form).getByTestId('timing-flag')).toHaveAttribute('data-timing', 'late');
 

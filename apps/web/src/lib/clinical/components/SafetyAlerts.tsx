@@ -1,8 +1,8 @@
 /**
  * The medication-safety alerts (issue 34), one look at the prescriber's desk, the pharmacy counter and the
  * bedside: severity (information in blue, warning in orange, blocking in red), what the rule is about, the
- * server's message, the figures and the source behind it, the override already recorded (who, when, at which
- * step, why) and — where the screen asks for one — the written reason to go on. The alerts come from the server;
+ * server's message, the figures and the source behind it, the overrides already recorded (who, when, at which
+ * step, why — the prescriber's, then the pharmacist's…) and — where the screen asks for one — the written reason to go on. The alerts come from the server;
  * nothing here decides whether a medicine is safe.
  */
 import { OVERRIDE_REASON_MIN, type TSafetyAlert } from '@greensen/shared/contracts/medication-safety';
@@ -134,7 +134,8 @@ export function SafetyAlertCard({
   const { t } = useTranslation('safety');
   const lang = uiLanguage();
   const look = LOOK[alert.severity];
-  const override = alert.override;
+  // Every step's override, oldest first (the prescriber's reason first), else the one the server names.
+  const overrides = alert.overrides?.length ? alert.overrides : alert.override ? [alert.override] : [];
   const typed = reason ?? '';
   return (
     <Alert
@@ -164,24 +165,26 @@ export function SafetyAlertCard({
       <Stack gap={4}>
         <Text size="sm">{alert.message}</Text>
         <Figures alert={alert} />
-        {override && (
+        {overrides.map((o) => (
           <Text
+            key={o.id}
             size="sm"
             p={6}
             data-testid="safety-override"
+            data-stage={o.stage}
             style={{ background: 'var(--mantine-color-default)', borderRadius: 4 }}
           >
             <IconMessage2Check size={14} style={{ verticalAlign: 'middle', marginRight: 4 }} />
             {t('override', {
-              name: override.by.full_name,
-              stage: t(`stage.${override.stage}`),
-              date: formatDateTime(override.at),
+              name: o.by.full_name,
+              stage: t(`stage.${o.stage}`),
+              date: formatDateTime(o.at),
             })}{' '}
             <Text span fs="italic">
-              « {override.reason} »
+              « {o.reason} »
             </Text>
           </Text>
-        )}
+        ))}
         {onReasonChange && (
           <Textarea
             label={reasonLabel ?? t('reason.label')}
