@@ -12,7 +12,6 @@ import type {
   TCarePatient,
   TCarePlan,
   TChart,
-  TMar,
   TRoundCreate,
   TShift,
   TVitalsCreate,
@@ -20,6 +19,7 @@ import type {
   ZRound,
   ZRoundPatient,
 } from '@greensen/shared/contracts/care';
+import type { TMarSafe } from '@greensen/shared/contracts/medication-safety';
 import type { TWard } from '@greensen/shared/contracts/structure';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -144,7 +144,8 @@ export function useMar(plan: string, window: { from: string; to: string } | null
   return useQuery({
     queryKey: [...CARE_KEY, hospitalId, 'mar', plan, window] as const,
     queryFn: ({ signal }) =>
-      api.get<TMar>(`care/plans/${plan}/mar/`, {
+      // With the five rights' patient and each line's safety alerts (issue 34).
+      api.get<TMarSafe>(`care/plans/${plan}/mar/`, {
         query: { from: window?.from, to: window?.to },
         signal,
       }),

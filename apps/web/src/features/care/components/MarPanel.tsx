@@ -4,14 +4,19 @@
  * button: due (blue), overdue (red), given (green, with the time and who), not given (orange, with the reason).
  * Tapping a dose still due opens its form (given / not given, recorded once — DoseModal); an "as needed" line
  * records a dose when it is given.
+ *
+ * Medication safety (issue 34): each line shows its alerts from the server (the dialog shows them in full with
+ * the prescriber's override reason and the five rights), and a line whose first dose is still to come offers
+ * "Première dose maintenant" (stat): the dose is given now and the line's schedule follows from it.
  */
-import type { TDose, TMarLine } from '@greensen/shared/contracts/care';
+import type { TDose } from '@greensen/shared/contracts/care';
+import type { TMarSafe, TSafetyAlert } from '@greensen/shared/contracts/medication-safety';
 import type { TPresentation } from '@greensen/shared/contracts/pharmacy';
 import { Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconPlus, IconX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBolt, IconCheck, IconPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DoseModal } from '../../../lib/clinical/components/care/DoseModal';
+import { DoseModal, type DosePatient } from '../../../lib/clinical/components/care/DoseModal';
 import {
   frequencyLabel,
   medicationName,
@@ -25,6 +30,57 @@ import { LoadError } from '../../../lib/page-states';
 import { useMar, useShift } from '../api/care-file';
 
 type Window = 'previous' | 'current' | 'next';
+type MarLine = TMarSafe['lines'][number];
+
+const SEVERITY_COLORS = { info: 'blue', warning: 'orange', blocking: 'red' } as const;
+
+/** The MAR's patient as the dose dialog shows it (the five rights). */
+function dosePatient(mar: TMarSafe | undefined): DosePatient | null {
+  const p = mar?.patient;
+  if (!p) return null;
+  return {
+    full_name: p.full_name,
+    record_number: p.record_number,
+    birth_date: p.birth_date,
+    photo_url: p.photo_url,
+    allergies: p.allergies.state === 'not_asked' ? null : p.allergies.items.map((item) => item.text),
+  };
+}
+
+/**
+ * A first dose may be given now when nothing of the line was given or is due yet: a scheduled line, no stat dose
+ * already, no dose recorded or overdue in the window, signed less than STAT_RECENT_HOURS ago (a line of yesterday
+ * was most likely given in an earlier shift: the server decides, and refuses once a dose was given).
+ */
+const STAT_RECENT_HOURS = 12;
+export function statPossible(line: MarLine, now = Date.now()): boolean {
+  if (line.as_needed || line.first_dose_at) return false;
+  if (line.doses.some((d) => d.record !== null || d.status === 'overdue')) return false;
+  return Date.parse(line.starts_at) > now - STAT_RECENT_HOURS * 3600_000;
+}
+
+function LineAlerts({ alerts }: { alerts: readonly TSafetyAlert[] }) {
+  const { t } = useTranslation('safety');
+  if (alerts.length === 0) return null;
+  return (
+    <Group gap={4} wrap="wrap">
+      {alerts.map((alert) => (
+        <Badge
+          key={`${alert.code}-${alert.message}`}
+          color={SEVERITY_COLORS[alert.severity]}
+          variant={alert.severity === 'blocking' ? 'filled' : 'light'}
+          leftSection={<IconAlertTriangle size={12} />}
+          data-testid="mar-line-alert"
+          data-code={alert.code}
+          data-severity={alert.severity}
+        >
+          {t(`codes.${alert.code}`)}
+          {alert.override ? ` · ${t('overridden')}` : ''}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
 
 const DOSE_LOOK = {
   due: { color: 'blue', variant: 'light', Icon: null },
@@ -87,9 +143,11 @@ export function MarPanel({
   const [windowName, setWindowName] = useState<Window>('current');
   const chosen = windowName === 'current' ? null : (shift.data?.[windowName] ?? null);
   const query = useMar(plan, chosen ? { from: chosen.start, to: chosen.end } : null);
-  const [entry, setEntry] = useState<{ line: TMarLine; dose: Pick<TDose, 'scheduled_at' | 'status'> } | null>(
-    null,
-  );
+  const [entry, setEntry] = useState<{
+    line: MarLine;
+    dose: Pick<TDose, 'scheduled_at' | 'status'>;
+    stat?: boolean;
+  } | null>(null);
 
   return (
     <Stack gap="sm" data-testid="mar">
@@ -134,8 +192,32 @@ export function MarPanel({
                   {t('mar.prescriber', { name: line.prescriber.full_name })}
                   {line.instructions ? ` · ${line.instructions}` : ''}
                 </Text>
+                {line.first_dose_at && (
+                  <Text size="xs" c="blue" fw={600} data-testid="mar-stat-given">
+                    {t('mar.stat.given', { time: formatTime(line.first_dose_at) })}
+                  </Text>
+                )}
               </div>
+              <LineAlerts alerts={line.alerts ?? []} />
               <Group gap="xs">
+                {canRecord && statPossible(line) && (
+                  <Button
+                    size="md"
+                    variant="outline"
+                    color="blue"
+                    leftSection={<IconBolt size={16} />}
+                    data-testid="mar-stat"
+                    onClick={() =>
+                      setEntry({
+                        line,
+                        dose: { scheduled_at: new Date().toISOString(), status: 'due' },
+                        stat: true,
+                      })
+                    }
+                  >
+                    {t('mar.stat.action')}
+                  </Button>
+                )}
                 {line.doses.length === 0 && !line.as_needed && (
                   <Text size="sm" c="dimmed">
                     {t('mar.noDose')}
@@ -170,6 +252,9 @@ export function MarPanel({
           line={entry.line}
           dose={entry.dose}
           patientName={patientName}
+          patient={dosePatient(query.data)}
+          alerts={entry.line.alerts ?? []}
+          stat={entry.stat}
           onClose={() => setEntry(null)}
         />
       )}

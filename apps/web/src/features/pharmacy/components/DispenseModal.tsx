@@ -4,20 +4,35 @@
  * is a substitution) and the lots it comes from — proposed first-expiry-first-out, changeable; expired lots are
  * never offered. Delivering less than what remains is a partial dispensing. A 409 (the stock ran out meanwhile)
  * is shown and the lots are fetched again.
+ *
+ * Medication safety (issue 34): every alert of the prescription as the server computes it now (an allergy
+ * recorded since signing included), with the prescriber's overrides and reasons; a patient who has left is
+ * flagged. A line under a blocking alert is never pre-ticked: the pharmacist ticks it only by writing their own
+ * reason for each of its blocking alerts, or leaves it unticked (refused). A refusal of the server (409
+ * `medication_safety`) adds the alerts it names and asks their reasons.
  */
-import type { TLot, TPrescription, TPrescriptionLine } from '@greensen/shared/contracts/pharmacy';
-import { Badge, Checkbox, Group, NumberInput, Paper, Select, Stack, Table, Text } from '@mantine/core';
-import { IconPackageExport } from '@tabler/icons-react';
+import type { TPrescriptionWithSafety, TSafetyAlert } from '@greensen/shared/contracts/medication-safety';
+import type { TLot, TPrescriptionLine } from '@greensen/shared/contracts/pharmacy';
+import { Alert, Badge, Checkbox, Group, NumberInput, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { IconDoorExit, IconPackageExport } from '@tabler/icons-react';
 import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
+import { safetyConflictAlerts } from '../../../lib/clinical/api/medication-safety';
 import { useMedication } from '../../../lib/clinical/api/medications';
 import {
   medicationName,
   presentationLabel,
   unitLabel,
 } from '../../../lib/clinical/components/prescription-format';
+import {
+  asksReason,
+  mergeAlerts,
+  missingReasons,
+  overridesOf,
+  SafetyAlertList,
+} from '../../../lib/clinical/components/SafetyAlerts';
 import { formatDate } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -38,12 +53,25 @@ interface LineChoice {
 
 export const remainingOf = (line: TPrescriptionLine) => Math.max(0, line.quantity - line.dispensed_quantity);
 
-function initialChoices(lines: readonly TPrescriptionLine[]): Record<string, LineChoice> {
+/** The lines under a blocking alert: the server's list, and any line a blocking alert names. */
+export function blockedLines(prescription: TPrescriptionWithSafety): Set<string> {
+  const safety = prescription.safety;
+  const ids = new Set(safety?.blocked_lines ?? []);
+  for (const alert of safety?.alerts ?? [])
+    if (alert.severity === 'blocking' && alert.prescription_line) ids.add(alert.prescription_line);
+  return ids;
+}
+
+function initialChoices(
+  lines: readonly TPrescriptionLine[],
+  blocked: ReadonlySet<string>,
+): Record<string, LineChoice> {
   return Object.fromEntries(
     lines.map((line) => [
       line.id,
       {
-        include: remainingOf(line) > 0,
+        // Never pre-ticked under a blocking alert: the pharmacist decides, with a reason.
+        include: remainingOf(line) > 0 && !blocked.has(line.id),
         quantity: remainingOf(line),
         presentation: line.presentation.id,
         allocation: null,
@@ -60,7 +88,7 @@ export function DispenseModal({
   opened,
   onClose,
 }: {
-  prescription: TPrescription;
+  prescription: TPrescriptionWithSafety;
   /** The pharmacies the user may dispense from (their own). */
   pharmacies: readonly TPharmacy[];
   opened: boolean;
@@ -69,8 +97,17 @@ export function DispenseModal({
   const { t } = useTranslation('pharmacy');
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const [pharmacy, setPharmacy] = useState<string | null>(pharmacies[0]?.id ?? null);
-  const [choices, setChoices] = useState(() => initialChoices(prescription.lines));
+  const [choices, setChoices] = useState(() =>
+    initialChoices(prescription.lines, blockedLines(prescription)),
+  );
   const [error, setError] = useState<string | null>(null);
+  // The alerts of the prescription now (from the server), and those a refusal added.
+  const [refused, setRefused] = useState<TSafetyAlert[]>([]);
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const safety = prescription.safety ?? null;
+  const alerts = mergeAlerts(safety?.alerts ?? [], refused);
+  const whole = alerts.filter((a) => a.prescription_line === null);
+
   const dispense = useDispense(prescription.id);
   const open = prescription.lines.filter((line) => remainingOf(line) > 0);
   const lotQueries = useQueries({
@@ -109,9 +146,16 @@ export function DispenseModal({
     if (chosen.length === 0) return setError(t('dispense.nothing'));
     const problems = chosen.map(problemOf).filter(Boolean);
     if (problems.length > 0) return setError(t('dispense.fix'));
+    // The alerts of what is dispensed: the whole prescription's and the ticked lines'.
+    const ticked = new Set(chosen.map((entry) => entry.line.id));
+    const concerned = alerts.filter((a) => a.prescription_line === null || ticked.has(a.prescription_line));
+    if (missingReasons(concerned, reasons, asksReason).length > 0)
+      return setError(t('dispense.reasonsMissing'));
     try {
+      const overrides = overridesOf(concerned, reasons, asksReason, (a) => a.prescription_line);
       await dispense.mutateAsync({
         pharmacy,
+        ...(overrides.length > 0 ? { overrides } : {}),
         lines: chosen.map(({ line, choice, allocation }) => ({
           line: line.id,
           quantity: quantityOf(choice),
@@ -124,7 +168,11 @@ export function DispenseModal({
       toast({ kind: 'success', title: t('dispense.done'), description: prescription.number });
       onClose();
     } catch (failure) {
-      if (isApiError(failure) && failure.status === 409) {
+      const conflict = safetyConflictAlerts(failure);
+      if (conflict) {
+        setRefused((known) => mergeAlerts(known, conflict));
+        setError(t('safety:refused'));
+      } else if (isApiError(failure) && failure.status === 409) {
         // The stock moved: the lots come again (the mutation refetches) and the split follows them.
         setChoices((all) =>
           Object.fromEntries(Object.entries(all).map(([id, c]) => [id, { ...c, allocation: null }])),
@@ -158,9 +206,28 @@ export function DispenseModal({
             );
           }}
         />
+        {safety?.patient_left && (
+          <Alert color="red" variant="light" icon={<IconDoorExit size={18} />} data-testid="patient-left">
+            {t('dispense.patientLeft')}
+          </Alert>
+        )}
+        {alerts.length === 0 && safety && (
+          <Text size="sm" c="dimmed" data-testid="no-safety-alert">
+            {t('dispense.noAlert')}
+          </Text>
+        )}
+        <SafetyAlertList
+          alerts={whole}
+          reasons={reasons}
+          onReason={(key, reason) => setReasons((all) => ({ ...all, [key]: reason }))}
+          asks={asksReason}
+        />
         {plan.map((entry) => (
           <DispenseLine
             key={entry.line.id}
+            alerts={alerts.filter((a) => a.prescription_line === entry.line.id)}
+            reasons={reasons}
+            onReason={(key, reason) => setReasons((all) => ({ ...all, [key]: reason }))}
             line={entry.line}
             choice={entry.choice}
             lots={entry.lots}
@@ -183,6 +250,9 @@ export function DispenseModal({
 }
 
 function DispenseLine({
+  alerts,
+  reasons,
+  onReason,
   line,
   choice,
   lots,
@@ -191,6 +261,9 @@ function DispenseLine({
   problem,
   onChange,
 }: {
+  alerts: TSafetyAlert[];
+  reasons: Readonly<Record<string, string>>;
+  onReason: (key: string, reason: string) => void;
   line: TPrescriptionLine;
   choice: LineChoice;
   lots: TLot[];
@@ -209,9 +282,17 @@ function DispenseLine({
   const remaining = remainingOf(line);
   const substituted = choice.presentation !== line.presentation.id;
   const unit = presentations.find((p) => p.id === choice.presentation)?.unit ?? line.presentation.unit;
+  const blocking = alerts.some(asksReason);
 
   return (
-    <Paper withBorder radius="md" p="sm" data-testid="dispense-line">
+    <Paper
+      withBorder
+      radius="md"
+      p="sm"
+      data-testid="dispense-line"
+      data-blocked={blocking || undefined}
+      style={blocking ? { borderColor: 'var(--mantine-color-red-6)', borderLeftWidth: 4 } : undefined}
+    >
       <Stack gap="xs">
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Checkbox
@@ -230,6 +311,18 @@ function DispenseLine({
             })}
           </Badge>
         </Group>
+        {/* Reasons are asked only once the pharmacist ticks the line: unticked, it is refused. */}
+        <SafetyAlertList
+          alerts={alerts}
+          reasons={reasons}
+          onReason={choice.include ? onReason : undefined}
+          asks={asksReason}
+        />
+        {blocking && !choice.include && (
+          <Text size="sm" c="red" fw={600} data-testid="line-refused">
+            {t('dispense.blockedHint')}
+          </Text>
+        )}
         {choice.include && (
           <>
             <Group gap="sm" align="flex-start" wrap="wrap">

@@ -15,7 +15,13 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
-import { IconAlertTriangle, IconChevronDown, IconChevronUp, IconPackageExport } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconChevronDown,
+  IconChevronUp,
+  IconDoorExit,
+  IconPackageExport,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -40,7 +46,10 @@ function Lines({ id }: { id: string }) {
   return <PrescriptionLinesView lines={query.data.lines} warnings={query.data.warnings} />;
 }
 
-function WorklistRow({ prescription, manage }: { prescription: TPrescriptionListItem; manage: boolean }) {
+/** A list item of the worklist; `patient_left` when the server says the patient has left (issue 34). */
+type WorklistItem = TPrescriptionListItem & { patient_left?: boolean };
+
+function WorklistRow({ prescription, manage }: { prescription: WorklistItem; manage: boolean }) {
   const { t } = useTranslation('pharmacy');
   const to = useLocalizedPath();
   const [open, setOpen] = useState(false);
@@ -51,6 +60,17 @@ function WorklistRow({ prescription, manage }: { prescription: TPrescriptionList
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
           <PatientCell patient={prescription.patient} />
           <Group gap="xs">
+            {prescription.patient_left && (
+              <Badge
+                color="red"
+                variant="light"
+                size="sm"
+                leftSection={<IconDoorExit size={12} />}
+                data-testid="patient-left-badge"
+              >
+                {t('worklist.patientLeft')}
+              </Badge>
+            )}
             {prescription.allergy_override && (
               <Badge color="red" variant="filled" size="sm" leftSection={<IconAlertTriangle size={12} />}>
                 {t('worklist.allergyOverride')}

@@ -6,7 +6,7 @@
  * page-not-found texts, back to the previous page).
  */
 import { Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconPackageExport, IconPrinter, IconX } from '@tabler/icons-react';
+import { IconDoorExit, IconPackageExport, IconPrinter, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
@@ -108,6 +108,11 @@ export default function PrescriptionDetailPage() {
         </Alert>
       )}
       {p.status === 'draft' && <Alert color="yellow">{t('detail.draft')}</Alert>}
+      {p.safety?.patient_left && (
+        <Alert color="red" variant="light" icon={<IconDoorExit size={18} />} data-testid="patient-left">
+          {t('dispense.patientLeft')}
+        </Alert>
+      )}
 
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 8 }}>
@@ -127,7 +132,7 @@ export default function PrescriptionDetailPage() {
                 </Text>
               )}
             </Paper>
-            <PrescriptionLinesView lines={p.lines} warnings={p.warnings} />
+            <PrescriptionLinesView lines={p.lines} warnings={p.warnings} alerts={p.safety?.alerts} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>

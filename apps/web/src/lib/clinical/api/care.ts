@@ -9,7 +9,6 @@
  * handoffs show in the ward view, the care file and the dashboard.
  */
 import type {
-  TAdministrationCreate,
   TCareExecution,
   TCareRecord,
   TDoseRecord,
@@ -19,6 +18,7 @@ import type {
   TTaskList,
   ZHandoffList,
 } from '@greensen/shared/contracts/care';
+import type { TAdministrationCreateSafe } from '@greensen/shared/contracts/medication-safety';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { useAuthStore } from '../../../stores/auth';
@@ -114,11 +114,14 @@ export function useAssignExecution() {
   });
 }
 
-/** A dose given or not given. The body carries the key made when the dose's form opened. */
+/**
+ * A dose given or not given. The body carries the key made when the dose's form opened, and the nurse's overrides
+ * of blocking safety alerts (issue 34).
+ */
 export function useRecordDose() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TAdministrationCreate) => api.post<TDoseRecord>('care/mar/administrations/', body),
+    mutationFn: (body: TAdministrationCreateSafe) => api.post<TDoseRecord>('care/mar/administrations/', body),
     onSuccess: () => invalidateCare(queryClient),
   });
 }

@@ -4,6 +4,11 @@
  * prescription (GET /api/prescriptions/{id}/), the safety check as the prescriber types (POST check/), and the
  * writes of a draft (create, PATCH with its version, sign, cancel with a reason).
  */
+
+import type {
+  TPrescriptionWithSafety,
+  TSafetyOverrideInput,
+} from '@greensen/shared/contracts/medication-safety';
 import type {
   PrescriptionStatus,
   TPrescription,
@@ -80,7 +85,8 @@ export function usePrescriptions(filters: PrescriptionFilters, enabled = true) {
 export function prescriptionQueryOptions(hospitalId: string | null, id: string) {
   return queryOptions({
     queryKey: [...PRESCRIPTIONS_KEY, hospitalId, 'detail', id] as const,
-    queryFn: ({ signal }) => api.get<TPrescription>(`prescriptions/${id}/`, { signal }),
+    // With its safety (issue 34) while it is not dispensed: the alerts as they stand now, with the overrides.
+    queryFn: ({ signal }) => api.get<TPrescriptionWithSafety>(`prescriptions/${id}/`, { signal }),
   });
 }
 
@@ -111,9 +117,11 @@ export const useUpdatePrescription = () =>
     api.patch<TPrescription>(`prescriptions/${id}/`, body),
   );
 
+/** Signs with the prescriber's overrides of blocking safety alerts (issue 34; lines by index or id). */
 export const useSignPrescription = () =>
-  usePrescriptionWrite(({ id, version }: { id: string; version: number }) =>
-    api.post<TPrescription>(`prescriptions/${id}/sign/`, { version }),
+  usePrescriptionWrite(
+    ({ id, version, overrides }: { id: string; version: number; overrides?: TSafetyOverrideInput[] }) =>
+      api.post<TPrescription>(`prescriptions/${id}/sign/`, overrides ? { version, overrides } : { version }),
   );
 
 export const useCancelPrescription = () =>

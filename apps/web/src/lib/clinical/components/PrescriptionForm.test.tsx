@@ -1,3 +1,4 @@
+import type { TSafetyAlert, TSafetyCheckResult } from '@greensen/shared/contracts/medication-safety';
 import { type TFrequency, ZFrequency } from '@greensen/shared/contracts/pharmacy';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -12,6 +13,7 @@ import {
   AMOX_CAPS,
   amoxicillin,
   CONSULTATION,
+  LINE_ID,
   PATIENT,
   PRESCRIPTION_ID,
   pageOf,
@@ -24,14 +26,37 @@ interface Call {
   body: unknown;
 }
 
-const ALLERGY = {
+const ALLERGY: TSafetyAlert = {
+  code: 'allergy_class',
+  severity: 'blocking',
+  message: 'Amoxicilline : allergie aux pénicillines notée (Pénicilline).',
   line: 0,
-  kind: 'allergy' as const,
-  blocking: true,
-  message: 'Allergie connue : Pénicilline (amoxicilline est une pénicilline).',
+  prescription_line: null,
+  medication: { id: amoxicillin().id, inn_fr: 'Amoxicilline', inn_en: 'Amoxicillin' },
+  details: { allergy: 'Pénicilline', allergy_source: 'consultation' },
+  requires_reason: true,
+  override: null,
+};
+const INTERACTION: TSafetyAlert = {
+  ...ALLERGY,
+  code: 'interaction',
+  severity: 'warning',
+  message: 'Amoxicilline + méthotrexate : toxicité accrue du méthotrexate.',
+  details: { advice: 'Surveiller la NFS.', source: 'BNF 2024' },
+  requires_reason: false,
 };
 
-function serve(calls: Call[]) {
+function safetyResult(alerts: TSafetyAlert[]): TSafetyCheckResult {
+  return {
+    alerts,
+    weight: { kg: 62.5, recorded_at: '2026-03-01T08:00:00Z', source: 'triage' },
+    allergies: { state: 'recorded', items: [{ text: 'Pénicilline', source: 'consultation' }] },
+    pregnant: false,
+    blocked: alerts.some((a) => a.requires_reason),
+  };
+}
+
+function serve(calls: Call[], { refuseSign = false }: { refuseSign?: boolean } = {}) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
@@ -39,7 +64,31 @@ function serve(calls: Call[]) {
     calls.push({ method, path: url.pathname, body });
     if (url.pathname === '/api/medications/') return pageOf([amoxicillin()]);
     if (url.pathname === '/api/prescriptions/check/')
-      return Response.json({ warnings: [ALLERGY], quantities: [21], weight_kg: null });
+      // The old check's allergy warning is not shown again: the safety alerts say it.
+      return Response.json({
+        warnings: [{ line: 0, kind: 'allergy', blocking: true, message: 'Ancien avertissement' }],
+        quantities: [21],
+        weight_kg: null,
+      });
+    if (url.pathname === '/api/medication-safety/check/')
+      return Response.json(safetyResult([ALLERGY, INTERACTION]));
+    if (refuseSign && url.pathname === `/api/prescriptions/${PRESCRIPTION_ID}/sign/`)
+      return Response.json(
+        {
+          detail: 'Des alertes bloquantes attendent un motif.',
+          code: 'medication_safety',
+          alerts: [
+            {
+              ...ALLERGY,
+              code: 'dose_daily_max',
+              message: 'Paracétamol : 12 g sur 24 h.',
+              prescription_line: LINE_ID,
+              line: 0,
+            },
+          ],
+        },
+        { status: 409 },
+      );
     if (url.pathname === '/api/prescriptions/' && method === 'POST')
       return Response.json(prescription({ status: 'draft', version: 1 }), { status: 201 });
     if (url.pathname === `/api/prescriptions/${PRESCRIPTION_ID}/sign/`)
@@ -100,48 +149,68 @@ describe('the frequency picker', () => {
   });
 });
 
+/** The form for the allergic adult, amoxicillin picked. */
+async function prescribeAmoxicillin(options: Parameters<typeof serve>[1] = {}) {
+  const user = userEvent.setup();
+  const calls: Call[] = [];
+  serve(calls, options);
+  const onDone = vi.fn();
+  render(
+    <TestProviders>
+      <PrescriptionForm
+        patient={PATIENT}
+        consultationId={CONSULTATION}
+        onCancel={() => undefined}
+        onDone={onDone}
+      />
+    </TestProviders>,
+  );
+  await user.type(screen.getByTestId('medication-search'), 'amox');
+  await user.click(await screen.findByRole('option', { name: /Amoxicilline/, hidden: true }));
+  return { user, calls, onDone };
+}
+
 describe('the prescribing form', () => {
   it('blocks signing on an allergy until a reason is written on the line, then sends the draft and signs it', async () => {
-    const user = userEvent.setup();
-    const calls: Call[] = [];
-    serve(calls);
-    const onDone = vi.fn();
-    render(
-      <TestProviders>
-        <PrescriptionForm
-          patient={PATIENT}
-          consultationId={CONSULTATION}
-          onCancel={() => undefined}
-          onDone={onDone}
-        />
-      </TestProviders>,
-    );
-    await user.type(screen.getByTestId('medication-search'), 'amox');
-    await user.click(await screen.findByRole('option', { name: /Amoxicilline/, hidden: true }));
+    const { user, calls, onDone } = await prescribeAmoxicillin();
     // An adult gets the capsules (the children's suspension is for children), one capsule three times a day.
     expect(screen.getByRole('combobox', { name: /Présentation/ })).toHaveValue('Gélule 500 mg');
     await user.type(screen.getByRole('textbox', { name: /Durée/ }), '7');
     expect(screen.getByTestId('posology')).toHaveTextContent('1 gélule 3 fois par jour pendant 7 jours');
 
-    // The safety check answers: the allergy shows on the line, red, and signing waits for a reason.
-    const warning = await screen.findByText(ALLERGY.message);
-    expect(warning.closest('[data-testid="prescription-warning"]')).toHaveAttribute('data-blocking', 'true');
+    // The safety check answers: the allergy shows on the line, blocking, and signing waits for a reason; the
+    // interaction is a warning with its advice and source, and asks nothing.
+    const warning = (await screen.findByText(ALLERGY.message)).closest('[data-testid="safety-alert"]');
+    expect(warning).toHaveAttribute('data-severity', 'blocking');
+    expect(warning).toHaveTextContent('Allergie à la classe');
+    expect(warning).toHaveTextContent('Allergie notée : Pénicilline (consultation en cours)');
+    const interaction = screen.getByText(INTERACTION.message).closest('[data-testid="safety-alert"]');
+    expect(interaction).toHaveAttribute('data-severity', 'warning');
+    expect(interaction).toHaveTextContent('Conduite à tenir : Surveiller la NFS.');
+    expect(interaction).toHaveTextContent('Source : BNF 2024');
+    expect(screen.getAllByTestId('safety-reason')).toHaveLength(1);
+    expect(screen.queryByText('Ancien avertissement')).not.toBeInTheDocument();
+    // The weight the rules used, with its date, and a way to correct it.
+    expect(screen.getByTestId('weight-used')).toHaveTextContent(
+      'Poids retenu : 62.5 kg, mesuré le 01/03/2026',
+    );
     // The quantity comes with the check that follows the duration (debounced): wait for it.
     expect(await screen.findByText('Calculée : 21 gélules', {}, { timeout: 4000 })).toBeInTheDocument();
     const sign = screen.getByRole('button', { name: 'Signer l’ordonnance' });
     expect(sign).toBeDisabled();
     expect(screen.getByTestId('sign-blocked')).toBeInTheDocument();
 
-    await user.type(screen.getByRole('textbox', { name: /Motif pour passer outre/ }), 'Rash');
+    const reason = screen.getByRole('textbox', { name: /Votre motif pour passer outre/ });
+    await user.type(reason, 'Rash');
     expect(sign).toBeDisabled();
-    await user.type(screen.getByRole('textbox', { name: /Motif pour passer outre/ }), ' ancien, bénin');
+    await user.type(reason, ' ancien, bénin');
     expect(sign).toBeEnabled();
     await user.click(sign);
 
     await waitFor(() =>
       expect(onDone).toHaveBeenCalledWith(expect.objectContaining({ status: 'signed' }), true),
     );
-    const writes = calls.filter((c) => c.method === 'POST' && c.path !== '/api/prescriptions/check/');
+    const writes = calls.filter((c) => c.method === 'POST' && !c.path.endsWith('/check/'));
     expect(writes).toEqual([
       {
         method: 'POST',
@@ -162,18 +231,54 @@ describe('the prescribing form', () => {
               duration_days: 7,
               quantity: null,
               instructions: null,
+              // The allergy's reason stays on its line for the pharmacist.
               allergy_override_reason: 'Rash ancien, bénin',
             },
           ],
         },
       },
-      { method: 'POST', path: `/api/prescriptions/${PRESCRIPTION_ID}/sign/`, body: { version: 1 } },
+      {
+        method: 'POST',
+        path: `/api/prescriptions/${PRESCRIPTION_ID}/sign/`,
+        body: { version: 1, overrides: [{ code: 'allergy_class', line: 0, reason: 'Rash ancien, bénin' }] },
+      },
     ]);
-    // The check saw the patient and the line as typed.
+    // The safety check saw the patient, the consultation (its unfinished allergies) and the line as typed.
+    const safety = calls.filter((c) => c.path === '/api/medication-safety/check/').at(-1);
+    expect(safety?.body).toMatchObject({
+      patient: PATIENT.id,
+      consultation: CONSULTATION,
+      lines: [{ presentation: AMOX_CAPS.id, dose: 1, duration_days: 7 }],
+    });
+    // The old check (quantities, stock) saw the patient and the line as typed.
     const check = calls.filter((c) => c.path === '/api/prescriptions/check/').at(-1);
     expect(check?.body).toMatchObject({
       patient: PATIENT.id,
       lines: [{ presentation: AMOX_CAPS.id, duration_days: 7 }],
     });
-  });
+  }, 60_000);
+
+  it('shows the server’s refusal to sign and asks the reason of the alert it names', async () => {
+    const { user, onDone } = await prescribeAmoxicillin({ refuseSign: true });
+    await user.type(screen.getByRole('textbox', { name: /Durée/ }), '7');
+    // The checks of the complete line have answered (the quantity comes with them).
+    expect(await screen.findByText('Calculée : 21 gélules', {}, { timeout: 4000 })).toBeInTheDocument();
+    await user.type(
+      await screen.findByRole('textbox', { name: /Votre motif pour passer outre/ }),
+      'Rash ancien, bénin',
+    );
+    const sign = screen.getByRole('button', { name: 'Signer l’ordonnance' });
+    await waitFor(() => expect(sign).toBeEnabled());
+    await user.click(sign);
+
+    expect(await screen.findByTestId('sign-refused', {}, { timeout: 10_000 })).toHaveTextContent(
+      'Le serveur a refusé',
+    );
+    const refused = screen.getByText('Paracétamol : 12 g sur 24 h.').closest('[data-testid="safety-alert"]');
+    expect(refused).toHaveAttribute('data-code', 'dose_daily_max');
+    // Its reason is asked on the line (two reasons now), and signing waits for it.
+    expect(screen.getAllByTestId('safety-reason')).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Signer l’ordonnance' })).toBeDisabled();
+    expect(onDone).not.toHaveBeenCalled();
+  }, 60_000);
 });

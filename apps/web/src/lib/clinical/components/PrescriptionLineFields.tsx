@@ -1,8 +1,10 @@
 /**
  * One line of the prescribing form: the medicine (search, then its presentation), dose and unit, route,
  * frequency, duration, quantity (the server's computed value shown until the prescriber types one) and
- * instructions; the posology in words; the line's warnings, and the override reason a blocking one asks for.
+ * instructions; the posology in words; the line's safety alerts (issue 34), each blocking one with the written
+ * reason it asks for, and the stock warnings.
  */
+import type { TSafetyAlert } from '@greensen/shared/contracts/medication-safety';
 import { ROUTES, type TPrescriptionWarning, type TPresentation } from '@greensen/shared/contracts/pharmacy';
 import {
   ActionIcon,
@@ -13,7 +15,6 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  Textarea,
   TextInput,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
@@ -32,7 +33,8 @@ import {
   routeLabel,
   unitLabel,
 } from './prescription-format';
-import { type LineValues, numberOrNull, OVERRIDE_MIN, type PrescriptionValues } from './prescription-lines';
+import { type LineValues, numberOrNull, type PrescriptionValues } from './prescription-lines';
+import { asksReason, SafetyAlertList } from './SafetyAlerts';
 
 /** Units a dose may be written in besides the presentation's own counting unit. */
 const DOSE_UNITS = ['mg', 'g', 'µg', 'mL', 'IU', 'drop', 'puff'] as const;
@@ -53,6 +55,9 @@ export function PrescriptionLineFields({
   patientAge,
   computedQuantity,
   warnings,
+  alerts,
+  reasons,
+  onReason,
   onRemove,
 }: {
   form: UseFormReturnType<PrescriptionValues>;
@@ -60,6 +65,9 @@ export function PrescriptionLineFields({
   patientAge: number | null;
   computedQuantity: number | null;
   warnings: TPrescriptionWarning[];
+  alerts: TSafetyAlert[];
+  reasons: Readonly<Record<string, string>>;
+  onReason: (key: string, reason: string) => void;
   onRemove?: () => void;
 }) {
   const { t } = useTranslation('pharmacy');
@@ -70,8 +78,7 @@ export function PrescriptionLineFields({
   const detail = useMedication(line.medication?.id, line.presentations.length <= 1);
   const presentations = detail.data?.presentations ?? line.presentations;
   const presentation = presentations.find((p) => p.id === line.presentation) ?? null;
-  const blocking = warnings.some((w) => w.blocking || w.kind === 'allergy');
-  const reasonShort = line.allergy_override_reason.trim().length < OVERRIDE_MIN;
+  const blocking = alerts.some((a) => a.severity === 'blocking') || warnings.some((w) => w.blocking);
   const dose = numberOrNull(line.dose);
   const unitCodes = [
     ...new Set([presentation?.unit, line.dose_unit, ...DOSE_UNITS].filter(Boolean)),
@@ -242,25 +249,10 @@ export function PrescriptionLineFields({
           </>
         )}
 
+        <SafetyAlertList alerts={alerts} reasons={reasons} onReason={onReason} asks={asksReason} />
         {warnings.map((warning) => (
           <PrescriptionWarningAlert key={`${warning.kind}-${warning.message}`} warning={warning} />
         ))}
-        {(blocking || line.allergy_override_reason) && (
-          <Textarea
-            label={t('form.overrideReason')}
-            description={t('form.overrideHint')}
-            withAsterisk={blocking}
-            autosize
-            minRows={1}
-            {...form.getInputProps(`${path}.allergy_override_reason`)}
-            error={
-              form.errors[`${path}.allergy_override_reason`] ??
-              (blocking && reasonShort && line.allergy_override_reason.length > 0
-                ? t('form.overrideTooShort', { min: OVERRIDE_MIN })
-                : undefined)
-            }
-          />
-        )}
       </Stack>
     </Paper>
   );

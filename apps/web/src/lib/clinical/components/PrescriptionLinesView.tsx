@@ -1,8 +1,12 @@
 /**
  * The lines of a written prescription, read-only (the pharmacy's detail and worklist, the consultation's list):
  * medicine and presentation, the posology in words with the route, quantity prescribed and dispensed,
- * instructions, the line's warnings, and an allergy override reason highlighted for the pharmacist.
+ * instructions, the line's warnings, and an allergy override reason highlighted for the pharmacist. Given the
+ * medication-safety alerts of the prescription as it stands now (issue 34), they replace the warnings of signing
+ * (whose words were the prescriber's: "Justification requise pour prescrire" on a signed prescription), each with
+ * its recorded override.
  */
+import type { TSafetyAlert } from '@greensen/shared/contracts/medication-safety';
 import type { TPrescriptionLine, TPrescriptionWarning } from '@greensen/shared/contracts/pharmacy';
 import { Alert, Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -16,18 +20,27 @@ import {
   routeLabel,
   unitLabel,
 } from './prescription-format';
+import { SafetyAlertList } from './SafetyAlerts';
+
+/** With the safety alerts of issue 34, the old warnings keep only what they alone say: the stock. */
+const STOCK_WARNINGS: readonly string[] = ['out_of_stock', 'expired_only'];
 
 export function PrescriptionLinesView({
   lines,
-  warnings = [],
+  warnings: allWarnings = [],
+  alerts,
 }: {
   lines: readonly TPrescriptionLine[];
   warnings?: readonly TPrescriptionWarning[];
+  /** The server's safety alerts now (issue 34); when given, they replace the safety warnings. */
+  alerts?: readonly TSafetyAlert[];
 }) {
   const { t } = useTranslation('pharmacy');
   const lang = uiLanguage();
+  const warnings = alerts ? allWarnings.filter((w) => STOCK_WARNINGS.includes(w.kind)) : allWarnings;
   return (
     <Stack gap="xs">
+      {alerts && <SafetyAlertList alerts={alerts.filter((a) => a.prescription_line === null)} />}
       {warnings
         .filter((w) => w.line === null)
         .map((w) => (
@@ -43,6 +56,7 @@ export function PrescriptionLinesView({
             p="sm"
             data-testid="prescription-line-view"
             style={
+              (alerts ?? []).some((a) => a.prescription_line === line.id && a.severity === 'blocking') ||
               line.allergy_override_reason
                 ? { borderColor: 'var(--mantine-color-red-6)', borderLeftWidth: 4 }
                 : undefined
@@ -84,7 +98,8 @@ export function PrescriptionLinesView({
                 .map((w) => (
                   <PrescriptionWarningAlert key={`${w.kind}-${w.message}`} warning={w} />
                 ))}
-              {line.allergy_override_reason && (
+              {alerts && <SafetyAlertList alerts={alerts.filter((a) => a.prescription_line === line.id)} />}
+              {!alerts && line.allergy_override_reason && (
                 <Alert
                   color="red"
                   variant="light"

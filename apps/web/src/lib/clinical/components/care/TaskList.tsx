@@ -279,6 +279,11 @@ export function TaskList({
           line={dialog.task.line}
           dose={dialog.task.dose}
           patientName={dialog.task.patient.full_name}
+          patient={{
+            full_name: dialog.task.patient.full_name,
+            record_number: dialog.task.patient.record_number,
+            allergies: dialog.task.patient.allergies_recorded ? dialog.task.patient.allergies : null,
+          }}
           initialOutcome={dialog.outcome}
           onClose={close}
         />
