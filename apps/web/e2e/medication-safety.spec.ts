@@ -31,7 +31,10 @@ test('one penicillin-allergic patient: the alert at prescribing, dispensing and 
 
   // The doctor prescribes amoxicilline from the stay.
   await signIn(page, 'medecin@greensen.test');
-  await page.getByRole('banner').getByRole('combobox', { name: /^Hôpital/ }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('combobox', { name: /^Hôpital/ })
+    .click();
   await page.getByRole('option', { name: /HGG/ }).first().click();
   await page.goto('/hospitalizations');
   await page.getByRole('link', { name: PATIENT }).first().click();
@@ -39,7 +42,10 @@ test('one penicillin-allergic patient: the alert at prescribing, dispensing and 
   await page.getByRole('button', { name: 'Prescrire' }).click();
   const form = page.getByTestId('prescription-form');
   await form.getByTestId('medication-search').fill('amoxicilline');
-  await page.getByRole('option', { name: /^amoxicilline\b(?!.*clavulan)/i }).first().click();
+  await page
+    .getByRole('option', { name: /^amoxicilline\b(?!.*clavulan)/i })
+    .first()
+    .click();
   // The capsules the pharmacy holds (500 mg).
   await form.getByRole('combobox', { name: /Présentation/ }).click();
   await page.getByRole('option', { name: 'Gélule 500 mg' }).click();
@@ -63,7 +69,10 @@ test('one penicillin-allergic patient: the alert at prescribing, dispensing and 
   await signIn(page, 'pharmacie@greensen.test');
   await page.goto('/pharmacy');
   await page.getByRole('tab', { name: /À délivrer/ }).click();
-  const row = page.getByTestId('to-dispense-row').filter({ hasText: PATIENT }).filter({ hasText: 'amoxicilline' });
+  const row = page
+    .getByTestId('to-dispense-row')
+    .filter({ hasText: PATIENT })
+    .filter({ hasText: 'amoxicilline' });
   // The worklist is oldest first: the prescription just signed is the last of this patient's.
   await row.last().getByRole('link', { name: 'Délivrer' }).click();
   const dialog = page.getByTestId('dispense-form');

@@ -21,6 +21,7 @@ import {
   ZPrescriptionSignConflict,
   ZPrescriptionUpdate,
 } from '@greensen/shared/contracts/pharmacy';
+import { formatClinicalNumber } from '@greensen/shared/domain/clinical-number';
 import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -109,7 +110,7 @@ export function PrescriptionForm({
   onCancel,
   onDone,
 }: PrescriptionFormProps) {
-  const { t } = useTranslation('pharmacy');
+  const { t, i18n } = useTranslation('pharmacy');
   const queryClient = useQueryClient();
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const form = useForm<PrescriptionValues>({ initialValues: valuesOf(draft) });
@@ -368,10 +369,12 @@ export function PrescriptionForm({
                 {usedWeight
                   ? usedWeight.recorded_at
                     ? t('safety:weight.used', {
-                        weight: usedWeight.kg,
+                        weight: formatClinicalNumber(usedWeight.kg, i18n.language),
                         date: formatDate(usedWeight.recorded_at),
                       })
-                    : t('safety:weight.usedTyped', { weight: usedWeight.kg })
+                    : t('safety:weight.usedTyped', {
+                        weight: formatClinicalNumber(usedWeight.kg, i18n.language),
+                      })
                   : t('safety:weight.none')}
               </Text>
               {usedWeight && (

@@ -6,17 +6,7 @@
  */
 import type { TSafetyAlert } from '@greensen/shared/contracts/medication-safety';
 import { ROUTES, type TPrescriptionWarning, type TPresentation } from '@greensen/shared/contracts/pharmacy';
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconPill, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
