@@ -38,10 +38,11 @@ import {
   linesOf,
   listPrescriptions,
   lockPrescription,
-  patientName,
   type PrescriptionDbRow,
   type PrescriptionFilters,
   type PresentationFacts,
+  patientName,
+  pharmaciesOf,
   pharmacyStaff,
   presentationFacts,
   refuseLines,
@@ -689,7 +690,9 @@ export class PrescriptionService {
     await withNotifications(this.app, async (tx, notify) => {
       const rx = await lockPrescription(tx, hospital.id, id);
       if (!rx) throw notFound();
-      if (!managesPharmacy(ctx)) throw forbidden('pharmacy.not_member');
+      // A member of one of the hospital's pharmacies (not of any department).
+      const pharmacies = await pharmaciesOf(tx, hospital.id);
+      if (!pharmacies.some((p) => managesPharmacy(ctx, p.id))) throw forbidden('pharmacy.not_member');
       if (!DISPENSABLE.includes(rx.status)) throw conflict('pharmacy.not_dispensable');
       const lines = await linesOf(tx, [id]);
       const open = (l: LineDbRow) => !l.refused_at && Number(l.dispensed_quantity) < Number(l.quantity);
@@ -715,7 +718,9 @@ export class PrescriptionService {
         body.reason,
       );
       if (refused.length !== chosen.length) throw conflict('pharmacy.line_refused');
-      await tx.execute(sql`update prescriptions set version = version + 1, updated_at = now() where id = ${id}`);
+      await tx.execute(
+        sql`update prescriptions set version = version + 1, updated_at = now() where id = ${id}`,
+      );
       const positions = chosen.map((l) => Number(l.position));
       await this.app.audit.record(
         ctx,
@@ -741,7 +746,12 @@ export class PrescriptionService {
           fr: `${name}, ${rx.number} : ${inns.map((m) => m.fr).join(', ')} non délivré. Motif : ${body.reason}`,
           en: `${name}, ${rx.number}: ${inns.map((m) => m.en).join(', ')} not dispensed. Reason: ${body.reason}`,
         },
-        data: { action: 'prescription_refused', prescription_id: id, patient: rx.patient_id, lines: positions },
+        data: {
+          action: 'prescription_refused',
+          prescription_id: id,
+          patient: rx.patient_id,
+          lines: positions,
+        },
         initiatedBy: me,
       });
     });

@@ -446,6 +446,9 @@ export class StockService {
       if (!rx) throw notFound();
       const pharmacy = await this.pharmacy(tx, ctx, body.pharmacy);
       if (!['signed', 'partially_dispensed'].includes(rx.status)) throw conflict('pharmacy.not_dispensable');
+      const lines = new Map((await linesOf(tx, [rx.id])).map((l) => [l.line_id, l]));
+      // Issue 34: a line the pharmacy refused is never handed out afterwards (whatever its alerts).
+      if (body.lines.some((l) => lines.get(l.line)?.refused_at)) throw conflict('pharmacy.line_refused');
       // Issue 34: the prescription as it stands now is checked again; a line under a blocking alert is
       // dispensed only with the pharmacist's written reason (recorded once, audited).
       const { assessment } = await this.prescriptions.dispenseSafety(
@@ -464,7 +467,6 @@ export class StockService {
         { prescriptionId: rx.id, patientId: rx.patient_id, stage: 'dispense' },
         assessment,
       );
-      const lines = new Map((await linesOf(tx, [rx.id])).map((l) => [l.line_id, l]));
       const { today } = await this.dates(tx, hospital.id);
       const wanted = new Map<string, number>();
       const moves: NewMovement[] = [];
@@ -475,8 +477,6 @@ export class StockService {
       for (const [i, req] of body.lines.entries()) {
         const line = lines.get(req.line);
         if (!line) throw badRequest({ [`lines.${i}.line`]: ['pharmacy.line_unknown'] });
-        // Issue 34: a line the pharmacy refused is never handed out afterwards.
-        if (line.refused_at) throw conflict('pharmacy.line_refused');
         const total = (wanted.get(line.line_id) ?? 0) + req.quantity;
         const remaining = Number(line.quantity) - Number(line.dispensed_quantity);
         if (total > remaining) throw conflict('pharmacy.above_remaining', { remaining });
