@@ -41,8 +41,8 @@ import { useAuthStore } from '../../../stores/auth';
 import { useDispense } from '../api/dispense';
 import type { TPharmacy } from '../api/pharmacies';
 import { lotsQueryOptions } from '../api/stock';
-import { RefusalNote, RefuseDispense } from './RefuseDispense';
 import { type Allocation, allocated, dispensableLots, fefoAllocation } from './fefo';
+import { RefusalNote, RefuseDispense } from './RefuseDispense';
 
 interface LineChoice {
   include: boolean;

@@ -62,7 +62,8 @@ export function RefuseDispense({
 
   async function send() {
     setError(null);
-    if (reason.trim().length < MIN_REASON) return setError(t('refusal.reasonRequired', { count: MIN_REASON }));
+    if (reason.trim().length < MIN_REASON)
+      return setError(t('refusal.reasonRequired', { count: MIN_REASON }));
     try {
       await refuse.mutateAsync({ lines, reason: reason.trim() });
       toast({ kind: 'success', title: t('refusal.done') });
