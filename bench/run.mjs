@@ -13,7 +13,8 @@
 // --only appointments (scenario 14: free slots of a 50-doctor department over 30 days), --only reporting (scenario
 // 15: every indicator of /analytics for a month and for a year over two years of seeded visits, `--visits N`, and
 // the admin dashboard's first load; BENCH_SMALL_DB names its database), --only chat (scenario 16: chat messages to
-// 1,000 sockets, on one instance and across two through Redis).
+// 1,000 sockets, on one instance and across two through Redis), --only safety (scenario 17: the medication-safety
+// check of a 20-line prescription against a patient's record).
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
@@ -1340,6 +1341,71 @@ function recordsRows(r, engine) {
   );
 }
 
+/**
+ * Scenario 17 (issue 34): the medication-safety check of a 20-line prescription (allergies of every source,
+ * doses summed over the patient's active prescriptions, duplicates, interactions) against a patient's record
+ * read, the two sides request by request in turn (decision 0052). Goal ≤ 1.5×.
+ */
+async function safetyScenario(server) {
+  const doctor = await signIn(server.url, 'medecin@greensen.test');
+  const secretary = await signIn(server.url, 'secretaire@greensen.test');
+  const { results: people } = await api(server.url, secretary, 'GET', '/api/patients/?page_size=20');
+  const { results: medicines } = await api(server.url, doctor, 'GET', '/api/medications/?page_size=60');
+  const lines = medicines
+    .filter((m) => m.presentations.some((p) => p.route === 'oral'))
+    .slice(0, 20)
+    .map((m) => {
+      const p = m.presentations.find((x) => x.route === 'oral');
+      return {
+        presentation: p.id,
+        dose: 1,
+        dose_unit: p.unit,
+        route: 'oral',
+        frequency: { kind: 'times_per_day', times: 3 },
+      };
+    });
+  const json = { ...doctor.headers, 'content-type': 'application/json' };
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r += 1)
+    rounds.push(
+      await interleavedLatency(
+        server.url,
+        {
+          check: people.map((p) => ({
+            path: '/api/medication-safety/check/',
+            method: 'POST',
+            body: JSON.stringify({ patient: p.id, weight_kg: 60, lines }),
+            headers: json,
+          })),
+          detail: people.map((p) => ({ path: `/api/patients/${p.id}/`, headers: secretary.headers })),
+        },
+        { amount: CFG.perBatch },
+      ),
+    );
+  const measured = Object.fromEntries(['check', 'detail'].map((k) => [k, rounds.map((x) => x[k])]));
+  return {
+    lines: lines.length,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+    ),
+  };
+}
+
+/** The table's line of scenario 17. */
+function safetyRows(r, engine) {
+  row(
+    '17 medication safety',
+    `p95 POST /api/medication-safety/check/ (${r.lines} lines, ${engine}) vs a patient's record`,
+    ms(r.check.p95),
+    ms(r.detail.p95),
+    r.check.p95 / r.detail.p95,
+    atMost(1.5),
+  );
+}
+
+/** `--only safety`: scenario 17 alone (the demo database). */
+const safetyOnly = () => scenarioAlone('safety', async () => null, safetyScenario, safetyRows);
+
 /** `--only records`: scenario 9 alone (the two records added to the dataset). */
 const recordsOnly = () =>
   scenarioAlone('records', (d) => ensureRecords(d, log), recordsScenario, recordsRows);
@@ -2278,7 +2344,9 @@ async function main() {
                         ? reportingOnly()
                         : ONLY === 'chat'
                           ? chatOnly()
-                          : main()
+                          : ONLY === 'safety'
+                            ? safetyOnly()
+                            : main()
 ).catch((err) => {
   console.error(err);
   process.exit(1);

@@ -76,3 +76,16 @@ it('a doctor sees the penicillin allergy when prescribing amoxicillin to the all
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json().warnings[0]).toMatchObject({ kind: 'allergy', blocking: true });
 });
+
+it('the pharmacist sees the blocking allergy alert of the demo’s amoxicillin line with the prescriber’s reason (issue 34)', async () => {
+  const pharmacist = await actor(PHARMACIST);
+  const found = await ctx.database.db.execute<{ prescription_id: string; line: string }>(
+    sql`select prescription_id, prescription_line_id as line from medication_safety_overrides where stage = 'prescribe' limit 1`,
+  );
+  const row = found.rows[0]!;
+  const rx = await get(pharmacist, `/api/prescriptions/${row.prescription_id}/`);
+  const alert = rx.safety.alerts.find((a: { code: string }) => a.code === 'allergy_class');
+  expect(alert).toMatchObject({ severity: 'blocking', requires_reason: true, prescription_line: row.line });
+  expect(alert.override.reason).toMatch(/Allergie ancienne/);
+  expect(rx.safety.blocked_lines).toEqual([row.line]);
+});

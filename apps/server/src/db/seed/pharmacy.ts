@@ -6,6 +6,7 @@ import {
   departments,
   hospitals,
   medicationPresentations,
+  medicationSafetyOverrides,
   prescriptionLines,
   prescriptions,
   stockItems,
@@ -119,6 +120,8 @@ interface Line {
   quantity: number;
   instructions: string;
   dispensed?: number;
+  /** The prescriber signed it over a blocking allergy alert with this reason (issue 34). */
+  allergyOverride?: string;
 }
 
 export async function seedPharmacy(tx: Queryable): Promise<{ lots: number; prescriptions: number }> {
@@ -302,6 +305,20 @@ export async function seedPharmacy(tx: Queryable): Promise<{ lots: number; presc
           quantity: 5,
           instructions: 'IV lente sur 5 min, dans 10 mL d’eau pour préparations injectables.',
         },
+        {
+          // Issue 34: an amoxicillin line for the penicillin-allergic patient, signed over the blocking alert
+          // with the prescriber's reason, waiting at the pharmacy (the pharmacist sees the alert and the reason).
+          presentation: P.amox,
+          dose: 1,
+          doseUnit: 'gélule',
+          route: 'oral',
+          frequency: tds,
+          days: 5,
+          quantity: 15,
+          instructions: 'Relais oral prévu après 48 h de ceftriaxone.',
+          allergyOverride:
+            'Allergie ancienne (éruption légère en 2015, non documentée) ; pas d’alternative orale disponible, surveillance rapprochée.',
+        },
       ],
     });
 
@@ -343,8 +360,20 @@ export async function seedPharmacy(tx: Queryable): Promise<{ lots: number; presc
           quantity: l.quantity,
           dispensedQuantity: l.dispensed ?? 0,
           instructions: l.instructions,
+          allergyOverrideReason: l.allergyOverride ?? null,
         })
         .returning({ id: prescriptionLines.id });
+      if (l.allergyOverride)
+        await tx.insert(medicationSafetyOverrides).values({
+          hospitalId: h.id,
+          prescriptionId: rx!.id,
+          prescriptionLineId: line!.id,
+          code: 'allergy_class',
+          stage: 'prescribe',
+          reason: l.allergyOverride,
+          createdBy: plan.origin.doctor_id,
+          createdAt: signedAt,
+        });
       if (l.dispensed)
         await tx.insert(stockMovements).values({
           hospitalId: h.id,

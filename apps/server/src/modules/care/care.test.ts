@@ -335,7 +335,8 @@ describe('vitals rounds and NEWS2', () => {
 describe('medication administration record', () => {
   async function signedOnVisit() {
     const c = await startedConsultation(ctx.app, { desk, assigner: queue, doctor }, h.dep('URG').id);
-    const meds = await call(ctx.app, doctor, 'GET', '/api/medications/?atc=N02BE01&page_size=5');
+    // Multivitamins: hourly doses stay under every dose limit (issue 34 checks paracetamol's 4 g a day).
+    const meds = await call(ctx.app, doctor, 'GET', '/api/medications/?atc=A11BA&page_size=5');
     const pres = meds.json().results[0].presentations.find((p: { form: string }) => p.form === 'tablet').id;
     const rx = await call(ctx.app, doctor, 'POST', '/api/prescriptions/', {
       patient: c.patient,

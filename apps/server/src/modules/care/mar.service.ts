@@ -319,7 +319,11 @@ export class MarService {
         }>(sql`update prescription_lines set first_dose_at = ${scheduledAt.toISOString()}
           where id = ${line.id} and first_dose_at is null and not exists (select 1 from medication_administrations
             where prescription_line_id = ${line.id} and outcome = 'given') returning id`);
-        if (!set.rows[0]) throw conflict('care.stat_not_first');
+        if (!set.rows[0]) {
+          // The same submit, committed meanwhile (a double tap): replayed below; else a first dose exists.
+          if (await this.byKey(tx, body.idempotency_key)) return null;
+          throw conflict('care.stat_not_first');
+        }
         line.first_dose_at = scheduledAt;
       }
       if (frequency.kind === 'as_needed') {

@@ -13,7 +13,7 @@ import { fullName } from '../../lib/clinical.js';
 import type { ServiceContext } from '../../lib/context.js';
 import { prescriptionSafetyLines } from './safety.repository.js';
 import { type RawAlert, timingOf } from './safety.rules.js';
-import { allergiesOf, type MedicationSafetyService, safetyLineOf } from './safety.service.js';
+import { type Assessment, type MedicationSafetyService, safetyLineOf } from './safety.service.js';
 
 export interface DoseCheck {
   prescriptionId: string;
@@ -87,30 +87,23 @@ export class AdministrationSafety {
       for (const alert of a.alerts)
         if (alert.prescription_line)
           alerts.set(alert.prescription_line, [...(alerts.get(alert.prescription_line) ?? []), alert]);
-      patient ??= {
-        id: a.patient.id,
-        full_name: fullName(a.patient.first_name, a.patient.last_name),
-        record_number: a.patient.record_number,
-        birth_date: a.patient.birth_date,
-        sex: a.patient.sex,
-        photo_url: null,
-        allergies: a.allergies,
-        weight: a.weight,
-      };
+      patient ??= fiveRights(a);
     }
-    if (!patient) {
-      const a = await this.safety.assess(q, ctx, { patientId, stage: 'administer', lines: [] });
-      patient = {
-        id: a.patient.id,
-        full_name: fullName(a.patient.first_name, a.patient.last_name),
-        record_number: a.patient.record_number,
-        birth_date: a.patient.birth_date,
-        sex: a.patient.sex,
-        photo_url: null,
-        allergies: allergiesOf(a.patient),
-        weight: a.weight,
-      };
-    }
+    patient ??= fiveRights(await this.safety.assess(q, ctx, { patientId, stage: 'administer', lines: [] }));
     return { patient, alerts };
   }
+}
+
+/** The patient of the five rights from an assessment (no photo is stored in Greensen). */
+function fiveRights(a: Assessment): TFiveRightsPatient {
+  return {
+    id: a.patient.id,
+    full_name: fullName(a.patient.first_name, a.patient.last_name),
+    record_number: a.patient.record_number,
+    birth_date: a.patient.birth_date,
+    sex: a.patient.sex,
+    photo_url: null,
+    allergies: a.allergies,
+    weight: a.weight,
+  };
 }

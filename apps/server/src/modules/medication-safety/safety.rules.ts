@@ -205,7 +205,7 @@ function allergyAlerts(data: SafetyData, patient: SafetyPatient, line: SafetyLin
         severity: 'blocking',
         line,
         key: match.kind === 'substance' ? 'safety.allergy' : 'safety.allergy_class',
-        params: { name: nameOf(line), allergy: match.allergy },
+        params: { name: nameOf(line), name_en: line.med.innEn, allergy: match.allergy },
         details: { allergy: match.allergy, allergy_source: sourceOf(match.allergy) },
       },
     ];
@@ -221,7 +221,7 @@ function allergyAlerts(data: SafetyData, patient: SafetyPatient, line: SafetyLin
           severity: row.severity,
           line,
           key: 'safety.allergy_cross_reactivity',
-          params: { name: nameOf(line), allergy },
+          params: { name: nameOf(line), name_en: line.med.innEn, allergy },
           details: { allergy, allergy_source: sourceOf(allergy), source: row.source },
           advice: row.note,
         },
@@ -254,7 +254,7 @@ function doseAlerts(
       severity: 'blocking',
       line,
       key: 'safety.weight_required',
-      params: { name: nameOf(line) },
+      params: { name: nameOf(line), name_en: line.med.innEn },
       details: {},
     });
   };
@@ -269,7 +269,7 @@ function doseAlerts(
             severity: 'info',
             line,
             key: 'safety.dose_unverifiable',
-            params: { name: nameOf(line), unit: limit.unit },
+            params: { name: nameOf(line), name_en: line.med.innEn, unit: limit.unit },
             details: { unit: limit.unit, source: limit.source },
           });
         continue;
@@ -286,7 +286,13 @@ function doseAlerts(
           severity: 'blocking',
           line,
           key: 'safety.dose_single_max',
-          params: { name: nameOf(line), value: round(amount), limit: limit.adultDose!, unit: limit.unit },
+          params: {
+            name: nameOf(line),
+            name_en: line.med.innEn,
+            value: round(amount),
+            limit: limit.adultDose!,
+            unit: limit.unit,
+          },
           details: {
             value: round(amount),
             limit: limit.adultDose,
@@ -303,6 +309,7 @@ function doseAlerts(
           key: 'safety.dose_per_kg_dose',
           params: {
             name: nameOf(line),
+            name_en: line.med.innEn,
             value: round(amount / weight),
             limit: limit.kgDose!,
             unit: limit.unit,
@@ -320,7 +327,7 @@ function doseAlerts(
     }
     if (line.own && weight === null && (child || line.med.paediatric)) askWeight(line);
   }
-  for (const [substance, contributions] of bySubstance) {
+  for (const contributions of bySubstance.values()) {
     const first = contributions.find((c) => c.line.own);
     if (!first) continue;
     const total = contributions.reduce((s, c) => s + c.perDay, 0);
@@ -336,7 +343,8 @@ function doseAlerts(
         line: first.line,
         key: others.length ? 'safety.dose_daily_max_sum' : 'safety.dose_daily_max',
         params: {
-          name: substance,
+          name: first.line.med.innFr,
+          name_en: first.line.med.innEn,
           value: round(total),
           limit: limit.adultDay!,
           unit: limit.unit,
@@ -352,7 +360,8 @@ function doseAlerts(
         line: first.line,
         key: 'safety.dose_per_kg_day',
         params: {
-          name: substance,
+          name: first.line.med.innFr,
+          name_en: first.line.med.innEn,
           value: round(total / weight),
           limit: limit.kgDay!,
           unit: limit.unit,
@@ -371,12 +380,30 @@ function doseAlerts(
   return out;
 }
 
-const substanceSet = (m: SafetyMed) => new Set(substancesOf(m.innEn));
+const substanceSets = new WeakMap<SafetyMed, Set<string>>();
+/** The folded English substances of a medicine (kept per medicine object: a 20-line check compares 190 pairs). */
+function substanceSet(m: SafetyMed): Set<string> {
+  let set = substanceSets.get(m);
+  if (!set) {
+    set = new Set(substancesOf(m.innEn));
+    substanceSets.set(m, set);
+  }
+  return set;
+}
+const folded = new Map<string, string>();
+const foldOnce = (v: string) => {
+  let f = folded.get(v);
+  if (f === undefined) {
+    f = fold(v);
+    folded.set(v, f);
+  }
+  return f;
+};
 
 function matches(m: Matcher, med: SafetyMed): boolean {
   switch (m.kind) {
     case 'inn':
-      return substanceSet(med).has(fold(m.value));
+      return substanceSet(med).has(foldOnce(m.value));
     case 'class':
       return med.allergyClasses.includes(m.value);
     case 'atc':
@@ -410,14 +437,18 @@ function pairAlerts(data: SafetyData, lines: readonly SafetyLine[]): RawAlert[] 
       line.med.medicationId === other.med.medicationId || [...substanceSet(other.med)].some((s) => a.has(s));
     const atc = line.med.atcCode ?? '';
     const where = other.own ? 'safety.where_line' : 'safety.where_prescription';
-    const whereParams = { other: other.med.innFr, number: other.prescriptionNumber ?? '' };
+    const whereParams = {
+      other: other.med.innFr,
+      other_en: other.med.innEn,
+      number: other.prescriptionNumber ?? '',
+    };
     if (sameSubstance)
       out.push({
         code: 'duplicate_substance',
         severity: 'warning',
         line,
         key: 'safety.duplicate_substance',
-        params: { name: nameOf(line), where, ...whereParams },
+        params: { name: nameOf(line), name_en: line.med.innEn, where, ...whereParams },
         details: otherDetails(other),
       });
     else if (atc.length >= 5 && (other.med.atcCode ?? '').slice(0, 5) === atc.slice(0, 5))
@@ -426,7 +457,7 @@ function pairAlerts(data: SafetyData, lines: readonly SafetyLine[]): RawAlert[] 
         severity: 'warning',
         line,
         key: 'safety.duplicate_class',
-        params: { name: nameOf(line), atc: atc.slice(0, 5), where, ...whereParams },
+        params: { name: nameOf(line), name_en: line.med.innEn, atc: atc.slice(0, 5), where, ...whereParams },
         details: otherDetails(other),
       });
     const found = data.interactions
@@ -442,7 +473,7 @@ function pairAlerts(data: SafetyData, lines: readonly SafetyLine[]): RawAlert[] 
         severity: found.severity,
         line,
         key: 'safety.interaction',
-        params: { name: nameOf(line), where, ...whereParams },
+        params: { name: nameOf(line), name_en: line.med.innEn, where, ...whereParams },
         details: { ...otherDetails(other), source: found.source },
         advice: found.advice,
       });
@@ -459,7 +490,7 @@ function pregnancyAlerts(limitsOf: (code: string) => readonly DoseLimit[], line:
       severity: rule === 'contraindicated' ? 'blocking' : 'warning',
       line,
       key: rule === 'contraindicated' ? 'safety.pregnancy_contraindicated' : 'safety.pregnancy_avoid',
-      params: { name: nameOf(line) },
+      params: { name: nameOf(line), name_en: line.med.innEn },
       details: { source: limitsOf(line.med.code).find((l) => l.pregnancy)?.source ?? null },
     },
   ];

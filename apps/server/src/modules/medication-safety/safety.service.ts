@@ -228,8 +228,12 @@ export class MedicationSafetyService {
   }
 
   private message(lang: Lang, a: RawAlert) {
-    const where = typeof a.params.where === 'string' ? translate(lang, a.params.where, a.params) : '';
-    return translate(lang, a.key, { ...a.params, where });
+    // `x_en`: the English form of `x` (INN names), used for an English request.
+    const params: Record<string, string | number> = {};
+    for (const [k, v] of Object.entries(a.params))
+      if (!k.endsWith('_en')) params[k] = lang === 'en' ? (a.params[`${k}_en`] ?? v) : v;
+    const where = typeof a.params.where === 'string' ? translate(lang, a.params.where, params) : '';
+    return translate(lang, a.key, { ...params, where });
   }
 
   /**

@@ -315,7 +315,14 @@ describe('prescriptions and their safety checks', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     const shown = await call(ctx.app, pharmacist, 'GET', `/api/prescriptions/${rx.id}/`);
     expect(shown.json().lines[1].allergy_override_reason).toBe('Réaction ancienne mineure, bénéfice attendu');
-    expect(shown.json().warnings.find((w: { kind: string }) => w.kind === 'allergy').blocking).toBe(false);
+    // Issue 34: the pharmacist sees the alert with the prescriber's reason, and gives a reason of his own to
+    // dispense it (the line is not pre-ticked).
+    const alert = shown.json().safety.alerts.find((a: { code: string }) => a.code === 'allergy_class');
+    expect(alert.override).toMatchObject({
+      stage: 'prescribe',
+      reason: 'Réaction ancienne mineure, bénéfice attendu',
+    });
+    expect(shown.json().safety.blocked_lines).toEqual([shown.json().lines[1].id]);
     // The pharmacy's worklist says so before the prescription is opened; others say nothing.
     const list = await call(
       ctx.app,
@@ -342,10 +349,12 @@ describe('prescriptions and their safety checks', () => {
     });
     expect(blocked.statusCode).toBe(409);
     expect(blocked.json().warnings[0].kind).toBe('weight_required');
-    const first = await signed([line(para)], child, { weight_kg: 19 });
+    // 250 mg twice a day for 19 kg: 13 mg/kg per dose, under the 15 mg/kg of the dose limits (issue 34).
+    const childDose = line(para, { dose: 250, dose_unit: 'mg' });
+    const first = await signed([childDose], child, { weight_kg: 19 });
     const check = await call(ctx.app, doctor, 'POST', '/api/prescriptions/check/', {
       patient: first.patient.id,
-      lines: [line(para)],
+      lines: [childDose],
     });
     const kinds = check.json().warnings.map((w: { kind: string; blocking: boolean }) => [w.kind, w.blocking]);
     expect(kinds).toEqual(
@@ -357,7 +366,7 @@ describe('prescriptions and their safety checks', () => {
     const weighed = await call(ctx.app, doctor, 'POST', '/api/prescriptions/check/', {
       patient: first.patient.id,
       weight_kg: 18,
-      lines: [line(para)],
+      lines: [childDose],
     });
     expect(weighed.json().warnings.map((w: { kind: string }) => w.kind)).not.toContain('weight_required');
     expect(weighed.json().weight_kg).toBe(18);

@@ -49,12 +49,14 @@ function dosePatient(mar: TMarSafe | undefined): DosePatient | null {
 
 /**
  * A first dose may be given now when nothing of the line was given or is due yet: a scheduled line, no stat dose
- * already, no dose recorded or overdue, started less than a day ago (the server decides and refuses otherwise).
+ * already, no dose recorded or overdue in the window, signed less than STAT_RECENT_HOURS ago (a line of yesterday
+ * was most likely given in an earlier shift: the server decides, and refuses once a dose was given).
  */
+const STAT_RECENT_HOURS = 12;
 export function statPossible(line: MarLine, now = Date.now()): boolean {
   if (line.as_needed || line.first_dose_at) return false;
   if (line.doses.some((d) => d.record !== null || d.status === 'overdue')) return false;
-  return Date.parse(line.starts_at) > now - 24 * 3600_000;
+  return Date.parse(line.starts_at) > now - STAT_RECENT_HOURS * 3600_000;
 }
 
 function LineAlerts({ alerts }: { alerts: readonly TSafetyAlert[] }) {

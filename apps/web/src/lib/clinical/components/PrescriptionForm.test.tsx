@@ -146,24 +146,30 @@ describe('the frequency picker', () => {
   });
 });
 
+/** The form for the allergic adult, amoxicillin picked. */
+async function prescribeAmoxicillin(options: Parameters<typeof serve>[1] = {}) {
+  const user = userEvent.setup();
+  const calls: Call[] = [];
+  serve(calls, options);
+  const onDone = vi.fn();
+  render(
+    <TestProviders>
+      <PrescriptionForm
+        patient={PATIENT}
+        consultationId={CONSULTATION}
+        onCancel={() => undefined}
+        onDone={onDone}
+      />
+    </TestProviders>,
+  );
+  await user.type(screen.getByTestId('medication-search'), 'amox');
+  await user.click(await screen.findByRole('option', { name: /Amoxicilline/, hidden: true }));
+  return { user, calls, onDone };
+}
+
 describe('the prescribing form', () => {
   it('blocks signing on an allergy until a reason is written on the line, then sends the draft and signs it', async () => {
-    const user = userEvent.setup();
-    const calls: Call[] = [];
-    serve(calls);
-    const onDone = vi.fn();
-    render(
-      <TestProviders>
-        <PrescriptionForm
-          patient={PATIENT}
-          consultationId={CONSULTATION}
-          onCancel={() => undefined}
-          onDone={onDone}
-        />
-      </TestProviders>,
-    );
-    await user.type(screen.getByTestId('medication-search'), 'amox');
-    await user.click(await screen.findByRole('option', { name: /Amoxicilline/, hidden: true }));
+    const { user, calls, onDone } = await prescribeAmoxicillin();
     // An adult gets the capsules (the children's suspension is for children), one capsule three times a day.
     expect(screen.getByRole('combobox', { name: /Présentation/ })).toHaveValue('Gélule 500 mg');
     await user.type(screen.getByRole('textbox', { name: /Durée/ }), '7');
@@ -250,22 +256,7 @@ describe('the prescribing form', () => {
   }, 60_000);
 
   it('shows the server’s refusal to sign and asks the reason of the alert it names', async () => {
-    const user = userEvent.setup();
-    const calls: Call[] = [];
-    serve(calls, { refuseSign: true });
-    const onDone = vi.fn();
-    render(
-      <TestProviders>
-        <PrescriptionForm
-          patient={PATIENT}
-          consultationId={CONSULTATION}
-          onCancel={() => undefined}
-          onDone={onDone}
-        />
-      </TestProviders>,
-    );
-    await user.type(screen.getByTestId('medication-search'), 'amox');
-    await user.click(await screen.findByRole('option', { name: /Amoxicilline/, hidden: true }));
+    const { user, onDone } = await prescribeAmoxicillin({ refuseSign: true });
     await user.type(
       await screen.findByRole('textbox', { name: /Votre motif pour passer outre/ }),
       'Rash ancien, bénin',
