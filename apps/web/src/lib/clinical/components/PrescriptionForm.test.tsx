@@ -257,11 +257,16 @@ describe('the prescribing form', () => {
 
   it('shows the server’s refusal to sign and asks the reason of the alert it names', async () => {
     const { user, onDone } = await prescribeAmoxicillin({ refuseSign: true });
+    await user.type(screen.getByRole('textbox', { name: /Durée/ }), '7');
+    // The checks of the complete line have answered (the quantity comes with them).
+    expect(await screen.findByText('Calculée : 21 gélules', {}, { timeout: 4000 })).toBeInTheDocument();
     await user.type(
       await screen.findByRole('textbox', { name: /Votre motif pour passer outre/ }),
       'Rash ancien, bénin',
     );
-    await user.click(screen.getByRole('button', { name: 'Signer l’ordonnance' }));
+    const sign = screen.getByRole('button', { name: 'Signer l’ordonnance' });
+    await waitFor(() => expect(sign).toBeEnabled());
+    await user.click(sign);
 
     expect(await screen.findByTestId('sign-refused', {}, { timeout: 10_000 })).toHaveTextContent(
       'Le serveur a refusé',

@@ -255,7 +255,13 @@ export function DoseModal({
           </SimpleGrid>
         </Paper>
         {stat && (
-          <Alert color="blue" variant="light" icon={<IconBolt size={18} />} data-testid="stat-notice">
+          <Alert
+            color="blue"
+            variant="light"
+            icon={<IconBolt size={18} />}
+            role="status"
+            data-testid="stat-notice"
+          >
             {t('mar.stat.notice')}
           </Alert>
         )}
@@ -299,6 +305,7 @@ export function DoseModal({
                 color="orange"
                 variant="light"
                 icon={<IconClockExclamation size={18} />}
+                role="status"
                 data-testid="timing-flag"
                 data-timing={off < 0 ? 'early' : 'late'}
               >
