@@ -1851,6 +1851,17 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     },
     massAssignment: { extras: 'refused' },
   },
+  'POST /api/prescriptions/:id/refuse/': {
+    // Issue 34: who may dispense may refuse to (a member of a pharmacy of the hospital), with a reason.
+    allow: PHARMACY_MANAGERS,
+    objectRule: NOT_PHARMACY_MEMBERS,
+    audit: 'update',
+    request: async (kit) => {
+      const rx = await kit.prescription('signed');
+      return { params: { id: rx.id }, body: { lines: [rx.line], reason: 'Allergie connue non justifiée' } };
+    },
+    massAssignment: { extras: 'refused' },
+  },
   'GET /api/pharmacy/pharmacies/': { allow: ALL, audit: 'none' },
   'GET /api/pharmacy/stock/': {
     allow: ALL,

@@ -152,6 +152,17 @@ export const ZPrescriptionUpdate = z
   .strict();
 export const ZPrescriptionSign = z.object({ version: z.number().int() }).strict();
 export const ZPrescriptionCancel = z.object({ reason: z.string().trim().min(3).max(500) }).strict();
+/**
+ * The pharmacist refuses to dispense lines not fully dispensed (`null`: every such line of the prescription),
+ * with a written reason (issue 34); the prescriber is told.
+ */
+export const ZPrescriptionRefuse = z
+  .object({
+    lines: z.array(z.uuid()).min(1).max(30).nullable(),
+    reason: z.string().trim().min(5).max(500),
+  })
+  .strict();
+export type TPrescriptionRefuse = z.infer<typeof ZPrescriptionRefuse>;
 
 /** A warning of the safety checks: `blocking` ones stop signing until overridden with a reason. */
 export const ZPrescriptionWarning = z.object({
@@ -208,6 +219,8 @@ export const ZPrescriptionLine = z.object({
   dispensed_quantity: z.number().int(),
   instructions: z.string().nullable(),
   allergy_override_reason: z.string().nullable(),
+  /** The pharmacist's refusal to dispense the line (issue 34): no longer to dispense. */
+  refusal: z.object({ at: zDateTime, by: ZPersonRef, reason: z.string() }).nullable(),
 });
 export type TPrescriptionLine = z.infer<typeof ZPrescriptionLine>;
 
@@ -239,6 +252,8 @@ export const ZPrescriptionListItem = ZPrescription.omit({ lines: true, warnings:
   allergy_override: z.boolean(),
   /** INN names of the lines, for the list. */
   summary: z.string(),
+  /** Lines the pharmacy refused to dispense (issue 34). */
+  refused_lines: z.number().int(),
 });
 export const ZPrescriptionList = zPage(ZPrescriptionListItem);
 export const ZPrescriptionQuery = ZPageQuery.extend({

@@ -207,6 +207,13 @@ export const prescriptionLines = pgTable(
      * instead of from the signature and the ward's round times.
      */
     firstDoseAt: timestamp('first_dose_at', { withTimezone: true }),
+    /**
+     * The pharmacist's refusal to dispense the line (issue 34): who, when and why. A refused line is no longer
+     * to dispense; dispensing it is refused (409).
+     */
+    refusedAt: timestamp('refused_at', { withTimezone: true }),
+    refusedBy: uuid('refused_by').references(() => users.id),
+    refusalReason: text('refusal_reason'),
   },
   (t) => [
     uniqueIndex('prescription_lines_position_uq').on(t.prescriptionId, t.position),
@@ -215,6 +222,11 @@ export const prescriptionLines = pgTable(
       sql`${t.dispensedQuantity} >= 0 and ${t.dispensedQuantity} <= ${t.quantity}`,
     ),
     check('prescription_lines_quantity_ck', sql`${t.quantity} > 0`),
+    check(
+      'prescription_lines_refusal_ck',
+      sql`(${t.refusedAt} is null and ${t.refusedBy} is null and ${t.refusalReason} is null)
+        or (${t.refusedAt} is not null and ${t.refusedBy} is not null and length(${t.refusalReason}) >= 5)`,
+    ),
     index('prescription_lines_medication_idx').on(t.medicationId),
   ],
 );

@@ -548,6 +548,7 @@ export interface PrescriptionDbRow extends RefRow {
   line_count: number;
   allergy_override: boolean;
   summary: string | null;
+  refused_lines: number;
 }
 export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.prescriber_id,
     u.first_name as u_first, u.last_name as u_last, rx.consultation_id, rx.hospitalization_id, rx.weight_kg,
@@ -557,7 +558,9 @@ export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.pr
     exists (select 1 from prescription_lines l where l.prescription_id = rx.id
       and l.allergy_override_reason is not null) as allergy_override,
     (select string_agg(m.inn_fr, ', ' order by l.position) from prescription_lines l
-       join medications m on m.id = l.medication_id where l.prescription_id = rx.id) as summary
+       join medications m on m.id = l.medication_id where l.prescription_id = rx.id) as summary,
+    (select count(*)::int from prescription_lines l where l.prescription_id = rx.id
+      and l.refused_at is not null) as refused_lines
   from prescriptions rx join patients p on p.id = rx.patient_id join departments d on d.id = rx.department_id
   join users u on u.id = rx.prescriber_id`;
 
@@ -588,7 +591,10 @@ export async function listPrescriptions(
   if (f.consultation) conds.push(sql`rx.consultation_id = ${f.consultation}`);
   if (f.hospitalization) conds.push(sql`rx.hospitalization_id = ${f.hospitalization}`);
   if (f.mine) conds.push(sql`rx.prescriber_id = ${me}`);
-  if (f.status === 'to_dispense') conds.push(sql`rx.status in ('signed', 'partially_dispensed')`);
+  // The worklist holds what is left to hand out: a prescription whose remaining lines were all refused leaves it.
+  if (f.status === 'to_dispense')
+    conds.push(sql`rx.status in ('signed', 'partially_dispensed') and exists (select 1 from prescription_lines l
+      where l.prescription_id = rx.id and l.dispensed_quantity < l.quantity and l.refused_at is null)`);
   else if (f.status !== 'all') conds.push(sql`rx.status = ${f.status}`);
   const where = sql.join(conds, sql` and `);
   // The pharmacy's worklist is first come, first served; other lists show the newest first.
@@ -620,6 +626,11 @@ export interface LineDbRow extends PresentationDbRow {
   dispensed_quantity: number;
   instructions: string | null;
   allergy_override_reason: string | null;
+  refused_at: Date | string | null;
+  refusal_reason: string | null;
+  rb_id: string | null;
+  rb_first: string | null;
+  rb_last: string | null;
 }
 export async function linesOf(q: Queryable, prescriptionIds: readonly string[]): Promise<LineDbRow[]> {
   if (!prescriptionIds.length) return [];
@@ -627,9 +638,10 @@ export async function linesOf(q: Queryable, prescriptionIds: readonly string[]):
     await q.execute<LineDbRow>(sql`select ${PRESENTATION_COLUMNS}, l.id as line_id, l.prescription_id,
       l.position, m.id as m_id, m.inn_fr, m.inn_en, m.atc_code, array_to_json(m.allergy_classes) as allergy_classes,
       l.dose, l.dose_unit, l.route as line_route, l.frequency, l.duration_days, l.quantity, l.dispensed_quantity,
-      l.instructions, l.allergy_override_reason
+      l.instructions, l.allergy_override_reason, l.refused_at, l.refusal_reason,
+      rb.id as rb_id, rb.first_name as rb_first, rb.last_name as rb_last
     from prescription_lines l join medication_presentations pr on pr.id = l.presentation_id
-    join medications m on m.id = l.medication_id
+    join medications m on m.id = l.medication_id left join users rb on rb.id = l.refused_by
     where l.prescription_id in (${sqlList(prescriptionIds)}) order by l.prescription_id, l.position`);
   return res.rows;
 }
@@ -670,7 +682,7 @@ export async function activeMedications(
   const res = await q.execute<{ medication_id: string; number: string }>(sql`select distinct l.medication_id,
       rx.number from prescription_lines l join prescriptions rx on rx.id = l.prescription_id
     where rx.patient_id = ${patientId} and rx.status in ('signed', 'partially_dispensed')
-      and l.dispensed_quantity < l.quantity ${exclude ? sql`and rx.id <> ${exclude}` : sql``}`);
+      and l.dispensed_quantity < l.quantity and l.refused_at is null ${exclude ? sql`and rx.id <> ${exclude}` : sql``}`);
   return res.rows;
 }
 
@@ -691,4 +703,63 @@ export async function stockAvailability(
   return new Map(
     res.rows.map((r) => [r.presentation_id, { usable: Number(r.usable), all: Number(r.total) }]),
   );
+}
+
+// Dispensing and refusal ---------------------------------------------------------------------------------
+
+/** A prescription of the hospital, locked for a dispensing or a refusal (one at a time per prescription). */
+export async function lockPrescription(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<{
+    id: string;
+    status: string;
+    number: string;
+    patient_id: string;
+    prescriber_id: string;
+    weight_kg: number | string | null;
+  }>(sql`select id, status, number, patient_id, prescriber_id, weight_kg from prescriptions
+    where id = ${id} and hospital_id = ${hospitalId} for update`);
+  return res.rows[0] ?? null;
+}
+
+/** Adds dispensed units to a line not refused; false when the line is refused (nothing changed). */
+export async function addDispensedUnits(q: Queryable, lineId: string, quantity: number): Promise<boolean> {
+  const res = await q.execute<{ id: string }>(sql`update prescription_lines
+    set dispensed_quantity = dispensed_quantity + ${quantity}
+    where id = ${lineId} and refused_at is null returning id`);
+  return res.rows.length === 1;
+}
+
+/** The lines of a prescription still to hand out: not fully dispensed and not refused. */
+export async function countLinesToDispense(q: Queryable, prescriptionId: string): Promise<number> {
+  const res = await q.execute<{ n: number }>(sql`select count(*)::int as n from prescription_lines
+    where prescription_id = ${prescriptionId} and dispensed_quantity < quantity and refused_at is null`);
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+/**
+ * Refuses lines of a prescription that are neither refused nor fully dispensed (a conditional update: a line
+ * dispensed or refused meanwhile is left alone). Returns the lines refused.
+ */
+export async function refuseLines(
+  q: Queryable,
+  prescriptionId: string,
+  lineIds: readonly string[],
+  by: string,
+  reason: string,
+): Promise<string[]> {
+  if (!lineIds.length) return [];
+  const res = await q.execute<{ id: string }>(sql`update prescription_lines
+    set refused_at = now(), refused_by = ${by}, refusal_reason = ${reason}
+    where prescription_id = ${prescriptionId} and id in (${sqlList(lineIds)})
+      and refused_at is null and dispensed_quantity < quantity
+    returning id`);
+  return res.rows.map((r) => r.id);
+}
+
+/** The patient's name, for a notification. */
+export async function patientName(q: Queryable, patientId: string) {
+  const res = await q.execute<{ first_name: string; last_name: string }>(
+    sql`select first_name, last_name from patients where id = ${patientId}`,
+  );
+  return res.rows[0] ?? null;
 }

@@ -24,6 +24,7 @@ import {
   ZPrescriptionCreate,
   ZPrescriptionList,
   ZPrescriptionQuery,
+  ZPrescriptionRefuse,
   ZPrescriptionSignConflict,
   ZPrescriptionUpdate,
   ZReceiptCreate,
@@ -101,6 +102,18 @@ defineMessages({
   'pharmacy.not_dispensable': {
     fr: 'Seule une ordonnance signée (et pas entièrement délivrée) peut être délivrée.',
     en: 'Only a signed prescription (not fully dispensed) can be dispensed.',
+  },
+  'pharmacy.line_refused': {
+    fr: 'Cette ligne a été refusée par la pharmacie : elle ne se délivre plus.',
+    en: 'This line was refused by the pharmacy: it can no longer be dispensed.',
+  },
+  'pharmacy.line_dispensed': {
+    fr: 'Cette ligne est déjà entièrement délivrée.',
+    en: 'This line is already fully dispensed.',
+  },
+  'pharmacy.nothing_to_refuse': {
+    fr: 'Il ne reste aucune ligne à délivrer dans cette ordonnance.',
+    en: 'No line of this prescription is left to dispense.',
   },
   'pharmacy.pharmacy_unknown': {
     fr: "Cette pharmacie n'existe pas dans l'hôpital.",
@@ -404,6 +417,22 @@ export async function pharmacyRoutes(app: FastifyInstance) {
     },
     async (request, reply) =>
       reply.status(201).send(await stock.dispense(contextOf(request), request.params.id, request.body)),
+  );
+
+  r.post(
+    '/api/prescriptions/:id/refuse/',
+    {
+      config: manager,
+      schema: {
+        tags,
+        summary:
+          'A pharmacy member refuses to dispense lines (null: every line left) with a written reason; the prescriber is told',
+        params: ZIdParams,
+        body: ZPrescriptionRefuse,
+        response: { 200: ZPrescriptionWithSafety },
+      },
+    },
+    async (request) => rx.refuse(contextOf(request), request.params.id, request.body),
   );
 
   // Stock -------------------------------------------------------------------------------------------------

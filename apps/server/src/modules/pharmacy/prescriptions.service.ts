@@ -7,6 +7,7 @@ import type {
 import type {
   TPrescription,
   TPrescriptionLineInput,
+  TPrescriptionRefuse,
   TPrescriptionWarning,
 } from '@greensen/shared/contracts/pharmacy';
 import { ZFrequency } from '@greensen/shared/contracts/pharmacy';
@@ -36,11 +37,15 @@ import {
   type LineDbRow,
   linesOf,
   listPrescriptions,
+  lockPrescription,
   type PrescriptionDbRow,
   type PrescriptionFilters,
   type PresentationFacts,
+  patientName,
+  pharmaciesOf,
   pharmacyStaff,
   presentationFacts,
+  refuseLines,
   stockAvailability,
   toPresentation,
 } from './pharmacy.repository.js';
@@ -396,6 +401,7 @@ export class PrescriptionService {
         line_count: Number(r.line_count),
         allergy_override: Boolean(r.allergy_override),
         summary: r.summary ?? '',
+        refused_lines: Number(r.refused_lines ?? 0),
       })),
     };
   }
@@ -672,6 +678,86 @@ export class PrescriptionService {
     });
   }
 
+  /**
+   * The pharmacist refuses to dispense lines (or every line left, `lines: null`) with a written reason (issue
+   * 34, the answer to an alert or an override they do not accept): the prescription is locked like a dispensing
+   * (the two never both win on one line), the refusal is stored on the lines, audited, and the prescriber told.
+   * Order of the answers as for dispensing: 404 → not a member of a pharmacy (403) → state (409) → content (400).
+   */
+  async refuse(ctx: ServiceContext, id: string, body: TPrescriptionRefuse) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    await withNotifications(this.app, async (tx, notify) => {
+      const rx = await lockPrescription(tx, hospital.id, id);
+      if (!rx) throw notFound();
+      // A member of one of the hospital's pharmacies (not of any department).
+      const pharmacies = await pharmaciesOf(tx, hospital.id);
+      if (!pharmacies.some((p) => managesPharmacy(ctx, p.id))) throw forbidden('pharmacy.not_member');
+      if (!DISPENSABLE.includes(rx.status)) throw conflict('pharmacy.not_dispensable');
+      const lines = await linesOf(tx, [id]);
+      const open = (l: LineDbRow) => !l.refused_at && Number(l.dispensed_quantity) < Number(l.quantity);
+      let chosen: LineDbRow[];
+      if (body.lines === null) chosen = lines.filter(open);
+      else {
+        const byId = new Map(lines.map((l) => [l.line_id, l]));
+        chosen = body.lines.map((lineId, i) => {
+          const l = byId.get(lineId);
+          if (!l) throw badRequest({ [`lines.${i}`]: ['pharmacy.line_unknown'] });
+          if (l.refused_at) throw conflict('pharmacy.line_refused');
+          if (!open(l)) throw conflict('pharmacy.line_dispensed');
+          return l;
+        });
+        chosen = [...new Map(chosen.map((l) => [l.line_id, l])).values()];
+      }
+      if (!chosen.length) throw conflict('pharmacy.nothing_to_refuse');
+      const refused = await refuseLines(
+        tx,
+        id,
+        chosen.map((l) => l.line_id),
+        me,
+        body.reason,
+      );
+      if (refused.length !== chosen.length) throw conflict('pharmacy.line_refused');
+      await tx.execute(
+        sql`update prescriptions set version = version + 1, updated_at = now() where id = ${id}`,
+      );
+      const positions = chosen.map((l) => Number(l.position));
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'prescription.refuse',
+          resourceType: 'prescription',
+          resourceId: id,
+          patientId: rx.patient_id,
+          details: { lines: positions, whole: body.lines === null },
+        },
+        tx,
+      );
+      if (rx.prescriber_id === me) return;
+      const patient = await patientName(tx, rx.patient_id);
+      const name = patient ? fullName(patient.first_name, patient.last_name) : '';
+      const inns = chosen.map((l) => ({ fr: l.inn_fr, en: l.inn_en }));
+      await notify({
+        hospitalId: hospital.id,
+        recipients: [rx.prescriber_id],
+        type: 'other',
+        title: { fr: 'Délivrance refusée par la pharmacie', en: 'Dispensing refused by the pharmacy' },
+        message: {
+          fr: `${name}, ${rx.number} : ${inns.map((m) => m.fr).join(', ')} non délivré. Motif : ${body.reason}`,
+          en: `${name}, ${rx.number}: ${inns.map((m) => m.en).join(', ')} not dispensed. Reason: ${body.reason}`,
+        },
+        data: {
+          action: 'prescription_refused',
+          prescription_id: id,
+          patient: rx.patient_id,
+          lines: positions,
+        },
+        initiatedBy: me,
+      });
+    });
+    return this.detail(ctx, id);
+  }
+
   /** Cancels a prescription not dispensed yet (or the rest of a partly dispensed one), with a reason. */
   async cancel(ctx: ServiceContext, id: string, reason: string) {
     await this.app.db.transaction(async (tx) => {
@@ -720,6 +806,14 @@ export function toLine(l: LineDbRow) {
     dispensed_quantity: Number(l.dispensed_quantity),
     instructions: l.instructions,
     allergy_override_reason: l.allergy_override_reason,
+    refusal:
+      l.refused_at && l.rb_id
+        ? {
+            at: isoRequired(l.refused_at),
+            by: { id: l.rb_id, full_name: fullName(l.rb_first ?? '', l.rb_last ?? '') },
+            reason: l.refusal_reason ?? '',
+          }
+        : null,
   };
 }
 

@@ -16,6 +16,8 @@ import { actingUser, type ServiceContext, scopedHospital } from '../../lib/conte
 import { badRequest, conflict, forbidden, isCheckViolation, notFound } from '../../lib/errors.js';
 import { sqlList } from '../../lib/queries.js';
 import {
+  addDispensedUnits,
+  countLinesToDispense,
   findDepartment,
   findMedication,
   type LockedLot,
@@ -26,6 +28,7 @@ import {
   listStock,
   lockFefoLots,
   lockLot,
+  lockPrescription,
   type MedicationFilters,
   type MovementFilters,
   pharmaciesOf,
@@ -439,20 +442,13 @@ export class StockService {
   ) {
     const hospital = scopedHospital(ctx);
     const ids = await this.app.db.transaction(async (tx) => {
-      const res = await tx.execute<{
-        id: string;
-        status: string;
-        number: string;
-        patient_id: string;
-        weight_kg: number | string | null;
-      }>(
-        sql`select id, status, number, patient_id, weight_kg from prescriptions
-          where id = ${prescriptionId} and hospital_id = ${hospital.id} for update`,
-      );
-      const rx = res.rows[0];
+      const rx = await lockPrescription(tx, hospital.id, prescriptionId);
       if (!rx) throw notFound();
       const pharmacy = await this.pharmacy(tx, ctx, body.pharmacy);
       if (!['signed', 'partially_dispensed'].includes(rx.status)) throw conflict('pharmacy.not_dispensable');
+      const lines = new Map((await linesOf(tx, [rx.id])).map((l) => [l.line_id, l]));
+      // Issue 34: a line the pharmacy refused is never handed out afterwards (whatever its alerts).
+      if (body.lines.some((l) => lines.get(l.line)?.refused_at)) throw conflict('pharmacy.line_refused');
       // Issue 34: the prescription as it stands now is checked again; a line under a blocking alert is
       // dispensed only with the pharmacist's written reason (recorded once, audited).
       const { assessment } = await this.prescriptions.dispenseSafety(
@@ -471,7 +467,6 @@ export class StockService {
         { prescriptionId: rx.id, patientId: rx.patient_id, stage: 'dispense' },
         assessment,
       );
-      const lines = new Map((await linesOf(tx, [rx.id])).map((l) => [l.line_id, l]));
       const { today } = await this.dates(tx, hospital.id);
       const wanted = new Map<string, number>();
       const moves: NewMovement[] = [];
@@ -515,13 +510,9 @@ export class StockService {
       }
       const movementIds = await this.move(tx, ctx, moves);
       for (const [lineId, quantity] of wanted)
-        await tx.execute(
-          sql`update prescription_lines set dispensed_quantity = dispensed_quantity + ${quantity} where id = ${lineId}`,
-        );
-      const left = await tx.execute<{ n: number }>(
-        sql`select count(*)::int as n from prescription_lines where prescription_id = ${rx.id} and dispensed_quantity < quantity`,
-      );
-      const status = Number(left.rows[0]?.n ?? 0) === 0 ? 'dispensed' : 'partially_dispensed';
+        if (!(await addDispensedUnits(tx, lineId, quantity))) throw conflict('pharmacy.line_refused');
+      // Refused lines are not waited for: what is left to hand out decides the status.
+      const status = (await countLinesToDispense(tx, rx.id)) === 0 ? 'dispensed' : 'partially_dispensed';
       await tx.execute(
         sql`update prescriptions set status = ${status}, version = version + 1, updated_at = now() where id = ${rx.id}`,
       );

@@ -42,6 +42,7 @@ import { useDispense } from '../api/dispense';
 import type { TPharmacy } from '../api/pharmacies';
 import { lotsQueryOptions } from '../api/stock';
 import { type Allocation, allocated, dispensableLots, fefoAllocation } from './fefo';
+import { RefusalNote, RefuseDispense } from './RefuseDispense';
 
 interface LineChoice {
   include: boolean;
@@ -71,7 +72,7 @@ function initialChoices(
       line.id,
       {
         // Never pre-ticked under a blocking alert: the pharmacist decides, with a reason.
-        include: remainingOf(line) > 0 && !blocked.has(line.id),
+        include: remainingOf(line) > 0 && !blocked.has(line.id) && !line.refusal,
         quantity: remainingOf(line),
         presentation: line.presentation.id,
         allocation: null,
@@ -109,7 +110,8 @@ export function DispenseModal({
   const whole = alerts.filter((a) => a.prescription_line === null);
 
   const dispense = useDispense(prescription.id);
-  const open = prescription.lines.filter((line) => remainingOf(line) > 0);
+  // A line the pharmacy refused is no longer to dispense (issue 34): it is shown apart, with its refusal.
+  const open = prescription.lines.filter((line) => remainingOf(line) > 0 && !line.refusal);
   const lotQueries = useQueries({
     queries: open.map((line) =>
       lotsQueryOptions(hospitalId, pharmacy, choices[line.id]?.presentation ?? line.presentation.id),
@@ -225,6 +227,7 @@ export function DispenseModal({
         {plan.map((entry) => (
           <DispenseLine
             key={entry.line.id}
+            prescriptionId={prescription.id}
             alerts={alerts.filter((a) => a.prescription_line === entry.line.id)}
             reasons={reasons}
             onReason={(key, reason) => setReasons((all) => ({ ...all, [key]: reason }))}
@@ -237,6 +240,19 @@ export function DispenseModal({
             onChange={(change) => update(entry.line.id, change)}
           />
         ))}
+        {prescription.lines
+          .filter((line) => line.refusal)
+          .map((line) => (
+            <Paper key={line.id} withBorder radius="md" p="sm" data-testid="dispense-line-refused">
+              <Text fw={700} size="sm" mb={4}>
+                {medicationName(line.medication, uiLanguage())} — {presentationLabel(line.presentation)}
+              </Text>
+              <RefusalNote refusal={line.refusal!} />
+            </Paper>
+          ))}
+        {open.length > 0 && (alerts.length > 0 || safety?.patient_left) && (
+          <RefuseDispense prescriptionId={prescription.id} lines={null} onRefused={onClose} />
+        )}
         <FormFooter
           general={error}
           onCancel={onClose}
@@ -250,6 +266,7 @@ export function DispenseModal({
 }
 
 function DispenseLine({
+  prescriptionId,
   alerts,
   reasons,
   onReason,
@@ -261,6 +278,7 @@ function DispenseLine({
   problem,
   onChange,
 }: {
+  prescriptionId: string;
   alerts: TSafetyAlert[];
   reasons: Readonly<Record<string, string>>;
   onReason: (key: string, reason: string) => void;
@@ -322,6 +340,9 @@ function DispenseLine({
           <Text size="sm" c="red" fw={600} data-testid="line-refused">
             {t('dispense.blockedHint')}
           </Text>
+        )}
+        {!choice.include && alerts.length > 0 && (
+          <RefuseDispense prescriptionId={prescriptionId} lines={[line.id]} />
         )}
         {choice.include && (
           <>

@@ -76,6 +76,11 @@ function WorklistRow({ prescription, manage }: { prescription: WorklistItem; man
                 {t('worklist.allergyOverride')}
               </Badge>
             )}
+            {prescription.refused_lines > 0 && (
+              <Badge color="red" variant="outline" size="sm" data-testid="refused-lines-badge">
+                {t('refusal.badge', { count: prescription.refused_lines })}
+              </Badge>
+            )}
             <PrescriptionStatusBadge status={prescription.status} size="sm" />
           </Group>
         </Group>

@@ -59,7 +59,9 @@ function routes(member: boolean) {
       }),
     '/api/pharmacy/stock/': () => pageOf([paracetamol, outItem]),
     '/api/prescriptions/': () =>
-      pageOf([{ ...listed, line_count: 1, allergy_override: true, summary: 'Amoxicilline' }]),
+      pageOf([
+        { ...listed, line_count: 1, allergy_override: true, summary: 'Amoxicilline', refused_lines: 0 },
+      ]),
   };
 }
 

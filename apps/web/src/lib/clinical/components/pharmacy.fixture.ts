@@ -104,6 +104,7 @@ export function prescription(over: Partial<TPrescription> = {}): TPrescription {
         dispensed_quantity: 4,
         instructions: 'Pendant le repas',
         allergy_override_reason: 'Éruption ancienne, bénéfice supérieur au risque',
+        refusal: null,
       },
     ],
     warnings: [],
