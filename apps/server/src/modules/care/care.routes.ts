@@ -73,6 +73,10 @@ defineMessages({
     fr: 'Ce séjour ou cette visite est terminé(e).',
     en: 'This stay or visit is over.',
   },
+  'care.line_refused': {
+    fr: 'La pharmacie a refusé de délivrer ce médicament : il ne peut pas être administré.',
+    en: 'The pharmacy refused to dispense this medicine: it cannot be given.',
+  },
   'care.plan_closed': {
     fr: 'Le séjour ou la visite de ce plan de soins est terminé(e).',
     en: 'The stay or visit of this care plan is over.',

@@ -44,7 +44,7 @@ const LINES_FROM = sql`from care_plans cp
     left join hospitalizations s on s.id = cp.hospitalization_id
     join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
     left join consultations c on c.id = pr.consultation_id
-    join prescription_lines l on l.prescription_id = pr.id
+    join prescription_lines l on l.prescription_id = pr.id and l.refused_at is null
     join medications m on m.id = l.medication_id
     join medication_presentations mp on mp.id = l.presentation_id
     join users u on u.id = pr.prescriber_id`;
@@ -96,7 +96,7 @@ export function linesWithRecords(planSet: SQL, from: Date, to: Date): SQL {
       left join hospitalizations s on s.id = cp.hospitalization_id
       join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
       left join consultations c on c.id = pr.consultation_id
-      join prescription_lines l on l.prescription_id = pr.id
+      join prescription_lines l on l.prescription_id = pr.id and l.refused_at is null
       where cp.id in (${planSet}) and ${OF_PLAN}
       offset 0) x
     join medications m on m.id = x.medication_id

@@ -107,13 +107,17 @@ export class MarService {
         prescription_id: string;
         hospitalization_id: string | null;
         admission_id: string | null;
+        refused: boolean;
       }>(
-        sql`select pr.id as prescription_id, pr.hospitalization_id, c.admission_id from prescription_lines l
+        sql`select pr.id as prescription_id, pr.hospitalization_id, c.admission_id,
+            l.refused_at is not null as refused from prescription_lines l
           join prescriptions pr on pr.id = l.prescription_id left join consultations c on c.id = pr.consultation_id
           where l.id = ${body.prescription_line} and pr.hospital_id = ${hospital.id} and pr.status in ${SIGNED}`,
       );
       const origin = found.rows[0];
       if (!origin) throw notFound();
+      // A line the pharmacy refused to dispense is not given at the bedside (issue 34).
+      if (origin.refused) throw conflict('care.line_refused');
       const planId = await this.planOf(tx, ctx, origin);
       const plan = await this.care.plan(ctx, planId, tx);
       if (!plan.is_open) throw conflict('care.plan_closed');

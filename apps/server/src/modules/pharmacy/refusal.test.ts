@@ -218,6 +218,19 @@ describe("the pharmacist's refusal", () => {
     expect(listed.json().results.map((r: { id: string }) => r.id)).not.toContain(rx.id);
     const nothing = await refuse(pharmacist, rx.id, { lines: null, reason: 'Encore une fois' });
     expect(nothing.statusCode).toBe(409);
+    // At the bedside, a refused line is not given.
+    const given = await call(ctx.app, nurse, 'POST', '/api/care/mar/administrations/', {
+      outcome: 'given',
+      prescription_line: rx.lines[1]!.id,
+      scheduled_at: new Date().toISOString(),
+      idempotency_key: crypto.randomUUID(),
+      given_at: new Date().toISOString(),
+      dose: 1,
+      dose_unit: 'comprimé',
+      route: 'oral',
+    });
+    expect(given.statusCode, given.body).toBe(409);
+    expect(given.json().detail).toContain('refusé');
     // The database holds it too: no unit is ever added to a refused line.
     await expect(
       ctx.database.db.execute(
