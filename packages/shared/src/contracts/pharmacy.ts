@@ -254,6 +254,8 @@ export const ZPrescriptionListItem = ZPrescription.omit({ lines: true, warnings:
   summary: z.string(),
   /** Lines the pharmacy refused to dispense (issue 34). */
   refused_lines: z.number().int(),
+  /** The patient has left (the stay is over) or died: flagged in the pharmacy's worklist (issue 34). */
+  patient_left: z.boolean(),
 });
 export const ZPrescriptionList = zPage(ZPrescriptionListItem);
 export const ZPrescriptionQuery = ZPageQuery.extend({

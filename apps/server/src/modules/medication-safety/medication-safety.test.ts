@@ -353,6 +353,13 @@ describe('override, dispensing and the bedside', () => {
       requires_reason: true,
       override: null,
     });
+    const notLeft = await call(
+      ctx.app,
+      pharmacist,
+      'GET',
+      `/api/prescriptions/?status=to_dispense&patient=${c.patient}`,
+    );
+    expect(notLeft.json().results.find((r: { id: string }) => r.id === rx.id)?.patient_left).toBe(false);
     const a = await ctx.database.db.execute<{
       admission_id: string;
       doctor_id: string;
@@ -375,6 +382,12 @@ describe('override, dispensing and the bedside', () => {
     expect(
       (left.json().safety.alerts as TSafetyAlert[]).find((x) => x.code === 'patient_left')?.severity,
     ).toBe('warning');
+    // The worklist flags it too, before the pharmacist opens the prescription.
+    const listed = async () =>
+      (
+        await call(ctx.app, pharmacist, 'GET', `/api/prescriptions/?status=to_dispense&patient=${c.patient}`)
+      ).json().results as { id: string; patient_left: boolean }[];
+    expect((await listed()).find((r) => r.id === rx.id)?.patient_left).toBe(true);
   });
 
   it('refuses access to who neither prescribes, dispenses nor gives, and another hospital’s patient', async () => {

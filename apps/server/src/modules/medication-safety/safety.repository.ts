@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { medicationSafetyOverrides } from '../../db/schema/index.js';
 import { sqlList } from '../../lib/queries.js';
+import { RX_PATIENT_LEFT } from '../pharmacy/pharmacy.repository.js';
 import type { DoseLimit } from './safety.data.js';
 
 const jsonOf = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
@@ -231,17 +232,10 @@ export async function hospitalDoseLimitRows(
  * led to) is discharged; `deceased` when the patient died.
  */
 export async function prescriptionPlace(q: Queryable, prescriptionId: string) {
-  const res = await q.execute<{ stay_status: string | null; deceased: boolean }>(sql`select
-      (select h.status::text from hospitalizations h
-        where h.id = rx.hospitalization_id
-           or (rx.hospitalization_id is null and c.admission_id is not null and h.admission_id = c.admission_id)
-        order by h.requested_at desc limit 1) as stay_status,
+  const res = await q.execute<{ left: boolean; deceased: boolean }>(sql`select ${RX_PATIENT_LEFT} as left,
       p.deceased_at is not null as deceased
     from prescriptions rx join patients p on p.id = rx.patient_id
-    left join consultations c on c.id = rx.consultation_id
     where rx.id = ${prescriptionId}`);
   const r = res.rows[0];
-  if (!r) return { left: false, deceased: false };
-  const open = (OPEN_HOSPITALIZATION_STATUSES as readonly string[]).includes(r.stay_status ?? '');
-  return { left: r.stay_status !== null && !open, deceased: Boolean(r.deceased) };
+  return { left: Boolean(r?.left), deceased: Boolean(r?.deceased) };
 }

@@ -1,3 +1,4 @@
+import { OPEN_HOSPITALIZATION_STATUSES } from '@greensen/shared/contracts/hospitalizations';
 import type {
   TFrequency,
   TLot,
@@ -549,7 +550,21 @@ export interface PrescriptionDbRow extends RefRow {
   allergy_override: boolean;
   summary: string | null;
   refused_lines: number;
+  patient_left: boolean;
 }
+/**
+ * The status of a prescription `rx`'s stay: the stay it was written in, or the one its consultation's visit led to
+ * (the latest); null when it belongs to no stay.
+ */
+export const RX_STAY_STATUS = sql`(select h.status::text from hospitalizations h
+    where h.id = rx.hospitalization_id
+       or (rx.hospitalization_id is null and h.admission_id =
+         (select c.admission_id from consultations c where c.id = rx.consultation_id))
+    order by h.requested_at desc limit 1)`;
+const OPEN_STAY_STATUSES = sqlList(OPEN_HOSPITALIZATION_STATUSES);
+/** The patient `p` of a prescription `rx` has left: its stay is over (discharged, transferred…) or the patient died. */
+export const RX_PATIENT_LEFT = sql`(p.deceased_at is not null
+    or coalesce(${RX_STAY_STATUS} not in (${OPEN_STAY_STATUSES}), false))`;
 export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.prescriber_id,
     u.first_name as u_first, u.last_name as u_last, rx.consultation_id, rx.hospitalization_id, rx.weight_kg,
     rx.notes, rx.version, rx.created_at, rx.signed_at, rx.cancelled_at, rx.cancel_reason,
@@ -560,7 +575,8 @@ export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.pr
     (select string_agg(m.inn_fr, ', ' order by l.position) from prescription_lines l
        join medications m on m.id = l.medication_id where l.prescription_id = rx.id) as summary,
     (select count(*)::int from prescription_lines l where l.prescription_id = rx.id
-      and l.refused_at is not null) as refused_lines
+      and l.refused_at is not null) as refused_lines,
+    ${RX_PATIENT_LEFT} as patient_left
   from prescriptions rx join patients p on p.id = rx.patient_id join departments d on d.id = rx.department_id
   join users u on u.id = rx.prescriber_id`;
 

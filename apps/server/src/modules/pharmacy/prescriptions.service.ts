@@ -402,6 +402,7 @@ export class PrescriptionService {
         allergy_override: Boolean(r.allergy_override),
         summary: r.summary ?? '',
         refused_lines: Number(r.refused_lines ?? 0),
+        patient_left: Boolean(r.patient_left),
       })),
     };
   }
