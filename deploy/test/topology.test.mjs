@@ -391,7 +391,35 @@ describe('the production topology: nginx, two instances, PostgreSQL, Redis', {
       },
     });
     assert.equal(invited.status, 201, invited.bytes.toString());
-    session.colleague = invited.json.id ?? invited.json.user?.id;
+    // The invitation is a membership waiting for the person (issue 36): they accept it with the mailed link.
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      let token;
+      for (let i = 0; i < 100 && !token; i++) {
+        const mail = await db.query(
+          'select text_body from mail_outbox where to_address = $1 order by created_at desc limit 1',
+          ['infirmier@topologie.example.org'],
+        );
+        token = /https?:\/\/\S+/
+          .exec(mail.rows[0]?.text_body ?? '')?.[0]
+          ?.split('/')
+          .filter(Boolean)
+          .pop();
+        if (!token) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(token, 'the invitation mail is in the outbox');
+      const accepted = await req('POST', '/api/auth/invitations/accept/', {
+        token: null,
+        hospital: null,
+        body: { token, new_password: PASSWORD },
+      });
+      assert.equal(accepted.status, 200, accepted.bytes.toString());
+      const member = await db.query('select user_id from memberships where id = $1', [invited.json.id]);
+      session.colleague = member.rows[0]?.user_id;
+    } finally {
+      await db.end();
+    }
     assert.ok(session.colleague, invited.bytes.toString());
     // Signed in again through nginx: the session now carries both roles.
     const signIn = await req('POST', '/api/login/', {
