@@ -127,9 +127,11 @@ describe('the clinical number field (issue 34, item 8)', () => {
     // Not said while typed, said once the field is left.
     expect(screen.queryByText(/illisible/)).toBeNull();
     await user.tab();
-    expect(screen.getByText('Nombre illisible : écrivez par exemple 62,5.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Nombre illisible : des chiffres, et une seule virgule pour les décimales.'),
+    ).toBeInTheDocument();
     await act(() => i18n.changeLanguage('en'));
-    expect(screen.getByText('Not a number: write, for example, 62.5.')).toBeInTheDocument();
+    expect(screen.getByText('Not a number: digits, and a single decimal point at most.')).toBeInTheDocument();
     expect(input).toHaveValue('62,5,1');
     await user.clear(input);
     await user.type(input, '62.555');

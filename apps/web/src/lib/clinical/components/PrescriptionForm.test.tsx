@@ -192,7 +192,7 @@ describe('the prescribing form', () => {
     expect(screen.queryByText('Ancien avertissement')).not.toBeInTheDocument();
     // The weight the rules used, with its date, and a way to correct it.
     expect(screen.getByTestId('weight-used')).toHaveTextContent(
-      'Poids retenu : 62.5 kg, mesuré le 01/03/2026',
+      'Poids retenu : 62,5 kg, mesuré le 01/03/2026',
     );
     // The quantity comes with the check that follows the duration (debounced): wait for it.
     expect(await screen.findByText('Calculée : 21 gélules', {}, { timeout: 4000 })).toBeInTheDocument();
