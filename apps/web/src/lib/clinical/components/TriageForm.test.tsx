@@ -76,7 +76,8 @@ describe('triage form', () => {
       chief_complaint: 'Dyspnée',
       vitals: { heart_rate: 135, spo2: 84 },
     });
-  });
+    // Typed key by key in several clinical number fields: slow when the suite shares the machine with the server's.
+  }, 60_000);
 
   it('computes the SATS TEWS live and keeps the suggested level without a reason', async () => {
     const posts = mockServer();
@@ -95,7 +96,8 @@ describe('triage form', () => {
     await user.click(screen.getByRole('button', { name: 'Enregistrer le tri' }));
     await waitFor(() => expect(posts).toHaveLength(1));
     expect(posts[0]).toMatchObject({ level: 'orange', override_reason: null });
-  });
+    // Typed key by key in several clinical number fields: slow when the suite shares the machine with the server's.
+  }, 60_000);
 
   it('reads a decimal comma like a point, and suggests nothing from a value it cannot read', async () => {
     const posts = mockServer();
