@@ -24,7 +24,8 @@ describe('French typography', () => {
     const walk = (value: unknown, path: string) => {
       if (typeof value === 'string') {
         for (const m of value.matchAll(/\bde \{\{(\w+)\}\}/g))
-          if (!['count', 'min', 'max', 'value', 'days', 'hours', 'minutes'].includes(m[1]!)) bare.push(path);
+          if (!['count', 'min', 'max', 'limit', 'value', 'days', 'hours', 'minutes'].includes(m[1]!))
+            bare.push(path);
       } else if (value && typeof value === 'object')
         for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`);
     };
