@@ -154,7 +154,15 @@ export function superviseChild(child) {
     process.on(signal, () => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     });
+  // npm runs this script through `sh -c`: a supervisor's SIGTERM to npm ends npm and that shell, never this
+  // process. Once the parent is gone (this process was re-parented), the server is stopped as for a SIGTERM.
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  }, 500);
+  watch.unref();
   child.on('exit', (code, signal) => {
+    clearInterval(watch);
     const numbers = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
     process.exit(code ?? (signal ? 128 + (numbers[signal] ?? 0) : 0));
   });
