@@ -158,7 +158,8 @@ export function superviseChild(child) {
   // process. Once the parent is gone (this process was re-parented), the server is stopped as for a SIGTERM.
   const parent = process.ppid;
   const watch = setInterval(() => {
-    if (process.ppid !== parent && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (process.ppid !== parent && child.exitCode === null && child.signalCode === null)
+      child.kill('SIGTERM');
   }, 500);
   watch.unref();
   child.on('exit', (code, signal) => {
