@@ -1,10 +1,5 @@
-import type {
-  TAppointment,
-  TAppointmentMove,
-  TSchedule,
-  TScheduleException,
-} from '@greensen/shared/contracts/appointments';
-import type { AppointmentStatus, AppointmentType, SlotSchedule } from '@greensen/shared/domain/appointments';
+import type { TAppointment, TAppointmentMove } from '@greensen/shared/contracts/appointments';
+import type { AppointmentStatus, AppointmentType } from '@greensen/shared/domain/appointments';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import {
@@ -18,6 +13,7 @@ import {
   personRef,
   type RefRow,
 } from '../../lib/clinical.js';
+import { sqlList } from '../../lib/queries.js';
 
 /** Roles whose holders may have a schedule (they see patients): doctors, head doctors, midwives, nurses. */
 export const PROVIDER_GROUPS = ['doctor', 'head_doctor', 'midwife', 'nurse'] as const;
@@ -28,215 +24,6 @@ export async function hospitalZone(q: Queryable, hospitalId: string): Promise<st
     sql`select time_zone from hospitals where id = ${hospitalId}`,
   );
   return res.rows[0]?.time_zone ?? 'UTC';
-}
-
-// Schedules -------------------------------------------------------------------------------------------------
-
-interface ScheduleRow extends Record<string, unknown> {
-  id: string;
-  provider_id: string;
-  pr_first: string;
-  pr_last: string;
-  d_id: string;
-  d_code: string;
-  d_name: string;
-  d_kind: string;
-  sessions: SlotSchedule['sessions'] | string;
-  slot_minutes: number;
-  capacity: number;
-  types: AppointmentType[] | string;
-  valid_from: string;
-  valid_until: string | null;
-  note: string | null;
-  active: boolean;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-const SCHEDULE_SELECT = sql`select s.id, s.provider_id, pr.first_name as pr_first, pr.last_name as pr_last,
-    ${DEPARTMENT_REF_COLUMNS}, s.sessions, s.slot_minutes, s.capacity, array_to_json(s.types) as types,
-    s.valid_from::text as valid_from, s.valid_until::text as valid_until, s.note, s.active, s.created_at, s.updated_at
-  from provider_schedules s join users pr on pr.id = s.provider_id join departments d on d.id = s.department_id`;
-
-const jsonOf = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-
-function toSchedule(r: ScheduleRow): TSchedule {
-  return {
-    id: r.id,
-    provider: { id: r.provider_id, full_name: fullName(r.pr_first, r.pr_last) },
-    department: { id: r.d_id, code: r.d_code, name: r.d_name, kind: r.d_kind },
-    sessions: jsonOf(r.sessions) as TSchedule['sessions'],
-    slot_minutes: Number(r.slot_minutes),
-    capacity: Number(r.capacity),
-    types: jsonOf(r.types),
-    valid_from: r.valid_from,
-    valid_until: r.valid_until,
-    note: r.note,
-    active: r.active,
-    created_at: isoRequired(r.created_at),
-    updated_at: isoRequired(r.updated_at),
-  };
-}
-
-export async function findSchedule(q: Queryable, hospitalId: string, id: string, lock = false) {
-  const res = await q.execute<ScheduleRow>(
-    sql`${SCHEDULE_SELECT} where s.hospital_id = ${hospitalId} and s.id = ${id} ${lock ? sql`for update of s` : sql``}`,
-  );
-  return res.rows[0] ? toSchedule(res.rows[0]) : null;
-}
-
-export async function listSchedules(
-  q: Queryable,
-  hospitalId: string,
-  f: { provider?: string | undefined; department?: string | undefined; active?: boolean | undefined },
-  limit: number,
-  offset: number,
-) {
-  const conds: SQL[] = [sql`s.hospital_id = ${hospitalId}`];
-  if (f.provider) conds.push(sql`s.provider_id = ${f.provider}`);
-  if (f.department) conds.push(sql`s.department_id = ${f.department}`);
-  if (f.active !== undefined) conds.push(sql`s.active = ${f.active}`);
-  const where = sql.join(conds, sql` and `);
-  const rows = await q.execute<ScheduleRow>(
-    sql`${SCHEDULE_SELECT} where ${where} order by pr.last_name, pr.first_name, s.valid_from, s.id
-      limit ${limit} offset ${offset}`,
-  );
-  const counted = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from provider_schedules s where ${where}`,
-  );
-  return { rows: rows.rows.map(toSchedule), count: Number(counted.rows[0]?.n ?? 0) };
-}
-
-/**
- * The active schedules valid over `[from, to]` of a provider or of a department, as slot expansion needs them
- * (one query, by the department or provider index).
- */
-export async function slotSchedules(
-  q: Queryable,
-  hospitalId: string,
-  target: { provider?: string | undefined; department?: string | undefined },
-  from: string,
-  to: string,
-): Promise<(SlotSchedule & { provider_name: string })[]> {
-  const conds: SQL[] = [
-    sql`s.hospital_id = ${hospitalId}`,
-    sql`s.active`,
-    sql`s.valid_from <= ${to}::date`,
-    sql`(s.valid_until is null or s.valid_until >= ${from}::date)`,
-  ];
-  if (target.provider) conds.push(sql`s.provider_id = ${target.provider}`);
-  if (target.department) conds.push(sql`s.department_id = ${target.department}`);
-  const res = await q.execute<ScheduleRow>(sql`${SCHEDULE_SELECT} where ${sql.join(conds, sql` and `)}`);
-  return res.rows.map((r) => {
-    const s = toSchedule(r);
-    return {
-      id: s.id,
-      provider: s.provider.id,
-      provider_name: s.provider.full_name,
-      department: s.department.id,
-      sessions: s.sessions,
-      slot_minutes: s.slot_minutes,
-      capacity: s.capacity,
-      types: s.types,
-      valid_from: s.valid_from,
-      valid_until: s.valid_until,
-    };
-  });
-}
-
-// Exceptions and holidays -----------------------------------------------------------------------------------
-
-interface ExceptionRow extends Record<string, unknown> {
-  id: string;
-  provider_id: string;
-  pr_first: string;
-  pr_last: string;
-  start_date: string;
-  end_date: string;
-  kind: TScheduleException['kind'];
-  reason: string | null;
-  created_at: Date | string;
-}
-
-const toException = (r: ExceptionRow): TScheduleException => ({
-  id: r.id,
-  provider: { id: r.provider_id, full_name: fullName(r.pr_first, r.pr_last) },
-  start_date: r.start_date,
-  end_date: r.end_date,
-  kind: r.kind,
-  reason: r.reason,
-  created_at: isoRequired(r.created_at),
-});
-
-/** Exceptions overlapping `[from, to]` (either bound optional), of one provider or of several. */
-export async function listExceptions(
-  q: Queryable,
-  hospitalId: string,
-  f: { providers?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined },
-  limit: number,
-  offset: number,
-) {
-  const conds: SQL[] = [sql`e.hospital_id = ${hospitalId}`];
-  if (f.providers)
-    conds.push(
-      f.providers.length
-        ? sql`e.provider_id in (${sql.join(
-            f.providers.map((p) => sql`${p}`),
-            sql`, `,
-          )})`
-        : sql`false`,
-    );
-  if (f.from) conds.push(sql`e.end_date >= ${f.from}::date`);
-  if (f.to) conds.push(sql`e.start_date <= ${f.to}::date`);
-  const where = sql.join(conds, sql` and `);
-  const rows = await q.execute<ExceptionRow>(sql`select e.id, e.provider_id, u.first_name as pr_first,
-      u.last_name as pr_last, e.start_date::text as start_date, e.end_date::text as end_date, e.kind, e.reason,
-      e.created_at
-    from schedule_exceptions e join users u on u.id = e.provider_id where ${where}
-    order by e.start_date, e.id limit ${limit} offset ${offset}`);
-  const counted = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from schedule_exceptions e where ${where}`,
-  );
-  return { rows: rows.rows.map(toException), count: Number(counted.rows[0]?.n ?? 0) };
-}
-
-/**
- * The absences over `from`–`to` of a provider, or of the providers who have an active schedule in a department (the
- * free-slot search: dates only, no names, no count, so that it runs beside the schedules' query).
- */
-export async function absenceRanges(
-  q: Queryable,
-  hospitalId: string,
-  target: { provider?: string | undefined; department?: string | undefined },
-  from: string,
-  to: string,
-) {
-  const who = target.provider
-    ? sql`and e.provider_id = ${target.provider}`
-    : target.department
-      ? sql`and e.provider_id in (select s.provider_id from provider_schedules s
-          where s.hospital_id = ${hospitalId} and s.department_id = ${target.department} and s.active)`
-      : sql``;
-  const res = await q.execute<{ provider_id: string; start_date: string; end_date: string }>(sql`select
-      e.provider_id, e.start_date::text as start_date, e.end_date::text as end_date
-    from schedule_exceptions e
-    where e.hospital_id = ${hospitalId} and e.end_date >= ${from}::date and e.start_date <= ${to}::date ${who}`);
-  return res.rows.map((r) => ({ provider: r.provider_id, start_date: r.start_date, end_date: r.end_date }));
-}
-
-export async function findException(q: Queryable, hospitalId: string, id: string) {
-  const row = await q.execute<ExceptionRow>(sql`select e.id, e.provider_id, u.first_name as pr_first,
-      u.last_name as pr_last, e.start_date::text as start_date, e.end_date::text as end_date, e.kind, e.reason,
-      e.created_at
-    from schedule_exceptions e join users u on u.id = e.provider_id
-    where e.hospital_id = ${hospitalId} and e.id = ${id}`);
-  return row.rows[0] ? toException(row.rows[0]) : null;
-}
-
-export async function holidayDates(q: Queryable, hospitalId: string, from: string, to: string) {
-  const res = await q.execute<{ date: string }>(sql`select date::text as date from hospital_holidays
-    where hospital_id = ${hospitalId} and date between ${from}::date and ${to}::date`);
-  return res.rows.map((r) => r.date);
 }
 
 // Slot counters ---------------------------------------------------------------------------------------------
@@ -469,8 +256,27 @@ export async function appointmentMoves(q: Queryable, appointmentId: string): Pro
   }));
 }
 
-/** Open (booked or confirmed) appointments from `from` on, matching `where` (a 409's list of affected bookings). */
-export async function openBookings(q: Queryable, hospitalId: string, from: Date, where: SQL, until?: Date) {
+/** An open appointment (booked or confirmed, of alias `a`): the ones a schedule change, an absence or a holiday affects. */
+const OPEN_APPOINTMENT = sql`a.status in ('booked', 'confirmed')`;
+
+/** Which open bookings a change affects: a schedule's, a provider's, or all the hospital's. */
+export type BookingScope = { schedule: string } | { provider: string } | Record<string, never>;
+
+const bookingScope = (scope: BookingScope): SQL =>
+  'schedule' in scope
+    ? sql`a.schedule_id = ${scope.schedule}`
+    : 'provider' in scope
+      ? sql`a.provider_id = ${scope.provider}`
+      : sql`true`;
+
+/** Open (booked or confirmed) appointments from `from` on, in `scope` (a 409's list of affected bookings). */
+export async function openBookings(
+  q: Queryable,
+  hospitalId: string,
+  from: Date,
+  scope: BookingScope,
+  until?: Date,
+) {
   const res = await q.execute<{
     id: string;
     start_at: Date | string;
@@ -485,9 +291,9 @@ export async function openBookings(q: Queryable, hospitalId: string, from: Date,
   }>(sql`select a.id, a.start_at, p.record_number, p.first_name, p.last_name, a.provider_id,
       pr.first_name as pr_first, pr.last_name as pr_last, a.status, a.schedule_id
     from appointments a join patients p on p.id = a.patient_id join users pr on pr.id = a.provider_id
-    where a.hospital_id = ${hospitalId} and a.status in ('booked', 'confirmed')
+    where a.hospital_id = ${hospitalId} and ${OPEN_APPOINTMENT}
       and a.start_at >= ${from.toISOString()}::timestamptz
-      ${until ? sql`and a.start_at < ${until.toISOString()}::timestamptz` : sql``} and ${where}
+      ${until ? sql`and a.start_at < ${until.toISOString()}::timestamptz` : sql``} and ${bookingScope(scope)}
     order by a.start_at, a.id limit 500`);
   return res.rows.map((r) => ({
     id: r.id,
@@ -500,3 +306,196 @@ export async function openBookings(q: Queryable, hospitalId: string, from: Date,
   }));
 }
 export type OpenBooking = Awaited<ReturnType<typeof openBookings>>[number];
+
+/** Cancels those of `ids` still open, with the reason: the cancelled ones (their places are to be given back). */
+export async function cancelOpenAppointments(
+  q: Queryable,
+  hospitalId: string,
+  ids: readonly string[],
+  reason: string,
+  by: string,
+) {
+  const res = await q.execute<{
+    id: string;
+    provider_id: string;
+    start_at: Date | string;
+    overbooked: boolean;
+  }>(sql`update appointments a set status = 'cancelled', cancel_reason = ${reason}, cancelled_at = now(),
+      cancelled_by = ${by}, updated_at = now()
+    where a.hospital_id = ${hospitalId} and a.id in (${sqlList(ids)}) and ${OPEN_APPOINTMENT}
+    returning a.id, a.provider_id, a.start_at, a.overbooked`);
+  return res.rows;
+}
+
+// Writes of one appointment -----------------------------------------------------------------------------------
+
+/**
+ * Takes a normal place of a slot: the counter row is upserted (locked) and `check (booked <= capacity)` refuses a
+ * place beyond the capacity (a check violation, whatever the concurrency).
+ */
+export async function takeSlotPlace(
+  q: Queryable,
+  hospitalId: string,
+  providerId: string,
+  startAt: string,
+  capacity: number,
+) {
+  await q.execute(sql`insert into appointment_slots (hospital_id, provider_id, start_at, capacity, booked)
+    values (${hospitalId}, ${providerId}, ${startAt}::timestamptz, ${capacity}, 1)
+    on conflict on constraint appointment_slots_pk do update
+      set capacity = excluded.capacity, booked = appointment_slots.booked + 1`);
+}
+
+/** The counter row of a slot, created when missing, locked: its booked places and capacity. */
+export async function lockSlotCounter(
+  q: Queryable,
+  hospitalId: string,
+  providerId: string,
+  startAt: string,
+  capacity: number,
+) {
+  const res = await q.execute<{ booked: number; capacity: number }>(sql`insert into appointment_slots
+      (hospital_id, provider_id, start_at, capacity, booked)
+    values (${hospitalId}, ${providerId}, ${startAt}::timestamptz, ${capacity}, 0)
+    on conflict on constraint appointment_slots_pk do update set capacity = appointment_slots.capacity
+    returning booked, capacity`);
+  const row = res.rows[0]!;
+  return { booked: Number(row.booked), capacity: Number(row.capacity) };
+}
+
+/** Counts a place of a slot: a normal one, or an overbooking (apart from the capacity). */
+export async function countPlace(
+  q: Queryable,
+  hospitalId: string,
+  providerId: string,
+  startAt: string,
+  overbooked: boolean,
+) {
+  await q.execute(sql`update appointment_slots set
+      booked = booked + ${overbooked ? 0 : 1}, overbooked = overbooked + ${overbooked ? 1 : 0}
+    where hospital_id = ${hospitalId} and provider_id = ${providerId} and start_at = ${startAt}::timestamptz`);
+}
+
+export async function insertAppointment(
+  q: Queryable,
+  a: {
+    id: string;
+    hospitalId: string;
+    patient: string;
+    provider: string;
+    department: string;
+    schedule: string;
+    start: Date;
+    end: Date;
+    type: AppointmentType;
+    reason: string;
+    notes?: string | null | undefined;
+    overbooked: boolean;
+    by: string;
+  },
+) {
+  await q.execute(sql`insert into appointments (id, hospital_id, patient_id, provider_id, department_id,
+      schedule_id, start_at, end_at, appointment_type, reason, notes, overbooked, overbooked_by, booked_by)
+    values (${a.id}, ${a.hospitalId}, ${a.patient}, ${a.provider}, ${a.department}, ${a.schedule},
+      ${a.start.toISOString()}::timestamptz, ${a.end.toISOString()}::timestamptz, ${a.type},
+      ${a.reason}, ${a.notes ?? null}, ${a.overbooked}, ${a.overbooked ? a.by : null}, ${a.by})`);
+}
+
+/** Changes the type, reason and notes of an appointment (`undefined`: unchanged). */
+export async function updateAppointmentFields(
+  q: Queryable,
+  id: string,
+  f: {
+    appointment_type?: AppointmentType | undefined;
+    reason?: string | undefined;
+    notes?: string | null | undefined;
+  },
+) {
+  await q.execute(sql`update appointments set
+      appointment_type = coalesce(${f.appointment_type ?? null}::appointment_type, appointment_type),
+      reason = coalesce(${f.reason ?? null}, reason),
+      notes = ${f.notes !== undefined ? (f.notes ?? null) : sql`notes`}, updated_at = now()
+    where id = ${id}`);
+}
+
+/** The status and its moment, of each transition that records nothing else. */
+const PLAIN_TRANSITION = {
+  confirmed: sql`status = 'confirmed', confirmed_at = now()`,
+  no_show: sql`status = 'no_show', no_show_at = now()`,
+  completed: sql`status = 'completed', completed_at = now()`,
+} as const;
+
+/** Sets a status that only records its moment (confirmed, no-show, completed). */
+export async function markAppointment(q: Queryable, id: string, status: keyof typeof PLAIN_TRANSITION) {
+  await q.execute(sql`update appointments set ${PLAIN_TRANSITION[status]}, updated_at = now()
+    where id = ${id}`);
+}
+
+export async function cancelAppointment(q: Queryable, id: string, reason: string, by: string) {
+  await q.execute(sql`update appointments set status = 'cancelled', cancel_reason = ${reason},
+      cancelled_at = now(), cancelled_by = ${by}, updated_at = now()
+    where id = ${id}`);
+}
+
+/** Moves an appointment to another slot, keeping where it was in `appointment_moves`. */
+export async function moveAppointment(
+  q: Queryable,
+  hospitalId: string,
+  a: LockedAppointment,
+  to: {
+    moveId: string;
+    provider: string;
+    department: string;
+    schedule: string;
+    start: Date;
+    end: Date;
+    overbooked: boolean;
+    reason?: string | null | undefined;
+    by: string;
+  },
+) {
+  await q.execute(sql`insert into appointment_moves (id, hospital_id, appointment_id, from_start, from_end,
+      from_provider_id, from_department_id, to_start, to_end, to_provider_id, to_department_id, reason, moved_by)
+    values (${to.moveId}, ${hospitalId}, ${a.id}, ${new Date(a.start_at).toISOString()}::timestamptz,
+      ${new Date(a.end_at).toISOString()}::timestamptz, ${a.provider_id}, ${a.department_id},
+      ${to.start.toISOString()}::timestamptz, ${to.end.toISOString()}::timestamptz, ${to.provider}, ${to.department},
+      ${to.reason ?? null}, ${to.by})`);
+  await q.execute(sql`update appointments set provider_id = ${to.provider}, department_id = ${to.department},
+      schedule_id = ${to.schedule}, start_at = ${to.start.toISOString()}::timestamptz,
+      end_at = ${to.end.toISOString()}::timestamptz, overbooked = ${to.overbooked},
+      overbooked_by = ${to.overbooked ? to.by : null}, reschedule_count = reschedule_count + 1, updated_at = now()
+    where id = ${a.id}`);
+}
+
+/** Checks an appointment in, linked to the visit it opened. */
+export async function markCheckedIn(q: Queryable, id: string, admissionId: string) {
+  await q.execute(sql`update appointments set status = 'checked_in', checked_in_at = now(),
+      admission_id = ${admissionId}, updated_at = now()
+    where id = ${id}`);
+}
+
+// What a booking reads of the patient and the department -------------------------------------------------------
+
+/** Whether the patient is the hospital's, and archived: null when not the hospital's. */
+export async function patientArchival(q: Queryable, hospitalId: string, patientId: string) {
+  const res = await q.execute<{ archived_at: Date | null }>(
+    sql`select archived_at from patients where hospital_id = ${hospitalId} and id = ${patientId}`,
+  );
+  return res.rows[0] ? { archived: Boolean(res.rows[0].archived_at) } : null;
+}
+
+/** The record number and names of a patient (notification texts). */
+export async function patientNames(q: Queryable, patientId: string) {
+  const res = await q.execute<{ record_number: string; first_name: string; last_name: string }>(
+    sql`select record_number, first_name, last_name from patients where id = ${patientId}`,
+  );
+  return res.rows[0] ?? null;
+}
+
+/** A department's kind ('' when unknown). */
+export async function departmentKind(q: Queryable, departmentId: string): Promise<string> {
+  const kind = await q.execute<{ kind: string }>(
+    sql`select kind from departments where id = ${departmentId}`,
+  );
+  return kind.rows[0]?.kind ?? '';
+}

@@ -43,6 +43,7 @@ import { AppointmentsService } from './appointments.service.js';
 import { CalendarFeedService } from './calendar-feed.service.js';
 import { REMINDER_JOB, sendDueReminders } from './reminders.js';
 import { SchedulesService } from './schedules.service.js';
+import { SlotsService } from './slots.service.js';
 import { OutboxSmsSender, type SmsSender } from './sms.js';
 
 const ZTokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/) });
@@ -54,8 +55,9 @@ const ZTokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$
  */
 export async function appointmentsRoutes(app: FastifyInstance, opts: { sms?: SmsSender } = {}) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const schedules = new SchedulesService(app);
-  const appointments = new AppointmentsService(app, schedules);
+  const slots = new SlotsService(app);
+  const schedules = new SchedulesService(app, slots);
+  const appointments = new AppointmentsService(app, slots);
   const feed = new CalendarFeedService(app);
   const sms = opts.sms ?? new OutboxSmsSender();
   const policy = (roles: readonly DashboardGroup[] | 'any') =>
@@ -280,7 +282,7 @@ export async function appointmentsRoutes(app: FastifyInstance, opts: { sms?: Sms
         response: { 200: ZScheduleProviderList },
       },
     },
-    async (request) => schedules.providers(contextOf(request), request.query),
+    async (request) => slots.providers(contextOf(request), request.query),
   );
 
   r.get(
@@ -294,7 +296,7 @@ export async function appointmentsRoutes(app: FastifyInstance, opts: { sms?: Sms
         response: { 200: ZSlotList },
       },
     },
-    async (request) => schedules.slots(contextOf(request), request.query),
+    async (request) => slots.slots(contextOf(request), request.query),
   );
 
   // Feed links (before /:id/) -------------------------------------------------------------------------------

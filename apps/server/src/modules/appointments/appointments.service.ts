@@ -12,7 +12,6 @@ import {
   isOpenAppointment,
 } from '@greensen/shared/domain/appointments';
 import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';
@@ -36,15 +35,27 @@ import { QueuesService } from '../queues/queues.service.js';
 import {
   type AppointmentFilters,
   appointmentMoves,
+  cancelAppointment,
+  countPlace,
+  departmentKind,
   findAppointmentRow,
   hospitalZone,
+  insertAppointment,
   type LockedAppointment,
   listAppointments,
   lockAppointment,
+  lockSlotCounter,
+  markAppointment,
+  markCheckedIn,
+  moveAppointment,
+  patientArchival,
+  patientNames,
   releasePlace,
+  takeSlotPlace,
   toAppointment,
+  updateAppointmentFields,
 } from './appointments.repository.js';
-import type { SchedulesService } from './schedules.service.js';
+import type { SlotsService } from './slots.service.js';
 
 type Move = 'booked' | 'moved' | 'cancelled';
 
@@ -60,7 +71,7 @@ export class AppointmentsService {
 
   constructor(
     private readonly app: FastifyInstance,
-    private readonly schedules: SchedulesService,
+    private readonly slots: SlotsService,
   ) {
     this.admissions = new AdmissionsService(app);
     this.queues = new QueuesService(app);
@@ -91,26 +102,16 @@ export class AppointmentsService {
     const at = start.toISOString();
     if (!overbook) {
       try {
-        await tx.execute(sql`insert into appointment_slots (hospital_id, provider_id, start_at, capacity, booked)
-          values (${hospitalId}, ${provider}, ${at}::timestamptz, ${capacity}, 1)
-          on conflict on constraint appointment_slots_pk do update
-            set capacity = excluded.capacity, booked = appointment_slots.booked + 1`);
+        await takeSlotPlace(tx, hospitalId, provider, at, capacity);
       } catch (err) {
         if (isCheckViolation(err)) throw conflict('appointments.slot_full');
         throw err;
       }
       return false;
     }
-    const res = await tx.execute<{ booked: number; capacity: number }>(sql`insert into appointment_slots
-        (hospital_id, provider_id, start_at, capacity, booked)
-      values (${hospitalId}, ${provider}, ${at}::timestamptz, ${capacity}, 0)
-      on conflict on constraint appointment_slots_pk do update set capacity = appointment_slots.capacity
-      returning booked, capacity`);
-    const row = res.rows[0]!;
-    const full = Number(row.booked) >= Math.min(Number(row.capacity), capacity);
-    await tx.execute(sql`update appointment_slots set
-        booked = booked + ${full ? 0 : 1}, overbooked = overbooked + ${full ? 1 : 0}
-      where hospital_id = ${hospitalId} and provider_id = ${provider} and start_at = ${at}::timestamptz`);
+    const row = await lockSlotCounter(tx, hospitalId, provider, at, capacity);
+    const full = row.booked >= Math.min(row.capacity, capacity);
+    await countPlace(tx, hospitalId, provider, at, full);
     return full;
   }
 
@@ -122,13 +123,7 @@ export class AppointmentsService {
   ) {
     if (target.start.getTime() <= this.now().getTime())
       throw badRequest({ start: ['appointments.slot_past'] });
-    const slot = await this.schedules.slotAt(
-      tx,
-      hospitalId,
-      target.provider,
-      target.department,
-      target.start,
-    );
+    const slot = await this.slots.slotAt(tx, hospitalId, target.provider, target.department, target.start);
     if (!slot) throw badRequest({ start: ['appointments.not_a_slot'] });
     if (!slot.types.includes(target.type as never))
       throw badRequest({ appointment_type: ['appointments.type_not_allowed'] });
@@ -145,10 +140,7 @@ export class AppointmentsService {
     const me = actingUser(ctx).id;
     if (a.provider === me) return;
     const hospital = scopedHospital(ctx);
-    const res = await tx.execute<{ record_number: string; first_name: string; last_name: string }>(
-      sql`select record_number, first_name, last_name from patients where id = ${a.patient}`,
-    );
-    const p = res.rows[0];
+    const p = await patientNames(tx, a.patient);
     const zone = await hospitalZone(tx, hospital.id);
     const params = {
       patient: p ? fullName(p.first_name, p.last_name) : '',
@@ -177,13 +169,11 @@ export class AppointmentsService {
     const id = uuidv7();
     try {
       await withNotifications(this.app, async (tx, notify) => {
-        const patient = await tx.execute<{ archived_at: Date | null }>(
-          sql`select archived_at from patients where hospital_id = ${hospital.id} and id = ${body.patient}`,
-        );
-        if (!patient.rows[0]) throw badRequest({ patient: ['appointments.patient_unknown'] });
-        if (patient.rows[0].archived_at) throw conflict('patients.archived');
-        await this.schedules.checkDepartment(tx, hospital.id, body.department);
-        await this.schedules.checkProvider(tx, hospital.id, body.provider);
+        const patient = await patientArchival(tx, hospital.id, body.patient);
+        if (!patient) throw badRequest({ patient: ['appointments.patient_unknown'] });
+        if (patient.archived) throw conflict('patients.archived');
+        await this.slots.checkDepartment(tx, hospital.id, body.department);
+        await this.slots.checkProvider(tx, hospital.id, body.provider);
         const slot = await this.requireSlot(tx, hospital.id, {
           provider: body.provider,
           department: body.department,
@@ -198,11 +188,21 @@ export class AppointmentsService {
           slot.capacity,
           body.overbook === true,
         );
-        await tx.execute(sql`insert into appointments (id, hospital_id, patient_id, provider_id, department_id,
-            schedule_id, start_at, end_at, appointment_type, reason, notes, overbooked, overbooked_by, booked_by)
-          values (${id}, ${hospital.id}, ${body.patient}, ${body.provider}, ${body.department}, ${slot.schedule},
-            ${start.toISOString()}::timestamptz, ${slot.end.toISOString()}::timestamptz, ${body.appointment_type},
-            ${body.reason}, ${body.notes ?? null}, ${overbooked}, ${overbooked ? me : null}, ${me})`);
+        await insertAppointment(tx, {
+          id,
+          hospitalId: hospital.id,
+          patient: body.patient,
+          provider: body.provider,
+          department: body.department,
+          schedule: slot.schedule,
+          start,
+          end: slot.end,
+          type: body.appointment_type,
+          reason: body.reason,
+          notes: body.notes,
+          overbooked,
+          by: me,
+        });
         await this.tell(tx, notify, ctx, 'booked', {
           id,
           provider: body.provider,
@@ -353,7 +353,7 @@ export class AppointmentsService {
     return this.change(ctx, id, 'appointment.update', async (tx, a) => {
       if (!isOpenAppointment(a.status)) throw conflict('appointments.closed');
       if (body.appointment_type && body.appointment_type !== a.appointment_type) {
-        const slot = await this.schedules.slotAt(
+        const slot = await this.slots.slotAt(
           tx,
           hospital.id,
           a.provider_id,
@@ -363,11 +363,7 @@ export class AppointmentsService {
         if (slot && !slot.types.includes(body.appointment_type))
           throw badRequest({ appointment_type: ['appointments.type_not_allowed'] });
       }
-      await tx.execute(sql`update appointments set
-          appointment_type = coalesce(${body.appointment_type ?? null}::appointment_type, appointment_type),
-          reason = coalesce(${body.reason ?? null}, reason),
-          notes = ${body.notes !== undefined ? (body.notes ?? null) : sql`notes`}, updated_at = now()
-        where id = ${id}`);
+      await updateAppointmentFields(tx, id, body);
       return { fields: Object.keys(body) };
     });
   }
@@ -375,8 +371,7 @@ export class AppointmentsService {
   async confirm(ctx: ServiceContext, id: string) {
     return this.change(ctx, id, 'appointment.confirm', async (tx, a) => {
       AppointmentsService.requireMove(a, 'confirmed');
-      await tx.execute(sql`update appointments set status = 'confirmed', confirmed_at = now(), updated_at = now()
-        where id = ${id}`);
+      await markAppointment(tx, id, 'confirmed');
       return { from: a.status };
     });
   }
@@ -386,9 +381,7 @@ export class AppointmentsService {
     const me = actingUser(ctx).id;
     return this.change(ctx, id, 'appointment.cancel', async (tx, a, notify) => {
       AppointmentsService.requireMove(a, 'cancelled');
-      await tx.execute(sql`update appointments set status = 'cancelled', cancel_reason = ${reason},
-          cancelled_at = now(), cancelled_by = ${me}, updated_at = now()
-        where id = ${id}`);
+      await cancelAppointment(tx, id, reason, me);
       const start = new Date(a.start_at);
       await releasePlace(tx, hospital.id, a.provider_id, start.toISOString(), a.overbooked);
       await this.tell(tx, notify, ctx, 'cancelled', {
@@ -406,8 +399,7 @@ export class AppointmentsService {
     return this.change(ctx, id, 'appointment.no_show', async (tx, a) => {
       AppointmentsService.requireMove(a, 'no_show');
       if (new Date(a.start_at).getTime() > this.now().getTime()) throw conflict('appointments.not_started');
-      await tx.execute(sql`update appointments set status = 'no_show', no_show_at = now(), updated_at = now()
-        where id = ${id}`);
+      await markAppointment(tx, id, 'no_show');
       return { from: a.status };
     });
   }
@@ -415,8 +407,7 @@ export class AppointmentsService {
   async complete(ctx: ServiceContext, id: string) {
     return this.change(ctx, id, 'appointment.complete', async (tx, a) => {
       AppointmentsService.requireMove(a, 'completed');
-      await tx.execute(sql`update appointments set status = 'completed', completed_at = now(), updated_at = now()
-        where id = ${id}`);
+      await markAppointment(tx, id, 'completed');
       return { from: a.status };
     });
   }
@@ -439,8 +430,8 @@ export class AppointmentsService {
         const oldStart = new Date(a.start_at);
         if (provider === a.provider_id && start.getTime() === oldStart.getTime())
           throw badRequest({ start: ['appointments.same_slot'] });
-        if (department !== a.department_id) await this.schedules.checkDepartment(tx, hospital.id, department);
-        if (provider !== a.provider_id) await this.schedules.checkProvider(tx, hospital.id, provider);
+        if (department !== a.department_id) await this.slots.checkDepartment(tx, hospital.id, department);
+        if (provider !== a.provider_id) await this.slots.checkProvider(tx, hospital.id, provider);
         const slot = await this.requireSlot(tx, hospital.id, {
           provider,
           department,
@@ -456,17 +447,17 @@ export class AppointmentsService {
           slot.capacity,
           body.overbook === true,
         );
-        await tx.execute(sql`insert into appointment_moves (id, hospital_id, appointment_id, from_start, from_end,
-            from_provider_id, from_department_id, to_start, to_end, to_provider_id, to_department_id, reason, moved_by)
-          values (${uuidv7()}, ${hospital.id}, ${id}, ${oldStart.toISOString()}::timestamptz,
-            ${new Date(a.end_at).toISOString()}::timestamptz, ${a.provider_id}, ${a.department_id},
-            ${start.toISOString()}::timestamptz, ${slot.end.toISOString()}::timestamptz, ${provider}, ${department},
-            ${body.reason ?? null}, ${me})`);
-        await tx.execute(sql`update appointments set provider_id = ${provider}, department_id = ${department},
-            schedule_id = ${slot.schedule}, start_at = ${start.toISOString()}::timestamptz,
-            end_at = ${slot.end.toISOString()}::timestamptz, overbooked = ${overbooked},
-            overbooked_by = ${overbooked ? me : null}, reschedule_count = reschedule_count + 1, updated_at = now()
-          where id = ${id}`);
+        await moveAppointment(tx, hospital.id, a, {
+          moveId: uuidv7(),
+          provider,
+          department,
+          schedule: slot.schedule,
+          start,
+          end: slot.end,
+          overbooked,
+          reason: body.reason,
+          by: me,
+        });
         await this.tell(tx, notify, ctx, 'moved', { id, provider, patient: a.patient_id, start });
         if (provider !== a.provider_id)
           await this.tell(tx, notify, ctx, 'cancelled', {
@@ -500,10 +491,7 @@ export class AppointmentsService {
       const zone = await hospitalZone(tx, hospital.id);
       if (zonedDate(new Date(a.start_at), zone) !== zonedDate(this.now(), zone))
         throw conflict('appointments.not_today');
-      const kind = await tx.execute<{ kind: string }>(
-        sql`select kind from departments where id = ${a.department_id}`,
-      );
-      const types = admissionTypesFor(kind.rows[0]?.kind ?? '');
+      const types = admissionTypesFor(await departmentKind(tx, a.department_id));
       const admissionType = types.includes('outpatient')
         ? 'outpatient'
         : types.includes('maternity')
@@ -518,9 +506,7 @@ export class AppointmentsService {
       });
       admissionId = visit.id;
       providerId = a.provider_id;
-      await tx.execute(sql`update appointments set status = 'checked_in', checked_in_at = now(),
-          admission_id = ${visit.id}, updated_at = now()
-        where id = ${id}`);
+      await markCheckedIn(tx, id, visit.id);
       return { admission: visit.id, queue_number: visit.queueNumber, from: a.status };
     });
     if (await findDoctor(this.app.db, hospital.id, providerId))

@@ -1,12 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TIcsLinkCreated, TIcsLinkState } from '@greensen/shared/contracts/appointments';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { uuidv7 } from '../../db/schema/common.js';
 import { iso } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { notFound } from '../../lib/errors.js';
 import { languageOf, translate } from '../../lib/i18n.js';
+import {
+  activeIcsLink,
+  feedAppointments,
+  findIcsLinkByHash,
+  insertIcsLink,
+  revokeIcsLinks,
+  touchIcsLink,
+} from './calendar-feed.repository.js';
 import { icsCalendar } from './ics.js';
 
 const DAY = 86_400_000;
@@ -27,11 +34,7 @@ export class CalendarFeedService {
   constructor(private readonly app: FastifyInstance) {}
 
   async state(ctx: ServiceContext): Promise<TIcsLinkState> {
-    const res = await this.app.db.execute<{ created_at: Date | string; last_used_at: Date | string | null }>(
-      sql`select created_at, last_used_at from ics_links
-        where hospital_id = ${scopedHospital(ctx).id} and user_id = ${actingUser(ctx).id} and revoked_at is null`,
-    );
-    const r = res.rows[0];
+    const r = await activeIcsLink(this.app.db, scopedHospital(ctx).id, actingUser(ctx).id);
     return { active: Boolean(r), created_at: iso(r?.created_at), last_used_at: iso(r?.last_used_at) };
   }
 
@@ -42,10 +45,8 @@ export class CalendarFeedService {
     const token = randomBytes(32).toString('base64url');
     const id = uuidv7();
     await this.app.db.transaction(async (tx) => {
-      await tx.execute(sql`update ics_links set revoked_at = now()
-        where hospital_id = ${hospital.id} and user_id = ${me} and revoked_at is null`);
-      await tx.execute(sql`insert into ics_links (id, hospital_id, user_id, token_hash)
-        values (${id}, ${hospital.id}, ${me}, ${hashOf(token)})`);
+      await revokeIcsLinks(tx, hospital.id, me);
+      await insertIcsLink(tx, { id, hospitalId: hospital.id, userId: me, tokenHash: hashOf(token) });
       await this.app.audit.record(
         ctx,
         { action: 'appointment.ics_link_create', resourceType: 'ics_link', resourceId: id },
@@ -64,8 +65,7 @@ export class CalendarFeedService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     await this.app.db.transaction(async (tx) => {
-      await tx.execute(sql`update ics_links set revoked_at = now()
-        where hospital_id = ${hospital.id} and user_id = ${me} and revoked_at is null`);
+      await revokeIcsLinks(tx, hospital.id, me);
       await this.app.audit.record(
         ctx,
         { action: 'appointment.ics_link_revoke', resourceType: 'ics_link' },
@@ -76,52 +76,30 @@ export class CalendarFeedService {
 
   /** The feed of a link's owner (404 for an unknown or revoked token). */
   async feed(ctx: ServiceContext, token: string): Promise<string> {
-    const link = await this.app.db.execute<{
-      id: string;
-      hospital_id: string;
-      user_id: string;
-      language_preference: string;
-      first_name: string;
-      last_name: string;
-      h_name: string;
-      is_active: boolean;
-    }>(sql`select l.id, l.hospital_id, l.user_id, u.language_preference, u.first_name, u.last_name,
-        h.name as h_name, u.is_active
-      from ics_links l join users u on u.id = l.user_id join hospitals h on h.id = l.hospital_id
-      where l.token_hash = ${hashOf(token)} and l.revoked_at is null
-        and exists (select 1 from memberships m where m.user_id = l.user_id and m.hospital_id = l.hospital_id
-          and m.is_active)`);
-    const l = link.rows[0];
+    const l = await findIcsLinkByHash(this.app.db, hashOf(token));
     if (!l || !l.is_active) throw notFound();
     const lang = languageOf(l.language_preference);
     const now = this.app.jobs.now();
-    const rows = await this.app.db.execute<{
-      id: string;
-      start_at: Date | string;
-      end_at: Date | string;
-      appointment_type: string;
-      status: string;
-      record_number: string;
-      d_name: string;
-    }>(sql`select a.id, a.start_at, a.end_at, a.appointment_type, a.status, p.record_number, d.name as d_name
-      from appointments a join patients p on p.id = a.patient_id join departments d on d.id = a.department_id
-      where a.hospital_id = ${l.hospital_id} and a.provider_id = ${l.user_id} and a.status <> 'cancelled'
-        and a.start_at >= ${new Date(now.getTime() - PAST_DAYS * DAY).toISOString()}::timestamptz
-        and a.start_at < ${new Date(now.getTime() + AHEAD_DAYS * DAY).toISOString()}::timestamptz
-      order by a.start_at limit 5000`);
-    await this.app.db.execute(sql`update ics_links set last_used_at = now() where id = ${l.id}`);
+    const rows = await feedAppointments(
+      this.app.db,
+      l.hospital_id,
+      l.user_id,
+      new Date(now.getTime() - PAST_DAYS * DAY),
+      new Date(now.getTime() + AHEAD_DAYS * DAY),
+    );
+    await touchIcsLink(this.app.db, l.id);
     await this.app.audit.record(ctx, {
       action: 'appointment.ics_feed',
       resourceType: 'ics_link',
       resourceId: l.id,
       userId: l.user_id,
       hospitalId: l.hospital_id,
-      details: { events: rows.rows.length },
+      details: { events: rows.length },
     });
     return icsCalendar({
       name: `${l.h_name} — ${[l.first_name, l.last_name].filter(Boolean).join(' ')}`,
       now,
-      events: rows.rows.map((r) => ({
+      events: rows.map((r) => ({
         uid: `${r.id}@greensen`,
         start: new Date(r.start_at),
         end: new Date(r.end_at),

@@ -2,47 +2,45 @@ import type {
   TBookingsConflict,
   TScheduleCreate,
   TScheduleExceptionCreate,
-  TSlot,
 } from '@greensen/shared/contracts/appointments';
 import {
-  type AppointmentType,
   type ExpandedSlot,
   expandSlots,
   type OnBookings,
-  SLOT_SEARCH_MAX_DAYS,
-  SLOT_SEARCH_MAX_RESULTS,
   sessionsOverlap,
 } from '@greensen/shared/domain/appointments';
 import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
-import { roleGroup } from '@greensen/shared/domain/roles';
-import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Queryable, Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import {
-  absenceRanges,
-  findException,
-  findSchedule,
-  holidayDates,
+  cancelOpenAppointments,
   hospitalZone,
-  listExceptions,
-  listSchedules,
   type OpenBooking,
   openBookings,
-  PROVIDER_GROUPS,
   releasePlace,
-  slotCounts,
-  slotSchedules,
 } from './appointments.repository.js';
-
-const DAY_MS = 86_400_000;
-
-/** The number of days from `from` to `to` inclusive. */
-const daysBetween = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+import {
+  deactivateSchedule,
+  deleteException,
+  deleteHoliday,
+  findException,
+  findHoliday,
+  findSchedule,
+  insertException,
+  insertHoliday,
+  insertSchedule,
+  listExceptions,
+  listHolidays,
+  listSchedules,
+  lockProviderSchedules,
+  slotSchedules,
+  updateSchedule,
+} from './schedules.repository.js';
+import type { SlotsService } from './slots.service.js';
 
 type ScheduleChange = Partial<TScheduleCreate> & {
   on_bookings?: OnBookings | undefined;
@@ -50,12 +48,15 @@ type ScheduleChange = Partial<TScheduleCreate> & {
 };
 
 /**
- * Providers' schedules, their exceptions, the hospital's holidays and the free-slot search (issue 22, decision
- * 0028). A change that leaves future bookings out of the schedule answers 409 with them unless it says what to do
+ * Providers' schedules, their exceptions and the hospital's holidays (issue 22, decision 0028; the slots they
+ * give are slots.service.ts). A change that leaves future bookings out of the schedule answers 409 with them unless it says what to do
  * (`keep` or `cancel` with a reason); the provider is told (`schedule`, and `appointment` per cancelled booking).
  */
 export class SchedulesService {
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly slots: SlotsService,
+  ) {}
 
   now(): Date {
     return this.app.jobs.now();
@@ -76,22 +77,6 @@ export class SchedulesService {
     const s = await findSchedule(this.app.db, scopedHospital(ctx).id, id);
     if (!s) throw notFound();
     return s;
-  }
-
-  /** A member of the hospital who sees patients (doctor, head doctor, midwife, nurse), else 400 on `field`. */
-  async checkProvider(q: Queryable, hospitalId: string, providerId: string, field = 'provider') {
-    const res = await q.execute<{ role_code: string }>(sql`select m.role_code from memberships m
-      join users u on u.id = m.user_id
-      where m.hospital_id = ${hospitalId} and m.user_id = ${providerId} and m.is_active and u.is_active`);
-    if (!res.rows.some((r) => (PROVIDER_GROUPS as readonly string[]).includes(roleGroup(r.role_code))))
-      throw badRequest({ [field]: ['appointments.provider_unknown'] });
-  }
-
-  async checkDepartment(q: Queryable, hospitalId: string, departmentId: string) {
-    const res = await q.execute<{ kind: string }>(sql`select kind from departments
-      where hospital_id = ${hospitalId} and id = ${departmentId} and is_active`);
-    if (!res.rows[0]) throw badRequest({ department: ['appointments.department_unknown'] });
-    return res.rows[0].kind;
   }
 
   /** Another active schedule of the provider whose validity and sessions overlap these: 409. */
@@ -122,17 +107,12 @@ export class SchedulesService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const id = await withNotifications(this.app, async (tx, notify) => {
-      await this.checkProvider(tx, hospital.id, body.provider);
-      await this.checkDepartment(tx, hospital.id, body.department);
-      // Serializes two changes of one provider's schedules (the overlap check reads the others).
-      await tx.execute(sql`select id from users where id = ${body.provider} for update`);
+      await this.slots.checkProvider(tx, hospital.id, body.provider);
+      await this.slots.checkDepartment(tx, hospital.id, body.department);
+      await lockProviderSchedules(tx, body.provider);
       await this.checkNoOverlap(tx, hospital.id, body);
       const id = uuidv7();
-      await tx.execute(sql`insert into provider_schedules (id, hospital_id, provider_id, department_id, sessions,
-          slot_minutes, capacity, types, valid_from, valid_until, note, created_by, updated_by)
-        values (${id}, ${hospital.id}, ${body.provider}, ${body.department}, ${JSON.stringify(body.sessions)}::jsonb,
-          ${body.slot_minutes}, ${body.capacity}, ${`{${body.types.join(',')}}`}::appointment_type[],
-          ${body.valid_from}::date, ${body.valid_until ?? null}::date, ${body.note ?? null}, ${me}, ${me})`);
+      await insertSchedule(tx, { ...body, id, hospitalId: hospital.id, by: me });
       await this.tellSchedule(notify, hospital.id, me, body.provider, 'created', id);
       await this.app.audit.record(
         ctx,
@@ -174,19 +154,17 @@ export class SchedulesService {
       };
       if (next.valid_until && next.valid_until < next.valid_from)
         throw badRequest({ valid_until: ['appointments.validity_order'] });
-      await tx.execute(sql`select id from users where id = ${next.provider} for update`);
+      await lockProviderSchedules(tx, next.provider);
       await this.checkNoOverlap(tx, hospital.id, next);
       const zone = await hospitalZone(tx, hospital.id);
-      const future = await openBookings(tx, hospital.id, this.now(), sql`a.schedule_id = ${id}`);
+      const future = await openBookings(tx, hospital.id, this.now(), { schedule: id });
       const affected = future.filter((b) => !fitsSchedule(next, new Date(b.start), zone));
       await this.settle(tx, ctx, notify, affected, on_bookings, cancel_reason);
-      await tx.execute(sql`update provider_schedules set sessions = ${JSON.stringify(next.sessions)}::jsonb,
-          slot_minutes = ${next.slot_minutes}, capacity = ${next.capacity},
-          types = ${`{${next.types.join(',')}}`}::appointment_type[], valid_from = ${next.valid_from}::date,
-          valid_until = ${next.valid_until ?? null}::date,
-          note = ${fields.note !== undefined ? (fields.note ?? null) : current.note},
-          updated_at = now(), updated_by = ${me}
-        where id = ${id}`);
+      await updateSchedule(tx, id, {
+        ...next,
+        note: fields.note !== undefined ? (fields.note ?? null) : current.note,
+        by: me,
+      });
       await this.tellSchedule(notify, hospital.id, me, next.provider, 'changed', id);
       await this.app.audit.record(
         ctx,
@@ -214,10 +192,9 @@ export class SchedulesService {
       const current = await findSchedule(tx, hospital.id, id, true);
       if (!current) throw notFound();
       if (!current.active) throw new ApiError(409, 'appointments.schedule_ended');
-      const affected = await openBookings(tx, hospital.id, this.now(), sql`a.schedule_id = ${id}`);
+      const affected = await openBookings(tx, hospital.id, this.now(), { schedule: id });
       await this.settle(tx, ctx, notify, affected, onBookings, reason);
-      await tx.execute(sql`update provider_schedules set active = false, updated_at = now(), updated_by = ${me}
-        where id = ${id}`);
+      await deactivateSchedule(tx, id, me);
       await this.tellSchedule(notify, hospital.id, me, current.provider.id, 'ended', id);
       await this.app.audit.record(
         ctx,
@@ -256,22 +233,11 @@ export class SchedulesService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const ids = affected.map((b) => b.id);
-    const cancelled = await tx.execute<{
-      id: string;
-      provider_id: string;
-      start_at: Date | string;
-      overbooked: boolean;
-    }>(sql`update appointments set status = 'cancelled', cancel_reason = ${reason ?? ''}, cancelled_at = now(),
-        cancelled_by = ${me}, updated_at = now()
-      where hospital_id = ${hospital.id} and id in (${sql.join(
-        ids.map((i) => sql`${i}`),
-        sql`, `,
-      )}) and status in ('booked', 'confirmed')
-      returning id, provider_id, start_at, overbooked`);
-    for (const c of cancelled.rows)
+    const cancelled = await cancelOpenAppointments(tx, hospital.id, ids, reason ?? '', me);
+    for (const c of cancelled)
       await releasePlace(tx, hospital.id, c.provider_id, new Date(c.start_at).toISOString(), c.overbooked);
     const byProvider = new Map<string, number>();
-    for (const c of cancelled.rows) byProvider.set(c.provider_id, (byProvider.get(c.provider_id) ?? 0) + 1);
+    for (const c of cancelled) byProvider.set(c.provider_id, (byProvider.get(c.provider_id) ?? 0) + 1);
     for (const [provider, count] of byProvider)
       if (provider !== me)
         await notify({
@@ -283,7 +249,7 @@ export class SchedulesService {
             key: 'appointments.notify.bulk_cancelled.message',
             params: { count, reason: reason ?? '' },
           },
-          data: { action: 'appointments_cancelled', appointment_ids: cancelled.rows.map((r) => r.id) },
+          data: { action: 'appointments_cancelled', appointment_ids: cancelled.map((r) => r.id) },
           initiatedBy: me,
         });
   }
@@ -334,7 +300,7 @@ export class SchedulesService {
     const me = actingUser(ctx).id;
     const id = await withNotifications(this.app, async (tx, notify) => {
       // An unknown provider (or another hospital's) is a 400 on the field for everyone, before the own-absence rule.
-      await this.checkProvider(tx, hospital.id, body.provider);
+      await this.slots.checkProvider(tx, hospital.id, body.provider);
       if (body.provider !== me && !mayAct(ctx, 'schedule.manage'))
         throw forbidden('appointments.own_exceptions');
       const zone = await hospitalZone(tx, hospital.id);
@@ -344,15 +310,12 @@ export class SchedulesService {
         tx,
         hospital.id,
         new Date(Math.max(from.getTime(), this.now().getTime())),
-        sql`a.provider_id = ${body.provider}`,
+        { provider: body.provider },
         until,
       );
       await this.settle(tx, ctx, notify, affected, body.on_bookings, body.cancel_reason);
       const id = uuidv7();
-      await tx.execute(sql`insert into schedule_exceptions (id, hospital_id, provider_id, start_date, end_date, kind,
-          reason, created_by)
-        values (${id}, ${hospital.id}, ${body.provider}, ${body.start_date}::date, ${body.end_date}::date, ${body.kind},
-          ${body.reason ?? null}, ${me})`);
+      await insertException(tx, { ...body, id, hospitalId: hospital.id, by: me });
       await this.tellSchedule(notify, hospital.id, me, body.provider, 'exception', id);
       await this.app.audit.record(
         ctx,
@@ -381,7 +344,7 @@ export class SchedulesService {
       if (!e) throw notFound();
       if (e.provider.id !== me && !mayAct(ctx, 'schedule.manage'))
         throw forbidden('appointments.own_exceptions');
-      await tx.execute(sql`delete from schedule_exceptions where id = ${id}`);
+      await deleteException(tx, id);
       await this.app.audit.record(
         ctx,
         {
@@ -403,27 +366,7 @@ export class SchedulesService {
     page: number,
     size: number,
   ) {
-    const hospital = scopedHospital(ctx);
-    const conds: SQL[] = [sql`hospital_id = ${hospital.id}`];
-    if (f.from) conds.push(sql`date >= ${f.from}::date`);
-    if (f.to) conds.push(sql`date <= ${f.to}::date`);
-    const where = sql.join(conds, sql` and `);
-    const rows = await this.app.db.execute<{
-      id: string;
-      date: string;
-      name: string;
-      created_at: Date | string;
-    }>(
-      sql`select id, date::text as date, name, created_at from hospital_holidays where ${where}
-        order by date limit ${size} offset ${(page - 1) * size}`,
-    );
-    const counted = await this.app.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from hospital_holidays where ${where}`,
-    );
-    return {
-      count: Number(counted.rows[0]?.n ?? 0),
-      rows: rows.rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
-    };
+    return listHolidays(this.app.db, scopedHospital(ctx).id, f, size, (page - 1) * size);
   }
 
   async addHoliday(
@@ -447,12 +390,11 @@ export class SchedulesService {
           tx,
           hospital.id,
           new Date(Math.max(from.getTime(), this.now().getTime())),
-          sql`true`,
+          {},
           until,
         );
         await this.settle(tx, ctx, notify, affected, body.on_bookings, body.cancel_reason);
-        await tx.execute(sql`insert into hospital_holidays (id, hospital_id, date, name, created_by)
-          values (${id}, ${hospital.id}, ${body.date}::date, ${body.name}, ${me})`);
+        await insertHoliday(tx, { id, hospitalId: hospital.id, date: body.date, name: body.name, by: me });
         await this.app.audit.record(
           ctx,
           {
@@ -468,213 +410,25 @@ export class SchedulesService {
       if (isUniqueViolation(err)) throw badRequest({ date: ['appointments.holiday_exists'] });
       throw err;
     }
-    const res = await this.app.db.execute<{
-      id: string;
-      date: string;
-      name: string;
-      created_at: Date | string;
-    }>(sql`select id, date::text as date, name, created_at from hospital_holidays where id = ${id}`);
-    const r = res.rows[0]!;
-    return { ...r, created_at: new Date(r.created_at).toISOString() };
+    return (await findHoliday(this.app.db, id))!;
   }
 
   async removeHoliday(ctx: ServiceContext, id: string) {
     const hospital = scopedHospital(ctx);
     await this.app.db.transaction(async (tx) => {
-      const res = await tx.execute<{ date: string }>(
-        sql`delete from hospital_holidays where hospital_id = ${hospital.id} and id = ${id} returning date::text as date`,
-      );
-      if (!res.rows[0]) throw notFound();
+      const date = await deleteHoliday(tx, hospital.id, id);
+      if (date === null) throw notFound();
       await this.app.audit.record(
         ctx,
         {
           action: 'holiday.delete',
           resourceType: 'holiday',
           resourceId: id,
-          details: { date: res.rows[0].date },
+          details: { date },
         },
         tx,
       );
     });
-  }
-
-  // Providers and slots -------------------------------------------------------------------------------------
-
-  /**
-   * The providers with an active schedule, with its departments (the pickers of the calendar and booking form);
-   * with `unscheduled`, also every active member who may have a schedule (PROVIDER_GROUPS), with no departments when
-   * they have none yet: the new-schedule dialog, for those who manage schedules only (else 403).
-   */
-  async providers(ctx: ServiceContext, query: { department?: string | undefined; unscheduled?: boolean }) {
-    const hospital = scopedHospital(ctx);
-    if (query.unscheduled && !mayAct(ctx, 'schedule.manage')) throw forbidden();
-    const res = await this.app.db.execute<{
-      id: string;
-      first_name: string;
-      last_name: string;
-      d_id: string;
-      d_code: string;
-      d_name: string;
-      d_kind: string;
-    }>(sql`select distinct u.id, u.first_name, u.last_name, d.id as d_id, d.code as d_code, d.name as d_name,
-        d.kind as d_kind
-      from provider_schedules s join users u on u.id = s.provider_id join departments d on d.id = s.department_id
-      where s.hospital_id = ${hospital.id} and s.active
-        ${query.department ? sql`and s.department_id = ${query.department}` : sql``}
-      order by u.last_name, u.first_name, u.id, d.name`);
-    type Provider = {
-      id: string;
-      full_name: string;
-      departments: { id: string; code: string; name: string; kind: string }[];
-    };
-    const byId = new Map<string, Provider>();
-    for (const r of res.rows) {
-      let p = byId.get(r.id);
-      if (!p) {
-        p = { id: r.id, full_name: `${r.first_name} ${r.last_name}`.trim(), departments: [] };
-        byId.set(r.id, p);
-      }
-      p.departments.push({ id: r.d_id, code: r.d_code, name: r.d_name, kind: r.d_kind });
-    }
-    if (!query.unscheduled) return { results: [...byId.values()] };
-    // Every active member whose role sees patients (the same rule as checkProvider), in name order.
-    const members = await this.app.db.execute<{
-      id: string;
-      first_name: string;
-      last_name: string;
-      role_code: string;
-    }>(sql`select distinct u.id, u.first_name, u.last_name, m.role_code
-      from memberships m join users u on u.id = m.user_id
-      where m.hospital_id = ${hospital.id} and m.is_active and u.is_active
-      order by u.last_name, u.first_name, u.id`);
-    const all = new Map<string, Provider>();
-    for (const m of members.rows) {
-      if (all.has(m.id) || !(PROVIDER_GROUPS as readonly string[]).includes(roleGroup(m.role_code))) continue;
-      all.set(
-        m.id,
-        byId.get(m.id) ?? { id: m.id, full_name: `${m.first_name} ${m.last_name}`.trim(), departments: [] },
-      );
-    }
-    return { results: [...all.values()] };
-  }
-
-  /**
-   * The slots of a provider or a department over `from`–`to`: the active schedules, the providers' exceptions,
-   * the holidays and the slot counters in four queries, the weekly templates expanded in one pass in memory.
-   */
-  async slots(
-    ctx: ServiceContext,
-    query: {
-      provider?: string | undefined;
-      department?: string | undefined;
-      from: string;
-      to: string;
-      type?: AppointmentType | undefined;
-      free_only: boolean;
-      first_available: boolean;
-      limit: number;
-    },
-  ) {
-    const hospital = scopedHospital(ctx);
-    if (daysBetween(query.from, query.to) > SLOT_SEARCH_MAX_DAYS)
-      throw badRequest({ to: ['appointments.range_too_long'] });
-    const q = this.app.db;
-    const target = { provider: query.provider, department: query.department };
-    // Four independent statements at once (a pool runs them side by side; the embedded engine one after another).
-    const [zone, schedules, absences, holidays] = await Promise.all([
-      hospitalZone(q, hospital.id),
-      slotSchedules(q, hospital.id, target, query.from, query.to),
-      absenceRanges(q, hospital.id, target, query.from, query.to),
-      holidayDates(q, hospital.id, query.from, query.to),
-    ]);
-    const providers = [...new Set(schedules.map((s) => s.provider))];
-    const names = new Map(schedules.map((s) => [s.provider, s.provider_name]));
-    const now = this.now().getTime();
-    const limit = Math.min(query.limit, SLOT_SEARCH_MAX_RESULTS);
-    const freeOnly = query.free_only;
-    const seen = new Set<string>();
-    const results: TSlot[] = [];
-    let truncated = false;
-    let done = providers.length === 0;
-    // By chunks of days (the first day alone, then weeks): the counters of a chunk in one query, its slots expanded
-    // in one pass, and the search stops as soon as the answer is full — most searches read a day or a week.
-    // Free slots start no earlier than today.
-    const today = zonedDate(new Date(now), zone);
-    let chunkFrom = freeOnly && query.from < today ? today : query.from;
-    for (let size = 1; !done && chunkFrom <= query.to; size = 7) {
-      const last = addDays(chunkFrom, size - 1);
-      const chunkTo = last < query.to ? last : query.to;
-      const counts = await slotCounts(
-        q,
-        hospital.id,
-        providers,
-        zonedInstant(chunkFrom, '00:00', zone),
-        zonedInstant(addDays(chunkTo, 1), '00:00', zone),
-      );
-      const expanded = expandSlots({
-        schedules,
-        exceptions: absences,
-        holidays,
-        from: chunkFrom,
-        to: chunkTo,
-        timeZone: zone,
-      });
-      for (const s of expanded) {
-        if (query.type && !s.types.includes(query.type)) continue;
-        const start = s.start.toISOString();
-        const booked = counts.get(`${s.provider}|${start}`) ?? 0;
-        const free = Math.max(0, s.capacity - booked);
-        if (freeOnly && (free === 0 || s.start.getTime() <= now)) continue;
-        if (query.first_available) {
-          if (seen.has(s.provider)) continue;
-          seen.add(s.provider);
-        }
-        if (results.length >= limit) {
-          truncated = true;
-          done = true;
-          break;
-        }
-        results.push({
-          start,
-          end: s.end.toISOString(),
-          provider: { id: s.provider, full_name: names.get(s.provider) ?? '' },
-          department: s.department,
-          schedule: s.schedule,
-          capacity: s.capacity,
-          booked,
-          free,
-          types: [...s.types],
-        });
-        if (query.first_available && seen.size === providers.length) {
-          done = true;
-          break;
-        }
-      }
-      chunkFrom = addDays(chunkTo, 1);
-    }
-    return { results, truncated, time_zone: zone };
-  }
-
-  /**
-   * The slot of `provider` in `department` starting at `start` (its schedule, end, capacity and types), or null
-   * when no active schedule has one then (or the provider is away, or it is a holiday).
-   */
-  async slotAt(q: Queryable, hospitalId: string, provider: string, department: string, start: Date) {
-    const zone = await hospitalZone(q, hospitalId);
-    const date = zonedDate(start, zone);
-    const schedules = await slotSchedules(q, hospitalId, { provider, department }, date, date);
-    if (schedules.length === 0) return null;
-    const exceptions = await absenceRanges(q, hospitalId, { provider }, date, date);
-    const holidays = await holidayDates(q, hospitalId, date, date);
-    const slots = expandSlots({
-      schedules,
-      exceptions,
-      holidays,
-      from: date,
-      to: date,
-      timeZone: zone,
-    });
-    return slots.find((s) => s.start.getTime() === start.getTime()) ?? null;
   }
 }
 
