@@ -13,16 +13,25 @@ import {
   type TDocumentVerification,
 } from '@greensen/shared/contracts/documents';
 import { titlePrefix } from '@greensen/shared/domain/roles';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';
-import { documents } from '../../db/schema/index.js';
-import { iso, isoRequired, PATIENT_REF_COLUMNS, patientRef, type RefRow } from '../../lib/clinical.js';
+import { iso, isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { containsPattern, listReadEntry } from '../../lib/queries.js';
+import { listReadEntry } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
+import {
+  type DocumentFilters,
+  type DocumentRow,
+  documentByToken,
+  findDocumentRow,
+  insertDocument,
+  listDocuments,
+  lockDocumentForCancel,
+  markDocumentCancelled,
+  patientRefOf,
+} from './documents.repository.js';
 import { markdownToHtml, parseMarkdown } from './markdown.js';
 import { renderPdf } from './pdf.js';
 import { KIND_NAMES, KIND_PREFIXES } from './shipped.js';
@@ -48,52 +57,6 @@ export function verificationCode(token: string): string {
   let out = '';
   for (let i = 0; i < 8; i++) out = alphabet[Number((bits >> BigInt(i * 5)) & 31n)] + out;
   return `${out.slice(0, 4)}-${out.slice(4)}`;
-}
-
-interface DocumentRow extends RefRow {
-  id: string;
-  number: string;
-  kind: DocumentKind;
-  language: DocumentLanguage;
-  paper: 'A4' | 'A5';
-  author_id: string;
-  author_name: string;
-  template_id: string;
-  template_name: string;
-  template_shipped: boolean;
-  source_type: TDocumentSource['type'];
-  source_id: string;
-  body: string;
-  storage_key: string;
-  sha256: string;
-  size_bytes: number;
-  verification_token: string;
-  verification_code: string;
-  issued_at: Date | string;
-  cancelled_at: Date | string | null;
-  cancelled_by_id: string | null;
-  cancelled_by_name: string | null;
-  cancel_reason: string | null;
-}
-
-const SELECT = sql`select doc.id, doc.number, doc.kind, doc.language, doc.paper, doc.author_id,
-    trim(au.first_name || ' ' || au.last_name) as author_name, doc.template_id, doc.template_name,
-    doc.template_shipped, doc.source_type, doc.source_id, doc.body, doc.storage_key, doc.sha256, doc.size_bytes,
-    doc.verification_token, doc.verification_code, doc.issued_at, doc.cancelled_at, doc.cancel_reason,
-    cb.id as cancelled_by_id, trim(cb.first_name || ' ' || cb.last_name) as cancelled_by_name, ${PATIENT_REF_COLUMNS}
-  from documents doc join patients p on p.id = doc.patient_id join users au on au.id = doc.author_id
-  left join users cb on cb.id = doc.cancelled_by`;
-
-export interface DocumentFilters {
-  patient?: string | undefined;
-  kind?: DocumentKind | undefined;
-  author?: string | undefined;
-  status: 'all' | 'valid' | 'cancelled';
-  source_type?: TDocumentSource['type'] | undefined;
-  source?: string | undefined;
-  date_from?: string | undefined;
-  date_to?: string | undefined;
-  search?: string | undefined;
 }
 
 /**
@@ -195,13 +158,6 @@ export class DocumentsService {
     return { template, h, author, now, patientId, text };
   }
 
-  private async patientOf(q: Queryable, patientId: string) {
-    const res = await q.execute<RefRow>(
-      sql`select ${PATIENT_REF_COLUMNS} from patients p where p.id = ${patientId}`,
-    );
-    return patientRef(res.rows[0]!);
-  }
-
   /** `POST /api/documents/draft/`: the text the issue would print (nothing stored). */
   async draft(ctx: ServiceContext, body: TDocumentDraftCreate & { language: DocumentLanguage }) {
     const p = await this.prepare(this.app.db, ctx, body);
@@ -216,7 +172,7 @@ export class DocumentsService {
       language: p.template.language,
       paper: p.template.paper,
       template: { id: p.template.id, name: p.template.name, shipped: p.template.shipped },
-      patient: await this.patientOf(this.app.db, p.patientId),
+      patient: await patientRefOf(this.app.db, p.patientId),
       source: body.source,
       text: p.text,
       html: markdownToHtml(p.text),
@@ -293,7 +249,7 @@ export class DocumentsService {
       const pdf = await this.pdfOf(text, p.template, p.h, authorName, number, p.now, token, code);
       const docId = uuidv7();
       const key = `documents/${hospital.id}/${year}/${docId}.pdf`;
-      await tx.insert(documents).values({
+      await insertDocument(tx, {
         id: docId,
         hospitalId: hospital.id,
         number,
@@ -342,10 +298,7 @@ export class DocumentsService {
   }
 
   private async find(ctx: ServiceContext, id: string, q: Queryable = this.app.db) {
-    const res = await q.execute<DocumentRow>(
-      sql`${SELECT} where doc.id = ${id} and doc.hospital_id = ${scopedHospital(ctx).id}`,
-    );
-    const row = res.rows[0];
+    const row = await findDocumentRow(q, scopedHospital(ctx).id, id);
     if (!row) throw notFound();
     if (!ADMINISTRATIVE_KINDS.includes(row.kind) && !this.clinicalReader(ctx)) throw forbidden();
     return row;
@@ -383,36 +336,18 @@ export class DocumentsService {
   }
 
   async list(ctx: ServiceContext, f: DocumentFilters, page: number, pageSize: number) {
-    const hospitalId = scopedHospital(ctx).id;
-    const conditions = [
-      sql`doc.hospital_id = ${hospitalId}`,
-      this.clinicalReader(ctx) ? null : sql`doc.kind in ('invoice', 'receipt')`,
-      f.patient ? sql`doc.patient_id = ${f.patient}` : null,
-      f.kind ? sql`doc.kind = ${f.kind}` : null,
-      f.author ? sql`doc.author_id = ${f.author}` : null,
-      f.status === 'valid' ? sql`doc.cancelled_at is null` : null,
-      f.status === 'cancelled' ? sql`doc.cancelled_at is not null` : null,
-      f.source_type ? sql`doc.source_type = ${f.source_type}` : null,
-      f.source ? sql`doc.source_id = ${f.source}` : null,
-      f.date_from ? sql`doc.issued_on >= ${f.date_from}::date` : null,
-      f.date_to ? sql`doc.issued_on <= ${f.date_to}::date` : null,
-      f.search
-        ? sql`(doc.number = upper(${f.search}) or f_unaccent(lower(p.first_name || ' ' || p.last_name)) like f_unaccent(lower(${containsPattern(f.search)})))`
-        : null,
-    ].filter((c) => c !== null);
-    const where = sql.join(conditions, sql` and `);
-    const [rows, count] = await Promise.all([
-      this.app.db.execute<DocumentRow>(
-        sql`${SELECT} where ${where} order by doc.issued_at desc, doc.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`,
-      ),
-      this.app.db.execute<{ n: number }>(
-        sql`select count(*)::int as n from documents doc join patients p on p.id = doc.patient_id where ${where}`,
-      ),
-    ]);
-    await this.app.audit.record(ctx, listReadEntry('document.list', 'document', f, page, rows.rows.length));
+    const { count, rows } = await listDocuments(
+      this.app.db,
+      scopedHospital(ctx).id,
+      f,
+      this.clinicalReader(ctx),
+      pageSize,
+      (page - 1) * pageSize,
+    );
+    await this.app.audit.record(ctx, listReadEntry('document.list', 'document', f, page, rows.length));
     return {
-      count: Number(count.rows[0]!.n),
-      rows: rows.rows.map((r) => {
+      count,
+      rows: rows.map((r) => {
         const { text: _t, html: _h, ...item } = this.view(ctx, r);
         return item;
       }),
@@ -421,21 +356,11 @@ export class DocumentsService {
 
   async cancel(ctx: ServiceContext, id: string, reason: string): Promise<TDocument> {
     await this.app.db.transaction(async (tx) => {
-      const res = await tx.execute<{
-        author_id: string;
-        cancelled_at: Date | null;
-        patient_id: string;
-        kind: DocumentKind;
-      }>(
-        sql`select author_id, cancelled_at, patient_id, kind from documents
-          where id = ${id} and hospital_id = ${scopedHospital(ctx).id} for update`,
-      );
-      const row = res.rows[0];
+      const row = await lockDocumentForCancel(tx, scopedHospital(ctx).id, id);
       if (!row) throw notFound();
       if (!this.mayCancel(ctx, row.author_id)) throw forbidden('documents.not_author');
       if (row.cancelled_at) throw conflict('documents.already_cancelled');
-      await tx.execute(sql`update documents set cancelled_at = now(), cancelled_by = ${actingUser(ctx).id},
-          cancel_reason = ${reason} where id = ${id}`);
+      await markDocumentCancelled(tx, id, actingUser(ctx).id, reason);
       await this.app.audit.record(
         ctx,
         {
@@ -453,25 +378,7 @@ export class DocumentsService {
 
   /** The public verification: authenticity only (kind, number, date, hospital, issuer, status). */
   async verify(token: string): Promise<TDocumentVerification> {
-    const res = await this.app.db.execute<{
-      kind: DocumentKind;
-      number: string;
-      issued_at: Date | string;
-      issued_on: string;
-      cancelled_at: Date | string | null;
-      verification_code: string;
-      hospital_name: string;
-      hospital_code: string;
-      author_name: string;
-      role_code: string | null;
-    }>(sql`select doc.kind, doc.number, doc.issued_at, doc.issued_on::text as issued_on, doc.cancelled_at,
-        doc.verification_code, h.name as hospital_name, h.code as hospital_code,
-        trim(u.first_name || ' ' || u.last_name) as author_name,
-        (select role_code from memberships m where m.user_id = doc.author_id and m.hospital_id = doc.hospital_id
-          order by m.is_active desc, m.created_at limit 1) as role_code
-      from documents doc join hospitals h on h.id = doc.hospital_id join users u on u.id = doc.author_id
-      where doc.verification_token = ${token}`);
-    const r = res.rows[0];
+    const r = await documentByToken(this.app.db, token);
     if (!r) throw notFound();
     const title = titlePrefix(r.role_code ?? '');
     return {

@@ -4,39 +4,24 @@ import type {
   TPatientDocument,
   TPatientDocumentFields,
 } from '@greensen/shared/contracts/documents';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';
-import { patientDocuments } from '../../db/schema/index.js';
-import { isoRequired, PATIENT_REF_COLUMNS, patientRef, type RefRow } from '../../lib/clinical.js';
+import { isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { documentTypeOf } from '../../lib/images.js';
 import { listReadEntry } from '../../lib/queries.js';
 import { findHospitalSettings } from '../hospital-settings/hospital-settings.repository.js';
+import {
+  findPatientDocument,
+  insertPatientDocument,
+  listPatientDocuments,
+  markPatientDocumentDeleted,
+  type PatientDocumentRow,
+  patientInHospital,
+} from './patient-documents.repository.js';
 
-interface Row extends RefRow {
-  id: string;
-  category: PatientDocumentCategory;
-  document_date: string | null;
-  description: string | null;
-  file_name: string;
-  content_type: TPatientDocument['content_type'];
-  size_bytes: number;
-  sha256: string;
-  storage_key: string;
-  uploaded_by: string;
-  uploader_name: string;
-  uploaded_at: Date | string;
-}
-
-const SELECT = sql`select pd.id, pd.category, pd.document_date::text as document_date, pd.description, pd.file_name,
-    pd.content_type, pd.size_bytes, pd.sha256, pd.storage_key, pd.uploaded_by,
-    trim(u.first_name || ' ' || u.last_name) as uploader_name, pd.uploaded_at, ${PATIENT_REF_COLUMNS}
-  from patient_documents pd join patients p on p.id = pd.patient_id join users u on u.id = pd.uploaded_by`;
-
-/** A file name as shown: its last path segment, control characters and quotes removed, 200 characters at most. */
 /** The extensions of each recognised type, the first one given to a name that has none of them. */
 const EXTENSIONS: Record<string, readonly string[]> = {
   'application/pdf': ['pdf'],
@@ -87,7 +72,7 @@ export class PatientDocumentsService {
     return actingUser(ctx).id === uploader || groups.includes('head_doctor') || groups.includes('admin');
   }
 
-  private view(ctx: ServiceContext, r: Row): TPatientDocument {
+  private view(ctx: ServiceContext, r: PatientDocumentRow): TPatientDocument {
     return {
       id: r.id,
       patient: patientRef(r),
@@ -106,10 +91,7 @@ export class PatientDocumentsService {
   }
 
   private async find(q: Queryable, ctx: ServiceContext, id: string, lock = false) {
-    const res = await q.execute<Row>(
-      sql`${SELECT} where pd.id = ${id} and pd.hospital_id = ${scopedHospital(ctx).id} and pd.deleted_at is null${lock ? sql` for update of pd` : sql``}`,
-    );
-    const row = res.rows[0];
+    const row = await findPatientDocument(q, scopedHospital(ctx).id, id, lock);
     if (!row) throw notFound();
     return row;
   }
@@ -132,14 +114,12 @@ export class PatientDocumentsService {
     if (file.bytes.length > (await this.maxBytes(ctx))) throw fileTooLarge();
     const type = opts.type ?? documentTypeOf(file.bytes);
     if (!type) throw badRequest({ file: ['documents.file_type'] });
-    const patient = await this.app.db.execute(
-      sql`select id from patients where id = ${fields.patient} and hospital_id = ${hospital.id}`,
-    );
-    if (!patient.rows[0]) throw badRequest({ patient: ['documents.patient_unknown'] });
+    if (!(await patientInHospital(this.app.db, hospital.id, fields.patient)))
+      throw badRequest({ patient: ['documents.patient_unknown'] });
     const id = uuidv7();
     const key = `patient-documents/${hospital.id}/${id}`;
     await this.app.db.transaction(async (tx) => {
-      await tx.insert(patientDocuments).values({
+      await insertPatientDocument(tx, {
         id,
         hospitalId: hospital.id,
         patientId: fields.patient,
@@ -207,39 +187,25 @@ export class PatientDocumentsService {
     page: number,
     pageSize: number,
   ) {
-    const hospitalId = scopedHospital(ctx).id;
-    const where = sql.join(
-      [
-        sql`pd.hospital_id = ${hospitalId} and pd.deleted_at is null`,
-        f.patient ? sql`pd.patient_id = ${f.patient}` : null,
-        f.category ? sql`pd.category = ${f.category}` : null,
-        f.uploaded_by ? sql`pd.uploaded_by = ${f.uploaded_by}` : null,
-        f.date_from ? sql`pd.uploaded_at >= ${f.date_from}::date` : null,
-        f.date_to ? sql`pd.uploaded_at < ${f.date_to}::date + 1` : null,
-      ].filter((c) => c !== null),
-      sql` and `,
+    const { count, rows } = await listPatientDocuments(
+      this.app.db,
+      scopedHospital(ctx).id,
+      f,
+      pageSize,
+      (page - 1) * pageSize,
     );
-    const [rows, count] = await Promise.all([
-      this.app.db.execute<Row>(
-        sql`${SELECT} where ${where} order by pd.uploaded_at desc, pd.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`,
-      ),
-      this.app.db.execute<{ n: number }>(
-        sql`select count(*)::int as n from patient_documents pd where ${where}`,
-      ),
-    ]);
     await this.app.audit.record(
       ctx,
-      listReadEntry('patient_document.list', 'patient_document', f, page, rows.rows.length),
+      listReadEntry('patient_document.list', 'patient_document', f, page, rows.length),
     );
-    return { count: Number(count.rows[0]!.n), rows: rows.rows.map((r) => this.view(ctx, r)) };
+    return { count, rows: rows.map((r) => this.view(ctx, r)) };
   }
 
   async remove(ctx: ServiceContext, id: string, reason: string): Promise<TPatientDocument> {
     return this.app.db.transaction(async (tx) => {
       const row = await this.find(tx, ctx, id, true);
       if (!this.mayDelete(ctx, row.uploaded_by)) throw forbidden('documents.not_uploader');
-      await tx.execute(sql`update patient_documents set deleted_at = now(), deleted_by = ${actingUser(ctx).id},
-          delete_reason = ${reason}, updated_at = now() where id = ${id} and deleted_at is null`);
+      await markPatientDocumentDeleted(tx, id, actingUser(ctx).id, reason);
       await this.app.audit.record(
         ctx,
         {

@@ -9,10 +9,8 @@ import {
   type TTemplatePreview,
   type TTemplateUpdate,
 } from '@greensen/shared/contracts/documents';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
-import { documentTemplates } from '../../db/schema/index.js';
 import { isoRequired } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
@@ -21,6 +19,17 @@ import { markdownToHtml, parseMarkdown } from './markdown.js';
 import { renderPdf } from './pdf.js';
 import { KIND_NAMES, SHIPPED_TEMPLATES, type ShippedTemplate, shippedById, shippedFor } from './shipped.js';
 import { renderInWorker, validateInWorker } from './template-pool.js';
+import {
+  activateTemplate,
+  activeOwnKinds,
+  activeOwnTemplate,
+  archiveTemplate,
+  findTemplate,
+  insertTemplate,
+  listOwnTemplates,
+  type TemplateRow,
+  updateTemplate,
+} from './templates.repository.js';
 import { TEMPLATE_FILTERS, TemplateError } from './templating.js';
 import { demoVariables, variableCatalogue } from './variables.js';
 
@@ -29,25 +38,6 @@ const RENDERS_PER_MINUTE = 30;
 
 /** When Greensen's models were last changed (shown as their dates). */
 const SHIPPED_AT = '2026-11-25T00:00:00.000Z';
-
-export interface TemplateRow {
-  [column: string]: unknown;
-  id: string;
-  kind: DocumentKind;
-  language: DocumentLanguage;
-  paper: PaperSize;
-  name: string;
-  description: string | null;
-  body: string;
-  based_on: string | null;
-  is_active: boolean;
-  archived_at: Date | string | null;
-  version: number;
-  created_at: Date | string;
-  updated_at: Date | string;
-  updated_by_id: string | null;
-  updated_by_name: string | null;
-}
 
 /** A model a document can be made with: a shipped one or a hospital's. */
 export interface UsableTemplate {
@@ -77,18 +67,6 @@ export function templateRefusal(err: TemplateError, lang: 'fr' | 'en', field = '
   });
 }
 
-const SELECT = sql`select t.id, t.kind, t.language, t.paper, t.name, t.description, t.body, t.based_on, t.is_active,
-    t.archived_at, t.version, t.created_at, t.updated_at, u.id as updated_by_id,
-    trim(u.first_name || ' ' || u.last_name) as updated_by_name
-  from document_templates t join users u on u.id = t.updated_by`;
-
-async function findTemplate(q: Queryable, hospitalId: string, id: string, lock = false) {
-  const res = await q.execute<TemplateRow>(
-    sql`${SELECT} where t.id = ${id} and t.hospital_id = ${hospitalId}${lock ? sql` for update of t` : sql``}`,
-  );
-  return res.rows[0] ?? null;
-}
-
 /**
  * Document models (issue 19; decision 0023): Greensen's shipped models (read-only, in the code) and the
  * hospital's own, copied and adapted by its administrators and head doctors; one active model per kind and
@@ -103,10 +81,8 @@ export class TemplatesService {
 
   /** The kind + language pairs whose active model is the hospital's own. */
   private async ownActive(q: Queryable, hospitalId: string): Promise<Set<string>> {
-    const res = await q.execute<{ kind: string; language: string }>(
-      sql`select kind, language from document_templates where hospital_id = ${hospitalId} and is_active`,
-    );
-    return new Set(res.rows.map((r) => `${r.kind}:${r.language}`));
+    const rows = await activeOwnKinds(q, hospitalId);
+    return new Set(rows.map((r) => `${r.kind}:${r.language}`));
   }
 
   private shippedView(ctx: ServiceContext, t: ShippedTemplate, overridden: boolean): TDocumentTemplate {
@@ -188,34 +164,20 @@ export class TemplatesService {
           );
     const offset = (page - 1) * pageSize;
     const fromShipped = shipped.slice(offset, offset + pageSize);
-    const where = sql.join(
-      [
-        sql`t.hospital_id = ${hospitalId}`,
-        f.kind ? sql`t.kind = ${f.kind}` : null,
-        f.language ? sql`t.language = ${f.language}` : null,
-        f.active !== undefined ? sql`t.is_active = ${f.active}` : null,
-        f.archived ? sql`t.archived_at is not null` : sql`t.archived_at is null`,
-        needle ? sql`strpos(lower(t.name), ${needle}) > 0` : null,
-      ].filter((c) => c !== null),
-      sql` and `,
-    );
     let own: TemplateRow[] = [];
     let ownCount = 0;
     if (f.origin !== 'shipped') {
       const limit = pageSize - fromShipped.length;
       const ownOffset = Math.max(0, offset - shipped.length);
-      const [rows, count] = await Promise.all([
-        limit > 0
-          ? this.app.db.execute<TemplateRow>(
-              sql`${SELECT} where ${where} order by t.kind, t.language, t.name, t.id limit ${limit} offset ${ownOffset}`,
-            )
-          : Promise.resolve({ rows: [] as TemplateRow[] }),
-        this.app.db.execute<{ n: number }>(
-          sql`select count(*)::int as n from document_templates t where ${where}`,
-        ),
-      ]);
-      own = rows.rows;
-      ownCount = Number(count.rows[0]!.n);
+      const result = await listOwnTemplates(
+        this.app.db,
+        hospitalId,
+        { kind: f.kind, language: f.language, active: f.active, archived: f.archived, needle },
+        limit,
+        ownOffset,
+      );
+      own = result.rows;
+      ownCount = result.count;
     }
     return {
       count: shipped.length + ownCount,
@@ -257,10 +219,7 @@ export class TemplatesService {
         throw badRequest({ template: ['documents.template_kind'] });
       return { ...row, shipped: false };
     }
-    const res = await q.execute<TemplateRow>(
-      sql`${SELECT} where t.hospital_id = ${hospitalId} and t.kind = ${kind} and t.language = ${language} and t.is_active`,
-    );
-    const row = res.rows[0];
+    const row = await activeOwnTemplate(q, hospitalId, kind, language);
     return row ? { ...row, shipped: false } : { ...shippedFor(kind, language), shipped: true };
   }
 
@@ -285,32 +244,29 @@ export class TemplatesService {
       if (!source || source.kind !== body.kind) throw badRequest({ based_on: ['documents.template_kind'] });
     }
     const id = await this.app.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(documentTemplates)
-        .values({
-          hospitalId,
-          kind: body.kind,
-          language: body.language,
-          paper: body.paper,
-          name: body.name,
-          description: body.description ?? null,
-          body: body.body,
-          basedOn: body.based_on ?? null,
-          createdBy: me,
-          updatedBy: me,
-        })
-        .returning({ id: documentTemplates.id });
+      const id = await insertTemplate(tx, {
+        hospitalId,
+        kind: body.kind,
+        language: body.language,
+        paper: body.paper,
+        name: body.name,
+        description: body.description ?? null,
+        body: body.body,
+        basedOn: body.based_on ?? null,
+        createdBy: me,
+        updatedBy: me,
+      });
       await this.app.audit.record(
         ctx,
         {
           action: 'document_template.create',
           resourceType: 'document_template',
-          resourceId: row!.id,
+          resourceId: id,
           details: { kind: body.kind, language: body.language, based_on: body.based_on ?? null },
         },
         tx,
       );
-      return row!.id;
+      return id;
     });
     return this.get(ctx, id);
   }
@@ -335,13 +291,13 @@ export class TemplatesService {
       if (Number(row.version) !== body.version) return { stale: true as const, version: Number(row.version) };
       if (row.archived_at !== null) throw conflict('documents.template_archived');
       if (body.body !== undefined) await this.check(ctx, row.kind, row.language, body.body);
-      await tx.execute(sql`update document_templates set
-          name = ${body.name ?? row.name},
-          description = ${body.description === undefined ? row.description : body.description},
-          paper = ${body.paper ?? row.paper},
-          body = ${body.body ?? row.body},
-          version = version + 1, updated_by = ${me}, updated_at = now()
-        where id = ${id}`);
+      await updateTemplate(tx, id, {
+        name: body.name ?? row.name,
+        description: body.description === undefined ? row.description : body.description,
+        paper: body.paper ?? row.paper,
+        body: body.body ?? row.body,
+        by: me,
+      });
       await this.app.audit.record(
         ctx,
         {
@@ -366,13 +322,12 @@ export class TemplatesService {
       if (!target) throw notFound();
       if (!shipped && (target as TemplateRow).archived_at !== null)
         throw conflict('documents.template_archived');
-      // The hospital's models of the kind and language, locked: two activations are one after the other.
-      await tx.execute(sql`select id from document_templates where hospital_id = ${hospitalId}
-        and kind = ${target.kind} and language = ${target.language} for update`);
-      await tx.execute(sql`update document_templates set is_active = false, updated_at = now()
-        where hospital_id = ${hospitalId} and kind = ${target.kind} and language = ${target.language} and is_active
-          and id <> ${id}`);
-      if (!shipped) await tx.execute(sql`update document_templates set is_active = true where id = ${id}`);
+      await activateTemplate(tx, hospitalId, {
+        id,
+        kind: target.kind,
+        language: target.language,
+        own: !shipped,
+      });
       await this.app.audit.record(
         ctx,
         {
@@ -391,9 +346,7 @@ export class TemplatesService {
     await this.app.db.transaction(async (tx) => {
       const row = await this.lockOwn(tx, ctx, id);
       if (row.archived_at !== null) throw conflict('documents.template_archived');
-      await tx.execute(
-        sql`update document_templates set archived_at = now(), is_active = false, updated_by = ${actingUser(ctx).id}, updated_at = now() where id = ${id}`,
-      );
+      await archiveTemplate(tx, id, actingUser(ctx).id);
       await this.app.audit.record(
         ctx,
         { action: 'document_template.archive', resourceType: 'document_template', resourceId: id },
