@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type BareConversation, ensureChannels } from '../../modules/chat/chat.repository.js';
-import { markReadUpTo } from '../../modules/chat/chat.service.js';
+import { type BareConversation, ensureChannels, markReadUpTo } from '../../modules/chat/chat.repository.js';
 import type { Queryable } from '../client.js';
 import { uuidv7 } from '../schema/common.js';
 

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { chatConversations, chatMembers, chatMessages } from '../../db/schema/index.js';
 import { iso, isoRequired } from '../../lib/clinical.js';
 import { containsPattern } from '../../lib/queries.js';
 
@@ -340,3 +341,129 @@ export async function roleCodesOf(
 
 export const toIso = (v: Date | string) => isoRequired(v);
 export const toIsoOrNull = (v: Date | string | null | undefined) => iso(v);
+
+// Conversations, members and messages: writes ------------------------------------------------------------------
+
+/** Opens the direct conversation of a pair (`low` < `high`): its id, or null when the pair already has one. */
+export async function insertDirectConversation(
+  q: Queryable,
+  c: { hospitalId: string; low: string; high: string; createdBy: string },
+): Promise<string | null> {
+  const inserted = await q
+    .insert(chatConversations)
+    .values({
+      hospitalId: c.hospitalId,
+      kind: 'direct',
+      directLow: c.low,
+      directHigh: c.high,
+      createdBy: c.createdBy,
+    })
+    .onConflictDoNothing()
+    .returning({ id: chatConversations.id });
+  return inserted[0]?.id ?? null;
+}
+
+/** The direct conversation of a pair (`low` < `high`) in the hospital (it exists). */
+export async function directConversationId(q: Queryable, hospitalId: string, low: string, high: string) {
+  const res = await q.execute<{ id: string }>(sql`select id from chat_conversations
+    where hospital_id = ${hospitalId} and direct_low = ${low} and direct_high = ${high}`);
+  return res.rows[0]!.id;
+}
+
+export async function insertGroupConversation(
+  q: Queryable,
+  c: { hospitalId: string; title: string; createdBy: string },
+): Promise<string> {
+  const [row] = await q
+    .insert(chatConversations)
+    .values({ hospitalId: c.hospitalId, kind: 'group', title: c.title, createdBy: c.createdBy })
+    .returning({ id: chatConversations.id });
+  return row!.id;
+}
+
+/** Adds people to a conversation (those already in it are left as they are): the ones added. */
+export async function insertMembers(
+  q: Queryable,
+  hospitalId: string,
+  conversationId: string,
+  userIds: readonly string[],
+): Promise<string[]> {
+  const added = await q
+    .insert(chatMembers)
+    .values(userIds.map((userId) => ({ conversationId, userId, hospitalId })))
+    .onConflictDoNothing()
+    .returning({ userId: chatMembers.userId });
+  return added.map((r) => r.userId);
+}
+
+/** Removes a member from a conversation: whether they were one. */
+export async function deleteMember(q: Queryable, conversationId: string, userId: string) {
+  const gone = await q.execute<{ user_id: string }>(sql`delete from chat_members
+    where conversation_id = ${conversationId} and user_id = ${userId} returning user_id`);
+  return gone.rows[0] !== undefined;
+}
+
+/** Writes a system message of a group (a member added, removed or gone) and the conversation's last activity. */
+export async function insertSystemMessage(
+  q: Queryable,
+  m: {
+    id: string;
+    hospitalId: string;
+    conversationId: string;
+    authorId: string;
+    event: 'member_added' | 'member_removed' | 'member_left';
+    eventUserId: string;
+    createdAt: Date;
+  },
+) {
+  await q.insert(chatMessages).values({
+    id: m.id,
+    hospitalId: m.hospitalId,
+    conversationId: m.conversationId,
+    authorId: m.authorId,
+    body: '',
+    event: m.event,
+    eventUserId: m.eventUserId,
+    createdAt: m.createdAt,
+  });
+  await q.execute(sql`update chat_conversations set last_message_at = greatest(last_message_at, ${m.createdAt.toISOString()}::timestamptz)
+    where id = ${m.conversationId}`);
+}
+
+/** When a message of the conversation was written, or null when it is not one of its messages. */
+export async function messageTimeIn(q: Queryable, conversationId: string, messageId: string) {
+  const res = await q.execute<{
+    created_at: Date | string;
+  }>(sql`select created_at from chat_messages
+    where id = ${messageId} and conversation_id = ${conversationId}`);
+  return res.rows[0] ? new Date(res.rows[0].created_at) : null;
+}
+
+/** Whether a message is one of the conversation's. */
+export async function isMessageOf(q: Queryable, conversationId: string, messageId: string) {
+  const res = await q.execute<{ id: string }>(sql`select id from chat_messages
+    where id = ${messageId} and conversation_id = ${conversationId}`);
+  return res.rows[0] !== undefined;
+}
+
+export async function editMessageBody(q: Queryable, id: string, body: string) {
+  await q.execute(sql`update chat_messages set body = ${body}, edited_at = now() where id = ${id}`);
+}
+
+/** Deletes a message: its text goes, the row stays (replies and read positions keep their anchor). */
+export async function blankMessage(q: Queryable, id: string) {
+  await q.execute(sql`update chat_messages set body = '', deleted_at = now() where id = ${id}`);
+}
+
+/** Moves a read position forward (inserting the reader's row for a department channel). Whether it moved. */
+export async function markReadUpTo(
+  q: Queryable,
+  o: { conversationId: string; userId: string; hospitalId: string; messageId: string; at: Date },
+): Promise<boolean> {
+  const res = await q.execute<{ user_id: string }>(sql`insert into chat_members
+      (conversation_id, user_id, hospital_id, last_read_message_id, last_read_at)
+    values (${o.conversationId}, ${o.userId}, ${o.hospitalId}, ${o.messageId}, ${o.at.toISOString()}::timestamptz)
+    ${READ_FORWARD}
+    returning user_id`);
+  return res.rows.length > 0;
+}

@@ -31,6 +31,7 @@ import { pageOf } from '../../lib/pagination.js';
 import { readUpload, registerUploads, sendFile } from '../../lib/uploads.js';
 import { fileTooLarge } from '../documents/patient-documents.service.js';
 import { ChatService } from './chat.service.js';
+import { ChatAttachmentsService } from './chat-attachments.service.js';
 
 defineMessages({
   'chat.members_required': {
@@ -82,6 +83,7 @@ const ACCESS = { access: { scope: 'hospital', module: 'chat', roles: 'any' } } a
 /** Messaging (issue 23, docs/decisions/0033-chat.md). */
 export async function chatRoutes(app: FastifyInstance) {
   const service = new ChatService(app);
+  const attachments = new ChatAttachmentsService(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['chat'];
 
@@ -191,7 +193,7 @@ export async function chatRoutes(app: FastifyInstance) {
       const { disposition } = request.query;
       return sendFile(
         reply,
-        await service.attachment(contextOf(request), request.params.id, disposition),
+        await attachments.attachment(contextOf(request), request.params.id, disposition),
         disposition,
       );
     },
@@ -218,7 +220,7 @@ export async function chatRoutes(app: FastifyInstance) {
         await service.visible(ctx, request.params.id);
         const { fields, file } = await readUpload(request, {
           field: 'file',
-          maxBytes: await service.maxBytes(ctx),
+          maxBytes: await attachments.maxBytes(ctx),
           missing: () => badRequest({ file: ['documents.file_missing'] }),
           tooLarge: fileTooLarge,
         });

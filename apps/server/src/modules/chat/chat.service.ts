@@ -1,151 +1,56 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   CHAT_EDIT_WINDOW_MS,
-  type TChatConversation,
   type TChatConversationCreate,
   type TChatConversationDetail,
   type TChatMessage,
   type TChatMessageCreate,
-  type TChatPatientCard,
 } from '@greensen/shared/contracts/chat';
-import { canAccessModule } from '@greensen/shared/domain/access';
-import type { AppEnvironment, ModuleName } from '@greensen/shared/domain/modules';
-import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
-import { type DashboardGroup, roleGroup } from '@greensen/shared/domain/roles';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
-import { chatConversations, chatMembers, chatMessages } from '../../db/schema/index.js';
-import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { documentTypeOf } from '../../lib/images.js';
-import { cleanFileName, fileTooLarge } from '../documents/patient-documents.service.js';
-import { findHospitalSettings } from '../hospital-settings/hospital-settings.repository.js';
+import { patientInHospital } from '../patients/patients.repository.js';
 import {
   activeMembers,
   audiencePeople,
   type BareConversation,
-  type ConversationRow,
+  blankMessage,
   conversationAudience,
+  deleteMember,
+  directConversationId,
+  editMessageBody,
   ensureChannels,
   findMessage,
   findVisibleConversation,
+  insertDirectConversation,
+  insertGroupConversation,
+  insertMembers,
   insertMessage,
+  insertSystemMessage,
+  isMessageOf,
   listConversations,
   type MessageRow,
+  markReadUpTo,
   messagesPage,
-  READ_FORWARD,
+  messageTimeIn,
   receipts,
   roleCodesOf,
   searchMessages,
   staffOf,
-  toIso,
   toIsoOrNull,
   unreadTotal,
 } from './chat.repository.js';
-
-/** Groups whose members may open a patient's clinical record (the inpatient clinical page's readers). */
-const RECORD_READERS: readonly DashboardGroup[] = ACTION_GROUPS['hospitalization.read'];
-
-/**
- * Whether a reader with these roles in the hospital sees a referenced patient's card (decision 0033): the
- * patients module open to them and a clinical reader's group; secretaries never (as for consultations).
- */
-export function mayReadPatientCard(
-  roleCodes: readonly string[],
-  env: { environment: AppEnvironment; extraModules: readonly ModuleName[] },
-): boolean {
-  const groups = roleCodes.map(roleGroup);
-  if (groups.includes('secretary')) return false;
-  if (!groups.some((g) => RECORD_READERS.includes(g))) return false;
-  return canAccessModule({
-    moduleName: 'patients',
-    environment: env.environment,
-    extraModules: env.extraModules,
-    user: { active_roles: roleCodes.map((role_code) => ({ role_code })) },
-  }).allowed;
-}
-
-const excerptOf = (body: string) => (body.length > 120 ? `${body.slice(0, 117)}…` : body);
-
-/** The API shape of a message for one reader (`cardAllowed`: whether they may see a patient's card). */
-export function toMessage(r: MessageRow, cardAllowed: boolean): TChatMessage {
-  const deleted = r.deleted_at !== null;
-  let patient: TChatPatientCard | null = null;
-  if (r.p_id && !deleted) {
-    patient = cardAllowed
-      ? {
-          restricted: false,
-          id: r.p_id,
-          full_name: fullName(r.p_first_name, r.p_last_name),
-          record_number: r.p_record_number ?? '',
-        }
-      : { restricted: true };
-  }
-  return {
-    id: r.id,
-    conversation: r.conversation_id,
-    author: { id: r.author_id, full_name: r.author_name },
-    body: deleted ? '' : r.body,
-    reply_to: r.r_id
-      ? {
-          id: r.r_id,
-          author: r.r_author ?? '',
-          excerpt: r.r_deleted_at ? '' : excerptOf(r.r_body ?? ''),
-          deleted: r.r_deleted_at !== null,
-        }
-      : null,
-    patient,
-    system: r.event && r.e_id ? { event: r.event, user: { id: r.e_id, full_name: r.e_name ?? '' } } : null,
-    attachment:
-      r.attachment_type && !deleted
-        ? {
-            name: r.attachment_name ?? '',
-            content_type: r.attachment_type,
-            size_bytes: Number(r.attachment_size),
-            viewable: r.attachment_type !== 'image/heic',
-          }
-        : null,
-    created_at: toIso(r.created_at),
-    edited_at: toIsoOrNull(r.edited_at),
-    deleted_at: toIsoOrNull(r.deleted_at),
-  };
-}
-
-function toConversation(r: ConversationRow): TChatConversation {
-  return {
-    id: r.id,
-    kind: r.kind,
-    title: r.title ?? '',
-    department: r.department_id,
-    unread_count: Number(r.unread),
-    last_message:
-      r.lm_created_at === null
-        ? null
-        : {
-            author: r.lm_author ?? '',
-            excerpt: r.lm_deleted_at ? '' : excerptOf(r.lm_body ?? ''),
-            created_at: toIso(r.lm_created_at),
-          },
-    last_message_at: toIso(r.last_message_at),
-  };
-}
-
-/** `created_at|id` of a message, as an opaque cursor. */
-const encodeCursor = (r: MessageRow) =>
-  Buffer.from(`${toIso(r.created_at)}|${r.id}`, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): { at: string; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || Number.isNaN(Date.parse(at)) || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw badRequest({ cursor: ['chat.cursor_invalid'] });
-  }
-  return { at, id };
-}
+import { decodeCursor, encodeCursor, mayReadPatientCard, toConversation, toMessage } from './chat.views.js';
+import { ChatAttachmentsService } from './chat-attachments.service.js';
 
 /** Messaging: conversations, messages, read positions; events pushed through the real-time gateway. */
 export class ChatService {
-  constructor(private readonly app: FastifyInstance) {}
+  private readonly attachments: ChatAttachmentsService;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.attachments = new ChatAttachmentsService(app);
+  }
 
   private get env() {
     return { environment: this.app.config.appEnv, extraModules: this.app.config.extraModules ?? [] };
@@ -186,13 +91,9 @@ export class ChatService {
     const found = await activeMembers(this.app.db, hospital.id, wanted);
     if (found.length !== wanted.length) throw badRequest({ users: ['chat.member_unknown'] });
     const events = await this.app.db.transaction(async (tx) => {
-      const added = await tx
-        .insert(chatMembers)
-        .values(wanted.map((userId) => ({ conversationId: c.id, userId, hospitalId: hospital.id })))
-        .onConflictDoNothing()
-        .returning({ userId: chatMembers.userId });
+      const added = await insertMembers(tx, hospital.id, c.id, wanted);
       const ids: string[] = [];
-      for (const { userId } of added) ids.push(await this.systemMessage(tx, ctx, c, 'member_added', userId));
+      for (const userId of added) ids.push(await this.systemMessage(tx, ctx, c, 'member_added', userId));
       return ids;
     });
     for (const messageId of events) await this.publishById(c, messageId);
@@ -207,9 +108,7 @@ export class ChatService {
     const me = actingUser(ctx).id;
     if (userId !== me && !this.managesMembers(ctx, c)) throw forbidden('chat.not_manager');
     const messageId = await this.app.db.transaction(async (tx) => {
-      const gone = await tx.execute<{ user_id: string }>(sql`delete from chat_members
-        where conversation_id = ${c.id} and user_id = ${userId} returning user_id`);
-      if (!gone.rows[0]) throw notFound();
+      if (!(await deleteMember(tx, c.id, userId))) throw notFound();
       return this.systemMessage(tx, ctx, c, userId === me ? 'member_left' : 'member_removed', userId);
     });
     await this.publishById(c, messageId, [userId]);
@@ -225,18 +124,15 @@ export class ChatService {
   ) {
     const id = randomUUID();
     const now = new Date();
-    await tx.insert(chatMessages).values({
+    await insertSystemMessage(tx, {
       id,
       hospitalId: c.hospital_id,
       conversationId: c.id,
       authorId: actingUser(ctx).id,
-      body: '',
       event,
       eventUserId: userId,
       createdAt: now,
     });
-    await tx.execute(sql`update chat_conversations set last_message_at = greatest(last_message_at, ${now.toISOString()}::timestamptz)
-      where id = ${c.id}`);
     await this.app.audit.record(
       ctx,
       {
@@ -326,38 +222,26 @@ export class ChatService {
       let created = true;
       if (input.kind === 'direct') {
         const [low, high] = [user.id, others[0]!].sort() as [string, string];
-        const inserted = await tx
-          .insert(chatConversations)
-          .values({
-            hospitalId: hospital.id,
-            kind: 'direct',
-            directLow: low,
-            directHigh: high,
-            createdBy: user.id,
-          })
-          .onConflictDoNothing()
-          .returning({ id: chatConversations.id });
-        if (inserted[0]) id = inserted[0].id;
+        const inserted = await insertDirectConversation(tx, {
+          hospitalId: hospital.id,
+          low,
+          high,
+          createdBy: user.id,
+        });
+        if (inserted) id = inserted;
         else {
           // The pair already talks (or another request made it a moment ago): that conversation.
           created = false;
-          const res = await tx.execute<{ id: string }>(sql`select id from chat_conversations
-            where hospital_id = ${hospital.id} and direct_low = ${low} and direct_high = ${high}`);
-          id = res.rows[0]!.id;
+          id = await directConversationId(tx, hospital.id, low, high);
         }
       } else {
-        const [row] = await tx
-          .insert(chatConversations)
-          .values({ hospitalId: hospital.id, kind: 'group', title: input.title, createdBy: user.id })
-          .returning({ id: chatConversations.id });
-        id = row!.id;
+        id = await insertGroupConversation(tx, {
+          hospitalId: hospital.id,
+          title: input.title,
+          createdBy: user.id,
+        });
       }
-      await tx
-        .insert(chatMembers)
-        .values(
-          [user.id, ...others].map((userId) => ({ conversationId: id, userId, hospitalId: hospital.id })),
-        )
-        .onConflictDoNothing();
+      await insertMembers(tx, hospital.id, id, [user.id, ...others]);
       if (created) {
         await this.app.audit.record(
           ctx,
@@ -398,17 +282,14 @@ export class ChatService {
     const c = await this.visible(ctx, conversationId);
     const fields: Record<string, string[]> = {};
     if (input.reply_to) {
-      const res = await this.app.db.execute<{ id: string }>(sql`select id from chat_messages
-        where id = ${input.reply_to} and conversation_id = ${c.id}`);
-      if (!res.rows[0]) fields.reply_to = ['chat.reply_unknown'];
+      if (!(await isMessageOf(this.app.db, c.id, input.reply_to))) fields.reply_to = ['chat.reply_unknown'];
     }
     if (input.patient) {
-      const res = await this.app.db.execute<{ id: string }>(sql`select id from patients
-        where id = ${input.patient} and hospital_id = ${hospital.id}`);
-      if (!res.rows[0]) fields.patient = ['chat.patient_unknown'];
+      if (!(await patientInHospital(this.app.db, hospital.id, input.patient)))
+        fields.patient = ['chat.patient_unknown'];
     }
     if (Object.keys(fields).length > 0) throw badRequest(fields);
-    const attachment = file ? await this.checkedFile(ctx, input.id, file) : null;
+    const attachment = file ? await this.attachments.checked(ctx, input.id, file) : null;
     // Who will be told, read beside the write (it does not depend on it): the push follows the commit at once.
     const audience = conversationAudience(this.app.db, c);
     // Awaited in `publish`; a failed write must not leave it an unhandled rejection.
@@ -465,64 +346,6 @@ export class ChatService {
     return { message: toMessage(row, this.readerMayReadCard(ctx)), created: false };
   }
 
-  /**
-   * An attachment's checks, those of patient documents (decision 0023): not empty, within the hospital's upload
-   * limit, a JPEG, PNG, WebP, HEIC or PDF recognised by its first bytes (never by its name or declared type).
-   */
-  private async checkedFile(
-    ctx: ServiceContext,
-    messageId: string,
-    file: { name: string | undefined; bytes: Buffer },
-  ) {
-    const hospital = scopedHospital(ctx);
-    if (file.bytes.length === 0) throw badRequest({ file: ['documents.file_missing'] });
-    const settings = await findHospitalSettings(this.app.db, hospital.id);
-    if (file.bytes.length > settings.upload_max_mb * 1024 * 1024) throw fileTooLarge();
-    const type = documentTypeOf(file.bytes);
-    if (!type) throw badRequest({ file: ['documents.file_type'] });
-    return {
-      bytes: file.bytes,
-      columns: {
-        attachmentName: cleanFileName(file.name, type),
-        attachmentType: type,
-        attachmentSize: file.bytes.length,
-        attachmentSha256: createHash('sha256').update(file.bytes).digest('hex'),
-        attachmentKey: `chat/${hospital.id}/${messageId}`,
-      },
-    };
-  }
-
-  /** The upload limit of the hospital, in bytes (the multipart reader stops there). */
-  async maxBytes(ctx: ServiceContext) {
-    return (await findHospitalSettings(this.app.db, scopedHospital(ctx).id)).upload_max_mb * 1024 * 1024;
-  }
-
-  /**
-   * An attachment's bytes for a member of its conversation (anyone else: 404, like a missing message); a deleted
-   * message's file is gone for everyone. Viewing and downloading are audited.
-   */
-  async attachment(ctx: ServiceContext, id: string, disposition: 'inline' | 'attachment') {
-    const hospital = scopedHospital(ctx);
-    const row = await findMessage(this.app.db, hospital.id, id);
-    if (!row?.attachment_key || row.deleted_at !== null) throw notFound();
-    const c = await findVisibleConversation(
-      this.app.db,
-      actingUser(ctx).id,
-      hospital.id,
-      row.conversation_id,
-    );
-    if (!c) throw notFound();
-    const bytes = await this.app.files.get(row.attachment_key);
-    if (!bytes) throw new Error(`chat attachment ${id}: stored file missing`);
-    await this.app.audit.record(ctx, {
-      action: disposition === 'inline' ? 'chat.attachment.view' : 'chat.attachment.download',
-      resourceType: 'chat_message',
-      resourceId: id,
-      details: { conversation: c.id },
-    });
-    return { bytes, type: row.attachment_type!, fileName: row.attachment_name ?? 'document' };
-  }
-
   private async ownMessage(ctx: ServiceContext, id: string) {
     const user = actingUser(ctx);
     const hospital = scopedHospital(ctx);
@@ -540,7 +363,7 @@ export class ChatService {
     if (Date.now() - new Date(row.created_at).getTime() > CHAT_EDIT_WINDOW_MS)
       throw conflict('chat.edit_window');
     await this.app.db.transaction(async (tx) => {
-      await tx.execute(sql`update chat_messages set body = ${body}, edited_at = now() where id = ${row.id}`);
+      await editMessageBody(tx, row.id, body);
       await this.app.audit.record(
         ctx,
         {
@@ -560,8 +383,7 @@ export class ChatService {
   async remove(ctx: ServiceContext, id: string): Promise<void> {
     const { row, c } = await this.ownMessage(ctx, id);
     await this.app.db.transaction(async (tx) => {
-      // The text goes with the deletion; the row stays so that replies and read positions keep their anchor.
-      await tx.execute(sql`update chat_messages set body = '', deleted_at = now() where id = ${row.id}`);
+      await blankMessage(tx, row.id);
       await this.app.audit.record(
         ctx,
         {
@@ -582,13 +404,8 @@ export class ChatService {
     const user = actingUser(ctx);
     const hospital = scopedHospital(ctx);
     const c = await this.visible(ctx, conversationId);
-    const res = await this.app.db.execute<{
-      created_at: Date | string;
-    }>(sql`select created_at from chat_messages
-      where id = ${messageId} and conversation_id = ${c.id}`);
-    const msg = res.rows[0];
-    if (!msg) throw badRequest({ message: ['chat.message_unknown'] });
-    const at = new Date(msg.created_at);
+    const at = await messageTimeIn(this.app.db, c.id, messageId);
+    if (!at) throw badRequest({ message: ['chat.message_unknown'] });
     const moved = await markReadUpTo(this.app.db, {
       conversationId: c.id,
       userId: user.id,
@@ -675,17 +492,4 @@ export class ChatService {
       this.app.log.error({ err }, 'chat push failed');
     }
   }
-}
-
-/** Moves a read position forward (inserting the reader's row for a department channel). Whether it moved. */
-export async function markReadUpTo(
-  q: Queryable,
-  o: { conversationId: string; userId: string; hospitalId: string; messageId: string; at: Date },
-): Promise<boolean> {
-  const res = await q.execute<{ user_id: string }>(sql`insert into chat_members
-      (conversation_id, user_id, hospital_id, last_read_message_id, last_read_at)
-    values (${o.conversationId}, ${o.userId}, ${o.hospitalId}, ${o.messageId}, ${o.at.toISOString()}::timestamptz)
-    ${READ_FORWARD}
-    returning user_id`);
-  return res.rows.length > 0;
 }

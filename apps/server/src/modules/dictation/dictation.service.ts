@@ -6,31 +6,26 @@ import {
   type TDictationResult,
   ZDictationFields,
 } from '@greensen/shared/contracts/notes';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { uuidv7 } from '../../db/schema/common.js';
-import { dictationRecordings } from '../../db/schema/index.js';
-import { iso, isoRequired, PATIENT_REF_COLUMNS, patientRef, type RefRow } from '../../lib/clinical.js';
+import { iso, isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, notFound } from '../../lib/errors.js';
 import { PatientDocumentsService } from '../documents/patient-documents.service.js';
 import { findHospitalSettings } from '../hospital-settings/hospital-settings.repository.js';
+import { patientInHospital } from '../patients/patients.repository.js';
 import { audioTypeOf } from './audio.js';
+import {
+  insertRecording,
+  listRecordings,
+  markRecordingTyped,
+  type RecordingRow,
+} from './dictation.repository.js';
 
 /** How long the hospital's speech-to-text service may take before the recording is kept instead. */
 const TRANSCRIPTION_TIMEOUT_MS = 60_000;
 
 export const audioTooLarge = () => new ApiError(413, 'dictation.audio_too_large');
-
-interface RecordingRow extends RefRow {
-  id: string;
-  document_id: string;
-  language: 'fr' | 'en';
-  context: string | null;
-  size_bytes: number;
-  created_at: Date | string;
-  typed_at: Date | string | null;
-}
 
 /**
  * Dictation on the server (issue 23, decision 0034). The browser's own recognition never reaches this service.
@@ -89,10 +84,8 @@ export class DictationService {
     const type = audioTypeOf(audio.bytes);
     if (!type) throw badRequest({ audio: ['dictation.audio_type'] });
     if (fields.patient) {
-      const p = await this.app.db.execute(
-        sql`select id from patients where id = ${fields.patient} and hospital_id = ${hospitalId}`,
-      );
-      if (!p.rows[0]) throw badRequest({ patient: ['documents.patient_unknown'] });
+      if (!(await patientInHospital(this.app.db, hospitalId, fields.patient)))
+        throw badRequest({ patient: ['documents.patient_unknown'] });
     }
     const text = await this.transcribeRemotely(ctx, audio.bytes, type, fields.language);
     if (text !== null) {
@@ -118,7 +111,7 @@ export class DictationService {
       {
         type,
         within: async (tx, documentId) => {
-          await tx.insert(dictationRecordings).values({
+          await insertRecording(tx, {
             id: recording,
             hospitalId,
             authorId: actingUser(ctx).id,
@@ -149,35 +142,26 @@ export class DictationService {
 
   /** The caller's own recordings in this hospital: waiting to be typed by default. */
   async recordings(ctx: ServiceContext, typed: boolean, page: number, pageSize: number) {
-    const where = sql`r.hospital_id = ${scopedHospital(ctx).id} and r.author_id = ${actingUser(ctx).id}
-      and ${typed ? sql`r.typed_at is not null` : sql`r.typed_at is null`}`;
-    const [rows, count] = await Promise.all([
-      this.app.db.execute<RecordingRow>(sql`select r.id, r.document_id, r.language, r.context, r.size_bytes,
-          r.created_at, r.typed_at, ${PATIENT_REF_COLUMNS}
-        from dictation_recordings r join patients p on p.id = r.patient_id
-        where ${where} order by r.created_at desc, r.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`),
-      this.app.db.execute<{ n: number }>(
-        sql`select count(*)::int as n from dictation_recordings r where ${where}`,
-      ),
-    ]);
+    const { count, rows } = await listRecordings(
+      this.app.db,
+      scopedHospital(ctx).id,
+      actingUser(ctx).id,
+      typed,
+      pageSize,
+      (page - 1) * pageSize,
+    );
     await this.app.audit.record(ctx, {
       action: 'dictation_recording.list',
       resourceType: 'dictation_recording',
-      details: { filters: { typed }, page, results: rows.rows.length },
+      details: { filters: { typed }, page, results: rows.length },
     });
-    return { count: Number(count.rows[0]!.n), rows: rows.rows.map((r) => this.view(r)) };
+    return { count, rows: rows.map((r) => this.view(r)) };
   }
 
   /** The caller marks one of their recordings typed (it leaves the pending list; the document stays). */
   async markTyped(ctx: ServiceContext, id: string): Promise<TDictationRecording> {
     return this.app.db.transaction(async (tx) => {
-      const res =
-        await tx.execute<RecordingRow>(sql`update dictation_recordings r set typed_at = coalesce(r.typed_at, now()),
-          updated_at = now()
-        from patients p where p.id = r.patient_id and r.id = ${id} and r.hospital_id = ${scopedHospital(ctx).id}
-          and r.author_id = ${actingUser(ctx).id}
-        returning r.id, r.document_id, r.language, r.context, r.size_bytes, r.created_at, r.typed_at, ${PATIENT_REF_COLUMNS}`);
-      const row = res.rows[0];
+      const row = await markRecordingTyped(tx, scopedHospital(ctx).id, actingUser(ctx).id, id);
       if (!row) throw notFound();
       await this.app.audit.record(
         ctx,

@@ -35,14 +35,6 @@ export async function findPatientDocument(q: Queryable, hospitalId: string, id: 
   return res.rows[0] ?? null;
 }
 
-/** Whether the patient is the hospital's. */
-export async function patientInHospital(q: Queryable, hospitalId: string, patientId: string) {
-  const patient = await q.execute(
-    sql`select id from patients where id = ${patientId} and hospital_id = ${hospitalId}`,
-  );
-  return patient.rows[0] !== undefined;
-}
-
 export async function insertPatientDocument(q: Queryable, values: typeof patientDocuments.$inferInsert) {
   await q.insert(patientDocuments).values(values);
 }

@@ -13,13 +13,13 @@ import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { documentTypeOf } from '../../lib/images.js';
 import { listReadEntry } from '../../lib/queries.js';
 import { findHospitalSettings } from '../hospital-settings/hospital-settings.repository.js';
+import { patientInHospital } from '../patients/patients.repository.js';
 import {
   findPatientDocument,
   insertPatientDocument,
   listPatientDocuments,
   markPatientDocumentDeleted,
   type PatientDocumentRow,
-  patientInHospital,
 } from './patient-documents.repository.js';
 
 /** The extensions of each recognised type, the first one given to a name that has none of them. */

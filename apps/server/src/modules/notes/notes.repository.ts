@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { notes } from '../../db/schema/index.js';
 import { PATIENT_REF_COLUMNS } from '../../lib/clinical.js';
 import { containsPattern } from '../../lib/queries.js';
 
@@ -70,4 +71,18 @@ export async function findNote(q: Queryable, hospitalId: string, id: string, loc
     sql`${SELECT} where n.id = ${id} and n.hospital_id = ${hospitalId} and n.deleted_at is null${lock ? sql` for update of n` : sql``}`,
   );
   return res.rows[0];
+}
+
+export async function insertNote(q: Queryable, values: typeof notes.$inferInsert) {
+  await q.insert(notes).values(values);
+}
+
+/** Changes the given fields of a note. */
+export async function updateNote(q: Queryable, id: string, set: Partial<typeof notes.$inferInsert>) {
+  await q.update(notes).set(set).where(sql`${notes.id} = ${id}`);
+}
+
+/** Deletes a note softly. */
+export async function markNoteDeleted(q: Queryable, id: string) {
+  await q.execute(sql`update notes set deleted_at = now(), updated_at = now() where id = ${id}`);
 }

@@ -1,15 +1,22 @@
 import type { TNote, TNoteCreate, TNoteUpdate } from '@greensen/shared/contracts/notes';
 import { ZNoteCreate } from '@greensen/shared/contracts/notes';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';
-import { notes } from '../../db/schema/index.js';
+import type { notes } from '../../db/schema/index.js';
 import { fullName, isoRequired, patientRef, type RefRow, textArray } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { listReadEntry } from '../../lib/queries.js';
-import { findNote, listNotes, type NoteRow } from './notes.repository.js';
+import { patientInHospital } from '../patients/patients.repository.js';
+import {
+  findNote,
+  insertNote,
+  listNotes,
+  markNoteDeleted,
+  type NoteRow,
+  updateNote,
+} from './notes.repository.js';
 
 type ListFilters = { search?: string | undefined; tag?: string | undefined; pinned?: boolean | undefined };
 
@@ -65,14 +72,11 @@ export class NotesService {
     const hospitalId = scopedHospital(ctx).id;
     const data = ZNoteCreate.parse(body);
     if (patientId) {
-      const p = await this.app.db.execute(
-        sql`select id from patients where id = ${patientId} and hospital_id = ${hospitalId}`,
-      );
-      if (!p.rows[0]) throw notFound();
+      if (!(await patientInHospital(this.app.db, hospitalId, patientId))) throw notFound();
     }
     const id = uuidv7();
     await this.app.db.transaction(async (tx) => {
-      await tx.insert(notes).values({
+      await insertNote(tx, {
         id,
         hospitalId,
         authorId: actingUser(ctx).id,
@@ -109,10 +113,7 @@ export class NotesService {
 
   async listPatient(ctx: ServiceContext, patientId: string, f: ListFilters, page: number, pageSize: number) {
     const hospitalId = scopedHospital(ctx).id;
-    const p = await this.app.db.execute(
-      sql`select id from patients where id = ${patientId} and hospital_id = ${hospitalId}`,
-    );
-    if (!p.rows[0]) throw notFound();
+    if (!(await patientInHospital(this.app.db, hospitalId, patientId))) throw notFound();
     const { rows, count } = await listNotes(
       this.app.db,
       { hospitalId, patient: patientId, ...f },
@@ -153,7 +154,7 @@ export class NotesService {
       if (change.body !== undefined) set.body = change.body;
       if (change.tags !== undefined) set.tags = [...new Set(change.tags)];
       if (change.pinned !== undefined) set.pinned = change.pinned;
-      await tx.update(notes).set(set).where(sql`${notes.id} = ${id}`);
+      await updateNote(tx, id, set);
       await this.app.audit.record(
         ctx,
         {
@@ -172,7 +173,7 @@ export class NotesService {
   private async remove(ctx: ServiceContext, id: string, kind: TNote['kind']) {
     return this.app.db.transaction(async (tx) => {
       const row = await this.findOfKind(ctx, id, kind, tx);
-      await tx.execute(sql`update notes set deleted_at = now(), updated_at = now() where id = ${id}`);
+      await markNoteDeleted(tx, id);
       await this.app.audit.record(
         ctx,
         {

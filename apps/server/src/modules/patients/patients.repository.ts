@@ -107,6 +107,18 @@ export async function findPatient(q: Queryable, hospitalId: string, id: string):
   return row ?? null;
 }
 
+/** Whether a patient is the hospital's (the check of every reference to a patient sent by a client). */
+export async function patientInHospital(
+  q: Queryable,
+  hospitalId: string,
+  patientId: string,
+): Promise<boolean> {
+  const res = await q.execute(
+    sql`select id from patients where id = ${patientId} and hospital_id = ${hospitalId}`,
+  );
+  return res.rows[0] !== undefined;
+}
+
 export async function updatePatient(
   q: Queryable,
   hospitalId: string,
