@@ -30,6 +30,14 @@ export function hospitalMidnight(hospitalId: string, day?: string, plusDays = 0)
   return sql`(select ((${date} + ${plusDays}::int)::timestamp at time zone h.time_zone) from hospitals h where h.id = ${hospitalId})`;
 }
 
+/** The hospital's currency (ISO 4217). */
+export async function hospitalCurrency(q: Queryable, hospitalId: string): Promise<string> {
+  const res = await q.execute<{ currency: string }>(
+    sql`select currency from hospitals where id = ${hospitalId}`,
+  );
+  return res.rows[0]!.currency;
+}
+
 /** Today's date (YYYY-MM-DD) in the hospital's time zone. */
 export async function hospitalToday(q: Queryable, hospitalId: string): Promise<string> {
   const res = await q.execute<{ today: string }>(

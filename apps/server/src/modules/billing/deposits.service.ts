@@ -1,21 +1,13 @@
 import type { TDepositCreate, TReceipt, TStayDeposits } from '@greensen/shared/contracts/billing';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Queryable } from '../../db/client.js';
 import { type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, conflict, notFound } from '../../lib/errors.js';
+import { hospitalCurrency } from '../../lib/queries.js';
 import { requireBillingReader, requireBillingStaff } from './billing.access.js';
 import { balanceOf, depositsOfInvoice, findInvoice } from './billing.repository.js';
+import { liveInvoiceOfStay, patientOfStay } from './deposits.repository.js';
 import type { InvoicesService } from './invoices.service.js';
 import type { PaymentsService } from './payments.service.js';
-
-/** The live invoice of a stay (the partial unique index `invoices_hospitalization_uq` finds it). */
-async function liveInvoiceOfStay(q: Queryable, hospitalId: string, stayId: string): Promise<string | null> {
-  const res = await q.execute<{ id: string }>(sql`select id from invoices
-    where hospitalization_id = ${stayId} and hospital_id = ${hospitalId} and kind = 'invoice'
-      and status <> 'cancelled'`);
-  return res.rows[0]?.id ?? null;
-}
 
 /**
  * Deposits on admission (caution, avance; issue 21, decision 0036). A deposit is a payment flagged `is_deposit`
@@ -31,11 +23,9 @@ export class DepositsService {
   ) {}
 
   private async stayOf(hospitalId: string, stayId: string) {
-    const res = await this.app.db.execute<{ patient_id: string }>(
-      sql`select patient_id from hospitalizations where id = ${stayId} and hospital_id = ${hospitalId}`,
-    );
-    if (!res.rows[0]) throw notFound('billing.encounter_unknown');
-    return res.rows[0].patient_id;
+    const patientId = await patientOfStay(this.app.db, hospitalId, stayId);
+    if (patientId === null) throw notFound('billing.encounter_unknown');
+    return patientId;
   }
 
   /** `POST /api/hospitalizations/{id}/deposits/`: 201 with the deposit's receipt. */
@@ -65,13 +55,7 @@ export class DepositsService {
     const invoiceId = await liveInvoiceOfStay(this.app.db, hospital.id, stayId);
     const inv = invoiceId ? await findInvoice(this.app.db, hospital.id, invoiceId) : null;
     const deposits = inv ? await depositsOfInvoice(this.app.db, inv.id) : [];
-    const currency = inv
-      ? inv.currency
-      : ((
-          await this.app.db.execute<{ currency: string }>(
-            sql`select currency from hospitals where id = ${hospital.id}`,
-          )
-        ).rows[0]?.currency ?? 'XOF');
+    const currency = inv ? inv.currency : await hospitalCurrency(this.app.db, hospital.id);
     await this.app.audit.record(ctx, {
       action: 'deposit.list',
       resourceType: 'hospitalization',

@@ -1,6 +1,7 @@
 import type { TMedicalAct, TPerformedAct, TTariff } from '@greensen/shared/contracts/medical-acts';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { actTariffs, medicalActs, performedActs } from '../../db/schema/index.js';
 import { fullName, isoRequired } from '../../lib/clinical.js';
 import { containsPattern, sqlList } from '../../lib/queries.js';
 
@@ -285,4 +286,80 @@ export async function findEncounter<Also extends Record<string, unknown> = Recor
         also: r as unknown as Also,
       }
     : null;
+}
+
+// Writes ---------------------------------------------------------------------------------------------------
+
+/** Whether an exam of the catalogue exists (an act's link). */
+export async function examExists(q: Queryable, examId: string) {
+  const r = await q.execute(sql`select 1 from exam_catalogue where id = ${examId}`);
+  return r.rows.length > 0;
+}
+
+/** Whether a medication presentation exists (an act's link). */
+export async function presentationExists(q: Queryable, presentationId: string) {
+  const r = await q.execute(sql`select 1 from medication_presentations where id = ${presentationId}`);
+  return r.rows.length > 0;
+}
+
+export async function insertAct(q: Queryable, values: typeof medicalActs.$inferInsert): Promise<string> {
+  const [act] = await q.insert(medicalActs).values(values).returning({ id: medicalActs.id });
+  return act!.id;
+}
+
+export async function updateAct(q: Queryable, id: string, set: Partial<typeof medicalActs.$inferInsert>) {
+  await q.update(medicalActs).set(set).where(sql`${medicalActs.id} = ${id}`);
+}
+
+/** Inserts tariffs: the id of the first. */
+export async function insertTariffs(
+  q: Queryable,
+  values: (typeof actTariffs.$inferInsert)[],
+): Promise<string> {
+  const [t] = await q.insert(actTariffs).values(values).returning({ id: actTariffs.id });
+  return t!.id;
+}
+
+/** Ends the day before `from` the act's tariff of the payer category that is in force on `from` (a new one follows). */
+export async function closeTariffBefore(
+  q: Queryable,
+  actId: string,
+  payerCategory: string,
+  from: string,
+  dayBefore: string,
+) {
+  await q.execute(sql`update act_tariffs set valid_to = ${dayBefore}::date
+    where act_id = ${actId} and payer_category = ${payerCategory} and valid_from < ${from}::date
+      and (valid_to is null or valid_to >= ${from}::date)`);
+}
+
+export async function insertPerformedAct(
+  q: Queryable,
+  values: typeof performedActs.$inferInsert,
+): Promise<string> {
+  const [row] = await q.insert(performedActs).values(values).returning({ id: performedActs.id });
+  return row!.id;
+}
+
+/** What a cancellation checks of a performed act of the hospital, locked; null when there is none. */
+export async function lockPerformedAct(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<{
+    patient_id: string;
+    cancelled_at: unknown;
+  }>(sql`select patient_id, cancelled_at
+    from performed_acts where hospital_id = ${hospitalId} and id = ${id} for update`);
+  return res.rows[0] ?? null;
+}
+
+/** Whether a performed act is on an invoice line (not removed). */
+export async function isActBilled(q: Queryable, performedActId: string) {
+  const billed = await q.execute(
+    sql`select 1 from invoice_lines where performed_act_id = ${performedActId} and removed_at is null`,
+  );
+  return billed.rows.length > 0;
+}
+
+export async function markPerformedActCancelled(q: Queryable, id: string, by: string, reason: string) {
+  await q.execute(sql`update performed_acts set cancelled_at = now(), cancelled_by = ${by},
+    cancel_reason = ${reason} where id = ${id}`);
 }

@@ -6,25 +6,34 @@ import type {
   TTariffCreate,
 } from '@greensen/shared/contracts/medical-acts';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
-import { actTariffs, medicalActs, performedActs } from '../../db/schema/index.js';
+import type { medicalActs } from '../../db/schema/index.js';
 import { isoRequired } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
-import { hospitalToday, listReadEntry } from '../../lib/queries.js';
+import { hospitalCurrency, hospitalToday, listReadEntry } from '../../lib/queries.js';
 import { requireBillingStaff, sqlState } from './billing.access.js';
 import {
   type ActFilters,
+  closeTariffBefore,
+  examExists,
   findAct,
   findEncounter,
   findPerformed,
+  insertAct,
+  insertPerformedAct,
+  insertTariffs,
+  isActBilled,
   listActs,
   listPerformed,
+  lockPerformedAct,
+  markPerformedActCancelled,
   type PerformedFilters,
+  presentationExists,
   tariffsOf,
   toAct,
+  updateAct,
 } from './medical-acts.repository.js';
 
 const dayBefore = (day: string) => {
@@ -32,13 +41,6 @@ const dayBefore = (day: string) => {
   d.setUTCDate(d.getUTCDate() - 1);
   return d.toISOString().slice(0, 10);
 };
-
-async function hospitalCurrency(q: Queryable, hospitalId: string): Promise<string> {
-  const res = await q.execute<{ currency: string }>(
-    sql`select currency from hospitals where id = ${hospitalId}`,
-  );
-  return res.rows[0]!.currency;
-}
 
 /** The unique index a violation names, mapped to the field it concerns. */
 function actConflict(err: unknown): never {
@@ -87,12 +89,11 @@ export class MedicalActsService {
 
   private async checkLinks(q: Queryable, exam?: string | null, presentation?: string | null) {
     if (exam) {
-      const r = await q.execute(sql`select 1 from exam_catalogue where id = ${exam}`);
-      if (!r.rows.length) throw badRequest({ exam: ['medical_acts.exam_unknown'] });
+      if (!(await examExists(q, exam))) throw badRequest({ exam: ['medical_acts.exam_unknown'] });
     }
     if (presentation) {
-      const r = await q.execute(sql`select 1 from medication_presentations where id = ${presentation}`);
-      if (!r.rows.length) throw badRequest({ presentation: ['medical_acts.presentation_unknown'] });
+      if (!(await presentationExists(q, presentation)))
+        throw badRequest({ presentation: ['medical_acts.presentation_unknown'] });
     }
   }
 
@@ -102,27 +103,25 @@ export class MedicalActsService {
     const id = await this.app.db
       .transaction(async (tx) => {
         await this.checkLinks(tx, body.exam, body.presentation);
-        const [act] = await tx
-          .insert(medicalActs)
-          .values({
-            hospitalId: hospital.id,
-            code: body.code,
-            labelFr: body.label_fr,
-            labelEn: body.label_en,
-            category: body.category,
-            isActive: body.is_active ?? true,
-            autoSource: body.auto_source ?? null,
-            examId: body.exam ?? null,
-            presentationId: body.presentation ?? null,
-          })
-          .returning({ id: medicalActs.id });
+        const actId = await insertAct(tx, {
+          hospitalId: hospital.id,
+          code: body.code,
+          labelFr: body.label_fr,
+          labelEn: body.label_en,
+          category: body.category,
+          isActive: body.is_active ?? true,
+          autoSource: body.auto_source ?? null,
+          examId: body.exam ?? null,
+          presentationId: body.presentation ?? null,
+        });
         if (body.tariffs?.length) {
           const today = await hospitalToday(tx, hospital.id);
           const currency = await hospitalCurrency(tx, hospital.id);
-          await tx.insert(actTariffs).values(
+          await insertTariffs(
+            tx,
             body.tariffs.map((t) => ({
               hospitalId: hospital.id,
-              actId: act!.id,
+              actId,
               payerCategory: t.payer_category,
               price: t.price,
               currency,
@@ -136,12 +135,12 @@ export class MedicalActsService {
           {
             action: 'medical_act.create',
             resourceType: 'medical_act',
-            resourceId: act!.id,
+            resourceId: actId,
             details: { code: body.code, tariffs: body.tariffs?.length ?? 0 },
           },
           tx,
         );
-        return act!.id;
+        return actId;
       })
       .catch(actConflict);
     return this.detail(ctx, id);
@@ -164,7 +163,7 @@ export class MedicalActsService {
         if (body.exam !== undefined) set.examId = body.exam;
         if (body.presentation !== undefined) set.presentationId = body.presentation;
         if (Object.keys(set).length) {
-          await tx.update(medicalActs).set(set).where(sql`${medicalActs.id} = ${id}`);
+          await updateAct(tx, id, set);
         }
         await this.app.audit.record(
           ctx,
@@ -196,12 +195,9 @@ export class MedicalActsService {
         const from = body.valid_from ?? (await hospitalToday(tx, hospital.id));
         if (body.valid_to && body.valid_to < from)
           throw badRequest({ valid_to: ['medical_acts.valid_to_before_from'] });
-        await tx.execute(sql`update act_tariffs set valid_to = ${dayBefore(from)}::date
-          where act_id = ${id} and payer_category = ${body.payer_category} and valid_from < ${from}::date
-            and (valid_to is null or valid_to >= ${from}::date)`);
-        const [t] = await tx
-          .insert(actTariffs)
-          .values({
+        await closeTariffBefore(tx, id, body.payer_category, from, dayBefore(from));
+        const tariffId = await insertTariffs(tx, [
+          {
             hospitalId: hospital.id,
             actId: id,
             payerCategory: body.payer_category,
@@ -210,8 +206,8 @@ export class MedicalActsService {
             validFrom: from,
             validTo: body.valid_to ?? null,
             createdBy: user.id,
-          })
-          .returning({ id: actTariffs.id });
+          },
+        ]);
         await this.app.audit.record(
           ctx,
           {
@@ -219,7 +215,7 @@ export class MedicalActsService {
             resourceType: 'medical_act',
             resourceId: id,
             details: {
-              tariff: t!.id,
+              tariff: tariffId,
               payer_category: body.payer_category,
               price: body.price,
               valid_from: from,
@@ -265,32 +261,29 @@ export class MedicalActsService {
       await this.requireRecorder(tx, ctx);
       const at = body.performed_at ? new Date(body.performed_at) : new Date();
       if (at.getTime() > Date.now() + 60_000) throw badRequest({ performed_at: ['medical_acts.in_future'] });
-      const [row] = await tx
-        .insert(performedActs)
-        .values({
-          hospitalId: hospital.id,
-          patientId: enc.patientId,
-          actId: act.id,
-          admissionId: enc.kind === 'admission' ? enc.id : null,
-          hospitalizationId: enc.kind === 'hospitalization' ? enc.id : null,
-          quantity: body.quantity ?? 1,
-          source: 'manual',
-          performedAt: at,
-          performedBy: user.id,
-        })
-        .returning({ id: performedActs.id });
+      const performedId = await insertPerformedAct(tx, {
+        hospitalId: hospital.id,
+        patientId: enc.patientId,
+        actId: act.id,
+        admissionId: enc.kind === 'admission' ? enc.id : null,
+        hospitalizationId: enc.kind === 'hospitalization' ? enc.id : null,
+        quantity: body.quantity ?? 1,
+        source: 'manual',
+        performedAt: at,
+        performedBy: user.id,
+      });
       await this.app.audit.record(
         ctx,
         {
           action: 'performed_act.create',
           resourceType: 'performed_act',
-          resourceId: row!.id,
+          resourceId: performedId,
           patientId: enc.patientId,
           details: { act: act.code, quantity: body.quantity ?? 1 },
         },
         tx,
       );
-      return row!.id;
+      return performedId;
     });
     return (await findPerformed(this.app.db, hospital.id, id))!;
   }
@@ -300,21 +293,12 @@ export class MedicalActsService {
     const hospital = scopedHospital(ctx);
     const user = actingUser(ctx);
     await this.app.db.transaction(async (tx) => {
-      const res = await tx.execute<{
-        patient_id: string;
-        cancelled_at: unknown;
-      }>(sql`select patient_id, cancelled_at
-        from performed_acts where hospital_id = ${hospital.id} and id = ${id} for update`);
-      const row = res.rows[0];
+      const row = await lockPerformedAct(tx, hospital.id, id);
       if (!row) throw notFound();
       await this.requireRecorder(tx, ctx);
       if (row.cancelled_at) throw conflict('medical_acts.already_cancelled');
-      const billed = await tx.execute(
-        sql`select 1 from invoice_lines where performed_act_id = ${id} and removed_at is null`,
-      );
-      if (billed.rows.length) throw conflict('medical_acts.billed');
-      await tx.execute(sql`update performed_acts set cancelled_at = now(), cancelled_by = ${user.id},
-        cancel_reason = ${reason} where id = ${id}`);
+      if (await isActBilled(tx, id)) throw conflict('medical_acts.billed');
+      await markPerformedActCancelled(tx, id, user.id, reason);
       await this.app.audit.record(
         ctx,
         {

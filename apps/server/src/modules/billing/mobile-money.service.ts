@@ -5,11 +5,8 @@ import type {
 } from '@greensen/shared/contracts/billing';
 import { ZMobileMoneyCallback } from '@greensen/shared/contracts/billing';
 import { minorToDecimal } from '@greensen/shared/domain/money';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
-import { mobileMoneyRequests, mobileMoneySecrets } from '../../db/schema/index.js';
-import { iso, isoRequired } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital, systemContext } from '../../lib/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound, unauthorized } from '../../lib/errors.js';
 import { decryptSecret, encryptSecret } from '../../lib/secrets.js';
@@ -18,53 +15,18 @@ import { requireBillingStaff } from './billing.access.js';
 import { balanceOf, lockInvoice, pendingMobileMoney } from './billing.repository.js';
 import type { MobileMoneyProvider } from './mobile-money.js';
 import { verifyCallback } from './mobile-money.js';
+import {
+  completeMoneyRequest,
+  findMoneyRequest,
+  hospitalNameAndCode,
+  insertMoneyRequest,
+  moneyRequestCashier,
+  moneyRequestTarget,
+  openSessionOfCashier,
+  operatorSecret,
+  upsertOperatorSecret,
+} from './mobile-money.repository.js';
 import type { PaymentsService } from './payments.service.js';
-
-interface RequestRow {
-  [column: string]: unknown;
-  id: string;
-  hospital_id: string;
-  invoice_id: string;
-  operator: MobileMoneyOperator;
-  phone: string;
-  currency: string;
-  amount: string | number;
-  status: TMobileMoneyRequest['status'];
-  requested_by: string;
-  cash_session_id: string;
-  provider_reference: string | null;
-  payment_id: string | null;
-  receipt_id: string | null;
-  receipt_number: string | null;
-  failure_reason: string | null;
-  created_at: string | Date;
-  completed_at: string | Date | null;
-}
-
-const REQUEST_SELECT = sql`select m.id, m.hospital_id, m.invoice_id, m.operator, m.phone, m.currency, m.amount,
-  m.status, m.requested_by, m.cash_session_id, m.provider_reference, m.payment_id, rc.id as receipt_id,
-  rc.number as receipt_number, m.failure_reason, m.created_at, m.completed_at
-  from mobile_money_requests m left join receipts rc on rc.payment_id = m.payment_id`;
-
-function toRequest(r: RequestRow): TMobileMoneyRequest {
-  return {
-    id: r.id,
-    invoice: r.invoice_id,
-    operator: r.operator,
-    phone: r.phone,
-    currency: r.currency,
-    amount: Number(r.amount),
-    status: r.status,
-    provider_reference: r.provider_reference,
-    payment:
-      r.payment_id && r.receipt_id && r.receipt_number
-        ? { id: r.payment_id, receipt: { id: r.receipt_id, number: r.receipt_number } }
-        : null,
-    failure_reason: r.failure_reason,
-    created_at: isoRequired(r.created_at),
-    completed_at: iso(r.completed_at),
-  };
-}
 
 /**
  * Sets (or replaces) a hospital's callback secret for an operator, encrypted with `SECRETS_KEY` (the CLI's
@@ -80,13 +42,7 @@ export async function storeOperatorSecret(
   if (!secretsKey) throw new Error('SECRETS_KEY is not set: no secret can be stored');
   if (secret.length < 32) throw new Error('A callback secret has at least 32 characters');
   const secretEncrypted = encryptSecret(secretsKey, secret);
-  await db
-    .insert(mobileMoneySecrets)
-    .values({ hospitalId, operator, secretEncrypted })
-    .onConflictDoUpdate({
-      target: [mobileMoneySecrets.hospitalId, mobileMoneySecrets.operator],
-      set: { secretEncrypted, updatedAt: new Date() },
-    });
+  await upsertOperatorSecret(db, hospitalId, operator, secretEncrypted);
 }
 
 /** Every refusal of a callback is the same 401: which check failed is logged, not told. */
@@ -132,25 +88,22 @@ export class MobileMoneyService {
             balance: balanceOf(inv),
             available: Math.max(0, balanceOf(inv) - pending),
           });
-        const [row] = await tx
-          .insert(mobileMoneyRequests)
-          .values({
-            hospitalId: hospital.id,
-            invoiceId: inv.id,
-            operator: body.operator,
-            phone: body.phone,
-            currency: inv.currency,
-            amount: body.amount,
-            requestedBy: user.id,
-            cashSessionId: session,
-          })
-          .returning({ id: mobileMoneyRequests.id });
+        const requestId = await insertMoneyRequest(tx, {
+          hospitalId: hospital.id,
+          invoiceId: inv.id,
+          operator: body.operator,
+          phone: body.phone,
+          currency: inv.currency,
+          amount: body.amount,
+          requestedBy: user.id,
+          cashSessionId: session,
+        });
         await this.app.audit.record(
           ctx,
           {
             action: 'mobile_money.request',
             resourceType: 'mobile_money_request',
-            resourceId: row!.id,
+            resourceId: requestId,
             patientId: inv.patient_id,
             details: {
               invoice: inv.id,
@@ -161,13 +114,13 @@ export class MobileMoneyService {
           },
           tx,
         );
-        return { id: row!.id };
+        return { id: requestId };
       })
       .catch((err: unknown) => {
         if (isUniqueViolation(err)) throw conflict('billing.mobile_money_pending_phone');
         throw err;
       });
-    const moneyRequest = (await this.find(this.app.db, id))!;
+    const moneyRequest = (await findMoneyRequest(this.app.db, id))!;
     // After the commit: the provider (an outbox by default) never sees a request that was rolled back.
     await this.provider.requestPayment({
       requestId: id,
@@ -180,20 +133,12 @@ export class MobileMoneyService {
     return moneyRequest;
   }
 
-  private async find(q: Queryable, id: string, lock = false): Promise<TMobileMoneyRequest | null> {
-    const res = await q.execute<RequestRow>(
-      sql`${REQUEST_SELECT} where m.id = ${id} ${lock ? sql`for update of m` : sql``}`,
-    );
-    return res.rows[0] ? toRequest(res.rows[0]) : null;
-  }
-
   /** The hospital's secret for the operator, decrypted; null when there is none or it does not decrypt. */
   private async secretOf(q: Queryable, hospitalId: string, operator: MobileMoneyOperator) {
     const key = this.app.config.secretsKey;
     if (!key) return null;
-    const res = await q.execute<{ secret_encrypted: string }>(sql`select secret_encrypted
-      from mobile_money_secrets where hospital_id = ${hospitalId} and operator = ${operator}`);
-    return res.rows[0] ? decryptSecret(key, res.rows[0].secret_encrypted) : null;
+    const encrypted = await operatorSecret(q, hospitalId, operator);
+    return encrypted !== null ? decryptSecret(key, encrypted) : null;
   }
 
   /**
@@ -211,10 +156,7 @@ export class MobileMoneyService {
     const check = ZMobileMoneyCallback.safeParse(parsed);
     if (!check.success) throw badRequest({ body: ['billing.callback_body_invalid'] });
     const body = check.data;
-    const facts = await this.app.db.execute<{ hospital_id: string; operator: MobileMoneyOperator }>(
-      sql`select hospital_id, operator from mobile_money_requests where id = ${body.request_id}`,
-    );
-    const target = facts.rows[0];
+    const target = await moneyRequestTarget(this.app.db, body.request_id);
     const secret =
       target && target.operator === input.operator
         ? await this.secretOf(this.app.db, target.hospital_id, input.operator)
@@ -235,17 +177,12 @@ export class MobileMoneyService {
       );
       throw refused();
     }
-    const hospital = await this.app.db.execute<{ name: string; code: string }>(
-      sql`select name, code from hospitals where id = ${target.hospital_id}`,
-    );
+    const hospital = (await hospitalNameAndCode(this.app.db, target.hospital_id))!;
     try {
       return await withNotifications(this.app, async (tx, notify) => {
-        const moneyRequest = (await this.find(tx, body.request_id, true))!;
+        const moneyRequest = (await findMoneyRequest(tx, body.request_id, true))!;
         if (moneyRequest.status !== 'pending') return { status: moneyRequest.status, duplicate: true };
-        const owner = await tx.execute<{ requested_by: string }>(
-          sql`select requested_by from mobile_money_requests where id = ${moneyRequest.id}`,
-        );
-        const cashier = owner.rows[0]!.requested_by;
+        const cashier = await moneyRequestCashier(tx, moneyRequest.id);
         const work = systemContext({
           source: `mobile-money:${input.operator}`,
           log: ctx.log,
@@ -254,8 +191,8 @@ export class MobileMoneyService {
           rule: 'billing.mobile_money_callback',
           hospital: {
             id: target.hospital_id,
-            name: hospital.rows[0]!.name,
-            code: hospital.rows[0]!.code,
+            name: hospital.name,
+            code: hospital.code,
             roleCodes: [],
             groups: [],
             departmentIds: [],
@@ -272,11 +209,10 @@ export class MobileMoneyService {
         const failure = body.status === 'failed' ? (body.reason ?? 'failed') : null;
         if (body.status === 'succeeded') {
           // The cashier's open session: the one of the request, or the one she opened since.
-          const session = await tx.execute<{ id: string }>(sql`select id from cash_sessions
-            where hospital_id = ${target.hospital_id} and cashier_id = ${cashier} and status = 'open'`);
-          if (session.rows[0]) {
+          const session = await openSessionOfCashier(tx, target.hospital_id, cashier);
+          if (session) {
             const done = await this.payments.insertPayment(tx, work, inv, {
-              sessionId: session.rows[0].id,
+              sessionId: session,
               receivedBy: cashier,
               method: 'mobile_money',
               operator: moneyRequest.operator,
@@ -293,9 +229,12 @@ export class MobileMoneyService {
             receipt = done.receipt.number;
           }
         }
-        await tx.execute(sql`update mobile_money_requests set status = ${body.status},
-          provider_reference = ${body.transaction_id}, payment_id = ${paymentId},
-          failure_reason = ${failure}, completed_at = now() where id = ${moneyRequest.id}`);
+        await completeMoneyRequest(tx, moneyRequest.id, {
+          status: body.status,
+          reference: body.transaction_id,
+          paymentId,
+          failure,
+        });
         await this.app.audit.record(
           work,
           {

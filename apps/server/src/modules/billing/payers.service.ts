@@ -7,16 +7,28 @@ import type {
   TPayerStatement,
   TPayerUpdate,
 } from '@greensen/shared/contracts/billing';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
-import { patientCoverages, payerRules, payers } from '../../db/schema/index.js';
+import type { payers } from '../../db/schema/index.js';
 import { fullName, isoRequired } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
-import { hospitalToday } from '../../lib/queries.js';
+import { hospitalCurrency, hospitalToday } from '../../lib/queries.js';
+import { patientInHospital } from '../patients/patients.repository.js';
 import { requireBillingReader } from './billing.access.js';
 import { listPayers, payersById, rulesOf, toPayer } from './billing.repository.js';
+import {
+  coveragesOfPatient,
+  deletePayerRules,
+  endCoverageOn,
+  insertCoverage,
+  insertPayer,
+  insertPayerRules,
+  lockPayer,
+  patientBalance,
+  payerStatementLines,
+  updatePayer,
+} from './payers.repository.js';
 
 /**
  * Payers (insurers, mutual funds, employers, free-care programmes) with their coverage rules, patients'
@@ -58,36 +70,29 @@ export class PayersService {
     const hospital = scopedHospital(ctx);
     try {
       const id = await this.app.db.transaction(async (tx) => {
-        const [p] = await tx
-          .insert(payers)
-          .values({
-            hospitalId: hospital.id,
-            code: body.code,
-            name: body.name,
-            kind: body.kind,
-            payerCategory: body.payer_category ?? 'insured',
-            contact: body.contact ?? null,
-            isActive: body.is_active ?? true,
-            maxAgeYears: body.eligibility?.max_age_years ?? null,
-            eligibleSex: body.eligibility?.sex ?? null,
-          })
-          .returning({ id: payers.id });
-        if (body.rules.length) {
-          await tx.insert(payerRules).values(
-            body.rules.map((r) => ({
-              payerId: p!.id,
-              category: r.category,
-              ratePercent: r.rate_percent,
-              ceiling: r.ceiling,
-            })),
-          );
-        }
+        const payerId = await insertPayer(tx, {
+          hospitalId: hospital.id,
+          code: body.code,
+          name: body.name,
+          kind: body.kind,
+          payerCategory: body.payer_category ?? 'insured',
+          contact: body.contact ?? null,
+          isActive: body.is_active ?? true,
+          maxAgeYears: body.eligibility?.max_age_years ?? null,
+          eligibleSex: body.eligibility?.sex ?? null,
+        });
+        if (body.rules.length) await insertPayerRules(tx, payerId, body.rules);
         await this.app.audit.record(
           ctx,
-          { action: 'payer.create', resourceType: 'payer', resourceId: p!.id, details: { code: body.code } },
+          {
+            action: 'payer.create',
+            resourceType: 'payer',
+            resourceId: payerId,
+            details: { code: body.code },
+          },
           tx,
         );
-        return p!.id;
+        return payerId;
       });
       return (await this.payer(this.app.db, hospital.id, id))!;
     } catch (err) {
@@ -100,10 +105,7 @@ export class PayersService {
     const hospital = scopedHospital(ctx);
     try {
       await this.app.db.transaction(async (tx) => {
-        const found = await tx.execute(
-          sql`select 1 from payers where hospital_id = ${hospital.id} and id = ${id} for update`,
-        );
-        if (!found.rows.length) throw notFound();
+        if (!(await lockPayer(tx, hospital.id, id))) throw notFound();
         const set: Partial<typeof payers.$inferInsert> = {};
         if (body.code !== undefined) set.code = body.code;
         if (body.name !== undefined) set.name = body.name;
@@ -113,19 +115,11 @@ export class PayersService {
         if (body.is_active !== undefined) set.isActive = body.is_active;
         if (body.eligibility?.max_age_years !== undefined) set.maxAgeYears = body.eligibility.max_age_years;
         if (body.eligibility?.sex !== undefined) set.eligibleSex = body.eligibility.sex;
-        if (Object.keys(set).length) await tx.update(payers).set(set).where(sql`${payers.id} = ${id}`);
+        if (Object.keys(set).length) await updatePayer(tx, id, set);
         if (body.rules) {
           // Rules replace the whole list; invoices already issued keep their shares (drafts follow on refresh).
-          await tx.execute(sql`delete from payer_rules where payer_id = ${id}`);
-          if (body.rules.length)
-            await tx.insert(payerRules).values(
-              body.rules.map((r) => ({
-                payerId: id,
-                category: r.category,
-                ratePercent: r.rate_percent,
-                ceiling: r.ceiling,
-              })),
-            );
+          await deletePayerRules(tx, id);
+          if (body.rules.length) await insertPayerRules(tx, id, body.rules);
         }
         await this.app.audit.record(
           ctx,
@@ -152,30 +146,9 @@ export class PayersService {
     if (!p) throw notFound();
     await requireBillingReader(this.app.db, ctx);
     if (to < from) throw badRequest({ to: ['billing.valid_to_before_from'] });
-    const res = await this.app.db.execute<{
-      id: string;
-      number: string | null;
-      kind: 'invoice' | 'credit_note';
-      issued_at: string | Date;
-      patient_id: string;
-      record_number: string;
-      first_name: string;
-      last_name: string;
-      member_number: string | null;
-      total: string;
-      payer_share: string;
-      currency: string;
-    }>(sql`select i.id, i.number, i.kind, i.issued_at, p.id as patient_id, p.record_number, p.first_name,
-        p.last_name, i.member_number, i.total, i.payer_share, i.currency
-      from invoices i join patients p on p.id = i.patient_id join hospitals h on h.id = i.hospital_id
-      where i.payer_id = ${id} and i.hospital_id = ${hospital.id} and i.status = 'issued' and i.payer_share <> 0
-        and i.issued_at >= (${from}::date::timestamp at time zone h.time_zone)
-        and i.issued_at < ((${to}::date + 1)::timestamp at time zone h.time_zone)
-      order by i.issued_at, i.id limit 5000`);
-    const currency = await this.app.db.execute<{ currency: string }>(
-      sql`select currency from hospitals where id = ${hospital.id}`,
-    );
-    const lines = res.rows.map((r) => ({
+    const rows = await payerStatementLines(this.app.db, hospital.id, id, from, to);
+    const currency = await hospitalCurrency(this.app.db, hospital.id);
+    const lines = rows.map((r) => ({
       invoice: r.id,
       number: r.number,
       kind: r.kind,
@@ -199,7 +172,7 @@ export class PayersService {
       payer: { id: p.id, code: p.code, name: p.name, kind: p.kind },
       from,
       to,
-      currency: currency.rows[0]!.currency,
+      currency,
       lines,
       total_payer_share: lines.reduce((s, l) => s + l.payer_share, 0),
     };
@@ -208,10 +181,7 @@ export class PayersService {
   // Patients ---------------------------------------------------------------------------------------------
 
   private async patientOf(q: Queryable, hospitalId: string, patientId: string) {
-    const res = await q.execute(
-      sql`select 1 from patients where hospital_id = ${hospitalId} and id = ${patientId}`,
-    );
-    if (!res.rows.length) throw notFound();
+    if (!(await patientInHospital(q, hospitalId, patientId))) throw notFound();
   }
 
   private async coveragesOf(
@@ -221,23 +191,8 @@ export class PayersService {
     id?: string,
   ): Promise<TCoverage[]> {
     const today = await hospitalToday(q, hospitalId);
-    const res = await q.execute<{
-      id: string;
-      patient_id: string;
-      payer_id: string;
-      code: string;
-      name: string;
-      kind: TCoverage['payer']['kind'];
-      is_active: boolean;
-      member_number: string;
-      valid_from: string;
-      valid_to: string | null;
-    }>(sql`select c.id, c.patient_id, c.payer_id, py.code, py.name, py.kind, py.is_active, c.member_number,
-        c.valid_from::text as valid_from, c.valid_to::text as valid_to
-      from patient_coverages c join payers py on py.id = c.payer_id
-      where c.hospital_id = ${hospitalId} and c.patient_id = ${patientId} ${id ? sql`and c.id = ${id}` : sql``}
-      order by c.valid_from desc, c.id`);
-    return res.rows.map((r) => ({
+    const rows = await coveragesOfPatient(q, hospitalId, patientId, id);
+    return rows.map((r) => ({
       id: r.id,
       patient: r.patient_id,
       payer: { id: r.payer_id, code: r.code, name: r.name, kind: r.kind },
@@ -273,30 +228,27 @@ export class PayersService {
         const from = body.valid_from ?? (await hospitalToday(tx, hospital.id));
         if (body.valid_to && body.valid_to < from)
           throw badRequest({ valid_to: ['billing.valid_to_before_from'] });
-        const [c] = await tx
-          .insert(patientCoverages)
-          .values({
-            hospitalId: hospital.id,
-            patientId,
-            payerId: payer.id,
-            memberNumber: body.member_number,
-            validFrom: from,
-            validTo: body.valid_to ?? null,
-            createdBy: actingUser(ctx).id,
-          })
-          .returning({ id: patientCoverages.id });
+        const coverageId = await insertCoverage(tx, {
+          hospitalId: hospital.id,
+          patientId,
+          payerId: payer.id,
+          memberNumber: body.member_number,
+          validFrom: from,
+          validTo: body.valid_to ?? null,
+          createdBy: actingUser(ctx).id,
+        });
         await this.app.audit.record(
           ctx,
           {
             action: 'coverage.create',
             resourceType: 'coverage',
-            resourceId: c!.id,
+            resourceId: coverageId,
             patientId,
             details: { payer: payer.code },
           },
           tx,
         );
-        return c!.id;
+        return coverageId;
       })
       .catch((err: unknown) => {
         if (isUniqueViolation(err)) throw conflict('billing.coverage_exists');
@@ -319,7 +271,7 @@ export class PayersService {
     const to = validTo ?? (await hospitalToday(this.app.db, hospital.id));
     if (to < c.valid_from) throw badRequest({ valid_to: ['billing.valid_to_before_from'] });
     await this.app.db.transaction(async (tx) => {
-      await tx.execute(sql`update patient_coverages set valid_to = ${to}::date where id = ${id}`);
+      await endCoverageOn(tx, id, to);
       await this.app.audit.record(
         ctx,
         {
@@ -339,22 +291,7 @@ export class PayersService {
   async balance(ctx: ServiceContext, patientId: string): Promise<TPatientBalance> {
     const hospital = scopedHospital(ctx);
     await this.patientOf(this.app.db, hospital.id, patientId);
-    const res = await this.app.db.execute<{
-      invoiced: string;
-      paid: string;
-      open: number;
-      drafts: number;
-      currency: string;
-    }>(
-      sql`select
-          coalesce(sum(i.patient_share + i.credited_patient_share) filter (where i.status = 'issued'), 0) as invoiced,
-          coalesce(sum(i.paid), 0) as paid,
-          count(*) filter (where i.status = 'issued' and i.patient_share + i.credited_patient_share - i.paid > 0)::int as open,
-          count(*) filter (where i.status = 'draft')::int as drafts,
-          (select currency from hospitals where id = ${hospital.id}) as currency
-        from invoices i where i.patient_id = ${patientId} and i.kind = 'invoice' and i.status <> 'cancelled'`,
-    );
-    const r = res.rows[0]!;
+    const r = await patientBalance(this.app.db, hospital.id, patientId);
     await this.app.audit.record(ctx, {
       action: 'patient.balance',
       resourceType: 'patient',
