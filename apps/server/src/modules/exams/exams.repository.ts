@@ -7,8 +7,9 @@ import {
   type ExamUrgency,
   examResultLines,
 } from '@greensen/shared/domain/exams';
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { examOrders } from '../../db/schema/index.js';
 import {
   ageOf,
   iso,
@@ -27,8 +28,6 @@ export const EXAM_ORDER_SEQUENCE = 'exam_order';
 export function formatOrderNumber(hospitalCode: string, n: number): string {
   return `${hospitalCode}-EX-${String(n).padStart(6, '0')}`;
 }
-
-/** `%`, `_` and `\` typed by a user match themselves in LIKE. */
 
 // ---------------------------------------------------------------------------------------------------------
 // Catalogue
@@ -380,4 +379,16 @@ export async function patientFacts(q: Queryable, hospitalId: string, id: string)
   }>(sql`select id, first_name, last_name, record_number, archived_at from patients
     where hospital_id = ${hospitalId} and id = ${id}`);
   return res.rows[0] ?? null;
+}
+
+/** Changes an order, its version one higher (the optimistic check of the next change). */
+export async function updateExamOrder(
+  q: Queryable,
+  id: string,
+  values: Partial<typeof examOrders.$inferInsert>,
+) {
+  await q
+    .update(examOrders)
+    .set({ ...values, version: sql`${examOrders.version} + 1`, updatedAt: new Date() })
+    .where(eq(examOrders.id, id));
 }

@@ -13,7 +13,7 @@ import {
   validateExamValues,
 } from '@greensen/shared/domain/exams';
 import { roleGroup } from '@greensen/shared/domain/roles';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { examOrders } from '../../db/schema/index.js';
@@ -38,6 +38,7 @@ import {
   type OrderView,
   patientFacts,
   performingDepartment,
+  updateExamOrder,
 } from './exams.repository.js';
 
 export interface ExamOrderInput {
@@ -302,10 +303,7 @@ export class ExamsService {
   }
 
   private async update(tx: Tx, order: Locked, values: Partial<typeof examOrders.$inferInsert>) {
-    await tx
-      .update(examOrders)
-      .set({ ...values, version: sql`${examOrders.version} + 1`, updatedAt: new Date() })
-      .where(eq(examOrders.id, order.id));
+    await updateExamOrder(tx, order.id, values);
   }
 
   start(ctx: ServiceContext, id: string, version: number | undefined) {

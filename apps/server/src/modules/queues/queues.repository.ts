@@ -13,7 +13,7 @@ import {
   personRef,
   type RefRow,
 } from '../../lib/clinical.js';
-import { hospitalMidnight, sqlList } from '../../lib/queries.js';
+import { containsPattern, hospitalMidnight, sqlList } from '../../lib/queries.js';
 
 const KNOWN_CODES = Object.keys(ROLE_GROUPS);
 const PRACTITIONER_CODES = Object.entries(ROLE_GROUPS)
@@ -125,7 +125,7 @@ export async function listDoctors(
   if (f.doctorId) where.push(sql`u.id = ${f.doctorId}`);
   if (f.search)
     where.push(
-      sql`f_unaccent(lower(u.first_name || ' ' || u.last_name)) like ${`%${f.search.toLowerCase()}%`}`,
+      sql`f_unaccent(lower(u.first_name || ' ' || u.last_name)) like ${containsPattern(f.search.toLowerCase())}`,
     );
   const cond = sql.join(where, sql` and `);
   const order =

@@ -4,8 +4,9 @@
  */
 import type { StaffLastLogin, StaffStatus, TStaffMembership } from '@greensen/shared/contracts/staff';
 import { ROLE_CODES, ROLE_GROUPS } from '@greensen/shared/domain/roles';
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { users } from '../../db/schema/index.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
 import { containsPattern, sqlList } from '../../lib/queries.js';
 
@@ -348,4 +349,12 @@ export async function findMembership(q: Queryable, hospitalId: string, userId: s
     select id, is_active, role_code from memberships
      where id = ${id} and hospital_id = ${hospitalId} and user_id = ${userId}`);
   return res.rows[0] ?? null;
+}
+
+/** Disables an account: its tokens stop at once (a version one higher) and it signs in no more. */
+export async function disableAccount(q: Queryable, userId: string) {
+  await q
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date(), isActive: false })
+    .where(eq(users.id, userId));
 }

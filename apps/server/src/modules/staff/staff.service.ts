@@ -7,7 +7,7 @@ import type {
   TStaffInvite,
   TStaffMailed,
 } from '@greensen/shared/contracts/staff';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { memberships, users } from '../../db/schema/index.js';
@@ -24,6 +24,7 @@ import {
   activeAdministrators,
   activeDepartment,
   cancelInvitations,
+  disableAccount,
   findInvitation,
   findMembership,
   findSameMembership,
@@ -335,10 +336,7 @@ export class StaffService {
         person.accepted && (await hospitalsNotAdministered(tx, userId, actingUser(ctx).id)) === 0;
       let revoked = 0;
       if (disable) {
-        await tx
-          .update(users)
-          .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date(), isActive: false })
-          .where(eq(users.id, userId));
+        await disableAccount(tx, userId);
         revoked = await auth.revokeUserSessions(tx, userId, 'disabled');
       }
       await this.keepAnAdministrator(tx, hospital.id, before);

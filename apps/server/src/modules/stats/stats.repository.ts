@@ -685,3 +685,23 @@ export async function overview(
     discharged: discharged.rows.map((r) => ({ mode: r.mode, count: n(r.n) })),
   };
 }
+
+/** Whether the department is one of these hospitals'. */
+export async function departmentInHospitals(
+  q: Queryable,
+  departmentId: string,
+  hospitalIds: readonly string[],
+) {
+  const found = await q.execute(
+    sql`select 1 from departments where id = ${departmentId} and hospital_id in (${sqlList(hospitalIds)})`,
+  );
+  return found.rows.length > 0;
+}
+
+/** The hospitals with days marked for the summaries' refresh. */
+export async function hospitalsWithDirtyDays(q: Queryable): Promise<string[]> {
+  const marked = await q.execute<{ hospital_id: string }>(
+    sql`select distinct hospital_id from stats_dirty_days`,
+  );
+  return marked.rows.map((r) => r.hospital_id);
+}

@@ -7,20 +7,21 @@
 import type { TStatsDrilldownQuery, TStatsQuery } from '@greensen/shared/contracts/stats';
 import { canAccessModule } from '@greensen/shared/domain/access';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { forbidden, notFound } from '../../lib/errors.js';
-import { listReadEntry, sqlList } from '../../lib/queries.js';
+import { listReadEntry } from '../../lib/queries.js';
 import { hospitalScopeOf } from '../../plugins/access.js';
 import {
   activityStats,
   billingStats,
+  departmentInHospitals,
   diagnosisStats,
   drilldown,
   flowStats,
   hospitalsInfo,
+  hospitalsWithDirtyDays,
   inpatientStats,
   laboratoryStats,
   overview,
@@ -89,10 +90,8 @@ export class StatsService {
     const own = hospitals.find((h) => h.id === scope.id) ?? (await hospitalsInfo(q, [scope.id]))[0];
     if (!own || hospitals.length === 0) throw notFound();
     if (query.department) {
-      const found = await q.execute(
-        sql`select 1 from departments where id = ${query.department} and hospital_id in (${sqlList(ids)})`,
-      );
-      if (found.rows.length === 0) throw notFound('stats.department_unknown');
+      if (!(await departmentInHospitals(q, query.department, ids)))
+        throw notFound('stats.department_unknown');
     }
     const period: Period = {
       hospitalIds: hospitals.map((h) => h.id),
@@ -123,14 +122,9 @@ export class StatsService {
 
   /** The `stats.refresh` job: every hospital with marked days. */
   async refreshAll(): Promise<number> {
-    const marked = await this.app.db.execute<{ hospital_id: string }>(
-      sql`select distinct hospital_id from stats_dirty_days`,
-    );
-    if (marked.rows.length === 0) return 0;
-    return refreshDirtyDays(
-      this.app.db,
-      marked.rows.map((r) => r.hospital_id),
-    );
+    const marked = await hospitalsWithDirtyDays(this.app.db);
+    if (marked.length === 0) return 0;
+    return refreshDirtyDays(this.app.db, marked);
   }
 
   async section(ctx: ServiceContext, section: StatsSection, query: TStatsQuery) {
