@@ -65,9 +65,18 @@ export async function releasePlace(
   startAt: string,
   overbooked: boolean,
 ) {
+  await shiftPlaces(q, { hospitalId, providerId, startAt, overbooked }, -1);
+}
+
+/** Adds `by` to a slot's normal places, or to its overbookings. */
+async function shiftPlaces(
+  q: Queryable,
+  p: { hospitalId: string; providerId: string; startAt: string; overbooked: boolean },
+  by: 1 | -1,
+) {
   await q.execute(sql`update appointment_slots set
-      booked = booked - ${overbooked ? 0 : 1}, overbooked = overbooked - ${overbooked ? 1 : 0}
-    where hospital_id = ${hospitalId} and provider_id = ${providerId} and start_at = ${startAt}::timestamptz`);
+      booked = booked + ${p.overbooked ? 0 : by}, overbooked = overbooked + ${p.overbooked ? by : 0}
+    where hospital_id = ${p.hospitalId} and provider_id = ${p.providerId} and start_at = ${p.startAt}::timestamptz`);
 }
 
 // Appointments ----------------------------------------------------------------------------------------------
@@ -371,9 +380,7 @@ export async function countPlace(
   startAt: string,
   overbooked: boolean,
 ) {
-  await q.execute(sql`update appointment_slots set
-      booked = booked + ${overbooked ? 0 : 1}, overbooked = overbooked + ${overbooked ? 1 : 0}
-    where hospital_id = ${hospitalId} and provider_id = ${providerId} and start_at = ${startAt}::timestamptz`);
+  await shiftPlaces(q, { hospitalId, providerId, startAt, overbooked }, 1);
 }
 
 export async function insertAppointment(

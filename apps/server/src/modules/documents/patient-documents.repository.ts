@@ -39,17 +39,19 @@ export async function insertPatientDocument(q: Queryable, values: typeof patient
   await q.insert(patientDocuments).values(values);
 }
 
+export interface PatientDocumentFilters {
+  patient?: string | undefined;
+  category?: PatientDocumentCategory | undefined;
+  uploaded_by?: string | undefined;
+  date_from?: string | undefined;
+  date_to?: string | undefined;
+}
+
 /** A page of the hospital's documents not deleted, newest first, and the count. */
 export async function listPatientDocuments(
   q: Queryable,
   hospitalId: string,
-  f: {
-    patient?: string | undefined;
-    category?: PatientDocumentCategory | undefined;
-    uploaded_by?: string | undefined;
-    date_from?: string | undefined;
-    date_to?: string | undefined;
-  },
+  f: PatientDocumentFilters,
   limit: number,
   offset: number,
 ) {

@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-import type {
-  PatientDocumentCategory,
-  TPatientDocument,
-  TPatientDocumentFields,
-} from '@greensen/shared/contracts/documents';
+import type { TPatientDocument, TPatientDocumentFields } from '@greensen/shared/contracts/documents';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';
@@ -19,6 +15,7 @@ import {
   insertPatientDocument,
   listPatientDocuments,
   markPatientDocumentDeleted,
+  type PatientDocumentFilters,
   type PatientDocumentRow,
 } from './patient-documents.repository.js';
 
@@ -175,18 +172,7 @@ export class PatientDocumentsService {
     return { bytes, type: row.content_type, fileName: row.file_name };
   }
 
-  async list(
-    ctx: ServiceContext,
-    f: {
-      patient?: string | undefined;
-      category?: PatientDocumentCategory | undefined;
-      uploaded_by?: string | undefined;
-      date_from?: string | undefined;
-      date_to?: string | undefined;
-    },
-    page: number,
-    pageSize: number,
-  ) {
+  async list(ctx: ServiceContext, f: PatientDocumentFilters, page: number, pageSize: number) {
     const { count, rows } = await listPatientDocuments(
       this.app.db,
       scopedHospital(ctx).id,
