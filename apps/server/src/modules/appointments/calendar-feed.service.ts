@@ -77,7 +77,7 @@ export class CalendarFeedService {
   /** The feed of a link's owner (404 for an unknown or revoked token). */
   async feed(ctx: ServiceContext, token: string): Promise<string> {
     const l = await findIcsLinkByHash(this.app.db, hashOf(token));
-    if (!l || !l.is_active) throw notFound();
+    if (!l?.is_active) throw notFound();
     const lang = languageOf(l.language_preference);
     const now = this.app.jobs.now();
     const rows = await feedAppointments(
