@@ -112,13 +112,23 @@ export function parseShippedTsv(text: string): Icd10Row[] {
   return rows;
 }
 
+let shippedHash: string | undefined;
+
+/**
+ * The shipped file's hash alone: what every start compares with the stored one, without parsing the rows (issue
+ * 38).
+ */
+export function shippedCatalogueHash(): string {
+  shippedHash ??= createHash('sha256')
+    .update(`v${LOADER_VERSION}\n`)
+    .update(readFileSync(ICD10_TSV_PATH))
+    .digest('hex');
+  return shippedHash;
+}
+
 /** The shipped catalogue, read once per process. */
 export function shippedCatalogue(): { rows: Icd10Row[]; hash: string } {
-  if (!shipped) {
-    const bytes = readFileSync(ICD10_TSV_PATH);
-    const hash = createHash('sha256').update(`v${LOADER_VERSION}\n`).update(bytes).digest('hex');
-    shipped = { rows: parseShippedTsv(bytes.toString('utf8')), hash };
-  }
+  shipped ??= { rows: parseShippedTsv(readFileSync(ICD10_TSV_PATH, 'utf8')), hash: shippedCatalogueHash() };
   return shipped;
 }
 
@@ -158,9 +168,10 @@ export interface CatalogueLoad {
  */
 export async function ensureIcd10Catalogue(db: Db): Promise<CatalogueLoad> {
   const started = Date.now();
-  const { rows, hash } = shippedCatalogue();
+  const hash = shippedCatalogueHash();
   if ((await readSetting(db, ICD10_HASH_SETTING)) === hash)
     return { loaded: false, rows: 0, ms: Date.now() - started };
+  const { rows } = shippedCatalogue();
   const loaded = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOAD_LOCK_ID})`);
     if ((await readSetting(tx, ICD10_HASH_SETTING)) === hash) return false;

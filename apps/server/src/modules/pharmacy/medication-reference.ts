@@ -152,14 +152,26 @@ export function parseReferenceTsv(text: string): MedicationRow[] {
   return rows;
 }
 
+let shippedHash: string | undefined;
 let shipped: { rows: MedicationRow[]; hash: string } | undefined;
 
+/**
+ * The shipped file's hash alone: what every start compares with the stored one, without parsing the rows (issue
+ * 38: the parse was most of the check's time on a start that loads nothing).
+ */
+export function shippedReferenceHash(): string {
+  shippedHash ??= createHash('sha256')
+    .update(`v${LOADER_VERSION}\n`)
+    .update(readFileSync(MEDICATIONS_TSV_PATH))
+    .digest('hex');
+  return shippedHash;
+}
+
 export function shippedReference(): { rows: MedicationRow[]; hash: string } {
-  if (!shipped) {
-    const bytes = readFileSync(MEDICATIONS_TSV_PATH);
-    const hash = createHash('sha256').update(`v${LOADER_VERSION}\n`).update(bytes).digest('hex');
-    shipped = { rows: parseReferenceTsv(bytes.toString('utf8')), hash };
-  }
+  shipped ??= {
+    rows: parseReferenceTsv(readFileSync(MEDICATIONS_TSV_PATH, 'utf8')),
+    hash: shippedReferenceHash(),
+  };
   return shipped;
 }
 
@@ -250,8 +262,9 @@ export async function upsertMedications(q: Queryable, rows: MedicationRow[], sou
 
 /** Makes sure the shipped reference is loaded (one query when unchanged), under an advisory lock. */
 export async function ensureMedicationReference(db: Queryable): Promise<boolean> {
-  const { rows, hash } = shippedReference();
+  const hash = shippedReferenceHash();
   if ((await readSetting(db, MEDICATIONS_HASH_SETTING)) === hash) return false;
+  const { rows } = shippedReference();
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOAD_LOCK_ID})`);
     if ((await readSetting(tx, MEDICATIONS_HASH_SETTING)) === hash) return false;
