@@ -7,17 +7,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeCookie } from './cookies';
+import { LANGUAGE_COOKIE } from './language';
 
 const BOOT = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../public/boot.js'), 'utf8');
 
-function runBoot({ path, languages, cookie = '' }: { path: string; languages: string[]; cookie?: string }) {
+function runBoot({ path, languages, cookie }: { path: string; languages: string[]; cookie?: 'fr' | 'en' }) {
   window.history.replaceState(null, '', path);
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
-  for (const c of document.cookie.split(';')) {
-    const name = c.split('=')[0]?.trim();
-    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-  }
-  if (cookie) document.cookie = cookie;
+  // The language cookie as the app writes it; removed (Max-Age 0) when the case has none.
+  writeCookie(LANGUAGE_COOKIE, cookie ?? '', cookie ? 1 : 0);
   new Function(BOOT)();
   const preloads = [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) =>
     l.getAttribute('href'),
@@ -46,7 +45,7 @@ describe('boot.js: the first screen in the language the app will choose', () => 
   });
 
   it('the language cookie comes before the browser; French stays unprefixed', () => {
-    const seen = runBoot({ path: '/login', languages: ['en-US'], cookie: 'lang=fr' });
+    const seen = runBoot({ path: '/login', languages: ['en-US'], cookie: 'fr' });
     expect(seen.path).toBe('/login');
     expect(document.documentElement.getAttribute('lang')).toBe('fr');
     expect(seen.preloads).toEqual(['/assets/locale-fr-1.js']);
