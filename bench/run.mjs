@@ -18,6 +18,7 @@
 // Databases: PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; databases
 // greensen_bench, greensen_bench_100k, greensen_bench_10k are created and reused) and an embedded (PGlite)
 // folder in the system's temporary folder. docs/performance.md explains the scenarios and the latest figures.
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -1666,6 +1667,7 @@ async function socketsScenario(dataset, patients) {
     return {
       sockets: total,
       threads: SOCKET_THREADS,
+      floor: socketFloor(total),
       redis: !!b,
       memory: { perSocket: median(memory.map((m) => m.perSocket)), samples: memory },
       ...Object.fromEntries(
@@ -1690,9 +1692,33 @@ async function socketsScenario(dataset, patients) {
   }
 }
 
+/**
+ * The socket-write floor of this machine in the same run (issue 38, decision 0053): `bench/socket-floor.mjs`, the
+ * last of `sockets` clients' receipt of one message written with `ws.send` as the gateway does, nothing else
+ * running in its process (median of 5 rounds, ms), or null when it could not run.
+ */
+function socketFloor(sockets) {
+  const out = spawnSync(process.execPath, [join(ROOT, 'bench/socket-floor.mjs'), String(sockets), '5'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const found = /ws\.send: .*?last client's receipt ([\d.]+) ms/.exec(out.stdout ?? '');
+  return found ? Number(found[1]) : null;
+}
+
 /** The table's lines of scenario 10. */
 function socketsRows(s, engine) {
   const scenario = `10 sockets (${engine})`;
+  if (s.floor)
+    row(
+      scenario,
+      `p95 write → receipt, ${s.sockets} sockets on the writing instance vs the socket-write floor of this machine (bench/socket-floor.mjs, same run) ≤ 2×`,
+      ms(s.local.p95),
+      ms(s.floor),
+      s.local.p95 / s.floor,
+      atMost(2),
+    );
   row(
     scenario,
     `p95 write → receipt, ${s.sockets} sockets on the writing instance ≤ 50 ms (write ${ms(s.local.write)}, first → last socket ${ms(s.local.spread)})`,
@@ -1863,6 +1889,7 @@ async function chatScenario(dataset) {
     return {
       sockets: total,
       threads: SOCKET_THREADS,
+      floor: socketFloor(total),
       groups: groups.length,
       redis: !!b,
       ...Object.fromEntries(
