@@ -4,7 +4,6 @@
  * every start (any database, production included): an idempotent batched upsert, skipped after one query when
  * the stored content hash matches the file.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { ICD10_KINDS, type Icd10Kind } from '@greensen/shared/contracts/icd10';
 import { sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.js';
 import { icd10Codes } from '../../db/schema/index.js';
+import { shippedFileHash } from '../../lib/shipped-file.js';
 import { readSetting, writeSetting } from '../system/settings.repository.js';
 
 // The data sits beside this module's source; the path works from src/ and from dist/ (same depth), like the
@@ -112,18 +112,9 @@ export function parseShippedTsv(text: string): Icd10Row[] {
   return rows;
 }
 
-let shippedHash: string | undefined;
-
-/**
- * The shipped file's hash alone: what every start compares with the stored one, without parsing the rows (issue
- * 38).
- */
+/** The shipped file's hash alone, without parsing it (lib/shipped-file.ts). */
 export function shippedCatalogueHash(): string {
-  shippedHash ??= createHash('sha256')
-    .update(`v${LOADER_VERSION}\n`)
-    .update(readFileSync(ICD10_TSV_PATH))
-    .digest('hex');
-  return shippedHash;
+  return shippedFileHash(ICD10_TSV_PATH, LOADER_VERSION);
 }
 
 /** The shipped catalogue, read once per process. */

@@ -7,7 +7,6 @@
  * `ensureMedicationReference` loads it on every start (production too), like the exam catalogue: an idempotent
  * upsert on the stable codes, skipped after one query when the stored hash matches the file.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { DOSAGE_FORMS, ROUTES } from '@greensen/shared/contracts/pharmacy';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { medicationPresentations, medications } from '../../db/schema/index.js';
+import { shippedFileHash } from '../../lib/shipped-file.js';
 import { readSetting, writeSetting } from '../system/settings.repository.js';
 
 export const MEDICATIONS_TSV_PATH = resolve(
@@ -152,19 +152,11 @@ export function parseReferenceTsv(text: string): MedicationRow[] {
   return rows;
 }
 
-let shippedHash: string | undefined;
 let shipped: { rows: MedicationRow[]; hash: string } | undefined;
 
-/**
- * The shipped file's hash alone: what every start compares with the stored one, without parsing the rows (issue
- * 38: the parse was most of the check's time on a start that loads nothing).
- */
+/** The shipped file's hash alone, without parsing it (lib/shipped-file.ts). */
 export function shippedReferenceHash(): string {
-  shippedHash ??= createHash('sha256')
-    .update(`v${LOADER_VERSION}\n`)
-    .update(readFileSync(MEDICATIONS_TSV_PATH))
-    .digest('hex');
-  return shippedHash;
+  return shippedFileHash(MEDICATIONS_TSV_PATH, LOADER_VERSION);
 }
 
 export function shippedReference(): { rows: MedicationRow[]; hash: string } {
