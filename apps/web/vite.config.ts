@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { promisify } from 'node:util';
@@ -40,9 +40,11 @@ const COMPRESS_MIN_BYTES = 1024;
  * Writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip -9) next to every text file of the build, so
  * that the server sends them as they are (`@fastify/static` `preCompressed`, plugins/spa.ts) without spending
  * CPU per request (docs/decisions/0017-compressed-delivery.md). A variant no smaller than the file is not written.
+ * The files of `public/` copied beside them are compressed too (issue 38: `boot.js`, 2.4 KB, was sent as it is).
  */
 function precompress(): Plugin {
   let outDir = 'dist';
+  let publicDir = '';
   return {
     name: 'greensen-precompress',
     apply: 'build',
@@ -50,9 +52,15 @@ function precompress(): Plugin {
       outDir = config.build.outDir.startsWith('/')
         ? config.build.outDir
         : join(config.root, config.build.outDir);
+      publicDir = config.publicDir;
     },
     async writeBundle(_options, bundle) {
-      const files = Object.keys(bundle).filter((name) => COMPRESSIBLE.test(name));
+      const copied = publicDir
+        ? ((await readdir(publicDir, { recursive: true }).catch(() => [])) as string[])
+        : [];
+      const files = [...new Set([...Object.keys(bundle), ...copied])].filter((name) =>
+        COMPRESSIBLE.test(name),
+      );
       await Promise.all(
         files.map(async (name) => {
           const path = join(outDir, name);

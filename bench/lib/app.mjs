@@ -104,7 +104,8 @@ export async function startCommand(database, { timeoutMs = 180_000 } = {}) {
   const child = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
     detached: true,
-    stdio: 'ignore',
+    // Standard output read for the server's "listening" line: the parts of its start (issue 38).
+    stdio: ['ignore', 'pipe', 'ignore'],
     env: {
       ...process.env,
       ...database,
@@ -117,6 +118,19 @@ export async function startCommand(database, { timeoutMs = 180_000 } = {}) {
     },
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  let phases = null;
+  let pending = '';
+  child.stdout.on('data', (chunk) => {
+    if (phases) return;
+    pending += chunk;
+    for (const line of pending.split('\n')) {
+      if (!line.includes('"phases"')) continue;
+      try {
+        phases = JSON.parse(line).phases ?? null;
+      } catch {}
+    }
+    pending = pending.slice(pending.lastIndexOf('\n') + 1);
+  });
   const stop = async () => {
     if (child.exitCode !== null) return;
     try {
@@ -147,7 +161,10 @@ export async function startCommand(database, { timeoutMs = 180_000 } = {}) {
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  return { url, startMs: performance.now() - started, stop };
+  const startMs = performance.now() - started;
+  // The parts of the server's own start (main.ts); npm and the build check come before `load`.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { url, startMs, phases, stop };
 }
 
 /** The bare Fastify hello-world of scenario 1 (bench/hello-server.mjs). */

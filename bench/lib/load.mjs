@@ -1,4 +1,5 @@
 // Load generation with autocannon, on loopback only, always bounded in count and in time.
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { percentile } from './stats.mjs';
 
@@ -98,4 +99,26 @@ export async function throughput(url, requests, { headers, connections = 10, sec
     p95: percentile(latencies, 95),
     failed: failures(statuses) + result.errors,
   };
+}
+
+/** CPU time (user + system, every thread) a process has used so far, in ms (Linux `/proc`; null elsewhere). */
+export function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The server's CPU time per request of `amount` requests one after the other (issue 38): what a request costs
+ * whatever the machine's load, where req/s on a shared machine measure the other users as much as the server.
+ */
+export async function cpuPerRequest(url, pid, { path, headers, amount }) {
+  const before = processCpuMs(pid);
+  if (before === null) return null;
+  await latency(url, [{ path }], { headers, amount });
+  return (processCpuMs(pid) - before) / amount;
 }

@@ -127,6 +127,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(openapiPlugin, { version: config.version });
   // API answers of GET requests from 1 KB compressed on the fly (brotli 4, else gzip: decision 0017); the web
   // app's files are compressed at build time (plugins/spa.ts). Writes and their answers (tokens) are not.
+  // Brotli's window is 256 KB (LGWIN 18) instead of its 4 MB default: an API page is far smaller, and every
+  // answer's encoder allocated the whole window (decision 0074).
   app.addHook('onRoute', (route) => {
     acceptDeprecatedSearchAlias(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -138,7 +140,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     threshold: 1024,
     encodings: ['br', 'gzip'],
     customTypes: /^application\/json/,
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 },
+    },
   });
 
   await app.register(systemRoutes);

@@ -7,12 +7,26 @@ import { MigrationLockTimeout } from './db/client.js';
 import { DataDirLocked } from './db/data-dir-lock.js';
 import { seedDemoDocuments } from './db/seed/documents.js';
 import { demoAccountsBanner, seedDemoIfAllowed } from './db/seed/run.js';
+import { warmPdf } from './modules/documents/pdf.js';
 import { ensureExamCatalogue } from './modules/exams/exam-catalogue.js';
 import { ensureIcd10Catalogue } from './modules/icd10/icd10.catalogue.js';
 import { ensureMedicationReference } from './modules/pharmacy/medication-reference.js';
 import { issueSetupLink } from './modules/setup/setup.service.js';
 
+/**
+ * The parts of a start, in milliseconds (issue 38; logged once listening and given to the bench): `load` from the
+ * process's start to main() (Node and the server's modules), then each step of main() until the server listens.
+ */
+const phases: Record<string, number> = {};
+let lastMark = 0;
+function mark(name: string) {
+  const now = performance.now();
+  phases[name] = Math.round(now - lastMark);
+  lastMark = now;
+}
+
 async function main() {
+  mark('load');
   let config: ReturnType<typeof loadConfig>;
   try {
     // Without WEB_DIST, the web app built beside this server's build (apps/web/dist), when there is one.
@@ -26,16 +40,19 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
+  mark('build');
   await app.database.migrate({
     log: { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) },
     lockTimeoutMs: config.migrationLockTimeoutMs,
   });
+  mark('migrate');
   // The diagnosis catalogue every database needs (production too); skipped in one query once loaded.
   const icd10 = await ensureIcd10Catalogue(app.database.db);
   if (icd10.loaded) app.log.info({ rows: icd10.rows, ms: icd10.ms }, 'ICD-10 catalogue loaded');
   // Shipped catalogues, on every start (production too); skipped at once when unchanged.
   await ensureExamCatalogue(app.database.db);
   await ensureMedicationReference(app.database.db);
+  mark('catalogues');
   // On a bare machine (embedded database) the first start seeds the demo so there is something to sign in to.
   let seeded = false;
   if (app.database.kind === 'embedded' && config.appEnv !== 'production' && config.demo) {
@@ -51,6 +68,7 @@ async function main() {
   const setup = await issueSetupLink(app.database.db, config.publicUrl);
   if (setup)
     app.log.info({ expires_at: setup.expiresAt.toISOString() }, 'empty installation: setup link issued');
+  mark('demo');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -75,13 +93,20 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  mark('listen');
+  const startMs = Math.round(performance.now());
+  app.log.info({ start_ms: startMs, phases }, 'listening');
   const url = `http://localhost:${config.port}`;
   const banner = [`\nGreensen is running at ${url}  (API docs: ${url}/api/docs)`];
   if (seeded) banner.push('The demo hospitals and accounts were created.');
   if (setup) banner.push(setupBanner(setup, config));
   else if (config.appEnv !== 'production' && config.demo) banner.push(demoAccountsBanner());
   console.log(`${banner.join('\n')}\n`);
-  process.send?.({ type: 'listening', port: config.port });
+  process.send?.({ type: 'listening', port: config.port, start_ms: startMs, phases });
+  // What no request needs before the server answers, once it does: the PDF library and its fonts (0.4 s).
+  setTimeout(() => {
+    if (!closing) warmPdf();
+  }, 1000).unref();
 }
 
 function setupBanner(setup: { link: string; expiresAt: Date }, config: Config): string {

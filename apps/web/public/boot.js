@@ -17,11 +17,33 @@
   }
   const path = window.location.pathname;
   const prefixed = path === '/en' || path.startsWith('/en/');
-  if (prefixed) root.setAttribute('lang', 'en');
-  // The strings to fetch: English under /en or when the language cookie says so, else French. On a first visit
-  // the browser's languages may still make the app choose English (src/lib/language.ts decides): the French
-  // strings fetched here then go unused, and the app loads its own.
-  const lang = prefixed || /(?:^|;\s*)lang=en(?:;|$)/.test(document.cookie) ? 'en' : 'fr';
+  // The language as src/lib/language.ts detects it (specification §2): the /en prefix, else the `lang` cookie,
+  // else the first of the browser's languages we have, else French. Only that language's strings are fetched
+  // (issue 38: an English browser at /login fetched the French strings too before the form).
+  let lang = 'fr';
+  if (prefixed) lang = 'en';
+  else {
+    const cookie = /(?:^|;\s*)lang=(fr|en)(?:;|$)/.exec(document.cookie)?.[1];
+    if (cookie) lang = cookie;
+    else {
+      const languages = navigator.languages?.length ? navigator.languages : [navigator.language];
+      for (const tag of languages) {
+        const base = String(tag).toLowerCase().split('-')[0];
+        if (base === 'fr' || base === 'en') {
+          lang = base;
+          break;
+        }
+      }
+    }
+    // An unprefixed path in English becomes its /en path here, before anything is painted, as the app's
+    // applyLandingLanguage would do a moment later (it then finds the path prefixed and does nothing).
+    if (lang === 'en') {
+      const rest = path === '/' ? '' : path;
+      const { search, hash } = window.location;
+      window.history.replaceState(window.history.state, '', `/en${rest}${search}${hash}`);
+    }
+  }
+  root.setAttribute('lang', lang);
   const files = Object.fromEntries(
     (document.querySelector('meta[name="greensen-preload"]')?.getAttribute('content') ?? '')
       .split(',')

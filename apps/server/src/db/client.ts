@@ -16,11 +16,10 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import type pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
 
@@ -471,6 +470,12 @@ function releaseBrokenClients(pool: pg.Pool) {
 }
 
 async function openPostgres(url: string, max: number, preparedStatements: number): Promise<Database> {
+  // The PostgreSQL driver is loaded only where PostgreSQL is used (issue 38: the embedded database's start).
+  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -524,7 +529,7 @@ async function openPostgres(url: string, max: number, preparedStatements: number
         timeoutMs,
         false,
       ),
-    listen: (channel, handlers) => listenPostgres(url, channel, handlers),
+    listen: (channel, handlers) => listenPostgres(pg, url, channel, handlers),
     close: async () => {
       if (closed) return;
       closed = true;
@@ -537,7 +542,12 @@ async function openPostgres(url: string, max: number, preparedStatements: number
  * A dedicated connection (not one of the pool's) that listens to `channel` and comes back after a loss:
  * every 0.25 s, doubling up to 5 s, until it listens again or is closed.
  */
-async function listenPostgres(url: string, channel: string, handlers: ListenHandlers): Promise<Listener> {
+async function listenPostgres(
+  pg: typeof import('pg').default,
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<Listener> {
   let current: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;

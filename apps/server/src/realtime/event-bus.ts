@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 
 export type BusHandler = (message: string) => void;
 
@@ -98,6 +98,8 @@ export function failFastRedisOptions(extra: RedisOptions = {}): RedisOptions {
  */
 export async function createRedisBus(opts: RedisBusOptions): Promise<EventBus & { commands: Redis }> {
   const { log, prefix } = opts;
+  // Loaded only where Redis is configured (issue 38).
+  const { Redis } = await import('ioredis');
   const pub = new Redis(
     opts.url,
     failFastRedisOptions({ connectionName: 'greensen-pub', ...opts.redisOptions }),

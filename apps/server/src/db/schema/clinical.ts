@@ -178,7 +178,13 @@ export const admissions = pgTable(
     index('admissions_hospital_admitted_idx').on(t.hospitalId, t.admittedAt.desc()),
     index('admissions_hospital_status_queue_idx').on(t.hospitalId, t.status, t.triageRank, t.admittedAt),
     index('admissions_department_status_idx').on(t.departmentId, t.status, t.triageRank, t.admittedAt),
-    index('admissions_patient_idx').on(t.patientId, t.admittedAt.desc()),
+    // The record's latest visits as it orders them (`admitted_at desc, id desc`: nulls first, as Postgres's default
+    // desc), read from the index's first rows without a sort whatever the history's length (issue 38).
+    index('admissions_patient_idx').on(
+      t.patientId,
+      t.admittedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );
 

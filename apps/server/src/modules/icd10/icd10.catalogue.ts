@@ -4,7 +4,6 @@
  * every start (any database, production included): an idempotent batched upsert, skipped after one query when
  * the stored content hash matches the file.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { ICD10_KINDS, type Icd10Kind } from '@greensen/shared/contracts/icd10';
 import { sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.js';
 import { icd10Codes } from '../../db/schema/index.js';
+import { shippedFileHash } from '../../lib/shipped-file.js';
 import { readSetting, writeSetting } from '../system/settings.repository.js';
 
 // The data sits beside this module's source; the path works from src/ and from dist/ (same depth), like the
@@ -112,13 +112,14 @@ export function parseShippedTsv(text: string): Icd10Row[] {
   return rows;
 }
 
+/** The shipped file's hash alone, without parsing it (lib/shipped-file.ts). */
+export function shippedCatalogueHash(): string {
+  return shippedFileHash(ICD10_TSV_PATH, LOADER_VERSION);
+}
+
 /** The shipped catalogue, read once per process. */
 export function shippedCatalogue(): { rows: Icd10Row[]; hash: string } {
-  if (!shipped) {
-    const bytes = readFileSync(ICD10_TSV_PATH);
-    const hash = createHash('sha256').update(`v${LOADER_VERSION}\n`).update(bytes).digest('hex');
-    shipped = { rows: parseShippedTsv(bytes.toString('utf8')), hash };
-  }
+  shipped ??= { rows: parseShippedTsv(readFileSync(ICD10_TSV_PATH, 'utf8')), hash: shippedCatalogueHash() };
   return shipped;
 }
 
@@ -158,9 +159,10 @@ export interface CatalogueLoad {
  */
 export async function ensureIcd10Catalogue(db: Db): Promise<CatalogueLoad> {
   const started = Date.now();
-  const { rows, hash } = shippedCatalogue();
+  const hash = shippedCatalogueHash();
   if ((await readSetting(db, ICD10_HASH_SETTING)) === hash)
     return { loaded: false, rows: 0, ms: Date.now() - started };
+  const { rows } = shippedCatalogue();
   const loaded = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOAD_LOCK_ID})`);
     if ((await readSetting(tx, ICD10_HASH_SETTING)) === hash) return false;

@@ -566,6 +566,18 @@ export async function countAdmissions(q: Queryable, patientId: string): Promise<
   return Number(res.rows[0]?.n ?? 0);
 }
 
+/**
+ * The statement of `recentAdmissions`: its order is `admissions_patient_idx`'s, so the first `limit` entries of
+ * the index are read, without a sort, whatever the length of the history (issue 38).
+ */
+export function recentAdmissionsQuery(hospitalId: string, patientId: string, limit = RECENT_ADMISSIONS) {
+  return sql`select a.id, a.status, a.admission_type, a.reason, a.admitted_at, a.closed_at, a.queue_number,
+      d.id as department_id, d.name as department_name, a.triage_level
+    from admissions a join departments d on d.id = a.department_id
+    where a.hospital_id = ${hospitalId} and a.patient_id = ${patientId}
+    order by a.admitted_at desc, a.id desc limit ${limit}`;
+}
+
 /** The latest admissions of a patient (detail page timeline), newest first, as the visits list orders them. */
 export async function recentAdmissions(
   q: Queryable,
@@ -584,11 +596,7 @@ export async function recentAdmissions(
     department_id: string;
     department_name: string;
     triage_level: string | null;
-  }>(sql`select a.id, a.status, a.admission_type, a.reason, a.admitted_at, a.closed_at, a.queue_number,
-      d.id as department_id, d.name as department_name, a.triage_level
-    from admissions a join departments d on d.id = a.department_id
-    where a.hospital_id = ${hospitalId} and a.patient_id = ${patientId}
-    order by a.admitted_at desc, a.id desc limit ${limit}`);
+  }>(recentAdmissionsQuery(hospitalId, patientId, limit));
   return res.rows.map((r) => ({
     id: r.id,
     status: r.status,

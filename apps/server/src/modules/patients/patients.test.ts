@@ -7,6 +7,7 @@ import {
   editDistance,
   namePrefixes,
   oneEditVariants,
+  recentAdmissionsQuery,
   SEARCH_COUNT_CAP,
   searchPatients,
   spellingsNear,
@@ -344,6 +345,24 @@ describe('patients', () => {
     ).json();
     expect(rest.count).toBe(7);
     expect(rest.results.map((a: { reason: string }) => a.reason)).toEqual(['Visite 6', 'Visite 7']);
+  });
+
+  it('reads the latest visits from the first entries of the index, without sorting the history (issue 38)', async () => {
+    const p = await createPatient(ctx.app, secretary);
+    await ctx.database.db.execute(sql`insert into admissions (id, hospital_id, patient_id, department_id,
+        admission_type, reason, status, queue_date, queue_number, admitted_at, closed_at)
+      select gen_random_uuid(), ${hospitalId}, ${p.id}, ${departmentId}, 'outpatient', 'Suivi ' || k,
+        'completed', (now() - k * interval '1 day')::date, 95000 + k, now() - k * interval '1 day',
+        now() - k * interval '1 day' + interval '1 hour'
+      from generate_series(1, 300) k`);
+    await ctx.database.db.execute(sql`analyze admissions`);
+    const res = await ctx.database.db.execute<{ 'QUERY PLAN': unknown }>(
+      sql`explain (format json) ${recentAdmissionsQuery(hospitalId, p.id)}`,
+    );
+    const plan = JSON.stringify(res.rows[0]?.['QUERY PLAN']);
+    expect(plan).toContain('"Index Name":"admissions_patient_idx"');
+    expect(plan).not.toContain('"Node Type":"Sort"');
+    expect(plan).not.toContain('"Node Type":"Incremental Sort"');
   });
 
   it('reads a record with an audit row; another hospital’s record is a 404', async () => {

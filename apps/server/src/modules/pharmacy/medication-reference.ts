@@ -7,7 +7,6 @@
  * `ensureMedicationReference` loads it on every start (production too), like the exam catalogue: an idempotent
  * upsert on the stable codes, skipped after one query when the stored hash matches the file.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { DOSAGE_FORMS, ROUTES } from '@greensen/shared/contracts/pharmacy';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { medicationPresentations, medications } from '../../db/schema/index.js';
+import { shippedFileHash } from '../../lib/shipped-file.js';
 import { readSetting, writeSetting } from '../system/settings.repository.js';
 
 export const MEDICATIONS_TSV_PATH = resolve(
@@ -154,12 +154,16 @@ export function parseReferenceTsv(text: string): MedicationRow[] {
 
 let shipped: { rows: MedicationRow[]; hash: string } | undefined;
 
+/** The shipped file's hash alone, without parsing it (lib/shipped-file.ts). */
+export function shippedReferenceHash(): string {
+  return shippedFileHash(MEDICATIONS_TSV_PATH, LOADER_VERSION);
+}
+
 export function shippedReference(): { rows: MedicationRow[]; hash: string } {
-  if (!shipped) {
-    const bytes = readFileSync(MEDICATIONS_TSV_PATH);
-    const hash = createHash('sha256').update(`v${LOADER_VERSION}\n`).update(bytes).digest('hex');
-    shipped = { rows: parseReferenceTsv(bytes.toString('utf8')), hash };
-  }
+  shipped ??= {
+    rows: parseReferenceTsv(readFileSync(MEDICATIONS_TSV_PATH, 'utf8')),
+    hash: shippedReferenceHash(),
+  };
   return shipped;
 }
 
@@ -250,8 +254,9 @@ export async function upsertMedications(q: Queryable, rows: MedicationRow[], sou
 
 /** Makes sure the shipped reference is loaded (one query when unchanged), under an advisory lock. */
 export async function ensureMedicationReference(db: Queryable): Promise<boolean> {
-  const { rows, hash } = shippedReference();
+  const hash = shippedReferenceHash();
   if ((await readSetting(db, MEDICATIONS_HASH_SETTING)) === hash) return false;
+  const { rows } = shippedReference();
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOAD_LOCK_ID})`);
     if ((await readSetting(tx, MEDICATIONS_HASH_SETTING)) === hash) return false;
