@@ -1809,7 +1809,8 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // Issue 34 (decision 0055): whoever prescribes, dispenses or gives medicines checks a draft's safety.
   'POST /api/medication-safety/check/': {
-    allow: ['doctor', 'head_doctor', 'midwife', 'nurse', 'queue_manager'],
+    // Whoever prescribes, dispenses (the pharmacist too, decision 0070) or gives medicines.
+    allow: ['doctor', 'head_doctor', 'midwife', 'nurse', 'queue_manager', 'pharmacist'],
     audit: 'read',
     request: (kit) => ({ body: { patient: kit.standing.patient, lines: [prescriptionLine(kit)] } }),
     otherHospital: 'rejected',
@@ -2094,7 +2095,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // A patient's balance: clinicians see it too (not the cash desk's details).
   'GET /api/patients/:id/balance/': {
-    allow: EVERYONE,
+    allow: [...STAFF, 'cashier'],
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.patient } }),
   },
@@ -2310,7 +2311,10 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: BILLING_READERS,
     objectRule: NOT_BILLING_MEMBERS,
     audit: 'none',
-    request: async (kit) => ({ params: { id: await kit.cashSession('secretary') } }),
+    // A cashier reads her own sessions' reports only (issue 36): the cashier reads hers, the others the secretary's.
+    request: async (kit, caller) => ({
+      params: { id: await kit.cashSession(caller.group === 'cashier' ? 'cashier' : 'secretary') },
+    }),
   },
 
   // Documents (issue 19, docs/decisions/0023-documents.md) -----------------------------------------------------
