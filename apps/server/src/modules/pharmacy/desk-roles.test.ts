@@ -52,6 +52,14 @@ async function signedFor(department: string, type: string, doctor: Actor): Promi
   return res.json();
 }
 
+/** Each call answers 403 (a role or module refusal). */
+async function expectRefused(actor: Actor, calls: readonly (readonly ['GET' | 'POST', string])[]) {
+  for (const [method, url] of calls) {
+    const res = await call(ctx.app, actor, method, url, method === 'POST' ? {} : undefined);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(403);
+  }
+}
+
 beforeAll(async () => {
   ctx = await createTestApp();
   await ensureMedicationReference(ctx.database.db);
@@ -114,7 +122,12 @@ describe('the pharmacist (decision 0070)', () => {
     const medDoctor = await h.as('DOCTOR', 'MED');
     const outpatient = await signedFor(h.dep('MED').id, 'outpatient', medDoctor);
     const urgent = await signedFor(h.dep('URG').id, 'emergency', desk.doctor);
-    const res = await call(ctx.app, pharmacist, 'GET', '/api/prescriptions/?status=to_dispense&page_size=100');
+    const res = await call(
+      ctx.app,
+      pharmacist,
+      'GET',
+      '/api/prescriptions/?status=to_dispense&page_size=100',
+    );
     expect(res.statusCode, res.body).toBe(200);
     const ids = (res.json().results as { id: string }[]).map((r) => r.id);
     expect(ids.indexOf(urgent.id)).toBeGreaterThanOrEqual(0);
@@ -129,7 +142,7 @@ describe('the pharmacist (decision 0070)', () => {
   });
 
   it('is refused everything else: registration, visits, consultations, queues, the cash desk', async () => {
-    for (const [method, url] of [
+    await expectRefused(pharmacist, [
       ['POST', '/api/patients/'],
       ['GET', '/api/admissions/'],
       ['GET', '/api/consultations/'],
@@ -139,10 +152,7 @@ describe('the pharmacist (decision 0070)', () => {
       ['GET', '/api/invoices/'],
       ['GET', '/api/cash-sessions/'],
       ['GET', '/api/stats/'],
-    ] as const) {
-      const res = await call(ctx.app, pharmacist, method, url, method === 'POST' ? {} : undefined);
-      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(403);
-    }
+    ] as const);
   });
 
   it('has its own home in the dashboard index, not a doctor dashboard', async () => {
@@ -171,7 +181,7 @@ describe('the cashier (decision 0070)', () => {
   });
 
   it('is refused everything else: prescriptions, stock, visits, consultations, registration', async () => {
-    for (const [method, url] of [
+    await expectRefused(cashier, [
       ['GET', '/api/prescriptions/'],
       ['GET', '/api/pharmacy/stock/'],
       ['POST', '/api/patients/'],
@@ -179,10 +189,7 @@ describe('the cashier (decision 0070)', () => {
       ['GET', '/api/consultations/'],
       ['GET', '/api/care/shift/'],
       ['GET', `/api/departments/${h.dep('URG').id}/execution-queue/`],
-    ] as const) {
-      const res = await call(ctx.app, cashier, method, url, method === 'POST' ? {} : undefined);
-      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(403);
-    }
+    ] as const);
   });
 
   it('has its own home in the dashboard index', async () => {
