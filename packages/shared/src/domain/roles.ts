@@ -16,18 +16,6 @@ export type DashboardGroup =
   | 'pharmacist'
   | 'cashier';
 
-export const DASHBOARD_GROUPS: readonly DashboardGroup[] = [
-  'head_doctor',
-  'doctor',
-  'midwife',
-  'secretary',
-  'queue_manager',
-  'nurse',
-  'admin',
-  'pharmacist',
-  'cashier',
-];
-
 /** The seven groups of the specification's role table (§6); decision 0070 adds the pharmacist and the cashier. */
 export const SPECIFICATION_GROUPS: readonly DashboardGroup[] = [
   'head_doctor',
@@ -38,6 +26,8 @@ export const SPECIFICATION_GROUPS: readonly DashboardGroup[] = [
   'nurse',
   'admin',
 ];
+
+export const DASHBOARD_GROUPS: readonly DashboardGroup[] = [...SPECIFICATION_GROUPS, 'pharmacist', 'cashier'];
 
 /** The kinds of dashboard; a user may have several (a head doctor has the doctor and admin ones). */
 export type DashboardKind = 'doctor' | 'secretary' | 'nurse' | 'admin' | 'pharmacist' | 'cashier';
