@@ -5,7 +5,7 @@
  * from the app's own route table and checks every route against this file:
  *
  * - a route without an entry, or an entry without a route, fails the suite;
- * - every route × caller (7 role groups, anonymous, a signed-in user waiting for assignment) × tenancy case
+ * - every route × caller (9 role groups, anonymous, a signed-in user waiting for assignment) × tenancy case
  *   (own hospital; a `Hospital-ID` the caller is not a member of → 403; own hospital with another hospital's
  *   object → 404) must answer as written here;
  * - writes are replayed with random extra fields (mass assignment), every route is fuzzed.
@@ -30,7 +30,10 @@ export interface HospitalKit {
   id: string;
   code: string;
   departments: Record<DepartmentCode, string>;
-  /** One member per role group, in the emergency department (the midwife in maternity). */
+  /**
+   * One member per role group, in the emergency department (the midwife in maternity, the pharmacist in the
+   * pharmacy, the cashier at the cash desk: their only membership).
+   */
   staff: Record<DashboardGroup, string>;
   /** Rows made once when the harness starts (for read-only requests and generated bodies). */
   standing: {
@@ -142,9 +145,9 @@ export interface HospitalKit {
   /** The invoice of a new visit with a completed consultation, assembled by the cash desk: a draft, or issued. */
   invoice(status?: 'draft' | 'issued'): Promise<{ id: string; line: string; patient: string }>;
   /** An open cash session of a billing member of the hospital (the secretary or the head doctor). */
-  cashSession(group?: 'secretary' | 'head_doctor'): Promise<string>;
+  cashSession(group?: 'secretary' | 'head_doctor' | 'cashier'): Promise<string>;
   /** Closes the member's open cash session, if any. */
-  closeCashSession(group: 'secretary' | 'head_doctor'): Promise<void>;
+  closeCashSession(group: 'secretary' | 'head_doctor' | 'cashier'): Promise<void>;
   /** A cash payment of an issued invoice taken by the secretary, and its receipt. */
   payment(): Promise<{ id: string; receipt: string; invoice: string }>;
   /**
@@ -266,7 +269,11 @@ export interface RoutePolicy {
   status?: number | 'not-refused';
 }
 
-const ALL: readonly DashboardGroup[] = [
+/**
+ * The seven groups of the specification's role table (§6): what every route that lets "every member" through
+ * opened before decision 0070. The pharmacist and the cashier are added route by route, where their work needs it.
+ */
+const STAFF: readonly DashboardGroup[] = [
   'head_doctor',
   'doctor',
   'midwife',
@@ -275,12 +282,16 @@ const ALL: readonly DashboardGroup[] = [
   'nurse',
   'admin',
 ];
+/** Every member of the hospital, the pharmacist and the cashier included (no patient data, or their own rows). */
+const EVERYONE: readonly DashboardGroup[] = [...STAFF, 'pharmacist', 'cashier'];
+/** Every member but the cashier: the routes of the pharmacy module open to all (stock, lots, alerts). */
+const PHARMACY_READERS: readonly DashboardGroup[] = [...STAFF, 'pharmacist'];
 const PRACTITIONERS: readonly DashboardGroup[] = ['doctor', 'head_doctor', 'midwife'];
 /** Nursing care (issue 20): nurses, the charge nurse (queue-manager group), practitioners. */
 const CARE_TEAM: readonly DashboardGroup[] = ['nurse', 'queue_manager', 'doctor', 'head_doctor', 'midwife'];
 /** Every group with the exams module (specification §6: not secretaries, not midwives). */
 const EXAMS: readonly DashboardGroup[] = ['head_doctor', 'doctor', 'queue_manager', 'nurse', 'admin'];
-const REGISTRATION: readonly DashboardGroup[] = ALL;
+const REGISTRATION: readonly DashboardGroup[] = STAFF;
 const CANCELLERS: readonly DashboardGroup[] = [
   'secretary',
   'queue_manager',
@@ -349,7 +360,13 @@ const prescriptionLine = (kit: HospitalKit) => ({
   duration_days: 3,
 });
 /** The groups that pass the pharmacy's stock and dispensing routes (`pharmacy.manage`). */
-const PHARMACY_MANAGERS: readonly DashboardGroup[] = ['nurse', 'doctor', 'head_doctor', 'queue_manager'];
+const PHARMACY_MANAGERS: readonly DashboardGroup[] = [
+  'nurse',
+  'doctor',
+  'head_doctor',
+  'queue_manager',
+  'pharmacist',
+];
 /** Those of them that the harness does not make members of the pharmacy: the object rule refuses them. */
 const NOT_PHARMACY_MEMBERS: readonly DashboardGroup[] = ['doctor', 'queue_manager'];
 /** Prescriptions are read by the care team, the charge nurse and administrators (not secretaries). */
@@ -360,6 +377,7 @@ const PRESCRIPTION_READERS: readonly DashboardGroup[] = [
   'midwife',
   'queue_manager',
   'admin',
+  'pharmacist',
 ];
 // Medical acts and billing (issue 21, docs/decisions/0027-billing-roles.md). The harness's billing department
 // (CAI) has the secretary and the head doctor as members; the queue manager and the nurse pass the roles of the
@@ -371,8 +389,15 @@ const BILLING_READERS: readonly DashboardGroup[] = [
   'admin',
   'queue_manager',
   'nurse',
+  'cashier',
 ];
-const BILLING_WORKERS: readonly DashboardGroup[] = ['secretary', 'head_doctor', 'queue_manager', 'nurse'];
+const BILLING_WORKERS: readonly DashboardGroup[] = [
+  'secretary',
+  'head_doctor',
+  'queue_manager',
+  'nurse',
+  'cashier',
+];
 const NOT_BILLING_MEMBERS: readonly DashboardGroup[] = ['queue_manager', 'nurse'];
 const BILLING_MANAGERS: readonly DashboardGroup[] = ['head_doctor', 'admin'];
 /** Clinicians record performed acts; secretaries and queue managers as billing staff only. */
@@ -385,8 +410,9 @@ const ACT_RECORDERS: readonly DashboardGroup[] = [
   'queue_manager',
 ];
 /** The caller's group when they are a billing member of `kit`'s hospital (their own cash session), else null. */
-const cashierOf = (kit: HospitalKit, caller: Caller): 'secretary' | 'head_doctor' | null =>
-  caller.hospitalId === kit.id && (caller.group === 'secretary' || caller.group === 'head_doctor')
+const cashierOf = (kit: HospitalKit, caller: Caller): 'secretary' | 'head_doctor' | 'cashier' | null =>
+  caller.hospitalId === kit.id &&
+  (caller.group === 'secretary' || caller.group === 'head_doctor' || caller.group === 'cashier')
     ? caller.group
     : null;
 /** Opens the caller's own cash session when they are a billing member of `kit`'s hospital (payments need one). */
@@ -476,7 +502,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
 
   // Hospital-wide settings (decision 0021): every member reads them (the notification sound default), its
   // administrators change them. No module: production installations need them too.
-  'GET /api/hospital/settings/': { allow: ALL, audit: 'none' },
+  'GET /api/hospital/settings/': { allow: EVERYONE, audit: 'none' },
   'PATCH /api/hospital/settings/': {
     allow: ['admin'],
     audit: 'event',
@@ -709,7 +735,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'POST /api/notifications/ws-ticket/': { allow: 'signed-in', audit: 'none' },
 
   // Patients ----------------------------------------------------------------------------------------------
-  'GET /api/patients/': { allow: ALL, audit: 'search' },
+  'GET /api/patients/': { allow: EVERYONE, audit: 'search' },
   'POST /api/patients/check-duplicates/': {
     allow: REGISTRATION,
     audit: 'search',
@@ -725,7 +751,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'ignored', table: 'patients', row: idOf },
   },
   'GET /api/patients/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.patient } }),
   },
@@ -756,7 +782,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
 
   // Admissions --------------------------------------------------------------------------------------------
   'GET /api/admissions/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient } }),
     otherHospital: 'empty',
@@ -776,7 +802,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'ignored', table: 'admissions', row: idOf },
   },
   'GET /api/admissions/:id/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.admission } }),
   },
@@ -831,7 +857,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
 
   // Triage ------------------------------------------------------------------------------------------------
   'GET /api/triage/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ query: { department: kit.departments.URG } }),
     otherHospital: 'empty',
@@ -850,18 +876,18 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'ignored', table: 'triage_records', row: idOf },
   },
   'POST /api/triage/suggest/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'none',
     request: () => ({ body: { vitals: { heart_rate: 130, spo2: 91 } } }),
   },
   'GET /api/triage/records/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient } }),
     otherHospital: 'empty',
   },
   'GET /api/triage/:id/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.triage } }),
   },
@@ -1065,9 +1091,13 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
 
   // Departments, practitioners and their queues -----------------------------------------------------------
-  'GET /api/departments/': { allow: ALL, audit: 'none' },
+  'GET /api/departments/': { allow: EVERYONE, audit: 'none' },
   // The hospital's structure (issue 15): every member reads the wards, administrators change the structure.
-  'GET /api/hospitals/:id/': { allow: ALL, audit: 'none', request: (kit) => ({ params: { id: kit.id } }) },
+  'GET /api/hospitals/:id/': {
+    allow: EVERYONE,
+    audit: 'none',
+    request: (kit) => ({ params: { id: kit.id } }),
+  },
   'POST /api/hospitals/': {
     allow: ['admin'],
     audit: 'event',
@@ -1092,7 +1122,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     scratchHospital: true,
   },
   'GET /api/hospitals/:id/logo/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     // A 404 until an administrator uploads one (the PUT below may have run first): either way, not refused.
     request: (kit) => ({ params: { id: kit.id } }),
@@ -1121,9 +1151,9 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit) => ({ params: { id: await kit.department() }, body: { name: unique('Service') } }),
     massAssignment: { extras: 'ignored', table: 'departments', row: paramId },
   },
-  'GET /api/wards/': { allow: ALL, audit: 'none' },
+  'GET /api/wards/': { allow: EVERYONE, audit: 'none' },
   'GET /api/wards/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit) => ({ params: { id: await kit.ward() } }),
   },
@@ -1175,7 +1205,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // Inpatient stays (issue 17) ---------------------------------------------------------------------------
   'GET /api/hospitalizations/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient, status: 'all' } }),
     otherHospital: 'empty',
@@ -1194,8 +1224,8 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     otherHospital: 'rejected',
     massAssignment: { extras: 'ignored', table: 'hospitalizations', row: idOf },
   },
-  'GET /api/hospitalizations/board/': { allow: ALL, audit: 'search' },
-  'GET /api/hospitalizations/census/': { allow: ALL, audit: 'none' },
+  'GET /api/hospitalizations/board/': { allow: STAFF, audit: 'search' },
+  'GET /api/hospitalizations/census/': { allow: STAFF, audit: 'none' },
   'POST /api/hospitalizations/beds/:id/status/': {
     allow: ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager'],
     audit: 'event',
@@ -1255,7 +1285,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   // Nursing care (issue 20, docs/decisions/0025-nursing-care.md): the care team; the plans are those of the
   // caller's departments (the harness's midwife works in maternity: the object rule refuses her the emergency
   // department's plans, and her lists are empty).
-  'GET /api/care/shift/': { allow: ALL, audit: 'none' },
+  'GET /api/care/shift/': { allow: STAFF, audit: 'none' },
   'GET /api/care/patients/': { allow: CARE_TEAM, audit: 'search' },
   'POST /api/care/plans/': {
     allow: CARE_TEAM,
@@ -1506,7 +1536,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // Appointments (issue 22, docs/decisions/0028-appointments.md). Schedules, absences, holidays and providers are
   // read by every member (no patient data); appointments by the bookers; the desk checks in.
-  'GET /api/appointments/schedules/': { allow: ALL, audit: 'none' },
+  'GET /api/appointments/schedules/': { allow: STAFF, audit: 'none' },
   'POST /api/appointments/schedules/': {
     allow: ['head_doctor', 'admin'],
     audit: 'event',
@@ -1525,7 +1555,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'GET /api/appointments/schedules/:id/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'none',
     request: async (kit) => ({ params: { id: await kit.schedule() } }),
   },
@@ -1540,7 +1570,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'event',
     request: async (kit) => ({ params: { id: await kit.schedule() } }),
   },
-  'GET /api/appointments/exceptions/': { allow: ALL, audit: 'none' },
+  'GET /api/appointments/exceptions/': { allow: STAFF, audit: 'none' },
   'POST /api/appointments/exceptions/': {
     allow: PROVIDERS_AND_MANAGERS,
     audit: 'event',
@@ -1563,7 +1593,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
       params: { id: await kit.scheduleException(providerFor(kit, caller)) },
     }),
   },
-  'GET /api/appointments/holidays/': { allow: ALL, audit: 'none' },
+  'GET /api/appointments/holidays/': { allow: STAFF, audit: 'none' },
   'POST /api/appointments/holidays/': {
     allow: ['admin'],
     audit: 'event',
@@ -1581,23 +1611,23 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit) => ({ params: { id: await kit.holiday() } }),
   },
   'GET /api/appointments/providers/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'none',
     request: (kit) => ({ query: { department: kit.departments.MED } }),
     // Another hospital's department has no providers here: an empty answer.
     otherHospital: 'ignored',
   },
   'GET /api/appointments/slots/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'none',
     request: (kit) => ({
       query: { provider: kit.provider, from: kit.slot().slice(0, 10), to: kit.slot().slice(0, 10) },
     }),
     otherHospital: 'ignored',
   },
-  'GET /api/appointments/ics-link/': { allow: ALL, audit: 'none' },
-  'POST /api/appointments/ics-link/': { allow: ALL, audit: 'event', massAssignment: { extras: 'refused' } },
-  'DELETE /api/appointments/ics-link/': { allow: ALL, audit: 'event' },
+  'GET /api/appointments/ics-link/': { allow: STAFF, audit: 'none' },
+  'POST /api/appointments/ics-link/': { allow: STAFF, audit: 'event', massAssignment: { extras: 'refused' } },
+  'DELETE /api/appointments/ics-link/': { allow: STAFF, audit: 'event' },
   'GET /api/appointments/ics/:token.ics': {
     allow: 'public',
     audit: 'event',
@@ -1677,12 +1707,12 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'GET /api/transfers/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: async (kit) => ({ query: { hospitalization: (await kit.transfer()).stay, status: 'all' } }),
     otherHospital: 'empty',
   },
-  'GET /api/transfers/facilities/': { allow: ALL, audit: 'none', directory: true },
+  'GET /api/transfers/facilities/': { allow: STAFF, audit: 'none', directory: true },
   'POST /api/transfers/': {
     allow: PRACTITIONERS,
     audit: 'create',
@@ -1698,7 +1728,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'GET /api/transfers/:id/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.transfer()).id } }),
   },
@@ -1730,28 +1760,28 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'ignored', table: 'transfers', row: paramId },
   },
   'GET /api/departments/:id/execution-queue/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ params: { id: kit.departments.URG } }),
   },
   'GET /api/doctors/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: (kit) => ({ query: { department: kit.departments.URG } }),
     otherHospital: 'empty',
   },
   'GET /api/doctors/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: (kit) => ({ params: { id: kit.staff.doctor } }),
   },
   'GET /api/doctors/:id/execution-queue/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ params: { id: kit.staff.doctor } }),
   },
   'GET /api/doctors/:id/workload/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'none',
     request: (kit) => ({ params: { id: kit.staff.doctor } }),
   },
@@ -1760,12 +1790,12 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   // The reference is global (no hospital rows): every member reads it; a medicine id is the same in both
   // hospitals and its detail shows only the caller's hospital's stock and ledger.
   'GET /api/medications/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: (kit) => ({ query: { search: 'paracetamol', in_stock_at: kit.pharmacy } }),
   },
   'GET /api/medications/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit) => ({ params: { id: await kit.medication() } }),
     otherHospital: 'ignored',
@@ -1779,7 +1809,8 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // Issue 34 (decision 0055): whoever prescribes, dispenses or gives medicines checks a draft's safety.
   'POST /api/medication-safety/check/': {
-    allow: ['doctor', 'head_doctor', 'midwife', 'nurse', 'queue_manager'],
+    // Whoever prescribes, dispenses (the pharmacist too, decision 0070) or gives medicines.
+    allow: ['doctor', 'head_doctor', 'midwife', 'nurse', 'queue_manager', 'pharmacist'],
     audit: 'read',
     request: (kit) => ({ body: { patient: kit.standing.patient, lines: [prescriptionLine(kit)] } }),
     otherHospital: 'rejected',
@@ -1862,27 +1893,27 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     },
     massAssignment: { extras: 'refused' },
   },
-  'GET /api/pharmacy/pharmacies/': { allow: ALL, audit: 'none' },
+  'GET /api/pharmacy/pharmacies/': { allow: PHARMACY_READERS, audit: 'none' },
   'GET /api/pharmacy/stock/': {
-    allow: ALL,
+    allow: PHARMACY_READERS,
     audit: 'none',
     request: (kit) => ({ query: { pharmacy: kit.pharmacy } }),
     otherHospital: 'empty',
   },
   'GET /api/pharmacy/lots/': {
-    allow: ALL,
+    allow: PHARMACY_READERS,
     audit: 'none',
     request: (kit) => ({ query: { pharmacy: kit.pharmacy, presentation: kit.presentation } }),
     otherHospital: 'empty',
   },
   'GET /api/pharmacy/movements/': {
-    allow: ALL,
+    allow: PHARMACY_READERS,
     audit: 'none',
     request: (kit) => ({ query: { pharmacy: kit.pharmacy } }),
     otherHospital: 'empty',
   },
   'GET /api/pharmacy/alerts/': {
-    allow: ALL,
+    allow: PHARMACY_READERS,
     audit: 'none',
     request: (kit) => ({ query: { pharmacy: kit.pharmacy } }),
     otherHospital: 'ignored',
@@ -1932,7 +1963,11 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
 
   // Medical acts (issue 21, docs/decisions/0027-billing-roles.md) ------------------------------------------------
   // The catalogue holds no patient data: every member reads it, the management changes it (events).
-  'GET /api/medical-acts/': { allow: ALL, audit: 'none', request: () => ({ query: { search: 'consult' } }) },
+  'GET /api/medical-acts/': {
+    allow: [...STAFF, 'cashier'],
+    audit: 'none',
+    request: () => ({ query: { search: 'consult' } }),
+  },
   'POST /api/medical-acts/': {
     allow: BILLING_MANAGERS,
     audit: 'event',
@@ -1948,7 +1983,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'GET /api/medical-acts/:id/': {
-    allow: ALL,
+    allow: [...STAFF, 'cashier'],
     audit: 'none',
     request: async (kit) => ({ params: { id: await kit.act() } }),
   },
@@ -2060,7 +2095,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // A patient's balance: clinicians see it too (not the cash desk's details).
   'GET /api/patients/:id/balance/': {
-    allow: ALL,
+    allow: [...STAFF, 'cashier'],
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.patient } }),
   },
@@ -2276,19 +2311,22 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: BILLING_READERS,
     objectRule: NOT_BILLING_MEMBERS,
     audit: 'none',
-    request: async (kit) => ({ params: { id: await kit.cashSession('secretary') } }),
+    // A cashier reads her own sessions' reports only (issue 36): the cashier reads hers, the others the secretary's.
+    request: async (kit, caller) => ({
+      params: { id: await kit.cashSession(caller.group === 'cashier' ? 'cashier' : 'secretary') },
+    }),
   },
 
   // Documents (issue 19, docs/decisions/0023-documents.md) -----------------------------------------------------
   // Models: every member reads them; administrators and head doctors copy, adapt and activate them.
-  'GET /api/document-templates/': { allow: ALL, audit: 'none' },
+  'GET /api/document-templates/': { allow: STAFF, audit: 'none' },
   'GET /api/document-templates/variables/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'none',
     request: () => ({ query: { kind: 'prescription' } }),
   },
   'GET /api/document-templates/:id/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'none',
     request: async (kit) => ({ params: { id: (await kit.template()).id } }),
   },
@@ -2370,19 +2408,19 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // Secretaries read the administrative kinds only: the list leaves the others out, a certificate is refused.
   'GET /api/documents/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient } }),
     otherHospital: 'empty',
   },
   'GET /api/documents/:id/': {
-    allow: ALL,
+    allow: STAFF,
     objectRule: ['secretary'],
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.document()).id } }),
   },
   'GET /api/documents/:id/pdf/': {
-    allow: ALL,
+    allow: STAFF,
     objectRule: ['secretary'],
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.document()).id } }),
@@ -2406,25 +2444,25 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // Patient documents: every member adds and reads them; the uploader, a head doctor or an administrator deletes.
   'GET /api/patient-documents/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient } }),
     otherHospital: 'empty',
   },
   // A multipart upload: the harness sends JSON bodies, which the route refuses (400); documents.test.ts uploads.
-  'POST /api/patient-documents/': { allow: ALL, audit: 'create', status: 'not-refused' },
+  'POST /api/patient-documents/': { allow: STAFF, audit: 'create', status: 'not-refused' },
   'GET /api/patient-documents/:id/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.patientDocument()).id } }),
   },
   'GET /api/patient-documents/:id/file/': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.patientDocument()).id } }),
   },
   'POST /api/patient-documents/:id/delete/': {
-    allow: ALL,
+    allow: STAFF,
     objectRule: ['doctor', 'midwife', 'queue_manager', 'nurse'],
     audit: 'cancel',
     request: async (kit) => ({
@@ -2435,20 +2473,20 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // Notes and dictation (issue 23, docs/decisions/0034-notes-dictation.md) ------------------------------------
   // Personal notes: every member's own; another person's is a 404 (no object rule: it does not exist for them).
-  'GET /api/notes/': { allow: ALL, audit: 'none' },
+  'GET /api/notes/': { allow: EVERYONE, audit: 'none' },
   'POST /api/notes/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: () => ({ body: { title: unique('Note '), body: '**Rappel**', tags: ['garde'] } }),
     massAssignment: { extras: 'refused' },
   },
   'GET /api/notes/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit, caller) => ({ params: { id: await kit.note(memberFor(kit, caller)) } }),
   },
   'PATCH /api/notes/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: async (kit, caller) => ({
       params: { id: await kit.note(memberFor(kit, caller)) },
@@ -2457,7 +2495,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'POST /api/notes/:id/delete/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: async (kit, caller) => ({ params: { id: await kit.note(memberFor(kit, caller)) } }),
   },
@@ -2494,12 +2532,12 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     }),
   },
   // Dictation: every member dictates (a recording is a patient document, which every member adds).
-  'GET /api/dictation/config/': { allow: ALL, audit: 'none' },
+  'GET /api/dictation/config/': { allow: EVERYONE, audit: 'none' },
   // A multipart upload: the harness sends JSON bodies, which the route refuses (400); dictation.test.ts uploads.
-  'POST /api/dictation/transcriptions/': { allow: ALL, audit: 'create', status: 'not-refused' },
-  'GET /api/dictation/recordings/': { allow: ALL, audit: 'search' },
+  'POST /api/dictation/transcriptions/': { allow: STAFF, audit: 'create', status: 'not-refused' },
+  'GET /api/dictation/recordings/': { allow: EVERYONE, audit: 'search' },
   'POST /api/dictation/recordings/:id/typed/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'update',
     request: async (kit, caller) => ({ params: { id: (await kit.recording(memberFor(kit, caller))).id } }),
   },
@@ -2536,7 +2574,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/dashboard/overview/': { allow: STATS_READERS, audit: 'none' },
   // The specification's indexes (issue 36, decision 0061): every member reads her own dashboards (no patient
   // data, no figures); the statistics sections' list is the figures' readers'.
-  'GET /api/dashboard/': { allow: ALL, audit: 'none' },
+  'GET /api/dashboard/': { allow: EVERYONE, audit: 'none' },
   'GET /api/stats/': { allow: STATS_READERS, audit: 'none' },
   // DHIS2 export (decision 0039): the mapping is the hospital's administrators' (a change is an event); the data
   // value set is a figure reader's, audited as an event (the figures leave for another system).
@@ -2571,9 +2609,9 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   // Messaging (issue 23, docs/decisions/0033-chat.md): every member; a conversation is seen by its members only
   // (a non-member, like another hospital, gets 404). Reads carry no audit row (a referenced patient shows as a card
   // opening the record, which is audited there); every write is an event.
-  'GET /api/chat/conversations/': { allow: ALL, audit: 'none' },
+  'GET /api/chat/conversations/': { allow: EVERYONE, audit: 'none' },
   'POST /api/chat/conversations/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: (kit) => ({
       body: { kind: 'group', title: unique('Équipe '), members: [kit.staff.nurse, kit.staff.doctor] },
@@ -2582,17 +2620,17 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'GET /api/chat/conversations/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit, caller) => ({ params: { id: await conversationFor(kit, caller) } }),
   },
   'GET /api/chat/conversations/:id/messages/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit, caller) => ({ params: { id: await conversationFor(kit, caller) } }),
   },
   'POST /api/chat/conversations/:id/messages/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: async (kit, caller) => ({
       params: { id: await conversationFor(kit, caller) },
@@ -2601,7 +2639,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'POST /api/chat/conversations/:id/read/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit, caller) => {
       const m = await messageFor(kit, caller);
@@ -2610,7 +2648,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'PATCH /api/chat/messages/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: async (kit, caller) => ({
       params: { id: (await messageFor(kit, caller)).id },
@@ -2619,14 +2657,14 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'DELETE /api/chat/messages/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: async (kit, caller) => ({ params: { id: (await messageFor(kit, caller)).id } }),
   },
   // Group membership (decision 0042): the caller creates the group (its creator manages it) and adds a colleague,
   // or leaves it; another hospital's group is 404.
   'POST /api/chat/conversations/:id/members/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: async (kit, caller) => {
       const me = memberFor(kit, caller);
@@ -2638,7 +2676,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'DELETE /api/chat/conversations/:id/members/:user/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: async (kit, caller) => {
       const me = memberFor(kit, caller);
@@ -2648,22 +2686,22 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   // Attachments (decision 0042): a multipart upload (the harness sends JSON, which the route refuses: 400;
   // chat.test.ts uploads); the file is read by the members of its conversation only (others: 404).
   'POST /api/chat/conversations/:id/attachments/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     status: 'not-refused',
     request: async (kit, caller) => ({ params: { id: await conversationFor(kit, caller) } }),
   },
   'GET /api/chat/messages/:id/attachment/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'event',
     request: async (kit, caller) => ({ params: { id: await kit.chatAttachment(memberFor(kit, caller)) } }),
   },
-  'GET /api/chat/unread/': { allow: ALL, audit: 'none' },
-  'GET /api/chat/search/': { allow: ALL, audit: 'none', request: () => ({ query: { search: 'box' } }) },
-  'GET /api/chat/staff/': { allow: ALL, audit: 'none' },
-  'GET /api/notifications/': { allow: ALL, audit: 'none' },
+  'GET /api/chat/unread/': { allow: EVERYONE, audit: 'none' },
+  'GET /api/chat/search/': { allow: EVERYONE, audit: 'none', request: () => ({ query: { search: 'box' } }) },
+  'GET /api/chat/staff/': { allow: EVERYONE, audit: 'none' },
+  'GET /api/notifications/': { allow: EVERYONE, audit: 'none' },
   'POST /api/notifications/mark-read/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit, caller) => ({
       body: { notification_ids: [await kit.notification(memberFor(kit, caller))] },
@@ -2676,7 +2714,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     },
   },
   'DELETE /api/notifications/:id/': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit, caller) => ({ params: { id: await kit.notification(memberFor(kit, caller)) } }),
   },

@@ -32,8 +32,12 @@ export const GROUP_ROLE: Record<DashboardGroup, string> = {
   queue_manager: 'QUEUE_MANAGER',
   nurse: 'NURSE',
   admin: 'ADMIN',
+  pharmacist: 'PHARMACIST',
+  cashier: 'CASHIER',
 };
 export const GROUPS = Object.keys(GROUP_ROLE) as DashboardGroup[];
+/** Decision 0070: the pharmacist works only in the pharmacy, the cashier only at the cash desk. */
+const DESK_GROUPS: readonly DashboardGroup[] = ['pharmacist', 'cashier'];
 export const CALLERS: readonly MatrixCaller[] = [...GROUPS, 'anonymous', 'waiting'];
 
 const groupDepartment = (g: DashboardGroup): DepartmentCode => (g === 'midwife' ? 'MAT' : 'URG');
@@ -85,7 +89,7 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
   >;
   const staff = {} as Record<DashboardGroup, string>;
   const tokens = {} as Record<DashboardGroup, string>;
-  for (const g of GROUPS) {
+  for (const g of GROUPS.filter((group) => !DESK_GROUPS.includes(group))) {
     const u = await makeUser(ctx.database.db, {
       role: GROUP_ROLE[g],
       hospitals: [{ id: h.id, departmentId: departments[groupDepartment(g)] }],
@@ -130,6 +134,18 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       roleCode: GROUP_ROLE[g],
     })),
   );
+  // The pharmacist, a member of the pharmacy only, and the cashier, of the cash desk only (decision 0070).
+  for (const [g, department] of [
+    ['pharmacist', pha!.id],
+    ['cashier', cai!.id],
+  ] as const) {
+    const u = await makeUser(ctx.database.db, {
+      role: GROUP_ROLE[g],
+      hospitals: [{ id: h.id, departmentId: department }],
+    });
+    staff[g] = u.id;
+    tokens[g] = await tokenFor(ctx.config.jwtSecret, u);
+  }
   // A second nurse of the emergency department, not a matrix caller: the author of the handoffs others acknowledge.
   const writer = await makeUser(ctx.database.db, {
     role: 'NURSE',

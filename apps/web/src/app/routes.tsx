@@ -15,6 +15,7 @@ import { type PageLoader, pageLoaders } from './page-loaders';
 import { NotFoundRoute, RouteErrorBoundary } from './RouteErrorBoundary';
 import type { RouteHandle } from './route-handle';
 import { loadShell } from './shell-loader';
+import './home-screens';
 
 function lazyPage(load: PageLoader): RouteObject['lazy'] {
   const guarded = withChunkReload(load);

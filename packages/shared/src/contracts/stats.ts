@@ -4,6 +4,7 @@
  * in the hospital's time zone, both ends included.
  */
 import { z } from 'zod';
+import { DASHBOARD_KINDS, type DashboardKind } from '../domain/roles.js';
 import { ZPageQuery, zPage } from './common.js';
 
 /** The longest period one request may ask for (a year, leap or not, and a day of margin). */
@@ -341,7 +342,7 @@ export const ZDashboardIndex = z.object({
   role_group: z.string(),
   dashboards: z.array(
     z.object({
-      kind: z.enum(['doctor', 'secretary', 'nurse', 'admin']),
+      kind: z.enum(DASHBOARD_KINDS as [DashboardKind, ...DashboardKind[]]),
       title: z.string(),
       subtitle: z.string(),
       primary_action: z.string().nullable(),

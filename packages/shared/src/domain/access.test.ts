@@ -40,11 +40,37 @@ describe('refusal texts (§5)', () => {
 });
 
 describe('ROLE_RESTRICTIONS (§6)', () => {
-  it('bars secretaries from consultations and exams and midwives from exams, nobody else', () => {
-    expect(ROLE_RESTRICTIONS).toEqual({
-      secretary: ['consultations', 'exams'],
-      midwife: ['exams'],
-    });
+  it('bars secretaries from consultations and exams and midwives from exams', () => {
+    expect(ROLE_RESTRICTIONS.secretary).toEqual(['consultations', 'exams']);
+    expect(ROLE_RESTRICTIONS.midwife).toEqual(['exams']);
+    expect(Object.keys(ROLE_RESTRICTIONS).sort()).toEqual(['cashier', 'midwife', 'pharmacist', 'secretary']);
+  });
+
+  it('bars the pharmacist and the cashier from every clinical module and from each other’s desk (decision 0070)', () => {
+    for (const m of [
+      'admissions',
+      'consultations',
+      'exams',
+      'triage',
+      'hospitalizations',
+      'care',
+      'doctors',
+    ] as const) {
+      expect(ROLE_RESTRICTIONS.pharmacist, m).toContain(m);
+      expect(ROLE_RESTRICTIONS.cashier, m).toContain(m);
+    }
+    expect(ROLE_RESTRICTIONS.pharmacist).toContain('billing');
+    expect(ROLE_RESTRICTIONS.pharmacist).not.toContain('pharmacy');
+    expect(ROLE_RESTRICTIONS.cashier).toContain('pharmacy');
+    expect(ROLE_RESTRICTIONS.cashier).not.toContain('billing');
+    expect(
+      canAccessModule({ moduleName: 'consultations', environment: 'development', user: user('PHARMACIST') }),
+    ).toMatchObject({ allowed: false, reason: 'role' });
+    // A pharmacist who is also a nurse keeps the nurse's modules (a restriction needs every role restricted).
+    expect(
+      canAccessModule({ moduleName: 'care', environment: 'development', user: user('PHARMACIST', 'NURSE') })
+        .allowed,
+    ).toBe(true);
   });
 });
 
@@ -221,6 +247,22 @@ describe('allowedModules', () => {
     expect(nurse).not.toContain('hospitals');
     expect(nurse).not.toContain('admin');
     expect(allowedModules('development', user('HEAD_DOCTOR')).map((m) => m.name)).toContain('analytics');
+  });
+
+  it('gives the pharmacist and the cashier their desk, the patients and the chat only (decision 0070)', () => {
+    expect(allowedModules('development', user('PHARMACIST')).map((m) => m.name)).toEqual([
+      'dashboard',
+      'patients',
+      'pharmacy',
+      'chat',
+    ]);
+    expect(allowedModules('development', user('CASHIER')).map((m) => m.name)).toEqual([
+      'dashboard',
+      'patients',
+      'medical_acts',
+      'billing',
+      'chat',
+    ]);
   });
 
   it("refuses a page outside the role's audience with the specification's text, but not the API check", () => {

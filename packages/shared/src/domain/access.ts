@@ -12,23 +12,39 @@ import {
   moduleByName,
 } from './modules.js';
 import { ACTION_GROUPS, type Action } from './permissions.js';
-import { type DashboardGroup, type RoleHolder, userRoleGroups } from './roles.js';
+import { DASHBOARD_GROUPS, type DashboardGroup, type RoleHolder, userRoleGroups } from './roles.js';
 
-/** Modules a role group may not open: secretaries no consultations or exams, midwives no exams. */
+/** The clinical modules, closed to the pharmacist and the cashier (decision 0070). */
+const CLINICAL_MODULES: readonly ModuleName[] = [
+  'admissions',
+  'consultations',
+  'exams',
+  'analytics',
+  'doctors',
+  'triage',
+  'hospitalizations',
+  'care',
+  'appointments',
+  'admin',
+  'templates',
+];
+
+/**
+ * Modules a role group may not open: secretaries no consultations or exams, midwives no exams (§6). Decision 0070
+ * adds the pharmacist (every clinical module and the cash desk) and the cashier (every clinical module and the
+ * pharmacy): the server refuses their routes as it refuses a secretary's consultations.
+ */
 export const ROLE_RESTRICTIONS: Readonly<Partial<Record<DashboardGroup, readonly ModuleName[]>>> = {
   secretary: ['consultations', 'exams'],
   midwife: ['exams'],
+  pharmacist: [...CLINICAL_MODULES, 'billing', 'medical_acts'],
+  cashier: [...CLINICAL_MODULES, 'pharmacy'],
 };
 
-const EVERYONE: readonly DashboardGroup[] = [
-  'head_doctor',
-  'doctor',
-  'midwife',
-  'secretary',
-  'queue_manager',
-  'nurse',
-  'admin',
-];
+const EVERYONE: readonly DashboardGroup[] = DASHBOARD_GROUPS;
+/** Every group but those `ROLE_RESTRICTIONS` bars from the module. */
+const unrestricted = (moduleName: ModuleName): readonly DashboardGroup[] =>
+  EVERYONE.filter((group) => !ROLE_RESTRICTIONS[group]?.includes(moduleName));
 const CLINICAL_STAFF: readonly DashboardGroup[] = ['head_doctor', 'doctor', 'midwife', 'nurse', 'admin'];
 
 /**
@@ -54,27 +70,27 @@ export const MODULE_ENTRY_ACTION: Readonly<Partial<Record<ModuleName, Action>>> 
  * she works in).
  */
 export const MODULE_AUDIENCE: Readonly<Record<ModuleName, readonly DashboardGroup[]>> = {
-  dashboard: EVERYONE,
-  patients: EVERYONE,
-  admissions: EVERYONE,
-  consultations: EVERYONE.filter((g) => g !== 'secretary'),
-  exams: EVERYONE.filter((g) => g !== 'secretary' && g !== 'midwife'),
+  dashboard: unrestricted('dashboard'),
+  patients: unrestricted('patients'),
+  admissions: unrestricted('admissions'),
+  consultations: unrestricted('consultations'),
+  exams: unrestricted('exams'),
   analytics: ACTION_GROUPS[MODULE_ENTRY_ACTION.analytics as Action],
-  doctors: EVERYONE,
-  triage: EVERYONE,
-  hospitalizations: EVERYONE,
+  doctors: unrestricted('doctors'),
+  triage: unrestricted('triage'),
+  hospitalizations: unrestricted('hospitalizations'),
   care: ACTION_GROUPS[MODULE_ENTRY_ACTION.care as Action],
-  medical_acts: CLINICAL_STAFF,
+  medical_acts: [...CLINICAL_STAFF, 'cashier'],
   // The cash desk's cashiers (secretary or queue-manager roles in a billing department) and the management
   // (decision 0027); the API further requires the billing department's membership for the cash desk.
-  billing: ['head_doctor', 'admin', 'secretary', 'queue_manager'],
+  billing: ['head_doctor', 'admin', 'secretary', 'queue_manager', 'cashier'],
   // Administrators change the structure; head doctors read it (wards and beds of their services).
   hospitals: ['head_doctor', 'admin'],
-  pharmacy: CLINICAL_STAFF,
+  pharmacy: [...CLINICAL_STAFF, 'pharmacist'],
   appointments: ACTION_GROUPS[MODULE_ENTRY_ACTION.appointments as Action],
   admin: ['admin'],
-  templates: EVERYONE,
-  chat: EVERYONE,
+  templates: unrestricted('templates'),
+  chat: unrestricted('chat'),
 };
 
 /** Whether none of the user's role groups has anything to do in a module (`MODULE_AUDIENCE`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DASHBOARDS, dashboardEndpoint, dashboardsForUser } from './dashboards.js';
+import { DASHBOARDS, dashboardEndpoint, dashboardsForUser, homeDashboard } from './dashboards.js';
 
 const user = (...codes: string[]) => ({ active_roles: codes.map((role_code) => ({ role_code })) });
 
@@ -97,5 +97,40 @@ describe('dashboardEndpoint', () => {
     expect(dashboardEndpoint('/api/doctors/{id}/workload/', 'a1b2')).toBe('/api/doctors/a1b2/workload/');
     expect(dashboardEndpoint('/api/nurses/{id}/tasks/', 7)).toBe('/api/nurses/7/tasks/');
     expect(dashboardEndpoint('/api/nurses/{id}/tasks/', 'a/b')).toBe('/api/nurses/a%2Fb/tasks/');
+  });
+});
+
+describe('the pharmacist and cashier home screens (decision 0070)', () => {
+  it('configures the pharmacist home: dispensing queue, stock alerts, expiries', () => {
+    const d = DASHBOARDS.pharmacist;
+    expect(d.title).toEqual({ fr: 'Pharmacie du jour', en: "Today's Pharmacy" });
+    expect(d.allowedTabs).toEqual(['to-dispense', 'stock-alerts', 'expiries']);
+    expect(d.primaryAction).toBeNull();
+    expect(d.apiEndpoints).toEqual(['/api/prescriptions/', '/api/pharmacy/alerts/']);
+  });
+
+  it('configures the cashier home: invoices waiting and the cash session', () => {
+    const d = DASHBOARDS.cashier;
+    expect(d.title).toEqual({ fr: 'Caisse du jour', en: "Today's Cash Desk" });
+    expect(d.allowedTabs).toEqual(['invoices-waiting', 'cash-session']);
+    expect(d.apiEndpoints).toEqual(['/api/invoices/', '/api/cash-sessions/']);
+  });
+
+  it('gives each of them their own home, never a doctor dashboard', () => {
+    expect(dashboardsForUser(user('PHARMACIST')).map((d) => d.kind)).toEqual(['pharmacist']);
+    expect(dashboardsForUser(user('CASHIER')).map((d) => d.kind)).toEqual(['cashier']);
+  });
+});
+
+describe('homeDashboard (issue 37)', () => {
+  it('starts the head doctor on the hospital overview', () => {
+    expect(homeDashboard(dashboardsForUser(user('HEAD_DOCTOR')))?.kind).toBe('admin');
+  });
+
+  it('starts everyone else on their first dashboard', () => {
+    expect(homeDashboard(dashboardsForUser(user('DOCTOR')))?.kind).toBe('doctor');
+    expect(homeDashboard(dashboardsForUser(user('NURSE', 'PHARMACIST')))?.kind).toBe('nurse');
+    expect(homeDashboard(dashboardsForUser(user('CASHIER')))?.kind).toBe('cashier');
+    expect(homeDashboard([])).toBeUndefined();
   });
 });

@@ -78,7 +78,45 @@ export const DASHBOARDS: Readonly<Record<DashboardKind, DashboardConfig>> = {
     refreshInterval: 120_000,
     features: ['hospital-stats', 'patient-flow', 'bed-occupancy', 'analytics'],
   },
+  // Decision 0070: the pharmacist's and the cashier's home screens, beside the specification's four.
+  pharmacist: {
+    kind: 'pharmacist',
+    component: 'PharmacistHome',
+    title: { fr: 'Pharmacie du jour', en: "Today's Pharmacy" },
+    subtitle: {
+      fr: 'Les ordonnances à délivrer (urgentes d’abord), les alertes de stock et les péremptions',
+      en: 'Prescriptions to dispense (urgent first), stock alerts and expiries',
+    },
+    primaryAction: null,
+    allowedTabs: ['to-dispense', 'stock-alerts', 'expiries'],
+    apiEndpoints: ['/api/prescriptions/', '/api/pharmacy/alerts/'],
+    refreshInterval: 60_000,
+    features: ['dispensing-queue', 'stock-alerts', 'expiries'],
+  },
+  cashier: {
+    kind: 'cashier',
+    component: 'CashierHome',
+    title: { fr: 'Caisse du jour', en: "Today's Cash Desk" },
+    subtitle: {
+      fr: 'Les factures en attente de paiement et votre session de caisse',
+      en: 'Invoices waiting for payment and your cash session',
+    },
+    primaryAction: null,
+    allowedTabs: ['invoices-waiting', 'cash-session'],
+    apiEndpoints: ['/api/invoices/', '/api/cash-sessions/'],
+    refreshInterval: 30_000,
+    features: ['invoices-waiting', 'cash-session'],
+  },
 };
+
+/**
+ * The dashboard a user starts on: the hospital overview when they have it beside another (a head doctor holds the
+ * doctor's and the administrator's: the specification leaves the order open, issue 37 starts him on the overview),
+ * else the first in display order.
+ */
+export function homeDashboard(dashboards: readonly DashboardConfig[]): DashboardConfig | undefined {
+  return dashboards.find((dashboard) => dashboard.kind === 'admin') ?? dashboards[0];
+}
 
 /** The dashboards of a user, in display order (see `dashboardGroupsOf`). */
 export function dashboardsForUser(user: RoleHolder | null | undefined): DashboardConfig[] {

@@ -105,8 +105,9 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   // department, as the laboratory's does for exams); every member reads the medication reference.
   'prescription.write': ['doctor', 'head_doctor', 'midwife'],
   /** Prescriptions are read (and printed) by the care team, the charge nurse and administrators, not secretaries. */
-  'prescription.read': ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager', 'admin'],
-  'pharmacy.manage': ['nurse', 'doctor', 'head_doctor', 'queue_manager'],
+  'prescription.read': ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager', 'admin', 'pharmacist'],
+  /** Decision 0070: the pharmacist is a pharmacy's staff like the others (the service checks the membership). */
+  'pharmacy.manage': ['nurse', 'doctor', 'head_doctor', 'queue_manager', 'pharmacist'],
   // Nursing care (issue 20, decision 0025). The care team of the patient's department (the service checks the
   // department): nurses, the charge nurse (queue-manager group), doctors, the head doctor and midwives read the
   // plans, write orders, assign executions and record executions, vitals, doses and handoffs. Administrators,
@@ -117,21 +118,21 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   // a department of kind `billing` among BILLING_STAFF_GROUPS: for the secretary and queue-manager groups (and
   // for `billing.work`, every group) the service checks that membership, as the pharmacy's does.
   /** The catalogue and its tariffs: every member (act labels and prices, no patient data). */
-  'medical_act.read': ['secretary', 'queue_manager', ...CARE, 'admin'],
+  'medical_act.read': ['secretary', 'queue_manager', ...CARE, 'admin', 'cashier'],
   /** Acts, tariffs and payers: the hospital's management. */
   'medical_act.manage': ['head_doctor', 'admin'],
   /** Record or cancel a performed act: clinicians, and billing staff (checked by the service). */
   'medical_act.record': [...CARE, 'secretary', 'queue_manager'],
   /** Invoices, receipts, payers, statements, cash-session reports: billing staff and the management. */
-  'billing.read': ['secretary', 'queue_manager', 'nurse', 'head_doctor', 'admin'],
+  'billing.read': ['secretary', 'queue_manager', 'nurse', 'head_doctor', 'admin', 'cashier'],
   /** Assemble, edit, issue, cancel drafts; payments and refunds (with an open cash session): billing staff only. */
-  'billing.work': ['secretary', 'queue_manager', 'nurse', 'head_doctor'],
+  'billing.work': ['secretary', 'queue_manager', 'nurse', 'head_doctor', 'cashier'],
   /** Credit notes: billing staff, the head doctor and administrators. */
-  'billing.credit': ['secretary', 'queue_manager', 'nurse', 'head_doctor', 'admin'],
+  'billing.credit': ['secretary', 'queue_manager', 'nurse', 'head_doctor', 'admin', 'cashier'],
   /** Payers and their coverage rules: the hospital's management. */
   'billing.manage': ['head_doctor', 'admin'],
   /** A patient's balance: clinicians, billing staff and the management; not the cash desk's details. */
-  'billing.balance': ['secretary', 'queue_manager', ...CARE, 'admin'],
+  'billing.balance': ['secretary', 'queue_manager', ...CARE, 'admin', 'cashier'],
   // Appointments (issue 22, decision 0028). Bookers read, book, confirm, reschedule, cancel, record a no-show or a
   // completion; the desk (secretaries, queue managers) checks patients in; only a head doctor books beyond a slot's
   // capacity; head doctors and administrators manage every provider's schedule (a provider reads their own);
@@ -160,6 +161,8 @@ export const BILLING_STAFF_GROUPS: readonly DashboardGroup[] = [
   'queue_manager',
   'nurse',
   'head_doctor',
+  // Decision 0070: a cashier is billing staff as a member of a billing department, like a secretary there.
+  'cashier',
 ];
 /** Groups that pass `billing.read` / `billing.credit` / `billing.balance` without a billing membership. */
 export const BILLING_MANAGER_GROUPS: readonly DashboardGroup[] = ['head_doctor', 'admin'];

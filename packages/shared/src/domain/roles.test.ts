@@ -17,7 +17,7 @@ import {
 const user = (...codes: string[]) => ({ active_roles: codes.map((role_code) => ({ role_code })) });
 
 describe('ROLE_CODES', () => {
-  it('lists exactly the 14 codes of the specification table', () => {
+  it('lists exactly the 14 codes of the specification table and the two of decision 0070', () => {
     expect([...ROLE_CODES].sort()).toEqual(
       [
         'HEAD_DOCTOR',
@@ -34,6 +34,8 @@ describe('ROLE_CODES', () => {
         'ADMIN',
         'ADMINISTRATOR',
         'HOSPITAL_ADMIN',
+        'PHARMACIST',
+        'CASHIER',
       ].sort(),
     );
   });
@@ -55,6 +57,9 @@ describe('roleGroup (§6 table)', () => {
     ['ADMIN', 'admin'],
     ['ADMINISTRATOR', 'admin'],
     ['HOSPITAL_ADMIN', 'admin'],
+    // Decision 0070: groups of their own, not the unknown code's doctor.
+    ['PHARMACIST', 'pharmacist'],
+    ['CASHIER', 'cashier'],
   ];
   it.each(rows)('%s → %s', (code, group) => {
     expect(roleGroup(code)).toBe(group);
@@ -146,6 +151,8 @@ describe('titlePrefix', () => {
     ['ADMIN', ''],
     ['ADMINISTRATOR', ''],
     ['HOSPITAL_ADMIN', ''],
+    ['PHARMACIST', ''],
+    ['CASHIER', ''],
     ['LAB_TECH', ''],
   ])('%s → "%s"', (code, prefix) => {
     expect(titlePrefix(code)).toBe(prefix);
@@ -184,6 +191,13 @@ describe('roleLabel', () => {
     }
   });
 
+  it('names the pharmacist and the cashier in both languages (decision 0070)', () => {
+    expect(roleLabel('PHARMACIST', 'fr')).toBe('Pharmacien(ne)');
+    expect(roleLabel('pharmacist', 'en')).toBe('Pharmacist');
+    expect(roleLabel('CASHIER', 'fr')).toBe('Caissier(ère)');
+    expect(roleLabel('CASHIER', 'en')).toBe('Cashier');
+  });
+
   it('accepts any case for known codes', () => {
     expect(roleLabel('sage_femme', 'fr')).toBe('Sage-femme');
   });
@@ -192,7 +206,7 @@ describe('roleLabel', () => {
     expect(roleLabel('LAB_TECH', 'fr')).toBe('Lab Tech');
     expect(roleLabel('LAB_TECH', 'en')).toBe('Lab Tech');
     expect(roleLabel('radiology_technician', 'en')).toBe('Radiology Technician');
-    expect(roleLabel('PHARMACIST', 'fr')).toBe('Pharmacist');
+    expect(roleLabel('LAB_PHARMACIST', 'fr')).toBe('Lab Pharmacist');
     expect(humanizeRoleCode('__BILLING__CLERK')).toBe('Billing Clerk');
     expect(humanizeRoleCode('')).toBe('');
   });
@@ -214,6 +228,8 @@ describe('dashboardGroupsOf', () => {
     [['ADMIN'], ['admin']],
     [['ADMINISTRATOR'], ['admin']],
     [['HOSPITAL_ADMIN'], ['admin']],
+    [['PHARMACIST'], ['pharmacist']],
+    [['CASHIER'], ['cashier']],
     [['LAB_TECH'], ['doctor']],
   ])('%j → %j', (codes, kinds) => {
     expect(dashboardGroupsOf(user(...codes))).toEqual(kinds);
@@ -227,6 +243,11 @@ describe('dashboardGroupsOf', () => {
       'admin',
     ]);
     expect(dashboardGroupsOf(user('HEAD_DOCTOR', 'ADMIN', 'DOCTOR'))).toEqual(['doctor', 'admin']);
+    expect(dashboardGroupsOf(user('CASHIER', 'PHARMACIST', 'NURSE'))).toEqual([
+      'nurse',
+      'pharmacist',
+      'cashier',
+    ]);
   });
 
   it('gives the admin dashboard when there is no user', () => {

@@ -1,5 +1,6 @@
 /**
- * Role codes, their dashboard groups, labels and title prefixes (specification §6).
+ * Role codes, their dashboard groups, labels and title prefixes (specification §6, extended by
+ * docs/decisions/0070-pharmacist-and-cashier-roles.md with the pharmacist and the cashier).
  */
 import type { Language, LocalizedText } from './constants.js';
 
@@ -11,9 +12,12 @@ export type DashboardGroup =
   | 'secretary'
   | 'queue_manager'
   | 'nurse'
-  | 'admin';
+  | 'admin'
+  | 'pharmacist'
+  | 'cashier';
 
-export const DASHBOARD_GROUPS: readonly DashboardGroup[] = [
+/** The seven groups of the specification's role table (§6); decision 0070 adds the pharmacist and the cashier. */
+export const SPECIFICATION_GROUPS: readonly DashboardGroup[] = [
   'head_doctor',
   'doctor',
   'midwife',
@@ -23,11 +27,20 @@ export const DASHBOARD_GROUPS: readonly DashboardGroup[] = [
   'admin',
 ];
 
+export const DASHBOARD_GROUPS: readonly DashboardGroup[] = [...SPECIFICATION_GROUPS, 'pharmacist', 'cashier'];
+
 /** The kinds of dashboard; a user may have several (a head doctor has the doctor and admin ones). */
-export type DashboardKind = 'doctor' | 'secretary' | 'nurse' | 'admin';
+export type DashboardKind = 'doctor' | 'secretary' | 'nurse' | 'admin' | 'pharmacist' | 'cashier';
 
 /** Dashboard kinds in display order. */
-export const DASHBOARD_KINDS: readonly DashboardKind[] = ['doctor', 'secretary', 'nurse', 'admin'];
+export const DASHBOARD_KINDS: readonly DashboardKind[] = [
+  'doctor',
+  'secretary',
+  'nurse',
+  'admin',
+  'pharmacist',
+  'cashier',
+];
 
 /** Every role code the specification knows, with its group. */
 export const ROLE_GROUPS = {
@@ -45,6 +58,9 @@ export const ROLE_GROUPS = {
   ADMIN: 'admin',
   ADMINISTRATOR: 'admin',
   HOSPITAL_ADMIN: 'admin',
+  // Decision 0070: not in the specification's table, which would make them doctors as unknown codes.
+  PHARMACIST: 'pharmacist',
+  CASHIER: 'cashier',
 } as const satisfies Record<string, DashboardGroup>;
 
 export type RoleCode = keyof typeof ROLE_GROUPS;
@@ -112,12 +128,15 @@ const GROUP_DASHBOARDS: Record<DashboardGroup, readonly DashboardKind[]> = {
   queue_manager: ['secretary'],
   nurse: ['nurse'],
   admin: ['admin'],
+  pharmacist: ['pharmacist'],
+  cashier: ['cashier'],
 };
 
 /**
  * The dashboards a user has, over all active roles, in display order (doctor, secretary, nurse, admin).
  * Doctor dashboard: doctor, midwife, head doctor. Admin dashboard: admin, head doctor.
  * Secretary dashboard: secretary, queue manager. Nurse dashboard: nurse. No user → ['admin'].
+ * Pharmacist and cashier dashboards (decision 0070): their own group only.
  */
 export function dashboardGroupsOf(user: RoleHolder | null | undefined): DashboardKind[] {
   const kinds = new Set(userRoleGroups(user).flatMap((group) => GROUP_DASHBOARDS[group]));
@@ -154,6 +173,8 @@ export const ROLE_LABELS: Readonly<Record<RoleCode, LocalizedText>> = {
   ADMIN: { fr: 'Administrateur', en: 'Administrator' },
   ADMINISTRATOR: { fr: 'Administrateur', en: 'Administrator' },
   HOSPITAL_ADMIN: { fr: "Administrateur de l'hôpital", en: 'Hospital administrator' },
+  PHARMACIST: { fr: 'Pharmacien(ne)', en: 'Pharmacist' },
+  CASHIER: { fr: 'Caissier(ère)', en: 'Cashier' },
 };
 
 /** An unknown code in capitalised words: 'LAB_TECH' → 'Lab Tech'. */

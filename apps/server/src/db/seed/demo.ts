@@ -169,16 +169,17 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     firstName: 'Rachel',
     lastName: 'Kasongo',
     language: 'fr',
-    role: 'NURSE',
+    // Decision 0070: a pharmacist of her own role code (was a nurse of the pharmacy).
+    role: 'PHARMACIST',
     at: [{ hospital: 'HGG', department: 'PHA' }],
   },
-  // The cash desk's cashier (issue 21, decision 0027): a secretary of the billing department.
+  // The cash desk's cashier (issue 21, decision 0027): a cashier of the billing department (decision 0070).
   {
     email: 'caisse@greensen.test',
     firstName: 'Aimée',
     lastName: 'Tshilombo',
     language: 'fr',
-    role: 'SECRETARY',
+    role: 'CASHIER',
     at: [{ hospital: 'HGG', department: 'CAI' }],
   },
   {

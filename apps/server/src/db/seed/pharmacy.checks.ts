@@ -89,3 +89,20 @@ it('the pharmacist sees the blocking allergy alert of the demo’s amoxicillin l
   expect(alert.override.reason).toMatch(/Allergie ancienne/);
   expect(rx.safety.blocked_lines).toEqual([row.line]);
 });
+
+it('makes pharmacie@ a PHARMACIST and caisse@ a CASHIER, each on a home of their own (decision 0070)', async () => {
+  for (const [email, role, kind] of [
+    [PHARMACIST, 'PHARMACIST', 'pharmacist'],
+    ['caisse@greensen.test', 'CASHIER', 'cashier'],
+  ] as const) {
+    const who = await actor(email);
+    const index = await get(who, '/api/dashboard/');
+    expect(index.role_group, email).toBe(kind);
+    expect(index.dashboards.map((d: { kind: string }) => d.kind)).toEqual([kind]);
+    const roles = await ctx.database.db.execute<{
+      role_code: string;
+    }>(sql`select m.role_code from memberships m
+      join users u on u.id = m.user_id where u.email = ${email}`);
+    expect(roles.rows.map((r) => r.role_code)).toEqual([role]);
+  }
+});

@@ -9,6 +9,7 @@ import {
   ZDictationRecordingQuery,
   ZDictationResult,
 } from '@greensen/shared/contracts/notes';
+import { SPECIFICATION_GROUPS } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contextOf } from '../../lib/context.js';
@@ -42,6 +43,8 @@ export async function dictationRoutes(app: FastifyInstance) {
   const service = new DictationService(app);
   const tags = ['dictation'];
   const everyone = { access: { scope: 'hospital', module: null, roles: 'any' } } as const;
+  // A transcription adds a document to a patient's record: not the pharmacist's or the cashier's (decision 0070).
+  const recorders = { access: { scope: 'hospital', module: null, roles: SPECIFICATION_GROUPS } } as const;
 
   r.get(
     '/api/dictation/config/',
@@ -110,7 +113,7 @@ export async function dictationRoutes(app: FastifyInstance) {
     s.post(
       '/api/dictation/transcriptions/',
       {
-        config: everyone,
+        config: recorders,
         schema: {
           tags,
           summary:

@@ -27,7 +27,7 @@ import {
   ZVerifyParams,
 } from '@greensen/shared/contracts/documents';
 import { UPLOAD_MAX_MB_MAX } from '@greensen/shared/contracts/hospital-settings';
-import type { DashboardGroup } from '@greensen/shared/domain/roles';
+import { type DashboardGroup, SPECIFICATION_GROUPS } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -118,15 +118,8 @@ defineMessages({
   },
 });
 
-const ALL: readonly DashboardGroup[] = [
-  'head_doctor',
-  'doctor',
-  'midwife',
-  'secretary',
-  'queue_manager',
-  'nurse',
-  'admin',
-];
+/** Documents are read by the specification's groups, not the pharmacist or the cashier (decision 0070). */
+const ALL: readonly DashboardGroup[] = SPECIFICATION_GROUPS;
 const CANCELLERS: readonly DashboardGroup[] = [...ISSUERS_ANY];
 
 const ZStale = z.object({ detail: z.string(), code: z.string(), version: z.number().int() });

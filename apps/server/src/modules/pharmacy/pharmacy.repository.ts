@@ -562,6 +562,13 @@ export const RX_STAY_STATUS = sql`(select h.status::text from hospitalizations h
          (select c.admission_id from consultations c where c.id = rx.consultation_id))
     order by h.requested_at desc limit 1)`;
 const OPEN_STAY_STATUSES = sqlList(OPEN_HOSPITALIZATION_STATUSES);
+/**
+ * A prescription `rx` is urgent when it was written for an emergency visit: the consultation's admission, or the
+ * stay's (issue 37: the pharmacist's dispensing queue puts them first). Primary-key lookups only.
+ */
+export const RX_URGENT = sql`coalesce((select a.admission_type = 'emergency' from admissions a
+    where a.id = coalesce((select c.admission_id from consultations c where c.id = rx.consultation_id),
+                          (select h.admission_id from hospitalizations h where h.id = rx.hospitalization_id))), false)`;
 /** The patient `p` of a prescription `rx` has left: its stay is over (discharged, transferred…) or the patient died. */
 export const RX_PATIENT_LEFT = sql`(p.deceased_at is not null
     or coalesce(${RX_STAY_STATUS} not in (${OPEN_STAY_STATUSES}), false))`;
@@ -613,8 +620,11 @@ export async function listPrescriptions(
       where l.prescription_id = rx.id and l.dispensed_quantity < l.quantity and l.refused_at is null)`);
   else if (f.status !== 'all') conds.push(sql`rx.status = ${f.status}`);
   const where = sql.join(conds, sql` and `);
-  // The pharmacy's worklist is first come, first served; other lists show the newest first.
-  const order = f.status === 'to_dispense' ? sql`rx.signed_at, rx.id` : sql`rx.created_at desc, rx.id desc`;
+  // The pharmacy's worklist: urgent first (issue 37), then first come, first served; other lists the newest first.
+  const order =
+    f.status === 'to_dispense'
+      ? sql`${RX_URGENT} desc, rx.signed_at, rx.id`
+      : sql`rx.created_at desc, rx.id desc`;
   const res = await q.execute<PrescriptionDbRow>(
     sql`${PRESCRIPTION_SELECT} where ${where} order by ${order} limit ${limit} offset ${offset}`,
   );

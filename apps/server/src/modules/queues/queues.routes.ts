@@ -14,6 +14,7 @@ import {
   ZWorkload,
 } from '@greensen/shared/contracts/executions';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
+import { SPECIFICATION_GROUPS } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -68,6 +69,11 @@ defineMessages({
 });
 
 const ANY = { access: { scope: 'hospital', module: null, roles: 'any' } } as const;
+/**
+ * The execution queues and workloads name patients: the specification's groups read them, not the pharmacist or
+ * the cashier (decision 0070), whose work is not the consultation flow.
+ */
+const QUEUES = { access: { scope: 'hospital', module: null, roles: SPECIFICATION_GROUPS } } as const;
 
 export async function queuesRoutes(app: FastifyInstance) {
   const service = new QueuesService(app);
@@ -98,7 +104,7 @@ export async function queuesRoutes(app: FastifyInstance) {
   r.get(
     '/api/departments/:id/execution-queue/',
     {
-      config: ANY,
+      config: QUEUES,
       schema: {
         tags: ['departments'],
         summary: 'Unassigned and assigned visits of a department, by triage level then arrival',
@@ -150,7 +156,7 @@ export async function queuesRoutes(app: FastifyInstance) {
   r.get(
     '/api/doctors/:id/execution-queue/',
     {
-      config: ANY,
+      config: QUEUES,
       schema: {
         tags: ['doctors'],
         summary: 'A practitioner’s executions by triage level then arrival (status open | completed | all)',
@@ -175,7 +181,7 @@ export async function queuesRoutes(app: FastifyInstance) {
   r.get(
     '/api/doctors/:id/workload/',
     {
-      config: ANY,
+      config: QUEUES,
       schema: {
         tags: ['doctors'],
         summary: 'Today’s load of a practitioner',

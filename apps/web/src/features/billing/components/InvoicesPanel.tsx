@@ -34,11 +34,14 @@ function Amount({ value, currency, strong }: { value: number; currency: string; 
 export function InvoicesPanel({
   staff,
   initialPatient,
+  initialStatus = null,
 }: {
   /** Billing staff: may invoice a visit. */
   staff: boolean;
   /** A patient to filter on from the start (`/billing?patient=…`, the patient record's link). */
   initialPatient: string | null;
+  /** A status to filter on from the start (the cashier's home: the issued invoices, waiting to be paid). */
+  initialStatus?: InvoiceStatus | null;
 }) {
   const { t } = useTranslation('billing');
   const to = useLocalizedPath();
@@ -47,7 +50,7 @@ export function InvoicesPanel({
   const [number, setNumber] = useState('');
   const [debounced] = useDebouncedValue(number, 300);
   const [patient, setPatient] = useState<string | null>(initialPatient);
-  const [status, setStatus] = useState<InvoiceStatus | null>(null);
+  const [status, setStatus] = useState<InvoiceStatus | null>(initialStatus);
   const [from, setFrom] = useState('');
   const [until, setUntil] = useState('');
   const [assembling, setAssembling] = useState(false);

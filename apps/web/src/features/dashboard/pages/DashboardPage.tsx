@@ -1,15 +1,18 @@
 /**
- * / and /dashboard: the user's dashboards (several for a head doctor: doctor and admin), and the
- * access-denied message after a module refusal.
+ * / and /dashboard: the user's dashboards (several for a head doctor: doctor and admin — he starts on the
+ * hospital overview, issue 37), and the access-denied message after a module refusal. The pharmacist's and the
+ * cashier's home screens (decision 0070) show the tabs their features registered (lib/home-screens.ts).
  */
 import { DEFAULT_REFUSAL } from '@greensen/shared/domain/access';
-import { dashboardsForUser } from '@greensen/shared/domain/dashboards';
+import type { Language } from '@greensen/shared/domain/constants';
+import { type DashboardConfig, dashboardsForUser, homeDashboard } from '@greensen/shared/domain/dashboards';
 import { Alert, Center, Loader, SegmentedControl, Stack } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
+import { homeScreen } from '../../../lib/home-screens';
 import { languageFromPath } from '../../../lib/language';
 import { useAuthStore } from '../../../stores/auth';
 import { useRefreshFlagsStore } from '../../../stores/refresh-flags';
@@ -34,6 +37,27 @@ const SecretaryDashboard = lazy(() =>
 /** Dashboards with their own content; the others show what each tab will hold. */
 const WITH_CONTENT: readonly string[] = ['doctor', 'secretary', 'nurse', 'admin'];
 
+/** A dashboard whose tabs a feature registered (the pharmacist's, the cashier's); else the tabs' descriptions. */
+function RegisteredHome(props: { config: DashboardConfig; lang: Language; hospitalId: string | null }) {
+  const Home = homeScreen(props.config.kind);
+  const fallback = (
+    <Center py="xl">
+      <Loader size="sm" />
+    </Center>
+  );
+  const panels = Home
+    ? Object.fromEntries(
+        props.config.allowedTabs.map((tab) => [
+          tab,
+          <Suspense key={tab} fallback={fallback}>
+            <Home tab={tab} refreshInterval={props.config.refreshInterval} />
+          </Suspense>,
+        ]),
+      )
+    : undefined;
+  return <DashboardFrame {...props} panels={panels} />;
+}
+
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const { pathname } = useLocation();
@@ -43,7 +67,7 @@ export default function DashboardPage() {
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const dashboards = dashboardsForUser(rolesInHospital(user, hospitalId));
   const [selected, setSelected] = useState<string | null>(null);
-  const current = dashboards.find((dashboard) => dashboard.kind === selected) ?? dashboards[0];
+  const current = dashboards.find((dashboard) => dashboard.kind === selected) ?? homeDashboard(dashboards);
 
   const denied = params.get('access_denied') === 'true';
   const deniedMessage = params.get('message') || DEFAULT_REFUSAL[lang];
@@ -109,7 +133,7 @@ export default function DashboardPage() {
         )}
       </Suspense>
       {current && !WITH_CONTENT.includes(current.kind) && (
-        <DashboardFrame key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
+        <RegisteredHome key={current.kind} config={current} lang={lang} hospitalId={hospitalId} />
       )}
     </Stack>
   );

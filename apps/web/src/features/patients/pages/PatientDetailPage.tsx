@@ -37,7 +37,7 @@ import { PatientDocumentsPanel } from '../../../lib/documents/PatientDocumentsPa
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { PatientNotesPanel } from '../../../lib/notes/PatientNotesPanel';
 import { DetailQueryState } from '../../../lib/page-states';
-import { usePermissions } from '../../../lib/permissions';
+import { useModuleAllowed, usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePatient } from '../api/get-patient';
 import { ArchivePatientModal } from '../components/ArchivePatientModal';
@@ -73,6 +73,9 @@ export default function PatientDetailPage() {
   const [admitting, setAdmitting] = useState(false);
   const consultationsAllowed = useConsultationsAllowed();
   const pharmacyAllowed = usePharmacyAllowed();
+  // The visits, documents, exams and stays go with the admissions module: not the pharmacist's or the cashier's
+  // (decision 0070), who read the identity, the allergies and their own tab (prescriptions, billing).
+  const visitsAllowed = useModuleAllowed('admissions');
   const billing = useBillingRights();
 
   if (query.isPending || query.isError)
@@ -125,7 +128,7 @@ export default function PatientDetailPage() {
                 {t('actions.admit')}
               </Button>
             )}
-            {openAdmission && (
+            {visitsAllowed && openAdmission && (
               <Button component={Link} to={to(`/admissions/${openAdmission.id}`)} variant="light">
                 {t('actions.openAdmission')}
               </Button>
@@ -175,11 +178,24 @@ export default function PatientDetailPage() {
       </Paper>
 
       <Paper withBorder radius="md" p={0}>
-        <Tabs defaultValue="admissions" keepMounted={false}>
+        <Tabs
+          defaultValue={
+            visitsAllowed
+              ? 'admissions'
+              : pharmacyAllowed
+                ? 'prescriptions'
+                : billing.balance
+                  ? 'billing'
+                  : null
+          }
+          keepMounted={false}
+        >
           <Tabs.List px="sm" style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
-            <Tabs.Tab value="admissions" leftSection={<IconTimeline size={16} />}>
-              {t('tabs.admissions.label')}
-            </Tabs.Tab>
+            {visitsAllowed && (
+              <Tabs.Tab value="admissions" leftSection={<IconTimeline size={16} />}>
+                {t('tabs.admissions.label')}
+              </Tabs.Tab>
+            )}
             {consultationsAllowed && (
               <Tabs.Tab value="consultations" leftSection={<IconStethoscope size={16} />}>
                 {t('tabs.consultations.label')}
@@ -190,19 +206,22 @@ export default function PatientDetailPage() {
                 {t('tabs.prescriptions.label')}
               </Tabs.Tab>
             )}
-            <Tabs.Tab value="documents" leftSection={<IconFileText size={16} />}>
-              {t('tabs.documents.label')}
-            </Tabs.Tab>
+            {visitsAllowed && (
+              <Tabs.Tab value="documents" leftSection={<IconFileText size={16} />}>
+                {t('tabs.documents.label')}
+              </Tabs.Tab>
+            )}
             {can('patient_note.read') && (
               <Tabs.Tab value="notes" leftSection={<IconNotes size={16} />}>
                 {t('notes:patientTab.label')}
               </Tabs.Tab>
             )}
-            {LATER_TABS.map(({ value, icon: Icon }) => (
-              <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
-                {t(`tabs.${value}.label`)}
-              </Tabs.Tab>
-            ))}
+            {visitsAllowed &&
+              LATER_TABS.map(({ value, icon: Icon }) => (
+                <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
+                  {t(`tabs.${value}.label`)}
+                </Tabs.Tab>
+              ))}
             {billing.balance && (
               <Tabs.Tab value="billing" leftSection={<IconReceipt size={16} />}>
                 {t('tabs.billing.label')}
@@ -214,9 +233,11 @@ export default function PatientDetailPage() {
               </Tabs.Tab>
             )}
           </Tabs.List>
-          <Tabs.Panel value="admissions" p="lg">
-            <PatientVisits patient={patient} />
-          </Tabs.Panel>
+          {visitsAllowed && (
+            <Tabs.Panel value="admissions" p="lg">
+              <PatientVisits patient={patient} />
+            </Tabs.Panel>
+          )}
           {consultationsAllowed && (
             <Tabs.Panel value="consultations" p="md">
               <PatientConsultationsPanel patient={patient} />
@@ -227,15 +248,17 @@ export default function PatientDetailPage() {
               <PatientPrescriptionsPanel patientId={patient.id} />
             </Tabs.Panel>
           )}
-          <Tabs.Panel value="documents" p="md">
-            <PatientDocumentsPanel patientId={patient.id} archived={archived} />
-          </Tabs.Panel>
+          {visitsAllowed && (
+            <Tabs.Panel value="documents" p="md">
+              <PatientDocumentsPanel patientId={patient.id} archived={archived} />
+            </Tabs.Panel>
+          )}
           {can('patient_note.read') && (
             <Tabs.Panel value="notes" p="md">
               <PatientNotesPanel patientId={patient.id} canWrite={can('patient_note.write') && !archived} />
             </Tabs.Panel>
           )}
-          {LATER_TABS.map(({ value }) => (
+          {(visitsAllowed ? LATER_TABS : []).map(({ value }) => (
             <Tabs.Panel key={value} value={value} p="lg">
               {value === 'exams' ? (
                 <PatientExamsHistory patientId={patient.id} archived={archived} />

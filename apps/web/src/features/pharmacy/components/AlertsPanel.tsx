@@ -69,7 +69,14 @@ function MedicineCell({ item }: { item: Pick<TLot, 'medication' | 'presentation'
   );
 }
 
-export function AlertsPanel({ pharmacy }: { pharmacy: string }) {
+export function AlertsPanel({
+  pharmacy,
+  only,
+}: {
+  pharmacy: string;
+  /** One half only (the pharmacist's home, decision 0070): the stock alerts, or the expiries. */
+  only?: 'stock' | 'expiries';
+}) {
   const { t } = useTranslation('pharmacy');
   const query = useStockAlerts(pharmacy);
   if (query.isPending) return <Skeleton h={200} />;
@@ -117,37 +124,47 @@ export function AlertsPanel({ pharmacy }: { pharmacy: string }) {
     </Table>
   );
   return (
-    <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="md" data-testid="alerts-panel">
-      <Section
-        title={t('alerts.out')}
-        color="red"
-        icon={<IconAlertTriangle size={18} color="var(--mantine-color-red-6)" />}
-        count={out.length}
-        testId="alerts-out"
-        empty={t('alerts.outEmpty')}
-      >
-        {items(out, false)}
-      </Section>
-      <Section
-        title={t('alerts.low')}
-        color="orange"
-        icon={<IconTrendingDown size={18} color="var(--mantine-color-orange-6)" />}
-        count={low.length}
-        testId="alerts-low"
-        empty={t('alerts.lowEmpty')}
-      >
-        {items(low, true)}
-      </Section>
-      <Section
-        title={t('alerts.expiring', { count: expiring_days })}
-        color="yellow"
-        icon={<IconCalendarTime size={18} color="var(--mantine-color-yellow-7)" />}
-        count={expiring.length}
-        testId="alerts-expiring"
-        empty={t('alerts.expiringEmpty')}
-      >
-        {lots(expiring)}
-      </Section>
+    <SimpleGrid
+      cols={{ base: 1, lg: only ? (only === 'stock' ? 2 : 1) : 3 }}
+      spacing="md"
+      data-testid="alerts-panel"
+    >
+      {only !== 'expiries' && (
+        <Section
+          title={t('alerts.out')}
+          color="red"
+          icon={<IconAlertTriangle size={18} color="var(--mantine-color-red-6)" />}
+          count={out.length}
+          testId="alerts-out"
+          empty={t('alerts.outEmpty')}
+        >
+          {items(out, false)}
+        </Section>
+      )}
+      {only !== 'expiries' && (
+        <Section
+          title={t('alerts.low')}
+          color="orange"
+          icon={<IconTrendingDown size={18} color="var(--mantine-color-orange-6)" />}
+          count={low.length}
+          testId="alerts-low"
+          empty={t('alerts.lowEmpty')}
+        >
+          {items(low, true)}
+        </Section>
+      )}
+      {only !== 'stock' && (
+        <Section
+          title={t('alerts.expiring', { count: expiring_days })}
+          color="yellow"
+          icon={<IconCalendarTime size={18} color="var(--mantine-color-yellow-7)" />}
+          count={expiring.length}
+          testId="alerts-expiring"
+          empty={t('alerts.expiringEmpty')}
+        >
+          {lots(expiring)}
+        </Section>
+      )}
     </SimpleGrid>
   );
 }
