@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
 import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 import { BED_STATUSES, ZBedCounts } from './structure.js';
+import { ZNews2Summary } from './vital-signs.js';
 
 export const HOSPITALIZATION_STATUSES = [
   'pending_bed',
@@ -331,6 +332,11 @@ export const ZNursePatient = ZHospitalizationListItem.extend({
       spo2: z.number().int().nullable(),
     })
     .nullable(),
+  /**
+   * The NEWS2 of that latest set, from the patient's one series (triage, consultation or ward; issue 37): the
+   * list is sorted by it, highest first. Null: no set, or a child (NEWS2 is from 16 years).
+   */
+  news2: ZNews2Summary.nullable(),
   /** What needs the nurse's eye: known allergies, a transfer under way, the expected stay exceeded. */
   flags: z.array(z.enum(['allergies', 'transfer', 'overstay'])),
 });

@@ -4,6 +4,7 @@ import type {
   TDoseRecord,
   TFluid,
   TNews2,
+  TNews2Summary,
   TVitalsRecord,
 } from '@greensen/shared/contracts/care';
 import { CARE_PRIORITIES } from '@greensen/shared/contracts/care';
@@ -106,14 +107,13 @@ export async function findPlan(q: Queryable, hospitalId: string, planId: string)
 }
 
 export interface Counts {
-  news2: TCarePatient['news2'];
   overdue: number;
   due: number;
 }
 
 /**
- * The latest NEWS2 and the open executions of plans: overdue (past time + grace) and due in `[now, shiftEnd)`.
- * One query for a page of plans (doses are counted by the MAR code).
+ * The open executions of plans: overdue (past time + grace) and due in `[now, shiftEnd)`. One query for a page of
+ * plans (doses are counted by the MAR code; the latest NEWS2 is the patient's series', vital-signs.repository).
  */
 export async function planCounts(
   q: Queryable,
@@ -125,39 +125,13 @@ export async function planCounts(
   const out = new Map<string, Counts>();
   if (planIds.length === 0) return out;
   const limit = new Date(now.getTime() - graceMinutes * 60_000);
-  const res = await q.execute<{
-    plan_id: string;
-    news2_score: number | null;
-    news2: Record<string, unknown> | string | null;
-    recorded_at: Date | string | null;
-    overdue: number;
-    due: number;
-  }>(sql`select x.id as plan_id, v.news2_score, v.news2, v.recorded_at,
+  const res = await q.execute<{ plan_id: string; overdue: number; due: number }>(sql`select x.id as plan_id,
       (select count(*)::int from care_executions e where e.plan_id = x.id and e.status = 'scheduled'
         and e.scheduled_at < ${limit.toISOString()}) as overdue,
       (select count(*)::int from care_executions e where e.plan_id = x.id and e.status = 'scheduled'
         and e.scheduled_at >= ${limit.toISOString()} and e.scheduled_at < ${shiftEnd.toISOString()}) as due
-    from care_plans x
-    left join lateral (select cv.news2_score, cv.news2, cv.recorded_at from care_vitals cv
-      where cv.plan_id = x.id order by cv.recorded_at desc limit 1) v on true
-    where x.id in (${sqlList(planIds)})`);
-  for (const r of res.rows) {
-    const news2 = parseJson<TNews2>(r.news2);
-    out.set(r.plan_id, {
-      news2:
-        news2 && r.recorded_at && r.news2_score !== null
-          ? {
-              score: Number(r.news2_score),
-              risk: news2.risk,
-              escalation: news2.escalation,
-              complete: news2.complete,
-              recorded_at: isoRequired(r.recorded_at),
-            }
-          : null,
-      overdue: Number(r.overdue),
-      due: Number(r.due),
-    });
-  }
+    from care_plans x where x.id in (${sqlList(planIds)})`);
+  for (const r of res.rows) out.set(r.plan_id, { overdue: Number(r.overdue), due: Number(r.due) });
   return out;
 }
 
@@ -170,6 +144,7 @@ export function parseJson<T>(v: unknown): T | null {
 export function carePatientOf(
   r: PlanRow & { plan_id: string | null },
   counts: Counts | undefined,
+  news2: TNews2Summary | null,
 ): TCarePatient {
   return {
     plan: r.plan_id,
@@ -181,7 +156,7 @@ export function carePatientOf(
     doctor: personOf(r.doc_id, r.doc_first, r.doc_last),
     since: isoRequired(r.since),
     hypercapnic: Boolean(r.hypercapnic),
-    news2: counts?.news2 ?? null,
+    news2,
     overdue: counts?.overdue ?? 0,
     due: counts?.due ?? 0,
   };
@@ -307,6 +282,7 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 export function toVitals(r: Record<string, unknown>): TVitalsRecord {
   return {
     id: r.id as string,
+    source: 'ward',
     plan: r.plan_id as string,
     patient: r.patient_id as string,
     recorded_at: isoRequired(r.recorded_at as Date),

@@ -46,6 +46,7 @@ import {
   toExecution,
 } from './care.repository.js';
 import { planDoses } from './mar.lines.js';
+import { latestVitals, news2SummaryOf } from './vital-signs.repository.js';
 
 /** Executions exist this far ahead (the job and each new order materialise up to it). */
 export const HORIZON_HOURS = 48;
@@ -198,9 +199,16 @@ export class CareService {
       clock,
       now,
     );
+    const vitals = await latestVitals(
+      q,
+      hospitalId,
+      rows.map((r) => r.p_id),
+    );
     return {
       count,
-      rows: rows.map((r) => carePatientOf(r, r.plan_id ? counts.get(r.plan_id) : undefined)),
+      rows: rows.map((r) =>
+        carePatientOf(r, r.plan_id ? counts.get(r.plan_id) : undefined, news2SummaryOf(vitals.get(r.p_id))),
+      ),
     };
   }
 
@@ -289,7 +297,8 @@ export class CareService {
     const creator = await q.execute<{ first_name: string; last_name: string }>(
       sql`select first_name, last_name from users where id = ${row.created_by}`,
     );
-    const base = carePatientOf(row, counts.get(planId));
+    const vitals = await latestVitals(q, row.hospital_id, [row.p_id]);
+    const base = carePatientOf(row, counts.get(planId), news2SummaryOf(vitals.get(row.p_id)));
     const open = Boolean(row.is_open);
     return {
       ...base,
@@ -842,7 +851,7 @@ export class CareService {
 }
 
 /**
- * The latest NEWS2 and the open work of plans: executions (planCounts) and doses — overdue ones of the last day,
+ * The open work of plans: executions (planCounts) and doses — overdue ones of the last day,
  * due ones of the shift.
  */
 async function countsOf(q: Queryable, planIds: string[], clock: HospitalClock, now: Date) {

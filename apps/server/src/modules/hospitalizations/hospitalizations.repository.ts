@@ -24,6 +24,7 @@ import {
 } from '../../lib/clinical.js';
 import type { Lang } from '../../lib/i18n.js';
 import { containsPattern } from '../../lib/queries.js';
+import { latestVitalsOf, news2SummaryOf } from '../care/vital-signs.repository.js';
 
 /** Role codes of the nurses of a ward (its department's, or the hospital's nurses without a department). */
 export const WARD_NURSE_ROLES = ['NURSE', 'CHARGE_NURSE'] as const;
@@ -471,14 +472,17 @@ interface NurseRow extends StayRow {
   v_sys: number | null;
   v_dia: number | null;
   v_spo2: number | null;
+  v_news2_score: number | null;
+  v_news2: Record<string, unknown> | string | null;
 }
 
 const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
  * The stays in the wards a nurse looks after (the departments of her nurse memberships; all wards when one of
- * them has no department), with the latest vitals recorded for the patient (at triage or on the ward: the care
- * module's `care_vitals`, decision 0025) and what needs her eye.
+ * them has no department), with the latest set of the patient's one series of vitals (triage, consultation or
+ * ward, with its NEWS2: care/vital-signs.repository, decision 0068) and what needs her eye; the highest NEWS2
+ * first (issue 37), then by ward, room and bed.
  */
 export async function nursePatients(
   q: Queryable,
@@ -506,9 +510,14 @@ export async function nursePatients(
         s.department_id, s.doctor_id, s.provisional_icd_code,
         b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id, w.code as w_code,
         w.name as w_name, count(*) over () as total,
-        row_number() over (order by w.name nulls last, r.name nulls last, b.label nulls last, s.requested_at) as ord
+        v.recorded_at as v_at, v.temperature as v_temperature, v.heart_rate as v_hr, v.respiratory_rate as v_rr,
+        v.systolic_bp as v_sys, v.diastolic_bp as v_dia, v.spo2 as v_spo2, v.news2_score as v_news2_score,
+        v.news2 as v_news2,
+        row_number() over (order by v.news2_score desc nulls last, w.name nulls last, r.name nulls last,
+          b.label nulls last, s.requested_at) as ord
       from hospitalizations s left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id
       left join wards w on w.id = r.ward_id
+      left join lateral ${latestVitalsOf(hospitalId, sql`s.patient_id`)} v on true
       where ${where} order by ord limit ${limit} offset ${offset})
     select coalesce(json_agg(y order by y.ord), '[]'::json) as rows from (
     select x.ord, x.id, x.status::text as status, x.reason, x.expected_days, x.requested_at, x.admitted_at,
@@ -519,24 +528,13 @@ export async function nursePatients(
         - (x.requested_at at time zone ho.time_zone)::date + 1)::int as days,
       (select t.id from transfers t where t.hospitalization_id = x.id and t.status in ('requested', 'accepted')
         limit 1) as open_transfer, x.total,
-      v.recorded_at as v_at, v.temperature as v_temperature,
-      v.heart_rate as v_hr, v.respiratory_rate as v_rr, v.systolic_bp as v_sys, v.diastolic_bp as v_dia,
-      v.spo2 as v_spo2
+      x.v_at, x.v_temperature, x.v_hr, x.v_rr, x.v_sys, x.v_dia, x.v_spo2, x.v_news2_score, x.v_news2
     from page x
     join hospitals ho on ho.id = ${hospitalId}
     join patients p on p.id = x.patient_id
     join departments d on d.id = x.department_id
     join users u on u.id = x.doctor_id
-    left join icd10_codes i on i.code = x.provisional_icd_code
-    left join lateral (select * from (
-        (select tr.recorded_at, tr.temperature, tr.heart_rate, tr.respiratory_rate, tr.systolic_bp,
-          tr.diastolic_bp, tr.spo2
-        from triage_records tr where tr.patient_id = x.patient_id order by tr.recorded_at desc limit 1)
-        union all
-        (select cv.recorded_at, cv.temperature, cv.heart_rate, cv.respiratory_rate, cv.systolic_bp,
-          cv.diastolic_bp, cv.spo2
-        from care_vitals cv where cv.patient_id = x.patient_id order by cv.recorded_at desc limit 1)
-      ) both_sources order by recorded_at desc limit 1) v on true) y`);
+    left join icd10_codes i on i.code = x.provisional_icd_code) y`);
   const rows = answer.rows[0]?.rows ?? [];
   const first = rows[0];
   const count = first
@@ -570,6 +568,9 @@ export async function nursePatients(
               diastolic_bp: numberOrNull(r.v_dia),
               spo2: numberOrNull(r.v_spo2),
             }
+          : null,
+        news2: r.v_at
+          ? news2SummaryOf({ news2_score: r.v_news2_score, news2: r.v_news2, recorded_at: r.v_at })
           : null,
         flags,
       };
