@@ -1219,6 +1219,11 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit) => ({ params: { id: (await kit.stay()).id }, body: { bed: await kit.bed() } }),
     massAssignment: { extras: 'refused' },
   },
+  'GET /api/hospitalizations/:id/bed-check/': {
+    allow: ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.stay()).id }, query: { bed: await kit.bed() } }),
+  },
   'POST /api/hospitalizations/:id/discharge/': {
     allow: PRACTITIONERS,
     audit: 'update',

@@ -283,21 +283,33 @@ export async function icdLabels(q: Queryable, codes: readonly string[], lang: La
 }
 
 /** Locks a stay of the hospital: its state and the people and places the rules need. */
+export type PlacementStay = {
+  id: string;
+  patient_id: string;
+  department_id: string;
+  doctor_id: string;
+  status: THospitalizationListItem['status'];
+  bed_id: string | null;
+  requested_at: Date | string;
+  patient_sex: 'F' | 'M';
+  patient_birth_date: string | null;
+};
+
+const placementStay = (hospitalId: string, id: string) => sql`select s.id, s.patient_id, s.department_id,
+    s.doctor_id, s.status::text as status, s.bed_id, s.requested_at, p.sex::text as patient_sex,
+    p.birth_date::text as patient_birth_date
+  from hospitalizations s join patients p on p.id = s.patient_id
+  where s.hospital_id = ${hospitalId} and s.id = ${id}`;
+
+/** A stay with what a bed move reads (the patient's sex and birth date), locked for the move. */
 export async function lockStay(q: Queryable, hospitalId: string, id: string) {
-  const res = await q.execute<{
-    id: string;
-    patient_id: string;
-    department_id: string;
-    doctor_id: string;
-    status: THospitalizationListItem['status'];
-    bed_id: string | null;
-    requested_at: Date | string;
-    patient_sex: 'F' | 'M';
-    patient_birth_date: string | null;
-  }>(sql`select s.id, s.patient_id, s.department_id, s.doctor_id, s.status::text as status, s.bed_id,
-      s.requested_at, p.sex::text as patient_sex, p.birth_date::text as patient_birth_date
-    from hospitalizations s join patients p on p.id = s.patient_id
-    where s.hospital_id = ${hospitalId} and s.id = ${id} for update of s`);
+  const res = await q.execute<PlacementStay>(sql`${placementStay(hospitalId, id)} for update of s`);
+  return res.rows[0] ?? null;
+}
+
+/** The same, unlocked (the bed board's check before a placement). */
+export async function findStayForPlacement(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<PlacementStay>(placementStay(hospitalId, id));
   return res.rows[0] ?? null;
 }
 export type LockedStay = NonNullable<Awaited<ReturnType<typeof lockStay>>>;
@@ -310,15 +322,46 @@ export async function lockBedForStay(q: Queryable, hospitalId: string, id: strin
     status: TBoardBed['status'];
     usable: boolean;
     ward_id: string;
+    ward_name: string;
+    room_id: string;
     department_id: string;
+    department_name: string;
     sex_restriction: 'F' | 'M' | null;
     min_age: number | null;
     max_age: number | null;
   }>(sql`select b.id, b.label, b.status::text as status, (b.is_active and r.is_active and w.is_active) as usable,
-      w.id as ward_id, w.department_id, w.sex_restriction::text as sex_restriction, w.min_age, w.max_age
+      w.id as ward_id, w.name as ward_name, r.id as room_id, w.department_id, d.name as department_name,
+      w.sex_restriction::text as sex_restriction, w.min_age, w.max_age
     from beds b join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
+      join departments d on d.id = w.department_id
     where b.hospital_id = ${hospitalId} and b.id = ${id} for update of b`);
   return res.rows[0] ?? null;
+}
+export type LockedBed = NonNullable<Awaited<ReturnType<typeof lockBedForStay>>>;
+
+/** A bed with its ward's rules, unlocked (the bed board's check before a placement). */
+export async function bedForStay(q: Queryable, hospitalId: string, id: string): Promise<LockedBed | null> {
+  const res = await q.execute<LockedBed>(sql`select b.id, b.label, b.status::text as status,
+      (b.is_active and r.is_active and w.is_active) as usable, w.id as ward_id, w.name as ward_name,
+      r.id as room_id, w.department_id, d.name as department_name, w.sex_restriction::text as sex_restriction,
+      w.min_age, w.max_age
+    from beds b join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
+      join departments d on d.id = w.department_id
+    where b.hospital_id = ${hospitalId} and b.id = ${id}`);
+  return res.rows[0] ?? null;
+}
+
+/** The sex of the patients lying in the other beds of a room (its open assignments), the stay `except` aside. */
+export async function roomNeighbourSexes(
+  q: Queryable,
+  roomId: string,
+  except: string,
+): Promise<('F' | 'M')[]> {
+  const res = await q.execute<{ sex: 'F' | 'M' }>(sql`select distinct p.sex::text as sex
+    from beds b join bed_assignments ba on ba.bed_id = b.id and ba.ended_at is null
+      join hospitalizations s on s.id = ba.hospitalization_id join patients p on p.id = s.patient_id
+    where b.room_id = ${roomId} and s.id <> ${except}`);
+  return res.rows.map((r) => r.sex);
 }
 
 /** Users of the hospital who look after a ward's patients (the nurses of its department or of the hospital). */
