@@ -106,6 +106,15 @@ export async function findPlan(q: Queryable, hospitalId: string, planId: string)
   return res.rows[0] ?? null;
 }
 
+/** The plan of the hospital whose id, stay id or visit id is `id` (null: none). */
+export async function planIdFor(q: Queryable, hospitalId: string, id: string): Promise<string | null> {
+  const res = await q.execute<{ id: string }>(sql`select cp.id from care_plans cp
+    where cp.hospital_id = ${hospitalId}
+      and (cp.id = ${id} or cp.hospitalization_id = ${id} or cp.admission_id = ${id})
+    order by (cp.id = ${id}) desc limit 1`);
+  return res.rows[0]?.id ?? null;
+}
+
 export interface Counts {
   overdue: number;
   due: number;

@@ -43,6 +43,7 @@ import {
   type PlanRow,
   personOf,
   planCounts,
+  planIdFor,
   toExecution,
 } from './care.repository.js';
 import { planDoses } from './mar.lines.js';
@@ -320,7 +321,12 @@ export class CareService {
     };
   }
 
-  async read(ctx: ServiceContext, planId: string) {
+  /**
+   * A plan by its id, or the plan of a stay or visit by the stay's or visit's id (`/care/{stay id}` finds the
+   * stay's care file, issue 37): the answer's `id` is the plan's.
+   */
+  async read(ctx: ServiceContext, id: string) {
+    const planId = (await planIdFor(this.app.db, scopedHospital(ctx).id, id)) ?? id;
     const plan = await this.detail(ctx, planId);
     await this.app.audit.record(ctx, {
       action: 'care.plan_read',

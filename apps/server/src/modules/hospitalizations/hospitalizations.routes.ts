@@ -104,10 +104,6 @@ defineMessages({
     fr: 'Le patient occupe déjà ce lit.',
     en: 'The patient is already in this bed.',
   },
-  'hospitalizations.guardrails': {
-    fr: 'Ce lit ne convient pas à ce patient : confirmez avec un motif (infirmier(ère) chef) ou choisissez un autre lit.',
-    en: 'This bed does not suit this patient: confirm with a reason (charge nurse) or choose another bed.',
-  },
   'hospitalizations.override_forbidden': {
     fr: 'Seul(e) un(e) infirmier(ère) chef peut passer outre les règles de placement.',
     en: 'Only a charge nurse may override the placement rules.',
@@ -131,14 +127,6 @@ defineMessages({
   'hospitalizations.guardrail.room_mixed_sex': {
     fr: 'La chambre accueille déjà un patient de l’autre sexe.',
     en: 'The room already holds a patient of the other sex.',
-  },
-  'hospitalizations.ward_sex': {
-    fr: "Cette unité n'accueille pas les patients de ce sexe.",
-    en: 'This ward does not admit patients of this sex.',
-  },
-  'hospitalizations.ward_age': {
-    fr: "L'âge du patient est hors des limites de cette unité.",
-    en: "The patient's age is outside this ward's limits.",
   },
   'hospitalizations.bed_not_cleaning': {
     fr: 'Seul un lit en nettoyage peut être remis en service comme libre.',

@@ -476,8 +476,8 @@ export class HospitalizationService {
         key: 'hospitalizations.guardrail.ward_age',
         params: { ward: bed.ward_name, age, min: bed.min_age ?? 0, max: bed.max_age ?? 120 },
       });
-    const department = within?.department ?? stay.department_id;
-    if (bed.department_id !== department)
+    // A transfer's bed is checked against its destination by `within` (placeIn).
+    if (!within && bed.department_id !== stay.department_id)
       out.push({
         code: 'ward_department',
         key: 'hospitalizations.guardrail.ward_department',
@@ -541,14 +541,13 @@ export class HospitalizationService {
     const broken = await this.guardrailsOf(tx, stay, bed, within);
     if (broken.length > 0 && overrideReason !== null && !this.mayOverride(ctx))
       throw forbidden('hospitalizations.override_forbidden');
-    if (broken.length > 0 && overrideReason === null)
-      throw new ApiError(409, 'hospitalizations.guardrails', {
+    if (broken.length > 0 && overrideReason === null) {
+      const guardrails = broken.map((g) => ({ code: g.code, message: translate(ctx.lang, g.key, g.params) }));
+      throw new ApiError(409, guardrails.map((g) => g.message).join(' '), {
         code: 'bed_guardrails',
-        body: {
-          guardrails: broken.map((g) => ({ code: g.code, message: translate(ctx.lang, g.key, g.params) })),
-          may_override: this.mayOverride(ctx),
-        },
+        body: { guardrails, may_override: this.mayOverride(ctx) },
       });
+    }
     const overridden = broken.map((g) => g.code);
     const now = new Date();
     try {
