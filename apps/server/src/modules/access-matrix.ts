@@ -1355,6 +1355,15 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit) => ({ params: { id: (await kit.careExecution()).id }, body: { outcome: 'done' } }),
     massAssignment: { extras: 'refused' },
   },
+  'POST /api/care/executions/:id/undo/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'update',
+    // A task nobody recorded: nothing to take back (409) for every caller allowed; the undo itself, by whoever
+    // recorded it within the minute, is in care/task-undo.test.ts.
+    request: async (kit) => ({ params: { id: (await kit.careExecution()).id } }),
+    status: 409,
+  },
   'POST /api/care/executions/:id/cancel/': {
     allow: CARE_TEAM,
     objectRule: ['midwife'],

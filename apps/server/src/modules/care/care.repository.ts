@@ -358,3 +358,30 @@ export function toDose(r: Record<string, unknown>): TDoseRecord {
     recorded_at: isoRequired(r.recorded_at as Date),
   };
 }
+
+// Recording a task, and taking it back ---------------------------------------------------------------------------
+
+/** The kind of an execution's order (a vitals task is done by recording vitals, issue 37). */
+export async function executionKind(q: Queryable, executionId: string): Promise<string | null> {
+  const res = await q.execute<{ kind: string }>(sql`select o.kind from care_executions e
+    join care_orders o on o.id = e.order_id where e.id = ${executionId}`);
+  return res.rows[0]?.kind ?? null;
+}
+
+/** How long the one who recorded a task may take it back (issue 37). */
+export const UNDO_SECONDS = 60;
+
+/**
+ * Takes back a task recorded (done or not done) by `userId` less than UNDO_SECONDS before `now`: it is to do
+ * again. Conditional in one statement, so that the bound holds whatever the timing; false when it no longer may.
+ */
+export async function undoExecution(q: Queryable, id: string, userId: string, now: Date): Promise<boolean> {
+  const since = new Date(now.getTime() - UNDO_SECONDS * 1000);
+  const res = await q.execute<{ id: string }>(sql`update care_executions set status = 'scheduled',
+      done_by = null, done_at = null, not_done_reason = null, note = null, recorded_at = null,
+      updated_at = ${now.toISOString()}
+    where id = ${id} and status in ('done', 'not_done') and done_by = ${userId}
+      and recorded_at >= ${since.toISOString()}
+    returning id`);
+  return res.rows.length > 0;
+}

@@ -32,6 +32,7 @@ import {
   carePatientOf,
   EXECUTION_SELECT,
   type ExecutionRow,
+  executionKind,
   findExecution,
   findPlan,
   inScope,
@@ -45,6 +46,7 @@ import {
   planCounts,
   planIdFor,
   toExecution,
+  undoExecution,
 } from './care.repository.js';
 import { planDoses } from './mar.lines.js';
 import { latestVitals, news2SummaryOf } from './vital-signs.repository.js';
@@ -792,13 +794,19 @@ export class CareService {
   }
 
   /** Done (by the caller, at the time it was really done) or not done (with a reason). */
-  async record(ctx: ServiceContext, id: string, body: TCareRecord, tx?: Tx) {
+  /**
+   * Records a task done or not done. A vitals task is done by recording vitals (issue 37): only the vitals path
+   * (`byVitals`) marks it done; its "not done" (with a reason) stays here.
+   */
+  async record(ctx: ServiceContext, id: string, body: TCareRecord, tx?: Tx, byVitals = false) {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const now = this.now();
     const work = async (t: Tx) => {
       const { row } = await this.lockExecution(t, ctx, id);
       if (row.status !== 'scheduled') throw conflict('care.execution_closed');
+      if (body.outcome === 'done' && !byVitals && (await executionKind(t, id)) === 'vitals')
+        throw badRequest({ outcome: ['care.vitals_required'] });
       if (body.outcome === 'done') {
         const doneAt = body.done_at ? new Date(body.done_at) : now;
         if (doneAt.getTime() > now.getTime() + 60_000 || doneAt.getTime() < now.getTime() - 24 * HOUR)
@@ -826,6 +834,32 @@ export class CareService {
     if (tx) await work(tx);
     else await this.app.db.transaction(work);
     return (await findExecution(tx ?? this.app.db, hospital.id, id, now))!;
+  }
+
+  /**
+   * Takes back a task the caller recorded less than a minute ago (issue 37): it is to do again; audited. Later, or
+   * someone else's: 409. A vitals set recorded with it stays in the patient's series (a measurement is a fact).
+   */
+  async undo(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const now = this.now();
+    await this.app.db.transaction(async (tx) => {
+      const { row } = await this.lockExecution(tx, ctx, id);
+      if (!(await undoExecution(tx, id, me, now))) throw conflict('care.undo_expired');
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'care.execution_undo',
+          resourceType: 'care_execution',
+          resourceId: id,
+          patientId: row.patient_id,
+          details: { was: row.status },
+        },
+        tx,
+      );
+    });
+    return (await findExecution(this.app.db, hospital.id, id, now))!;
   }
 
   async cancel(ctx: ServiceContext, id: string, reason: string) {

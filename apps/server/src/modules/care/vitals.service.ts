@@ -193,6 +193,7 @@ export class VitalsService {
         executionId,
         { outcome: 'done', done_at: recordedAt.toISOString(), note: null },
         tx,
+        true,
       );
     await this.app.audit.record(
       ctx,
