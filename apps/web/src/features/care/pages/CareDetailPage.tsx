@@ -19,7 +19,7 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useHandoff, useHandoffDraft } from '../../../lib/clinical/api/care';
 import { HandoffFormModal, HandoffView } from '../../../lib/clinical/components/care/Handoffs';
@@ -92,7 +92,10 @@ export default function CareDetailPage() {
   const to = useLocalizedPath();
   const query = usePlan(id);
   const [tab, setTab] = useState<string | null>('tasks');
-  const [dialog, setDialog] = useState<Dialog>(null);
+  // `?vitals={execution}`: a vitals task opened from a task list, done by the set recorded here (issue 37).
+  const [search, setSearch] = useSearchParams();
+  const task = search.get('vitals');
+  const [dialog, setDialog] = useState<Dialog>(task ? 'vitals' : null);
   const navigate = useNavigate();
   const { can } = usePermissions();
   const openPlan = useOpenPlan();
@@ -239,11 +242,15 @@ export default function CareDetailPage() {
         </Tabs>
       </Paper>
 
-      {dialog === 'vitals' && (
+      {dialog === 'vitals' && plan.can.record && !closed && (
         <VitalsModal
           plan={plan}
           news2Applies={news2Applies(plan.patient.age)}
-          onClose={() => setDialog(null)}
+          execution={task}
+          onClose={() => {
+            setDialog(null);
+            if (task) setSearch({}, { replace: true });
+          }}
         />
       )}
       {dialog === 'handoff' && (
