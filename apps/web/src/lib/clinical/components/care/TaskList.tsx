@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuthStore } from '../../../../stores/auth';
 import { rolesInHospital, useUserStore } from '../../../../stores/user';
+import { isApiError } from '../../../api-client';
 import { formatTime } from '../../../format';
 import { uiLanguage } from '../../../i18n';
 import { hideToast, toast } from '../../../toast';
@@ -121,18 +122,23 @@ export function TaskList({
                 mt={4}
                 leftSection={<IconArrowBackUp size={14} />}
                 aria-label={t('tasks.undoLabel', { task: task.execution.order.title })}
-                onClick={() =>
-                  undo.mutate(task.execution.id, {
-                    onSuccess: () => {
-                      hideToast(id);
+                onClick={() => {
+                  hideToast(id);
+                  undo
+                    .mutateAsync(task.execution.id)
+                    .then(() =>
                       toast({
                         kind: 'info',
                         title: t('tasks.undone'),
                         description: task.execution.order.title,
-                      });
-                    },
-                  })
-                }
+                      }),
+                    )
+                    .catch((error: unknown) => {
+                      // Past the minute, or someone else's: the server says why.
+                      if (isApiError(error) && error.status === 409)
+                        toast({ kind: 'warning', title: error.message });
+                    });
+                }}
               >
                 {t('tasks.undo')}
               </Button>
