@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { nextSequenceValue } from '../../lib/sequences.js';
-import { birthDateOf, news2Of } from '../../modules/care/vital-signs.repository.js';
+import { news2Of } from '../../modules/care/vital-signs.repository.js';
 import type { Queryable } from '../client.js';
 import {
   admissions,

@@ -38,8 +38,6 @@ import {
   inScope,
   OPEN_STAY,
   OPEN_VISIT,
-  PLAN_COLUMNS,
-  PLAN_FROM,
   PLAN_JOINS,
   type PlanRow,
   personOf,
