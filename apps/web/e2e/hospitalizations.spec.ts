@@ -44,6 +44,10 @@ test('the nurse assigns a bed and the doctor’s board follows, notified', async
   await nurse
     .getByRole('button', { name: /^Attribuer la chambre MED102, lit MED102-1 à Odette Kalonji/ })
     .click();
+  // Every placement asks first, with the server's answer on the ward's rules (issue 37).
+  const confirm = nurse.getByTestId('placement-confirm');
+  await expect(confirm.getByTestId('placement-fine')).toBeVisible();
+  await confirm.getByRole('button', { name: 'Confirmer' }).click();
   await expect(nurse.getByText('Lit attribué').first()).toBeVisible();
   await expect(nurse.getByTestId('pending-count')).toHaveText('1');
 

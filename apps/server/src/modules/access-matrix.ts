@@ -1249,6 +1249,11 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit) => ({ params: { id: (await kit.stay()).id }, body: { bed: await kit.bed() } }),
     massAssignment: { extras: 'refused' },
   },
+  'GET /api/hospitalizations/:id/bed-check/': {
+    allow: ['nurse', 'doctor', 'head_doctor', 'midwife', 'queue_manager'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.stay()).id }, query: { bed: await kit.bed() } }),
+  },
   'POST /api/hospitalizations/:id/discharge/': {
     allow: PRACTITIONERS,
     audit: 'update',
@@ -1379,6 +1384,15 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'update',
     request: async (kit) => ({ params: { id: (await kit.careExecution()).id }, body: { outcome: 'done' } }),
     massAssignment: { extras: 'refused' },
+  },
+  'POST /api/care/executions/:id/undo/': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'update',
+    // A task nobody recorded: nothing to take back (409) for every caller allowed; the undo itself, by whoever
+    // recorded it within the minute, is in care/task-undo.test.ts.
+    request: async (kit) => ({ params: { id: (await kit.careExecution()).id } }),
+    status: 409,
   },
   'POST /api/care/executions/:id/cancel/': {
     allow: CARE_TEAM,

@@ -51,6 +51,7 @@ import { ZTimeOfDay } from './hospital-settings.js';
 import { ZBedPlace } from './hospitalizations.js';
 import { ROUTES, ZFrequency } from './pharmacy.js';
 import { checkBloodPressure, zVital } from './triage.js';
+import { VITALS_SOURCES, ZNews2Summary } from './vital-signs.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const note = z.string().trim().max(2000).nullish();
@@ -103,14 +104,8 @@ export const ZCarePlanUpdate = z
   .object({ hypercapnic: z.boolean().optional(), goals: z.string().trim().max(2000).nullable().optional() })
   .strict();
 
-export const ZNews2Summary = z.object({
-  score: z.number().int(),
-  risk: z.enum(NEWS2_RISKS),
-  escalation: z.enum(NEWS2_ESCALATIONS),
-  complete: z.boolean(),
-  recorded_at: zDateTime,
-});
-export type TNews2Summary = z.infer<typeof ZNews2Summary>;
+export type { TNews2Summary } from './vital-signs.js';
+export { VITALS_SOURCES, ZNews2Summary } from './vital-signs.js';
 
 /** A patient under care: an open stay or an emergency visit, with its plan when one was opened. */
 export const ZCarePatient = z.object({
@@ -533,7 +528,13 @@ export type TNews2 = z.infer<typeof ZNews2>;
 
 export const ZVitalsRecord = z.object({
   id: z.uuid(),
-  plan: z.uuid(),
+  /**
+   * Where the set was recorded: one series of vital signs per patient (issue 37) — on the ward, at triage or in a
+   * consultation.
+   */
+  source: z.enum(VITALS_SOURCES),
+  /** The care plan of a ward set (null for a triage or consultation set). */
+  plan: z.uuid().nullable(),
   patient: z.uuid(),
   recorded_at: zDateTime,
   recorded_by: ZPersonRef,
@@ -651,6 +652,8 @@ export const ZChartPoint = z.object({
   pain: z.number().int().nullable(),
   weight: z.number().nullable(),
   news2: z.number().int().nullable(),
+  /** Where the set was recorded (ward, triage, consultation): the chart shows the patient's one series. */
+  source: z.enum(VITALS_SOURCES),
 });
 export const ZChartDay = z.object({
   date: z.iso.date(),

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
 import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
 import { BED_STATUSES, ZBedCounts } from './structure.js';
+import { ZNews2Summary } from './vital-signs.js';
 
 export const HOSPITALIZATION_STATUSES = [
   'pending_bed',
@@ -133,7 +134,34 @@ export const ZHospitalizationDetail = ZHospitalizationListItem.extend({
 export type THospitalizationDetail = z.infer<typeof ZHospitalizationDetail>;
 
 /** Assign a bed to a stay waiting for one, or move a patient to another bed. */
-export const ZBedAssign = z.object({ bed: z.uuid() }).strict();
+/**
+ * A placement's guardrails (issue 37, decision 0069): the ward admits one sex or an age band, the bed belongs to
+ * the stay's department, the room's other patients are of the same sex. The server decides them; the bed board
+ * shows its answer before the placement is confirmed.
+ */
+export const BED_GUARDRAILS = ['ward_sex', 'ward_age', 'ward_department', 'room_mixed_sex'] as const;
+export type BedGuardrail = (typeof BED_GUARDRAILS)[number];
+
+export const ZBedAssign = z
+  .object({
+    bed: z.uuid(),
+    /**
+     * A charge nurse places despite the guardrails with a reason (kept with the placement and audited); without
+     * it a placement that breaks one is refused (409, the guardrails listed).
+     */
+    override_reason: z.string().trim().min(5).max(500).nullish(),
+  })
+  .strict();
+export type TBedAssign = z.input<typeof ZBedAssign>;
+
+export const ZBedCheckQuery = z.object({ bed: z.uuid() });
+/** What placing the stay's patient in `bed` would break, in the caller's language, and whether they may override. */
+export const ZBedCheck = z.object({
+  bed: z.uuid(),
+  guardrails: z.array(z.object({ code: z.enum(BED_GUARDRAILS), message: z.string() })),
+  may_override: z.boolean(),
+});
+export type TBedCheck = z.infer<typeof ZBedCheck>;
 
 /** Housekeeping: a freed bed is `cleaning` then `free` again. */
 export const ZBedHousekeeping = z.object({ status: z.enum(['free', 'cleaning']) }).strict();
@@ -331,6 +359,11 @@ export const ZNursePatient = ZHospitalizationListItem.extend({
       spo2: z.number().int().nullable(),
     })
     .nullable(),
+  /**
+   * The NEWS2 of that latest set, from the patient's one series (triage, consultation or ward; issue 37): the
+   * list is sorted by it, highest first. Null: no set, or a child (NEWS2 is from 16 years).
+   */
+  news2: ZNews2Summary.nullable(),
   /** What needs the nurse's eye: known allergies, a transfer under way, the expected stay exceeded. */
   flags: z.array(z.enum(['allergies', 'transfer', 'overstay'])),
 });

@@ -25,6 +25,7 @@ export type Action =
   | 'hospitalization.read'
   | 'hospitalization.admit'
   | 'hospitalization.bed'
+  | 'hospitalization.bed_override'
   | 'hospitalization.note'
   | 'hospitalization.discharge'
   | 'transfer.request'
@@ -89,6 +90,11 @@ export const ACTION_GROUPS: Readonly<Record<Action, readonly DashboardGroup[]>> 
   'hospitalization.admit': ['doctor', 'head_doctor', 'midwife'],
   /** Put a patient in a bed, move them, and the housekeeping of freed beds. */
   'hospitalization.bed': [...CARE, 'queue_manager'],
+  /**
+   * Place a patient despite the ward's and room's guardrails, with a reason (issue 37, decision 0069): the charge
+   * nurse (CHARGE_NURSE is in the queue-manager group).
+   */
+  'hospitalization.bed_override': ['queue_manager'],
   'hospitalization.note': ['doctor', 'head_doctor', 'midwife'],
   'hospitalization.discharge': ['doctor', 'head_doctor', 'midwife'],
   'transfer.request': ['doctor', 'head_doctor', 'midwife'],

@@ -227,6 +227,9 @@ export const triageRecords = pgTable(
     overrideReason: text('override_reason'),
     targetMinutes: integer('target_minutes'),
     notes: text('notes'),
+    /** NEWS2 of the set (null for a child), computed as for every set of the series (issue 37, decision 0068). */
+    news2Score: smallint('news2_score'),
+    news2: jsonb('news2').$type<Record<string, unknown>>(),
     recordedBy: uuid('recorded_by')
       .notNull()
       .references(() => users.id),
@@ -308,6 +311,9 @@ export const consultations = pgTable(
     examination: text('examination'),
     /** Same model and bounds as triage (shared ZVitals). */
     vitals: jsonb('vitals').$type<Record<string, unknown>>(),
+    /** NEWS2 of `vitals` (null for a child or no vitals), computed at each save (issue 37, decision 0068). */
+    news2Score: smallint('news2_score'),
+    news2: jsonb('news2').$type<Record<string, unknown>>(),
     conclusion: text('conclusion'),
     plan: text('plan'),
     outcome: consultationOutcome('outcome'),

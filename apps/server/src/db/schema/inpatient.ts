@@ -112,8 +112,15 @@ export const bedAssignments = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     assignedBy: uuid('assigned_by').references(() => users.id),
+    /** The guardrails a charge nurse overrode for this placement (issue 37), with her reason. */
+    overridden: text('overridden').array().notNull().default(sql`'{}'::text[]`),
+    overrideReason: text('override_reason'),
   },
   (t) => [
+    check(
+      'bed_assignments_override_ck',
+      sql`(cardinality(${t.overridden}) = 0) = (${t.overrideReason} is null)`,
+    ),
     // A bed holds at most one patient, a stay lies in at most one bed: two nurses assigning the same bed at
     // the same moment get one success and one unique violation (409), never two occupants.
     uniqueIndex('bed_assignments_bed_open_uq').on(t.bedId).where(sql`${t.endedAt} is null`),

@@ -1,5 +1,6 @@
 import type { Vitals } from '@greensen/shared/domain/triage';
 import { eq, sql } from 'drizzle-orm';
+import { birthDateOf, news2Of } from '../../modules/care/vital-signs.repository.js';
 import type { Queryable } from '../client.js';
 import {
   consultationAddenda,
@@ -280,6 +281,11 @@ const dayPlus = (days: number) => new Date(Date.now() + days * 86_400_000).toISO
  * Fills a seeded consultation: its sections, its diagnoses (labels in the doctor's language) and, when
  * completed, its outcome and addendum. Consultations without a demo record keep their reason only.
  */
+const news2Columns = (news2: ReturnType<typeof news2Of>) => ({
+  news2Score: news2?.score ?? null,
+  news2: news2 ? { ...news2 } : null,
+});
+
 export async function seedConsultationRecord(
   tx: Queryable,
   c: {
@@ -308,6 +314,7 @@ export async function seedConsultationRecord(
       allergiesConfirmed: record.allergiesConfirmed !== undefined,
       examination: record.examination,
       vitals: record.vitals ? { ...record.vitals } : null,
+      ...(record.vitals ? news2Columns(news2Of(record.vitals, await birthDateOf(tx, c.patientId))) : {}),
       conclusion: record.conclusion ?? null,
       plan: record.plan ?? null,
       outcome: completed ? (record.outcome ?? 'discharge') : null,

@@ -228,6 +228,9 @@ export async function seedDemo(db: Db): Promise<SeedSummary> {
               departmentId: departmentIds.get(`${h.code}/${d.code}`)!,
               code: `${d.code}-${w}`,
               name: `${d.name} ${String.fromCharCode(64 + w)}`,
+              // The bed board's guardrails (issue 37): children in paediatrics, women in maternity.
+              ...(d.kind === 'pediatrics' ? { minAge: 0, maxAge: 15 } : {}),
+              ...(d.kind === 'maternity' ? { sexRestriction: 'F' as const } : {}),
             })
             .returning({ id: wards.id });
           const roomRows = await tx

@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { nextSequenceValue } from '../../lib/sequences.js';
+import { news2Of } from '../../modules/care/vital-signs.repository.js';
 import type { Queryable } from '../client.js';
 import {
   admissions,
@@ -87,7 +88,8 @@ const STAYS: DemoStay[] = [
     sex: 'M',
     birth: '1984-11-02',
     department: 'URG',
-    bed: { ward: 'URG-1', index: 2 },
+    // Not beside Bernadette: a room holds patients of one sex (issue 37).
+    bed: { ward: 'URG-1', index: 3 },
     reason: 'Paludisme grave, vomissements',
     icd: 'B50.9',
     days: 0,
@@ -134,7 +136,7 @@ const STAYS: DemoStay[] = [
     sex: 'M',
     birth: '1976-01-30',
     department: 'MED',
-    bed: { ward: 'MED-1', index: 2 },
+    bed: { ward: 'MED-1', index: 5 },
     reason: 'Diabète déséquilibré, plaie du pied',
     icd: 'E11.9',
     days: 3,
@@ -318,6 +320,17 @@ export async function seedInpatient(tx: Queryable): Promise<number> {
     // The vitals taken on arrival (the nurse's list shows the latest ones).
     if (s.vitals) {
       const nurse = who('infirmier@greensen.test');
+      const v = s.vitals;
+      const news2 = news2Of(
+        {
+          temperature: v.temperature ?? null,
+          heart_rate: v.heartRate ?? null,
+          respiratory_rate: v.respiratoryRate ?? null,
+          systolic_bp: v.systolicBp ?? null,
+          spo2: v.spo2 ?? null,
+        },
+        s.birth,
+      );
       await tx.insert(triageRecords).values({
         hospitalId: h.id,
         admissionId: a!.id,
@@ -329,6 +342,8 @@ export async function seedInpatient(tx: Queryable): Promise<number> {
         level: '3',
         levelRank: 3,
         targetMinutes: 60,
+        news2Score: news2?.score ?? null,
+        news2: news2 ? { ...news2 } : null,
         recordedBy: nurse,
         recordedAt: new Date(arrived.getTime() + 20 * 60_000),
       });

@@ -7,6 +7,7 @@ import {
 } from '@greensen/shared/domain/triage';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { nextSequenceValue } from '../../lib/sequences.js';
+import { news2Of, birthDateOf as storedBirthDate } from '../../modules/care/vital-signs.repository.js';
 import type { Queryable } from '../client.js';
 import {
   admissions,
@@ -480,6 +481,7 @@ export async function seedJourney(tx: Queryable): Promise<{ patients: number; ad
       const scale: TriageScale = h.triageScale;
       const s = suggestTriageLevel(scale, v.vitals, v.discriminators ?? []);
       const rank = levelRank(scale, s.level);
+      const news2 = news2Of(v.vitals, await storedBirthDate(tx, p!.id));
       const [t] = await tx
         .insert(triageRecords)
         .values({
@@ -506,6 +508,8 @@ export async function seedJourney(tx: Queryable): Promise<{ patients: number; ad
           level: s.level,
           levelRank: rank,
           targetMinutes: TARGET_MINUTES[s.level],
+          news2Score: news2?.score ?? null,
+          news2: news2 ? { ...news2 } : null,
           recordedBy: nurse,
           recordedAt: ago(v.arrived - 3),
         })

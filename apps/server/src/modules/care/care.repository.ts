@@ -4,6 +4,7 @@ import type {
   TDoseRecord,
   TFluid,
   TNews2,
+  TNews2Summary,
   TVitalsRecord,
 } from '@greensen/shared/contracts/care';
 import { CARE_PRIORITIES } from '@greensen/shared/contracts/care';
@@ -105,15 +106,23 @@ export async function findPlan(q: Queryable, hospitalId: string, planId: string)
   return res.rows[0] ?? null;
 }
 
+/** The plan of the hospital whose id, stay id or visit id is `id` (null: none). */
+export async function planIdFor(q: Queryable, hospitalId: string, id: string): Promise<string | null> {
+  const res = await q.execute<{ id: string }>(sql`select cp.id from care_plans cp
+    where cp.hospital_id = ${hospitalId}
+      and (cp.id = ${id} or cp.hospitalization_id = ${id} or cp.admission_id = ${id})
+    order by (cp.id = ${id}) desc limit 1`);
+  return res.rows[0]?.id ?? null;
+}
+
 export interface Counts {
-  news2: TCarePatient['news2'];
   overdue: number;
   due: number;
 }
 
 /**
- * The latest NEWS2 and the open executions of plans: overdue (past time + grace) and due in `[now, shiftEnd)`.
- * One query for a page of plans (doses are counted by the MAR code).
+ * The open executions of plans: overdue (past time + grace) and due in `[now, shiftEnd)`. One query for a page of
+ * plans (doses are counted by the MAR code; the latest NEWS2 is the patient's series', vital-signs.repository).
  */
 export async function planCounts(
   q: Queryable,
@@ -125,39 +134,13 @@ export async function planCounts(
   const out = new Map<string, Counts>();
   if (planIds.length === 0) return out;
   const limit = new Date(now.getTime() - graceMinutes * 60_000);
-  const res = await q.execute<{
-    plan_id: string;
-    news2_score: number | null;
-    news2: Record<string, unknown> | string | null;
-    recorded_at: Date | string | null;
-    overdue: number;
-    due: number;
-  }>(sql`select x.id as plan_id, v.news2_score, v.news2, v.recorded_at,
+  const res = await q.execute<{ plan_id: string; overdue: number; due: number }>(sql`select x.id as plan_id,
       (select count(*)::int from care_executions e where e.plan_id = x.id and e.status = 'scheduled'
         and e.scheduled_at < ${limit.toISOString()}) as overdue,
       (select count(*)::int from care_executions e where e.plan_id = x.id and e.status = 'scheduled'
         and e.scheduled_at >= ${limit.toISOString()} and e.scheduled_at < ${shiftEnd.toISOString()}) as due
-    from care_plans x
-    left join lateral (select cv.news2_score, cv.news2, cv.recorded_at from care_vitals cv
-      where cv.plan_id = x.id order by cv.recorded_at desc limit 1) v on true
-    where x.id in (${sqlList(planIds)})`);
-  for (const r of res.rows) {
-    const news2 = parseJson<TNews2>(r.news2);
-    out.set(r.plan_id, {
-      news2:
-        news2 && r.recorded_at && r.news2_score !== null
-          ? {
-              score: Number(r.news2_score),
-              risk: news2.risk,
-              escalation: news2.escalation,
-              complete: news2.complete,
-              recorded_at: isoRequired(r.recorded_at),
-            }
-          : null,
-      overdue: Number(r.overdue),
-      due: Number(r.due),
-    });
-  }
+    from care_plans x where x.id in (${sqlList(planIds)})`);
+  for (const r of res.rows) out.set(r.plan_id, { overdue: Number(r.overdue), due: Number(r.due) });
   return out;
 }
 
@@ -170,6 +153,7 @@ export function parseJson<T>(v: unknown): T | null {
 export function carePatientOf(
   r: PlanRow & { plan_id: string | null },
   counts: Counts | undefined,
+  news2: TNews2Summary | null,
 ): TCarePatient {
   return {
     plan: r.plan_id,
@@ -181,7 +165,7 @@ export function carePatientOf(
     doctor: personOf(r.doc_id, r.doc_first, r.doc_last),
     since: isoRequired(r.since),
     hypercapnic: Boolean(r.hypercapnic),
-    news2: counts?.news2 ?? null,
+    news2,
     overdue: counts?.overdue ?? 0,
     due: counts?.due ?? 0,
   };
@@ -307,6 +291,7 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 export function toVitals(r: Record<string, unknown>): TVitalsRecord {
   return {
     id: r.id as string,
+    source: 'ward',
     plan: r.plan_id as string,
     patient: r.patient_id as string,
     recorded_at: isoRequired(r.recorded_at as Date),
@@ -372,4 +357,31 @@ export function toDose(r: Record<string, unknown>): TDoseRecord {
     },
     recorded_at: isoRequired(r.recorded_at as Date),
   };
+}
+
+// Recording a task, and taking it back ---------------------------------------------------------------------------
+
+/** The kind of an execution's order (a vitals task is done by recording vitals, issue 37). */
+export async function executionKind(q: Queryable, executionId: string): Promise<string | null> {
+  const res = await q.execute<{ kind: string }>(sql`select o.kind from care_executions e
+    join care_orders o on o.id = e.order_id where e.id = ${executionId}`);
+  return res.rows[0]?.kind ?? null;
+}
+
+/** How long the one who recorded a task may take it back (issue 37). */
+export const UNDO_SECONDS = 60;
+
+/**
+ * Takes back a task recorded (done or not done) by `userId` less than UNDO_SECONDS before `now`: it is to do
+ * again. Conditional in one statement, so that the bound holds whatever the timing; false when it no longer may.
+ */
+export async function undoExecution(q: Queryable, id: string, userId: string, now: Date): Promise<boolean> {
+  const since = new Date(now.getTime() - UNDO_SECONDS * 1000);
+  const res = await q.execute<{ id: string }>(sql`update care_executions set status = 'scheduled',
+      done_by = null, done_at = null, not_done_reason = null, note = null, recorded_at = null,
+      updated_at = ${now.toISOString()}
+    where id = ${id} and status in ('done', 'not_done') and done_by = ${userId}
+      and recorded_at >= ${since.toISOString()}
+    returning id`);
+  return res.rows.length > 0;
 }

@@ -109,6 +109,14 @@ defineMessages({
     fr: 'La période demandée est invalide ou trop longue.',
     en: 'The requested period is invalid or too long.',
   },
+  'care.vitals_required': {
+    fr: 'Une surveillance des constantes se valide en saisissant les constantes.',
+    en: 'A vital-signs check is done by recording the vital signs.',
+  },
+  'care.undo_expired': {
+    fr: "Ce soin ne peut plus être annulé : seul son auteur le peut, dans la minute qui suit l'enregistrement.",
+    en: 'This task can no longer be undone: only whoever recorded it may, within a minute.',
+  },
   'care.execution_closed': {
     fr: 'Ce soin a déjà été enregistré ou annulé.',
     en: 'This care task has already been recorded or cancelled.',
@@ -481,6 +489,21 @@ export async function careRoutes(app: FastifyInstance) {
       },
     },
     async (request) => care.record(contextOf(request), request.params.id, request.body),
+  );
+
+  r.post(
+    '/api/care/executions/:id/undo/',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary:
+          'Takes back a task the caller recorded (done or not done) less than a minute ago: to do again',
+        params: ZIdParams,
+        response: { 200: ZCareExecution },
+      },
+    },
+    async (request) => care.undo(contextOf(request), request.params.id),
   );
 
   r.post(

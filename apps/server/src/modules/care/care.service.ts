@@ -32,20 +32,22 @@ import {
   carePatientOf,
   EXECUTION_SELECT,
   type ExecutionRow,
+  executionKind,
   findExecution,
   findPlan,
   inScope,
   OPEN_STAY,
   OPEN_VISIT,
-  PLAN_COLUMNS,
-  PLAN_FROM,
   PLAN_JOINS,
   type PlanRow,
   personOf,
   planCounts,
+  planIdFor,
   toExecution,
+  undoExecution,
 } from './care.repository.js';
 import { planDoses } from './mar.lines.js';
+import { latestVitals, news2SummaryOf } from './vital-signs.repository.js';
 
 /** Executions exist this far ahead (the job and each new order materialise up to it). */
 export const HORIZON_HOURS = 48;
@@ -198,9 +200,16 @@ export class CareService {
       clock,
       now,
     );
+    const vitals = await latestVitals(
+      q,
+      hospitalId,
+      rows.map((r) => r.p_id),
+    );
     return {
       count,
-      rows: rows.map((r) => carePatientOf(r, r.plan_id ? counts.get(r.plan_id) : undefined)),
+      rows: rows.map((r) =>
+        carePatientOf(r, r.plan_id ? counts.get(r.plan_id) : undefined, news2SummaryOf(vitals.get(r.p_id))),
+      ),
     };
   }
 
@@ -289,7 +298,8 @@ export class CareService {
     const creator = await q.execute<{ first_name: string; last_name: string }>(
       sql`select first_name, last_name from users where id = ${row.created_by}`,
     );
-    const base = carePatientOf(row, counts.get(planId));
+    const vitals = await latestVitals(q, row.hospital_id, [row.p_id]);
+    const base = carePatientOf(row, counts.get(planId), news2SummaryOf(vitals.get(row.p_id)));
     const open = Boolean(row.is_open);
     return {
       ...base,
@@ -311,7 +321,12 @@ export class CareService {
     };
   }
 
-  async read(ctx: ServiceContext, planId: string) {
+  /**
+   * A plan by its id, or the plan of a stay or visit by the stay's or visit's id (`/care/{stay id}` finds the
+   * stay's care file, issue 37): the answer's `id` is the plan's.
+   */
+  async read(ctx: ServiceContext, id: string) {
+    const planId = (await planIdFor(this.app.db, scopedHospital(ctx).id, id)) ?? id;
     const plan = await this.detail(ctx, planId);
     await this.app.audit.record(ctx, {
       action: 'care.plan_read',
@@ -777,13 +792,19 @@ export class CareService {
   }
 
   /** Done (by the caller, at the time it was really done) or not done (with a reason). */
-  async record(ctx: ServiceContext, id: string, body: TCareRecord, tx?: Tx) {
+  /**
+   * Records a task done or not done. A vitals task is done by recording vitals (issue 37): only the vitals path
+   * (`byVitals`) marks it done; its "not done" (with a reason) stays here.
+   */
+  async record(ctx: ServiceContext, id: string, body: TCareRecord, tx?: Tx, byVitals = false) {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const now = this.now();
     const work = async (t: Tx) => {
       const { row } = await this.lockExecution(t, ctx, id);
       if (row.status !== 'scheduled') throw conflict('care.execution_closed');
+      if (body.outcome === 'done' && !byVitals && (await executionKind(t, id)) === 'vitals')
+        throw badRequest({ outcome: ['care.vitals_required'] });
       if (body.outcome === 'done') {
         const doneAt = body.done_at ? new Date(body.done_at) : now;
         if (doneAt.getTime() > now.getTime() + 60_000 || doneAt.getTime() < now.getTime() - 24 * HOUR)
@@ -811,6 +832,32 @@ export class CareService {
     if (tx) await work(tx);
     else await this.app.db.transaction(work);
     return (await findExecution(tx ?? this.app.db, hospital.id, id, now))!;
+  }
+
+  /**
+   * Takes back a task the caller recorded less than a minute ago (issue 37): it is to do again; audited. Later, or
+   * someone else's: 409. A vitals set recorded with it stays in the patient's series (a measurement is a fact).
+   */
+  async undo(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
+    const me = actingUser(ctx).id;
+    const now = this.now();
+    await this.app.db.transaction(async (tx) => {
+      const { row } = await this.lockExecution(tx, ctx, id);
+      if (!(await undoExecution(tx, id, me, now))) throw conflict('care.undo_expired');
+      await this.app.audit.record(
+        ctx,
+        {
+          action: 'care.execution_undo',
+          resourceType: 'care_execution',
+          resourceId: id,
+          patientId: row.patient_id,
+          details: { was: row.status },
+        },
+        tx,
+      );
+    });
+    return (await findExecution(this.app.db, hospital.id, id, now))!;
   }
 
   async cancel(ctx: ServiceContext, id: string, reason: string) {
@@ -842,7 +889,7 @@ export class CareService {
 }
 
 /**
- * The latest NEWS2 and the open work of plans: executions (planCounts) and doses — overdue ones of the last day,
+ * The open work of plans: executions (planCounts) and doses — overdue ones of the last day,
  * due ones of the shift.
  */
 async function countsOf(q: Queryable, planIds: string[], clock: HospitalClock, now: Date) {

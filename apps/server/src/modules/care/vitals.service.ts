@@ -9,12 +9,12 @@ import type {
 } from '@greensen/shared/contracts/care';
 import { ZCareVitals } from '@greensen/shared/contracts/care';
 import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
-import { computeNews2, news2Applies } from '@greensen/shared/domain/news2';
+import { news2Applies } from '@greensen/shared/domain/news2';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { careFluids, careVitals } from '../../db/schema/index.js';
-import { ageOf, fullName } from '../../lib/clinical.js';
+import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { departmentHeads } from '../hospitalizations/hospitalizations.repository.js';
@@ -22,6 +22,13 @@ import { type Notify, withNotifications } from '../notifications/notifications.s
 import { hospitalClock, shiftDto, shiftOf } from './care.context.js';
 import { type PlanRow, toFluid, toVitals, VITALS_SELECT } from './care.repository.js';
 import type { CareService } from './care.service.js';
+import {
+  dueVitalsExecutions,
+  latestVitals,
+  news2Of,
+  toSeriesVitals,
+  vitalsSeries,
+} from './vital-signs.repository.js';
 
 const HOUR = 3_600_000;
 
@@ -43,28 +50,12 @@ export class VitalsService {
     const clock = await hospitalClock(this.app.db, hospital.id);
     const { rows } = await this.care.targets(this.app.db, hospital.id, me, { ...f, kind: 'all' }, 100, 0);
     const planIds = rows.flatMap((r) => (r.plan ? [r.plan] : []));
-    const latest = new Map<string, TVitalsRecord>();
-    const due = new Map<string, string>();
-    if (planIds.length > 0) {
-      const ids = sql.join(
-        planIds.map((id) => sql`${id}`),
-        sql`, `,
-      );
-      const v = await this.app.db.execute<Record<string, unknown>>(
-        sql`select * from (${VITALS_SELECT} where v.plan_id in (${ids})) x
-          where x.recorded_at = (select max(y.recorded_at) from care_vitals y where y.plan_id = x.plan_id)`,
-      );
-      for (const r of v.rows) latest.set(r.plan_id as string, toVitals(r));
-      const shift = shiftOf(clock, now);
-      const e = await this.app.db.execute<{ plan_id: string; id: string }>(
-        sql`select distinct on (e.plan_id) e.plan_id, e.id from care_executions e
-          join care_orders o on o.id = e.order_id
-          where e.plan_id in (${ids}) and e.status = 'scheduled' and o.kind = 'vitals'
-            and e.scheduled_at < ${shift.end.toISOString()}
-          order by e.plan_id, e.scheduled_at`,
-      );
-      for (const r of e.rows) due.set(r.plan_id, r.id);
-    }
+    const latest = await latestVitals(
+      this.app.db,
+      hospital.id,
+      rows.map((r) => r.patient.id),
+    );
+    const due = await dueVitalsExecutions(this.app.db, planIds, shiftOf(clock, now).end);
     await this.app.audit.record(ctx, {
       action: 'care.round_read',
       resourceType: 'care_plan',
@@ -73,7 +64,7 @@ export class VitalsService {
     const results: TRoundPatient[] = rows.map((r) => ({
       ...r,
       news2_applies: news2Applies(r.patient.age),
-      latest: r.plan ? (latest.get(r.plan) ?? null) : null,
+      latest: latest.has(r.patient.id) ? toSeriesVitals(latest.get(r.patient.id)!) : null,
       due_execution: r.plan ? (due.get(r.plan) ?? null) : null,
     }));
     return { shift: shiftDto(clock, shiftOf(clock, now)), results };
@@ -154,8 +145,7 @@ export class VitalsService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     if (!plan.is_open) throw conflict('care.plan_closed');
-    const age = ageOf(plan.p_birth_date);
-    const news2 = news2Applies(age) ? computeNews2(v, { hypercapnic: Boolean(plan.hypercapnic) }) : null;
+    const news2 = news2Of(v, plan.p_birth_date, Boolean(plan.hypercapnic));
     let escalatedTo: string[] = [];
     if (news2 && news2.escalation !== 'none') {
       escalatedTo = plan.doc_id ? [plan.doc_id] : await departmentHeads(tx, hospital.id, plan.d_id);
@@ -203,6 +193,7 @@ export class VitalsService {
         executionId,
         { outcome: 'done', done_at: recordedAt.toISOString(), note: null },
         tx,
+        true,
       );
     await this.app.audit.record(
       ctx,
@@ -327,12 +318,8 @@ export class VitalsService {
     const toDay = addDays(fromDay, q.days - 1);
     const start = zonedInstant(fromDay, '00:00', clock.timeZone);
     const end = zonedInstant(addDays(toDay, 1), '00:00', clock.timeZone);
-    const vitals = await this.app.db.execute<Record<string, unknown>>(
-      sql`select recorded_at, temperature, heart_rate, systolic_bp, diastolic_bp, respiratory_rate, spo2, pain,
-          weight, news2_score from care_vitals
-        where plan_id = ${planId} and recorded_at >= ${start.toISOString()} and recorded_at < ${end.toISOString()}
-        order by recorded_at limit 2000`,
-    );
+    // The patient's one series: the triage and consultation sets of the period are on the chart too.
+    const vitals = await vitalsSeries(this.app.db, scopedHospital(ctx).id, plan.p_id, start, end, 2000);
     const fluids = await this.app.db.execute<{ day: string; direction: string; total: number }>(
       sql`select ((f.recorded_at at time zone ${clock.timeZone})::date)::text as day, f.direction,
           sum(f.volume_ml)::int as total
@@ -341,7 +328,7 @@ export class VitalsService {
         group by 1, 2`,
     );
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-    const points = vitals.rows.map((r) => ({
+    const points = vitals.map((r) => ({
       at: new Date(r.recorded_at as string).toISOString(),
       temperature: num(r.temperature),
       heart_rate: num(r.heart_rate),
@@ -352,6 +339,7 @@ export class VitalsService {
       pain: num(r.pain),
       weight: num(r.weight),
       news2: num(r.news2_score),
+      source: r.source,
     }));
     const days: TChart['days'] = [];
     for (let d = fromDay; d <= toDay; d = addDays(d, 1)) {

@@ -28,6 +28,7 @@ import {
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
+import { birthDateOf, news2Of } from '../care/vital-signs.repository.js';
 import { HospitalizationService } from '../hospitalizations/hospitalizations.service.js';
 import { withNotifications } from '../notifications/notifications.service.js';
 import { triageOfAdmission } from '../triage/triage.repository.js';
@@ -282,6 +283,12 @@ export class ConsultationsService {
         const facts = await this.lockForChange(tx, ctx, id, 'update');
         if (version !== facts.version) return { stale: true, version: facts.version } as StaleVersion;
         const values = this.sectionValues(sections);
+        if (values.vitals !== undefined) {
+          // Each save keeps the set's NEWS2 beside it: the patient's one series of vitals (issue 37).
+          const news2 = news2Of(values.vitals, await birthDateOf(tx, facts.patientId));
+          values.news2Score = news2?.score ?? null;
+          values.news2 = news2 ? { ...news2 } : null;
+        }
         await tx
           .update(consultations)
           .set({ ...values, version: facts.version + 1, updatedAt: new Date() })

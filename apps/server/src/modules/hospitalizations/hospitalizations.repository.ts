@@ -24,6 +24,7 @@ import {
 } from '../../lib/clinical.js';
 import type { Lang } from '../../lib/i18n.js';
 import { containsPattern } from '../../lib/queries.js';
+import { latestVitalsOf, news2SummaryOf } from '../care/vital-signs.repository.js';
 
 /** Role codes of the nurses of a ward (its department's, or the hospital's nurses without a department). */
 export const WARD_NURSE_ROLES = ['NURSE', 'CHARGE_NURSE'] as const;
@@ -282,21 +283,33 @@ export async function icdLabels(q: Queryable, codes: readonly string[], lang: La
 }
 
 /** Locks a stay of the hospital: its state and the people and places the rules need. */
+export type PlacementStay = {
+  id: string;
+  patient_id: string;
+  department_id: string;
+  doctor_id: string;
+  status: THospitalizationListItem['status'];
+  bed_id: string | null;
+  requested_at: Date | string;
+  patient_sex: 'F' | 'M';
+  patient_birth_date: string | null;
+};
+
+const placementStay = (hospitalId: string, id: string) => sql`select s.id, s.patient_id, s.department_id,
+    s.doctor_id, s.status::text as status, s.bed_id, s.requested_at, p.sex::text as patient_sex,
+    p.birth_date::text as patient_birth_date
+  from hospitalizations s join patients p on p.id = s.patient_id
+  where s.hospital_id = ${hospitalId} and s.id = ${id}`;
+
+/** A stay with what a bed move reads (the patient's sex and birth date), locked for the move. */
 export async function lockStay(q: Queryable, hospitalId: string, id: string) {
-  const res = await q.execute<{
-    id: string;
-    patient_id: string;
-    department_id: string;
-    doctor_id: string;
-    status: THospitalizationListItem['status'];
-    bed_id: string | null;
-    requested_at: Date | string;
-    patient_sex: 'F' | 'M';
-    patient_birth_date: string | null;
-  }>(sql`select s.id, s.patient_id, s.department_id, s.doctor_id, s.status::text as status, s.bed_id,
-      s.requested_at, p.sex::text as patient_sex, p.birth_date::text as patient_birth_date
-    from hospitalizations s join patients p on p.id = s.patient_id
-    where s.hospital_id = ${hospitalId} and s.id = ${id} for update of s`);
+  const res = await q.execute<PlacementStay>(sql`${placementStay(hospitalId, id)} for update of s`);
+  return res.rows[0] ?? null;
+}
+
+/** The same, unlocked (the bed board's check before a placement). */
+export async function findStayForPlacement(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<PlacementStay>(placementStay(hospitalId, id));
   return res.rows[0] ?? null;
 }
 export type LockedStay = NonNullable<Awaited<ReturnType<typeof lockStay>>>;
@@ -309,15 +322,46 @@ export async function lockBedForStay(q: Queryable, hospitalId: string, id: strin
     status: TBoardBed['status'];
     usable: boolean;
     ward_id: string;
+    ward_name: string;
+    room_id: string;
     department_id: string;
+    department_name: string;
     sex_restriction: 'F' | 'M' | null;
     min_age: number | null;
     max_age: number | null;
   }>(sql`select b.id, b.label, b.status::text as status, (b.is_active and r.is_active and w.is_active) as usable,
-      w.id as ward_id, w.department_id, w.sex_restriction::text as sex_restriction, w.min_age, w.max_age
+      w.id as ward_id, w.name as ward_name, r.id as room_id, w.department_id, d.name as department_name,
+      w.sex_restriction::text as sex_restriction, w.min_age, w.max_age
     from beds b join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
+      join departments d on d.id = w.department_id
     where b.hospital_id = ${hospitalId} and b.id = ${id} for update of b`);
   return res.rows[0] ?? null;
+}
+export type LockedBed = NonNullable<Awaited<ReturnType<typeof lockBedForStay>>>;
+
+/** A bed with its ward's rules, unlocked (the bed board's check before a placement). */
+export async function bedForStay(q: Queryable, hospitalId: string, id: string): Promise<LockedBed | null> {
+  const res = await q.execute<LockedBed>(sql`select b.id, b.label, b.status::text as status,
+      (b.is_active and r.is_active and w.is_active) as usable, w.id as ward_id, w.name as ward_name,
+      r.id as room_id, w.department_id, d.name as department_name, w.sex_restriction::text as sex_restriction,
+      w.min_age, w.max_age
+    from beds b join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
+      join departments d on d.id = w.department_id
+    where b.hospital_id = ${hospitalId} and b.id = ${id}`);
+  return res.rows[0] ?? null;
+}
+
+/** The sex of the patients lying in the other beds of a room (its open assignments), the stay `except` aside. */
+export async function roomNeighbourSexes(
+  q: Queryable,
+  roomId: string,
+  except: string,
+): Promise<('F' | 'M')[]> {
+  const res = await q.execute<{ sex: 'F' | 'M' }>(sql`select distinct p.sex::text as sex
+    from beds b join bed_assignments ba on ba.bed_id = b.id and ba.ended_at is null
+      join hospitalizations s on s.id = ba.hospitalization_id join patients p on p.id = s.patient_id
+    where b.room_id = ${roomId} and s.id <> ${except}`);
+  return res.rows.map((r) => r.sex);
 }
 
 /** Users of the hospital who look after a ward's patients (the nurses of its department or of the hospital). */
@@ -471,14 +515,17 @@ interface NurseRow extends StayRow {
   v_sys: number | null;
   v_dia: number | null;
   v_spo2: number | null;
+  v_news2_score: number | null;
+  v_news2: Record<string, unknown> | string | null;
 }
 
 const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
  * The stays in the wards a nurse looks after (the departments of her nurse memberships; all wards when one of
- * them has no department), with the latest vitals recorded for the patient (at triage or on the ward: the care
- * module's `care_vitals`, decision 0025) and what needs her eye.
+ * them has no department), with the latest set of the patient's one series of vitals (triage, consultation or
+ * ward, with its NEWS2: care/vital-signs.repository, decision 0068) and what needs her eye; the highest NEWS2
+ * first (issue 37), then by ward, room and bed.
  */
 export async function nursePatients(
   q: Queryable,
@@ -506,9 +553,14 @@ export async function nursePatients(
         s.department_id, s.doctor_id, s.provisional_icd_code,
         b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id, w.code as w_code,
         w.name as w_name, count(*) over () as total,
-        row_number() over (order by w.name nulls last, r.name nulls last, b.label nulls last, s.requested_at) as ord
+        v.recorded_at as v_at, v.temperature as v_temperature, v.heart_rate as v_hr, v.respiratory_rate as v_rr,
+        v.systolic_bp as v_sys, v.diastolic_bp as v_dia, v.spo2 as v_spo2, v.news2_score as v_news2_score,
+        v.news2 as v_news2,
+        row_number() over (order by v.news2_score desc nulls last, w.name nulls last, r.name nulls last,
+          b.label nulls last, s.requested_at) as ord
       from hospitalizations s left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id
       left join wards w on w.id = r.ward_id
+      left join lateral ${latestVitalsOf(hospitalId, sql`s.patient_id`)} v on true
       where ${where} order by ord limit ${limit} offset ${offset})
     select coalesce(json_agg(y order by y.ord), '[]'::json) as rows from (
     select x.ord, x.id, x.status::text as status, x.reason, x.expected_days, x.requested_at, x.admitted_at,
@@ -519,24 +571,13 @@ export async function nursePatients(
         - (x.requested_at at time zone ho.time_zone)::date + 1)::int as days,
       (select t.id from transfers t where t.hospitalization_id = x.id and t.status in ('requested', 'accepted')
         limit 1) as open_transfer, x.total,
-      v.recorded_at as v_at, v.temperature as v_temperature,
-      v.heart_rate as v_hr, v.respiratory_rate as v_rr, v.systolic_bp as v_sys, v.diastolic_bp as v_dia,
-      v.spo2 as v_spo2
+      x.v_at, x.v_temperature, x.v_hr, x.v_rr, x.v_sys, x.v_dia, x.v_spo2, x.v_news2_score, x.v_news2
     from page x
     join hospitals ho on ho.id = ${hospitalId}
     join patients p on p.id = x.patient_id
     join departments d on d.id = x.department_id
     join users u on u.id = x.doctor_id
-    left join icd10_codes i on i.code = x.provisional_icd_code
-    left join lateral (select * from (
-        (select tr.recorded_at, tr.temperature, tr.heart_rate, tr.respiratory_rate, tr.systolic_bp,
-          tr.diastolic_bp, tr.spo2
-        from triage_records tr where tr.patient_id = x.patient_id order by tr.recorded_at desc limit 1)
-        union all
-        (select cv.recorded_at, cv.temperature, cv.heart_rate, cv.respiratory_rate, cv.systolic_bp,
-          cv.diastolic_bp, cv.spo2
-        from care_vitals cv where cv.patient_id = x.patient_id order by cv.recorded_at desc limit 1)
-      ) both_sources order by recorded_at desc limit 1) v on true) y`);
+    left join icd10_codes i on i.code = x.provisional_icd_code) y`);
   const rows = answer.rows[0]?.rows ?? [];
   const first = rows[0];
   const count = first
@@ -570,6 +611,9 @@ export async function nursePatients(
               diastolic_bp: numberOrNull(r.v_dia),
               spo2: numberOrNull(r.v_spo2),
             }
+          : null,
+        news2: r.v_at
+          ? news2SummaryOf({ news2_score: r.v_news2_score, news2: r.v_news2, recorded_at: r.v_at })
           : null,
         flags,
       };

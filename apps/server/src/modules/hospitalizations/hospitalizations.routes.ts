@@ -4,6 +4,8 @@ import {
   ZBedAssign,
   ZBedBoard,
   ZBedBoardQuery,
+  ZBedCheck,
+  ZBedCheckQuery,
   ZBedHousekeeping,
   ZBoardBed,
   ZCensus,
@@ -102,13 +104,29 @@ defineMessages({
     fr: 'Le patient occupe déjà ce lit.',
     en: 'The patient is already in this bed.',
   },
-  'hospitalizations.ward_sex': {
-    fr: "Cette unité n'accueille pas les patients de ce sexe.",
-    en: 'This ward does not admit patients of this sex.',
+  'hospitalizations.override_forbidden': {
+    fr: 'Seul(e) un(e) infirmier(ère) chef peut passer outre les règles de placement.',
+    en: 'Only a charge nurse may override the placement rules.',
   },
-  'hospitalizations.ward_age': {
-    fr: "L'âge du patient est hors des limites de cette unité.",
-    en: "The patient's age is outside this ward's limits.",
+  'hospitalizations.guardrail.ward_sex_F': {
+    fr: "L'unité {ward} n'accueille que des femmes.",
+    en: 'Ward {ward} admits women only.',
+  },
+  'hospitalizations.guardrail.ward_sex_M': {
+    fr: "L'unité {ward} n'accueille que des hommes.",
+    en: 'Ward {ward} admits men only.',
+  },
+  'hospitalizations.guardrail.ward_age': {
+    fr: "L'unité {ward} accueille les patients de {min} à {max} ans ; ce patient a {age} ans.",
+    en: 'Ward {ward} admits patients aged {min} to {max}; this patient is {age}.',
+  },
+  'hospitalizations.guardrail.ward_department': {
+    fr: "L'unité {ward} appartient au service {department}, pas à celui du séjour.",
+    en: "Ward {ward} belongs to {department}, not to the stay's department.",
+  },
+  'hospitalizations.guardrail.room_mixed_sex': {
+    fr: 'La chambre accueille déjà un patient de l’autre sexe.',
+    en: 'The room already holds a patient of the other sex.',
   },
   'hospitalizations.bed_not_cleaning': {
     fr: 'Seul un lit en nettoyage peut être remis en service comme libre.',
@@ -343,7 +361,7 @@ export async function hospitalizationRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'Puts the patient in a free bed, or moves them (the old bed goes to cleaning); a taken bed is a 409',
+          'Puts the patient in a free bed, or moves them (the old bed goes to cleaning); a taken bed is a 409, a broken guardrail a 409 unless a charge nurse gives a reason',
         params: ZIdParams,
         body: ZBedAssign,
         response: { 201: ZHospitalizationDetail },
@@ -351,8 +369,29 @@ export async function hospitalizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       reply.code(201);
-      return stays.assignBed(contextOf(request), request.params.id, request.body.bed);
+      return stays.assignBed(
+        contextOf(request),
+        request.params.id,
+        request.body.bed,
+        request.body.override_reason ?? null,
+      );
     },
+  );
+
+  r.get(
+    '/api/hospitalizations/:id/bed-check/',
+    {
+      config: policy(ACTION_GROUPS['hospitalization.bed']),
+      schema: {
+        tags,
+        summary:
+          "What placing the stay's patient in a bed would break (ward sex and ages, department, mixed room), before the placement is confirmed",
+        params: ZIdParams,
+        querystring: ZBedCheckQuery,
+        response: { 200: ZBedCheck },
+      },
+    },
+    async (request) => stays.checkBed(contextOf(request), request.params.id, request.query.bed),
   );
 
   r.post(

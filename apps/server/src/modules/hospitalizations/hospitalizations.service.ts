@@ -1,5 +1,7 @@
 import type {
+  BedGuardrail,
   TBedBoard,
+  TBedCheck,
   TBoardBed,
   TCensus,
   TDischargeCreate,
@@ -22,20 +24,25 @@ import {
 } from '../../db/schema/index.js';
 import { ageOf, fullName, isoRequired, personRef } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { ApiError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { translate } from '../../lib/i18n.js';
 import { type PreSerialized, preSerialize } from '../../lib/pre-serialized.js';
 import { hospitalToday } from '../../lib/queries.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import { listWards } from '../structure/structure.repository.js';
 import {
+  bedForStay,
   boardWards,
   findStay,
+  findStayForPlacement,
   icdLabels,
+  type LockedBed,
   type LockedStay,
   listStays,
   lockBedForStay,
   lockStay,
   nursePatients,
+  roomNeighbourSexes,
   type StayFilters,
   stayExtras,
   wardNurses,
@@ -384,13 +391,13 @@ export class HospitalizationService {
    * first, so that of two nurses assigning one bed the second sees it occupied (409); the partial unique
    * indexes of `bed_assignments` and `hospitalizations` hold it even without the lock.
    */
-  async assignBed(ctx: ServiceContext, id: string, bedId: string) {
+  async assignBed(ctx: ServiceContext, id: string, bedId: string, overrideReason?: string | null) {
     const hospital = scopedHospital(ctx);
     await withNotifications(this.app, async (tx, notify) => {
       const stay = await lockStay(tx, hospital.id, id);
       if (!stay) throw notFound();
       if (!OPEN.includes(stay.status)) throw conflict('hospitalizations.closed');
-      const bed = await this.placeIn(tx, ctx, stay, bedId, null);
+      const bed = await this.placeIn(tx, ctx, stay, bedId, null, overrideReason ?? null);
       await this.app.audit.record(
         ctx,
         {
@@ -398,13 +405,88 @@ export class HospitalizationService {
           resourceType: 'hospitalization',
           resourceId: id,
           patientId: stay.patient_id,
-          details: { bed: bedId, from: stay.bed_id },
+          details: {
+            bed: bedId,
+            from: stay.bed_id,
+            ...(bed.overridden.length > 0
+              ? { overridden: bed.overridden, override_reason: overrideReason ?? null }
+              : {}),
+          },
         },
         tx,
       );
       await this.tellBed(tx, ctx, notify, stay, bed);
     });
     return this.detail(ctx, id);
+  }
+
+  /**
+   * What placing the stay's patient in `bedId` would break (the bed board asks before every placement, issue 37),
+   * in the caller's language, and whether the caller may override. Reads only.
+   */
+  async checkBed(ctx: ServiceContext, id: string, bedId: string): Promise<TBedCheck> {
+    const hospital = scopedHospital(ctx);
+    const stay = await findStayForPlacement(this.app.db, hospital.id, id);
+    if (!stay) throw notFound();
+    const bed = await bedForStay(this.app.db, hospital.id, bedId);
+    if (!bed?.usable) throw badRequest({ bed: ['hospitalizations.bed_unknown'] });
+    const broken = await this.guardrailsOf(this.app.db, stay, bed, null);
+    await this.app.audit.record(ctx, {
+      action: 'hospitalization.bed_check',
+      resourceType: 'hospitalization',
+      resourceId: id,
+      patientId: stay.patient_id,
+      details: { bed: bedId, guardrails: broken.map((g) => g.code) },
+    });
+    return {
+      bed: bedId,
+      guardrails: broken.map((g) => ({ code: g.code, message: translate(ctx.lang, g.key, g.params) })),
+      may_override: this.mayOverride(ctx),
+    };
+  }
+
+  private mayOverride(ctx: ServiceContext) {
+    return mayAct(ctx, 'hospitalization.bed_override');
+  }
+
+  /**
+   * The placement guardrails (issue 37, decision 0069), the one place they are decided: the ward's sex and ages,
+   * the bed in the stay's department (or the transfer's), and no patient of the other sex in the room.
+   */
+  private async guardrailsOf(
+    q: Queryable,
+    stay: Pick<LockedStay, 'id' | 'department_id' | 'patient_sex' | 'patient_birth_date'>,
+    bed: LockedBed,
+    within: { department?: string; ward?: string } | null,
+  ): Promise<{ code: BedGuardrail; key: string; params: Record<string, string | number> }[]> {
+    const out: { code: BedGuardrail; key: string; params: Record<string, string | number> }[] = [];
+    if (bed.sex_restriction && bed.sex_restriction !== stay.patient_sex)
+      out.push({
+        code: 'ward_sex',
+        key: `hospitalizations.guardrail.ward_sex_${bed.sex_restriction}`,
+        params: { ward: bed.ward_name },
+      });
+    const age = ageOf(stay.patient_birth_date);
+    if (
+      age !== null &&
+      ((bed.min_age !== null && age < bed.min_age) || (bed.max_age !== null && age > bed.max_age))
+    )
+      out.push({
+        code: 'ward_age',
+        key: 'hospitalizations.guardrail.ward_age',
+        params: { ward: bed.ward_name, age, min: bed.min_age ?? 0, max: bed.max_age ?? 120 },
+      });
+    // A transfer's bed is checked against its destination by `within` (placeIn).
+    if (!within && bed.department_id !== stay.department_id)
+      out.push({
+        code: 'ward_department',
+        key: 'hospitalizations.guardrail.ward_department',
+        params: { ward: bed.ward_name, department: bed.department_name },
+      });
+    const neighbours = await roomNeighbourSexes(q, bed.room_id, stay.id);
+    if (neighbours.some((sex) => sex !== stay.patient_sex))
+      out.push({ code: 'room_mixed_sex', key: 'hospitalizations.guardrail.room_mixed_sex', params: {} });
+    return out;
   }
 
   /** Tells the ward's nurses and the doctor in charge that a patient has a bed. */
@@ -434,8 +516,9 @@ export class HospitalizationService {
   }
 
   /**
-   * The move itself, in the caller's transaction: checks the bed (free, usable, the ward's sex and age rules,
-   * within `departmentOnly` when given), closes the current assignment, opens the new one.
+   * The move itself, in the caller's transaction: checks the bed (free, usable, within `within` when given), its
+   * guardrails (refused with them listed unless a charge nurse gives a reason: then kept with the placement),
+   * closes the current assignment, opens the new one.
    */
   private async placeIn(
     tx: Tx,
@@ -443,25 +526,29 @@ export class HospitalizationService {
     stay: LockedStay,
     bedId: string,
     within: { department?: string; ward?: string } | null,
+    overrideReason: string | null = null,
   ) {
     const hospital = scopedHospital(ctx);
     const me = ctx.user?.id ?? null;
     const bed = await lockBedForStay(tx, hospital.id, bedId);
-    if (!bed || !bed.usable) throw badRequest({ bed: ['hospitalizations.bed_unknown'] });
+    if (!bed?.usable) throw badRequest({ bed: ['hospitalizations.bed_unknown'] });
     if (within?.ward && bed.ward_id !== within.ward) throw badRequest({ bed: ['transfers.bed_elsewhere'] });
     if (within?.department && bed.department_id !== within.department)
       throw badRequest({ bed: ['transfers.bed_elsewhere'] });
     if (stay.bed_id === bed.id) throw conflict('hospitalizations.same_bed');
     if (bed.status === 'occupied') throw conflict('hospitalizations.bed_taken');
     if (bed.status !== 'free') throw conflict('hospitalizations.bed_unavailable');
-    if (bed.sex_restriction && bed.sex_restriction !== stay.patient_sex)
-      throw conflict('hospitalizations.ward_sex');
-    const age = ageOf(stay.patient_birth_date);
-    if (
-      age !== null &&
-      ((bed.min_age !== null && age < bed.min_age) || (bed.max_age !== null && age > bed.max_age))
-    )
-      throw conflict('hospitalizations.ward_age');
+    const broken = await this.guardrailsOf(tx, stay, bed, within);
+    if (broken.length > 0 && overrideReason !== null && !this.mayOverride(ctx))
+      throw forbidden('hospitalizations.override_forbidden');
+    if (broken.length > 0 && overrideReason === null) {
+      const guardrails = broken.map((g) => ({ code: g.code, message: translate(ctx.lang, g.key, g.params) }));
+      throw new ApiError(409, guardrails.map((g) => g.message).join(' '), {
+        code: 'bed_guardrails',
+        body: { guardrails, may_override: this.mayOverride(ctx) },
+      });
+    }
+    const overridden = broken.map((g) => g.code);
     const now = new Date();
     try {
       if (stay.bed_id) await this.leaveBed(tx, stay, now);
@@ -471,6 +558,8 @@ export class HospitalizationService {
         bedId: bed.id,
         startedAt: now,
         assignedBy: me,
+        overridden,
+        overrideReason: overridden.length > 0 ? overrideReason : null,
       });
       await tx
         .update(hospitalizations)
@@ -489,8 +578,12 @@ export class HospitalizationService {
       if (isUniqueViolation(error)) throw conflict('hospitalizations.bed_taken');
       throw error;
     }
-    const ward = await tx.execute<{ name: string }>(sql`select name from wards where id = ${bed.ward_id}`);
-    return { label: bed.label, department_id: bed.department_id, ward_name: ward.rows[0]?.name ?? '' };
+    return {
+      label: bed.label,
+      department_id: bed.department_id,
+      ward_name: bed.ward_name,
+      overridden,
+    };
   }
 
   /**

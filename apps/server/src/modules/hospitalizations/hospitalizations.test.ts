@@ -320,7 +320,7 @@ describe('beds', () => {
       bed: women.beds[0],
     });
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe("Cette unité n'accueille pas les patients de ce sexe.");
+    expect(res.json().detail).toMatch(/^L'unité .+ n'accueille que des femmes\.$/);
     const children = await ward('URG', ['A'], { max_age: 15 });
     const adult = await pendingStay();
     const old = await call(ctx.app, nurse, 'POST', `/api/hospitalizations/${adult.id}/bed/`, {

@@ -12,6 +12,7 @@ import type { Queryable } from '../../db/client.js';
 import { admissions, hospitals } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { birthDateOf, news2Of } from '../care/vital-signs.repository.js';
 import { findTriage, insertTriage, listTriage, waitingRoom } from './triage.repository.js';
 
 export async function hospitalScale(q: Queryable, hospitalId: string): Promise<TriageScale> {
@@ -72,6 +73,7 @@ export class TriageService {
       const rank = levelRank(scale, level);
       const target = TARGET_MINUTES[level];
       const v = input.vitals;
+      const news2 = news2Of(v, await birthDateOf(tx, admission.patientId));
       const id = await insertTriage(tx, {
         hospitalId: hospital.id,
         admissionId: admission.id,
@@ -102,6 +104,8 @@ export class TriageService {
         overrideReason: level !== suggestion.level ? (input.override_reason ?? null) : null,
         targetMinutes: target,
         notes: input.notes ?? null,
+        news2Score: news2?.score ?? null,
+        news2: news2 ? { ...news2 } : null,
         recordedBy: actingUser(ctx).id,
       });
       await tx

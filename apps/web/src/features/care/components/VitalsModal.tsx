@@ -18,10 +18,13 @@ import { VitalsEntryFields } from './VitalsEntryFields';
 export function VitalsModal({
   plan,
   news2Applies,
+  execution = null,
   onClose,
 }: {
   plan: TCarePlan;
   news2Applies: boolean;
+  /** The vitals task this set answers (done by saving it, issue 37). */
+  execution?: string | null;
   onClose: () => void;
 }) {
   const { t } = useTranslation('care');
@@ -42,7 +45,7 @@ export function VitalsModal({
     if (!read.touched || Object.keys(read.errors).length > 0) return;
     setGeneral(null);
     record.mutate(
-      { vitals: { ...read.values, confused: read.values.confused || null } },
+      { vitals: { ...read.values, confused: read.values.confused || null }, execution },
       {
         onSuccess: setSaved,
         onError: (error) => {

@@ -11,7 +11,7 @@ import {
   plan,
   SHIFT,
 } from '../../../lib/clinical/components/care/care.fixture';
-import { type MockRequest, makeUser, renderApp } from '../../../test/render';
+import { locationOf, type MockRequest, makeUser, renderApp } from '../../../test/render';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -185,5 +185,42 @@ describe('the care file', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Arrêter' }));
     await waitFor(() => expect(stopped).toHaveLength(1));
     expect(stopped[0]?.body).toEqual({ reason: 'Cicatrisation obtenue' });
+  });
+
+  it("/care/{stay id} finds the stay's care file and takes its address (issue 37)", async () => {
+    const STAY = '0190f0f0-5555-7222-8333-444455556662';
+    const { router } = renderApp(`/care/${STAY}`, {
+      user: nurse,
+      routes: {
+        ...routes(() => Response.json({})),
+        [`/api/care/plans/${STAY}/`]: () => Response.json(plan()),
+      },
+    });
+    await waitFor(() => expect(locationOf(router)).toBe(`/care/${PLAN_ID}`), { timeout: 15_000 });
+    expect(
+      await screen.findByRole('heading', { name: 'Dossier de soins de Joseph Kabila' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Impossible de charger les données')).not.toBeInTheDocument();
+  });
+
+  it('/care/{stay id} of a stay without a care file opens one, then shows it', async () => {
+    const STAY = '0190f0f0-5555-7222-8333-444455556669';
+    const opened: MockRequest[] = [];
+    const { router } = renderApp(`/care/${STAY}`, {
+      user: nurse,
+      routes: {
+        ...routes(() => Response.json({})),
+        [`/api/care/plans/${STAY}/`]: () => Response.json({ detail: 'Introuvable.' }, { status: 404 }),
+        '/api/care/plans/': (request) => {
+          opened.push(request);
+          return Response.json(plan(), { status: 201 });
+        },
+      },
+    });
+    await waitFor(() => expect(locationOf(router)).toBe(`/care/${PLAN_ID}`), { timeout: 15_000 });
+    expect(opened.map((r) => r.body)).toEqual([{ hospitalization: STAY }]);
+    expect(
+      await screen.findByRole('heading', { name: 'Dossier de soins de Joseph Kabila' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 /**
- * /care/:id (issue 20): the care file of a stay or an emergency visit — its plan (the id is the plan's). The
+ * /care/:id (issue 20): the care file of a stay or an emergency visit — its plan (the id is the plan's, or the
+ * stay's or visit's: the page then takes the plan's address, issue 37). The
  * patient with allergies, the bed, the latest NEWS2; actions: a set of vitals, the SBAR handoff, the stay (or
  * visit) page. Tabs: the care plan's orders, the executions (to do, then the timeline of what was recorded), the
  * temperature chart (lazily drawn, with its table, printable), the MAR, and the handoffs.
@@ -16,17 +17,19 @@ import {
   IconPencil,
   IconPill,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
 import { useHandoff, useHandoffDraft } from '../../../lib/clinical/api/care';
 import { HandoffFormModal, HandoffView } from '../../../lib/clinical/components/care/Handoffs';
 import { News2Badge } from '../../../lib/clinical/components/care/News2Badge';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { formatDateTime, formatTime } from '../../../lib/format';
 import { DetailQueryState, LoadError } from '../../../lib/page-states';
+import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
-import { usePlan } from '../api/care-file';
+import { useOpenPlan, usePlan } from '../api/care-file';
 import { ChartPanel } from '../components/ChartPanel';
 import { ExecutionsPanel } from '../components/ExecutionsPanel';
 import { MarPanel } from '../components/MarPanel';
@@ -89,9 +92,34 @@ export default function CareDetailPage() {
   const to = useLocalizedPath();
   const query = usePlan(id);
   const [tab, setTab] = useState<string | null>('tasks');
-  const [dialog, setDialog] = useState<Dialog>(null);
+  // `?vitals={execution}`: a vitals task opened from a task list, done by the set recorded here (issue 37).
+  const [search, setSearch] = useSearchParams();
+  const task = search.get('vitals');
+  const [dialog, setDialog] = useState<Dialog>(task ? 'vitals' : null);
+  const navigate = useNavigate();
+  const { can } = usePermissions();
+  const openPlan = useOpenPlan();
+  // `/care/{stay or visit id}` (issue 37): the server answers the stay's plan, whose address the page takes; a
+  // stay without a plan yet gets one opened, as from the ward list, by whoever may write care.
+  const planId = query.data?.id;
+  const missing = query.error instanceof ApiError && query.error.status === 404;
+  const { mutate: open, isIdle } = openPlan;
+  useEffect(() => {
+    if (planId && planId !== id) navigate(to(`/care/${planId}`), { replace: true });
+  }, [planId, id, navigate, to]);
+  useEffect(() => {
+    if (!missing || !isIdle || !can('care.write')) return;
+    open(
+      { hospitalization: id },
+      { onSuccess: (plan) => navigate(to(`/care/${plan.id}`), { replace: true }) },
+    );
+  }, [missing, isIdle, can, open, id, navigate, to]);
 
-  if (query.isPending || query.isError)
+  if (missing && (openPlan.isPending || openPlan.isSuccess))
+    return (
+      <DetailQueryState query={{ ...query, isError: false }} blocks={[110, 320]} testId="care-loading" />
+    );
+  if (query.isPending || query.isError || (planId && planId !== id))
     return <DetailQueryState query={query} blocks={[110, 320]} testId="care-loading" />;
   const plan = query.data;
   const closed = plan.status === 'closed';
@@ -214,11 +242,15 @@ export default function CareDetailPage() {
         </Tabs>
       </Paper>
 
-      {dialog === 'vitals' && (
+      {dialog === 'vitals' && plan.can.record && !closed && (
         <VitalsModal
           plan={plan}
           news2Applies={news2Applies(plan.patient.age)}
-          onClose={() => setDialog(null)}
+          execution={task}
+          onClose={() => {
+            setDialog(null);
+            if (task) setSearch({}, { replace: true });
+          }}
         />
       )}
       {dialog === 'handoff' && (

@@ -65,7 +65,23 @@ const inpatient = {
     diastolic_bp: 79,
     spo2: 93,
   },
+  news2: {
+    score: 10,
+    risk: 'high',
+    escalation: 'emergency',
+    complete: true,
+    recorded_at: '2026-03-04T06:30:00Z',
+  },
   flags: ['allergies', 'overstay'],
+};
+
+const stable = {
+  ...inpatient,
+  id: '0190f0f0-5555-7222-8333-444455556663',
+  patient: { ...inpatient.patient, id: '0190f0f0-7777-7222-8333-444455556663', full_name: 'Marie Tshala' },
+  latest_vitals: null,
+  news2: null,
+  flags: [],
 };
 
 describe("the nurse's patients", () => {
@@ -84,6 +100,9 @@ describe("the nurse's patients", () => {
     expect(within(row).getByText('J4')).toBeInTheDocument();
     expect(within(row).getByText('T 38,4 °C · FC 104 · TA 128/79 · FR 22 · SpO₂ 93 %')).toBeInTheDocument();
     expect(within(row).getByText('Durée prévue dépassée')).toBeInTheDocument();
+    // The NEWS2 of the patient's one series of vitals (issue 37), in its colour.
+    expect(within(row).getByTestId('nurse-news2')).toHaveTextContent('NEWS2 10');
+    expect(within(row).getByTestId('nurse-news2')).toHaveAttribute('data-risk', 'high');
     expect(within(row).getByTestId('allergy-badge')).toHaveTextContent('Pénicilline');
     const asked = (fetchMock.mock.calls as unknown as [RequestInfo | URL][]).map(
       ([input]) => new URL(String(input), 'http://localhost').pathname,
@@ -91,6 +110,20 @@ describe("the nurse's patients", () => {
     expect(asked).toContain(`/api/nurses/${NURSE}/patients/`);
     await userEvent.setup().click(name);
     await waitFor(() => expect(locationOf(router)).toBe(`/hospitalizations/${STAY}`));
+  });
+
+  it('shows the NEWS2 column, and says so for a patient without vitals', async () => {
+    renderApp('/', {
+      user: nurse,
+      routes: {
+        [`/api/nurses/${NURSE}/patients/`]: () =>
+          Response.json({ count: 2, next: null, previous: null, results: [inpatient, stable] }),
+      },
+    });
+    const name = await screen.findByText('Marie Tshala', {}, { timeout: 15_000 });
+    const row = name.closest('tr') as HTMLElement;
+    expect(within(row).getByText('Pas de NEWS2')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'NEWS2' })).toBeInTheDocument();
   });
 
   it('says so when no inpatient is in her wards', async () => {

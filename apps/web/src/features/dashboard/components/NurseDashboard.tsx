@@ -1,7 +1,8 @@
 /**
  * Nurse dashboard "Unit Overview" (spec §6): the `my-patients` tab lists the inpatients of the nurse's wards
- * (GET /api/nurses/{id}/patients/, the nurse's own id) with bed and ward, days in hospital, latest vitals and
- * what needs her eye (allergies, a transfer under way, the expected stay exceeded); a row opens the stay. The
+ * (GET /api/nurses/{id}/patients/, the nurse's own id), the highest NEWS2 first (the patient's one series of
+ * vitals: triage, consultation or ward, issue 37), with bed and ward, days in hospital, latest vitals and what needs
+ * her eye (allergies, a transfer under way, the expected stay exceeded); a row opens the stay. The
  * `tasks` and `handoffs` tabs (issue 20) are chunks of their own, loaded with the care strings when opened, so the
  * first screen does not carry them. Refreshed by the frame's timer (60 s) and the dashboard flag.
  */
@@ -14,6 +15,7 @@ import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useNursePatients } from '../../../lib/clinical/api/nurse-patients';
+import { News2Badge } from '../../../lib/clinical/components/care/News2Badge';
 import { PagedQueryTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { formatTime } from '../../../lib/format';
@@ -133,6 +135,25 @@ function NursePatients() {
               </Text>
             </div>
           ),
+        },
+        {
+          accessor: 'news2',
+          title: t('nurse.columns.news2'),
+          render: (p) =>
+            p.news2 ? (
+              <News2Badge
+                score={p.news2.score}
+                risk={p.news2.risk}
+                complete={p.news2.complete}
+                size="md"
+                strings="dashboard"
+                testId="nurse-news2"
+              />
+            ) : (
+              <Text size="sm" c="dimmed">
+                {t('nurse.noNews2')}
+              </Text>
+            ),
         },
         {
           accessor: 'latest_vitals',

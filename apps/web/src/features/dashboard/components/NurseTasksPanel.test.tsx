@@ -123,6 +123,34 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     expect(recorded[0]?.body).toEqual({ outcome: 'done' });
   }, 60_000);
 
+  it('a vitals task opens the vitals entry (no "done" without values); a task done offers its undo', async () => {
+    const undone: MockRequest[] = [];
+    const user = userEvent.setup();
+    renderApp('/', {
+      user: nurse,
+      routes: routes({
+        [`/api/care/executions/${EXEC_ID}/record/`]: () =>
+          Response.json(execution({ id: EXEC_ID, status: 'done' })),
+        [`/api/care/executions/${EXEC_ID}/undo/`]: (request) => {
+          undone.push(request);
+          return Response.json(execution({ id: EXEC_ID }));
+        },
+      }),
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Soins à faire' }, { timeout: 30_000 }));
+    const tasks = await screen.findAllByTestId('task', {}, { timeout: 15_000 });
+    // "Surveillance des constantes": no one-tap "done", the care file's vitals entry for this task instead.
+    const vitals = tasks[0] as HTMLElement;
+    expect(within(vitals).queryByRole('button', { name: /Fait maintenant/ })).not.toBeInTheDocument();
+    expect(
+      within(vitals).getByRole('link', { name: /Saisir les constantes de Joseph Kabila/ }),
+    ).toHaveAttribute('href', `/care/${PLAN_ID}?vitals=${LATE_ID}`);
+    await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: /Fait maintenant/ }));
+    await user.click(await screen.findByRole('button', { name: 'Annuler « Réfection du pansement »' }));
+    await waitFor(() => expect(undone).toHaveLength(1), { timeout: 10_000 });
+    expect(await screen.findByText('Soin remis à faire')).toBeInTheDocument();
+  }, 60_000);
+
   it('"not done" needs a reason and sends it', async () => {
     const recorded: MockRequest[] = [];
     const user = userEvent.setup();

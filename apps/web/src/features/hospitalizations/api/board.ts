@@ -1,12 +1,15 @@
 /**
  * The bed board and the census (GET /api/hospitalizations/board/ and /census/), putting a patient in a bed
- * (POST /api/hospitalizations/{id}/bed/: a pending stay gets its first bed, an admitted patient moves) and the
+ * (POST /api/hospitalizations/{id}/bed/: a pending stay gets its first bed, an admitted patient moves; asked first
+ * through GET /api/hospitalizations/{id}/bed-check/, the placement's guardrails) and the
  * housekeeping of freed beds (POST /api/hospitalizations/beds/{bed_id}/status/).
  * The board and census paths look like a stay's (`/hospitalizations/board/`): their 404 never leads to the
  * error page of a stay.
  */
 import type {
+  TBedAssign,
   TBedBoard,
+  TBedCheck,
   TBoardBed,
   TCensus,
   THospitalizationDetail,
@@ -52,12 +55,35 @@ export function useCensus() {
   return useQuery(censusQueryOptions(hospitalId));
 }
 
-/** Puts the stay's patient in `bed` (201); 409 when the bed was taken meanwhile. */
+/**
+ * What placing the stay's patient in `bed` would break, as the server decides it (issue 37): the confirmation
+ * of a placement shows it before anything is written. `bed` null: not asked.
+ */
+export function useBedCheck(stay: string, bed: string | null) {
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  return useQuery({
+    queryKey: [...HOSPITALIZATIONS_KEY, hospitalId, 'bed-check', stay, bed] as const,
+    queryFn: ({ signal }) =>
+      api.get<TBedCheck>(`hospitalizations/${stay}/bed-check/`, {
+        query: { bed: bed ?? '' },
+        notFoundRedirect: false,
+        signal,
+      }),
+    enabled: bed !== null,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/**
+ * Puts the stay's patient in `bed` (201); 409 when the bed was taken meanwhile or a guardrail is broken (a charge
+ * nurse's `override_reason` then places anyway).
+ */
 export function useAssignBed() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ stay, bed }: { stay: string; bed: string }) =>
-      api.post<THospitalizationDetail>(`hospitalizations/${stay}/bed/`, { bed }),
+    mutationFn: ({ stay, ...body }: { stay: string } & TBedAssign) =>
+      api.post<THospitalizationDetail>(`hospitalizations/${stay}/bed/`, body),
     // Refetched after a refusal too: the board shows who took the bed.
     onSettled: () => invalidateInpatients(queryClient),
   });

@@ -53,6 +53,7 @@ import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useUserStore } from '../../../stores/user';
 import { useAssignBed, useBedBoard, useBedHousekeeping, useCensus } from '../api/board';
 import { BedPickerModal } from './BedPickerModal';
+import { PlacementConfirmModal, type PlacementTarget, placementTargetOf } from './PlacementConfirmModal';
 
 /** The patient being placed: a pending stay (`from` null) or an occupant moving out of `from`. */
 interface Selection {
@@ -382,11 +383,10 @@ export function BedBoard() {
   const assign = useAssignBed();
   const [selection, setSelection] = useState<Selection | null>(null);
   const [picking, setPicking] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<{ chosen: Selection; target: PlacementTarget } | null>(null);
 
-  async function place(chosen: Selection, bedId: string) {
-    setFailure(null);
-    await assign.mutateAsync({ stay: chosen.stay, bed: bedId });
+  async function place(chosen: Selection, bedId: string, overrideReason: string | null) {
+    await assign.mutateAsync({ stay: chosen.stay, bed: bedId, override_reason: overrideReason });
     setSelection(null);
     toast({
       kind: 'success',
@@ -395,11 +395,11 @@ export function BedBoard() {
     });
   }
 
+  /** Every placement asks first, with the server's answer on the bed's guardrails (issue 37). */
   function placeOnBoard(chosen: Selection, bed: TBoardBed) {
     if (chosen.from === bed.id) return;
-    place(chosen, bed.id).catch((error: unknown) => {
-      if (isApiError(error) && error.status !== 403) setFailure(error.message);
-    });
+    const target = placementTargetOf(board.data?.wards ?? [], bed.id);
+    if (target) setConfirming({ chosen, target });
   }
 
   const wardOptions = (census.data?.wards ?? [])
@@ -454,18 +454,6 @@ export function BedBoard() {
               </Button>
             </Group>
           </Group>
-        </Alert>
-      )}
-      {failure && (
-        <Alert
-          color="red"
-          role="alert"
-          title={t('board.assignFailed')}
-          withCloseButton
-          closeButtonLabel={t('actions.close')}
-          onClose={() => setFailure(null)}
-        >
-          {failure}
         </Alert>
       )}
       {board.isError ? (
@@ -554,9 +542,18 @@ export function BedBoard() {
           opened={picking}
           onClose={() => setPicking(false)}
           title={t('board.pickTitle', { patient: selection.name })}
-          onPick={(bed) => place(selection, bed)}
+          onPick={async (_bed, target) => setConfirming({ chosen: selection, target })}
         />
       )}
+      <PlacementConfirmModal
+        stay={confirming?.chosen.stay ?? ''}
+        patient={confirming?.chosen.name ?? ''}
+        target={confirming?.target ?? null}
+        onClose={() => setConfirming(null)}
+        onConfirm={(reason) =>
+          confirming ? place(confirming.chosen, confirming.target.bed, reason) : Promise.resolve()
+        }
+      />
     </Stack>
   );
 }

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { LoadError } from '../../../lib/page-states';
 import { type BoardFilters, useBedBoard } from '../api/board';
+import type { PlacementTarget } from './PlacementConfirmModal';
 
 /** The wards with at least one free bed, and in each only the rooms with free beds. */
 export function freeBedsOf(wards: readonly TBoardWard[]) {
@@ -38,8 +39,8 @@ export function BedPickerModal({
   title: string;
   description?: string;
   filters?: BoardFilters;
-  /** Puts the patient in the bed; rejects with the API error. */
-  onPick: (bed: string) => Promise<unknown>;
+  /** Puts the patient in the bed (or asks first: issue 37); rejects with the API error. */
+  onPick: (bed: string, target: PlacementTarget) => Promise<unknown>;
 }) {
   const { t } = useTranslation('hospitalizations');
   const board = useBedBoard(filters, opened);
@@ -47,11 +48,11 @@ export function BedPickerModal({
   const [pending, setPending] = useState<string | null>(null);
   const wards = freeBedsOf(board.data?.wards ?? []);
 
-  async function pick(bed: string) {
+  async function pick(bed: string, target: PlacementTarget) {
     setError(null);
     setPending(bed);
     try {
-      await onPick(bed);
+      await onPick(bed, target);
       onClose();
     } catch (failure) {
       if (isApiError(failure) && failure.status !== 403) setError(failure.message);
@@ -105,7 +106,9 @@ export function BedPickerModal({
                       loading={pending === bed.id}
                       disabled={pending !== null && pending !== bed.id}
                       aria-label={t('board.pickBed', { ward: ward.name, room: room.name, bed: bed.label })}
-                      onClick={() => void pick(bed.id)}
+                      onClick={() =>
+                        void pick(bed.id, { bed: bed.id, label: bed.label, room: room.name, ward: ward.name })
+                      }
                     >
                       {bed.label}
                     </Button>

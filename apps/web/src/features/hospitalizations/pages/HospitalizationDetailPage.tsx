@@ -50,6 +50,7 @@ import { useAssignBed } from '../api/board';
 import { useStay } from '../api/stays';
 import { BedPickerModal } from '../components/BedPickerModal';
 import { DischargeModal } from '../components/DischargeModal';
+import { PlacementConfirmModal, type PlacementTarget } from '../components/PlacementConfirmModal';
 import { ProgressNotes } from '../components/ProgressNotes';
 import { placeLabel, StayStatusBadge } from '../components/StayBadges';
 import { StayFormModal } from '../components/StayFormModal';
@@ -163,6 +164,7 @@ export default function HospitalizationDetailPage() {
   const billing = useBillingRights();
   const query = useStay(id);
   const assign = useAssignBed();
+  const [placing, setPlacing] = useState<PlacementTarget | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [transfersPage, setTransfersPage] = useState(1);
   useInpatientRefresh();
@@ -361,8 +363,16 @@ export default function HospitalizationDetailPage() {
         opened={dialog === 'bed'}
         onClose={close}
         title={t('board.pickTitle', { patient: stay.patient.full_name })}
-        onPick={async (bed) => {
-          await assign.mutateAsync({ stay: stay.id, bed });
+        onPick={async (_bed, target) => setPlacing(target)}
+      />
+      <PlacementConfirmModal
+        stay={stay.id}
+        patient={stay.patient.full_name}
+        target={placing}
+        onClose={() => setPlacing(null)}
+        onConfirm={async (reason) => {
+          if (!placing) return;
+          await assign.mutateAsync({ stay: stay.id, bed: placing.bed, override_reason: reason });
           toast({
             kind: 'success',
             title: t(stay.place ? 'board.moved' : 'board.assigned'),

@@ -26,8 +26,14 @@ const nurse = makeUser({
 });
 const secretary = makeUser({ active_roles: [{ role_code: 'SECRETARY', hospital: 'h1', department: null }] });
 
-function routes(assign: () => Response = () => Response.json(stayDetail(), { status: 201 })) {
+const NO_GUARDRAIL = { bed: BED_A, guardrails: [], may_override: false };
+
+function routes(
+  assign: () => Response = () => Response.json(stayDetail(), { status: 201 }),
+  check: () => Response = () => Response.json(NO_GUARDRAIL),
+) {
   return {
+    [`/api/hospitalizations/${STAY_PENDING}/bed-check/`]: check,
     '/api/hospitalizations/board/': () => Response.json(board()),
     '/api/hospitalizations/census/': () => Response.json(census()),
     '/api/departments/': () => page([{ ...DEP, is_active: true, head: null }]),
@@ -70,12 +76,22 @@ describe('the bed board', () => {
     const assign = screen.getByRole('button', { name: 'Attribuer la chambre 12, lit A à Bénédicte Ngalula' });
     assign.focus();
     await user.keyboard('{Enter}');
+    // Every placement asks first, with the server's answer on the bed's rules (issue 37).
+    const dialog = await screen.findByTestId('placement-confirm');
+    expect(dialog).toHaveTextContent('Placer Bénédicte Ngalula en Médecine A, chambre 12, lit A ?');
+    expect(await within(dialog).findByTestId('placement-fine')).toBeInTheDocument();
+    expect(callsOf(fetchMock).filter((c) => c.path.endsWith('/bed/'))).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Confirmer' }));
     expect(await screen.findByText('Lit attribué')).toBeInTheDocument();
     const posts = callsOf(fetchMock).filter(
       (c) => c.method === 'POST' && !c.path.startsWith('/api/notifications/'),
     );
     expect(posts).toEqual([
-      { method: 'POST', path: `/api/hospitalizations/${STAY_PENDING}/bed/`, body: { bed: BED_A } },
+      {
+        method: 'POST',
+        path: `/api/hospitalizations/${STAY_PENDING}/bed/`,
+        body: { bed: BED_A, override_reason: null },
+      },
     ]);
     expect(screen.queryByTestId('board-selection')).not.toBeInTheDocument();
   });
@@ -93,12 +109,67 @@ describe('the bed board', () => {
     await user.click(
       screen.getByRole('button', { name: 'Attribuer la chambre 12, lit A à Bénédicte Ngalula' }),
     );
+    await user.click(await screen.findByRole('button', { name: 'Confirmer' }));
     const title = await screen.findByText("Le lit n'a pas pu être attribué");
     const alert = title.closest('[role="alert"]');
     expect(alert).toHaveTextContent('Ce lit vient d’être attribué à un autre patient.');
     await waitFor(() => expect(boardGets(fetchMock)).toBeGreaterThan(before));
     // The patient stays selected to pick another bed.
     expect(screen.getByTestId('board-selection')).toBeInTheDocument();
+  });
+
+  it("shows the server's guardrails: a nurse cannot place, a charge nurse places with a reason", async () => {
+    const broken = {
+      bed: BED_A,
+      guardrails: [
+        {
+          code: 'ward_age',
+          message: "L'unité Pédiatrie A accueille les patients de 0 à 15 ans ; ce patient a 41 ans.",
+        },
+        { code: 'room_mixed_sex', message: 'La chambre accueille déjà un patient de l’autre sexe.' },
+      ],
+    };
+    const user = userEvent.setup();
+    const first = renderApp('/hospitalizations', {
+      user: nurse,
+      routes: routes(undefined, () => Response.json({ ...broken, may_override: false })),
+    });
+    await user.click(await screen.findByRole('button', { name: /Sélectionner Bénédicte Ngalula/ }));
+    await user.click(
+      screen.getByRole('button', { name: 'Attribuer la chambre 12, lit A à Bénédicte Ngalula' }),
+    );
+    const listed = await screen.findByTestId('placement-guardrails');
+    expect(listed).toHaveTextContent('de 0 à 15 ans ; ce patient a 41 ans');
+    expect(listed).toHaveTextContent('l’autre sexe');
+    expect(listed).toHaveTextContent('Seul(e) un(e) infirmier(ère) chef peut passer outre');
+    expect(screen.queryByLabelText(/Motif de la dérogation/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Placer malgré tout' })).toBeDisabled();
+    first.unmount();
+
+    const charge = makeUser({
+      id: 'c1',
+      active_roles: [{ role_code: 'CHARGE_NURSE', hospital: 'h1', department: null }],
+    });
+    const { fetchMock } = renderApp('/hospitalizations', {
+      user: charge,
+      routes: routes(undefined, () => Response.json({ ...broken, may_override: true })),
+    });
+    await user.click(await screen.findByRole('button', { name: /Sélectionner Bénédicte Ngalula/ }));
+    await user.click(
+      screen.getByRole('button', { name: 'Attribuer la chambre 12, lit A à Bénédicte Ngalula' }),
+    );
+    const place = await screen.findByRole('button', { name: 'Placer malgré tout' });
+    expect(place).toBeDisabled();
+    await user.type(screen.getByLabelText(/Motif de la dérogation/), 'Mère accompagnante, aucun lit adulte');
+    await user.click(place);
+    expect(await screen.findByText('Lit attribué')).toBeInTheDocument();
+    expect(callsOf(fetchMock).filter((c) => c.method === 'POST' && c.path.endsWith('/bed/'))).toEqual([
+      {
+        method: 'POST',
+        path: `/api/hospitalizations/${STAY_PENDING}/bed/`,
+        body: { bed: BED_A, override_reason: 'Mère accompagnante, aucun lit adulte' },
+      },
+    ]);
   });
 
   it('marks a cleaned bed free again', async () => {

@@ -104,6 +104,15 @@ export function useRecordExecution() {
   });
 }
 
+/** Takes back a task the caller recorded less than a minute ago (issue 37): it is to do again. */
+export function useUndoExecution() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<TCareExecution>(`care/executions/${id}/undo/`),
+    onSuccess: () => invalidateCare(queryClient),
+  });
+}
+
 /** Assign or reassign to a nurse (the server notifies her). */
 export function useAssignExecution() {
   const queryClient = useQueryClient();

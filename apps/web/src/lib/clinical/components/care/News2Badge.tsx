@@ -13,14 +13,22 @@ export function News2Badge({
   complete = true,
   size = 'lg',
   testId,
+  strings = 'care',
 }: {
   score: number;
   risk: News2Risk;
   complete?: boolean;
   size?: BadgeProps['size'];
   testId?: string;
+  /**
+   * Where its words are: the care strings (`news2.*`), or the nurse dashboard's first screen, which does not load
+   * them (`nurse.news2.*` of `dashboard`).
+   */
+  strings?: 'care' | 'dashboard';
 }) {
-  const { t } = useTranslation('care');
+  const { t: tr } = useTranslation(strings);
+  const t = (key: string, params?: Record<string, unknown>) =>
+    tr(strings === 'care' ? key : `nurse.${key}`, params ?? {});
   const colour = news2Colour(risk);
   return (
     <Tooltip label={t(`news2.risk.${risk}`)}>

@@ -9,10 +9,12 @@ import type { TTask } from '@greensen/shared/contracts/care';
 import { ActionIcon, Anchor, Badge, Button, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
+  IconArrowBackUp,
   IconCheck,
   IconClockEdit,
   IconDots,
   IconHandStop,
+  IconHeartbeat,
   IconPill,
   IconUserCheck,
   IconUserShare,
@@ -23,14 +25,18 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuthStore } from '../../../../stores/auth';
 import { rolesInHospital, useUserStore } from '../../../../stores/user';
+import { isApiError } from '../../../api-client';
 import { formatTime } from '../../../format';
 import { uiLanguage } from '../../../i18n';
-import { toast } from '../../../toast';
+import { hideToast, toast } from '../../../toast';
 import { useLocalizedPath } from '../../../use-localized-path';
-import { useAssignExecution, useRecordExecution } from '../../api/care';
+import { useAssignExecution, useRecordExecution, useUndoExecution } from '../../api/care';
 import { medicationName, routeLabel, unitLabel } from '../prescription-format';
 import { DoseModal } from './DoseModal';
 import { AssignModal, type NurseChoice, RecordExecutionModal } from './ExecutionModals';
+
+/** How long the toast of a task done offers its undo (the server's bound: a minute). */
+const UNDO_MS = 60_000;
 
 type ExecutionTask = Extract<TTask, { type: 'execution' }>;
 type DoseTask = Extract<TTask, { type: 'dose' }>;
@@ -96,12 +102,49 @@ export function TaskList({
   const assign = useAssignExecution();
   const close = () => setDialog(null);
 
+  const undo = useUndoExecution();
   const doneNow = (task: ExecutionTask) =>
     record.mutate(
       { id: task.execution.id, body: { outcome: 'done' } },
       {
-        onSuccess: () =>
-          toast({ kind: 'success', title: t('tasks.doneToast', { task: task.execution.order.title }) }),
+        onSuccess: () => {
+          // Every task may be taken back for a minute (issue 37; the server holds the bound).
+          const id = `task-done-${task.execution.id}`;
+          toast({
+            id,
+            kind: 'success',
+            title: t('tasks.doneToast', { task: task.execution.order.title }),
+            duration: UNDO_MS,
+            description: (
+              <Button
+                size="xs"
+                variant="light"
+                mt={4}
+                leftSection={<IconArrowBackUp size={14} />}
+                aria-label={t('tasks.undoLabel', { task: task.execution.order.title })}
+                onClick={() => {
+                  hideToast(id);
+                  undo
+                    .mutateAsync(task.execution.id)
+                    .then(() =>
+                      toast({
+                        kind: 'info',
+                        title: t('tasks.undone'),
+                        description: task.execution.order.title,
+                      }),
+                    )
+                    .catch((error: unknown) => {
+                      // Past the minute, or someone else's: the server says why.
+                      if (isApiError(error) && error.status === 409)
+                        toast({ kind: 'warning', title: error.message });
+                    });
+                }}
+              >
+                {t('tasks.undo')}
+              </Button>
+            ),
+          });
+        },
       },
     );
 
@@ -155,19 +198,37 @@ export function TaskList({
                   </Text>
                 </Stack>
                 <Group gap="xs" wrap="nowrap">
-                  <Button
-                    size="md"
-                    color="green"
-                    leftSection={<IconCheck size={18} />}
-                    loading={pending}
-                    onClick={() => doneNow(task)}
-                    aria-label={t('tasks.doneNowLabel', {
-                      task: e.order.title,
-                      patient: e.patient.full_name,
-                    })}
-                  >
-                    {t('tasks.done')}
-                  </Button>
+                  {e.order.kind === 'vitals' ? (
+                    // A vitals task is done by recording its vitals (issue 37): the care file's entry, which
+                    // completes it.
+                    <Button
+                      size="md"
+                      color="green"
+                      component={Link}
+                      to={to(`/care/${e.plan}?vitals=${e.id}`)}
+                      leftSection={<IconHeartbeat size={18} />}
+                      aria-label={t('tasks.enterVitalsLabel', {
+                        task: e.order.title,
+                        patient: e.patient.full_name,
+                      })}
+                    >
+                      {t('tasks.enterVitals')}
+                    </Button>
+                  ) : (
+                    <Button
+                      size="md"
+                      color="green"
+                      leftSection={<IconCheck size={18} />}
+                      loading={pending}
+                      onClick={() => doneNow(task)}
+                      aria-label={t('tasks.doneNowLabel', {
+                        task: e.order.title,
+                        patient: e.patient.full_name,
+                      })}
+                    >
+                      {t('tasks.done')}
+                    </Button>
+                  )}
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
                       <ActionIcon size={42} variant="default" aria-label={t('tasks.more')}>
@@ -175,12 +236,14 @@ export function TaskList({
                       </ActionIcon>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item
-                        leftSection={<IconClockEdit size={16} />}
-                        onClick={() => setDialog({ kind: 'record', task, outcome: 'done' })}
-                      >
-                        {t('tasks.doneAtOther')}
-                      </Menu.Item>
+                      {e.order.kind !== 'vitals' && (
+                        <Menu.Item
+                          leftSection={<IconClockEdit size={16} />}
+                          onClick={() => setDialog({ kind: 'record', task, outcome: 'done' })}
+                        >
+                          {t('tasks.doneAtOther')}
+                        </Menu.Item>
+                      )}
                       <Menu.Item
                         leftSection={<IconHandStop size={16} />}
                         onClick={() => setDialog({ kind: 'record', task, outcome: 'not_done' })}
