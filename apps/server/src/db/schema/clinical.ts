@@ -107,6 +107,8 @@ export const patients = pgTable(
     archivedReason: text('archived_reason'),
     archivedBy: uuid('archived_by').references(() => users.id),
     createdBy: uuid('created_by').references(() => users.id),
+    /** Bumped by every change of the record: the FHIR `meta.versionId` and ETag, checked by `If-Match` (issue 39). */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
