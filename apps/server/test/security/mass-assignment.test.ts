@@ -221,6 +221,7 @@ describe('mass assignment', () => {
           token: caller.token,
           hospitalId: world.own.id,
           body,
+          ...(parts.headers ? { headers: parts.headers } : {}),
         });
         return { res, parts, caller };
       };

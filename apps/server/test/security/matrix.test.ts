@@ -232,6 +232,7 @@ async function runRoute(route: MatrixRoute) {
         token: caller.token,
         hospitalId: c === 'foreign-header' ? world.other.id : world.own.id,
         body: parts.body,
+        ...(parts.headers ? { headers: parts.headers } : {}),
         requestId,
         ip,
       });
@@ -268,9 +269,21 @@ async function runRoute(route: MatrixRoute) {
           else tally.notFound += 1;
           break;
         case 'empty': {
-          const body = jsonOf(res) as { count?: number; results?: unknown[] } | undefined;
-          if (res.statusCode !== 200 || body?.count !== 0 || body.results?.length !== 0)
-            problems.push(`${where}: expected an empty list, got ${got}`);
+          const body = jsonOf(res) as
+            | {
+                count?: number;
+                results?: unknown[];
+                resourceType?: string;
+                total?: number;
+                entry?: unknown[];
+              }
+            | undefined;
+          // A FHIR search answers an empty searchset Bundle (issue 39).
+          const empty =
+            body?.resourceType === 'Bundle'
+              ? body.total === 0 && (body.entry?.length ?? 0) === 0
+              : body?.count === 0 && body.results?.length === 0;
+          if (res.statusCode !== 200 || !empty) problems.push(`${where}: expected an empty list, got ${got}`);
           else tally.allowed += 1;
           break;
         }

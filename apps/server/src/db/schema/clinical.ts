@@ -116,6 +116,8 @@ export const patients = pgTable(
     uniqueIndex('patients_hospital_record_uq').on(t.hospitalId, t.recordNumber),
     index('patients_hospital_created_idx').on(t.hospitalId, t.createdAt.desc(), t.id.desc()),
     index('patients_hospital_national_id_idx').on(t.hospitalId, t.nationalId),
+    // FHIR `_lastUpdated` (issue 39).
+    index('patients_hospital_updated_idx').on(t.hospitalId, t.updatedAt),
     // Name search by prefix in index order (docs/performance.md): the unaccented lower-cased "last first" and
     // "first last" names in the "C" collation, so that the names starting with a term are one ordered range;
     // the columns the search reads come after the id, for index-only counts.
@@ -181,6 +183,8 @@ export const admissions = pgTable(
     index('admissions_hospital_status_queue_idx').on(t.hospitalId, t.status, t.triageRank, t.admittedAt),
     index('admissions_department_status_idx').on(t.departmentId, t.status, t.triageRank, t.admittedAt),
     index('admissions_patient_idx').on(t.patientId, t.admittedAt.desc()),
+    // FHIR `_lastUpdated` (issue 39).
+    index('admissions_hospital_updated_idx').on(t.hospitalId, t.updatedAt),
   ],
 );
 
