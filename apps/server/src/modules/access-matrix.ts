@@ -14,7 +14,7 @@
  * something must change this file too, and so be reviewed as a security change. This file is data: it is
  * never read by the running server.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 
 /** The callers of the matrix: one user per role group, nobody, and a signed-in user without any hospital. */
@@ -329,12 +329,18 @@ const newPatientBody = () => ({
   phone: '+243 81 000 00 00',
   confirm_duplicate: true,
 });
+/** A word of ten random letters. */
+const randomWord = () => {
+  const w = [...randomBytes(10)].map((b) => 'abcdefghiklmnoprstuvz'[b % 21]).join('');
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
 /** A FHIR Patient a registry would send (issue 39). */
 const fhirPatientBody = () => ({
   resourceType: 'Patient',
-  name: [{ family: unique('Registre'), given: [unique('Fhir')] }],
+  // No confirmation exists in FHIR: names of random letters, that the app's duplicate detection never matches.
+  name: [{ family: randomWord(), given: [randomWord()] }],
   gender: 'female',
-  birthDate: '1984-02-29',
+  birthDate: `19${10 + (randomBytes(1)[0]! % 89)}-0${1 + (randomBytes(1)[0]! % 9)}-1${randomBytes(1)[0]! % 9}`,
   telecom: [{ system: 'phone', value: '+243 81 000 00 00' }],
 });
 const idOf = (response: unknown) => (response as { id: string }).id;
