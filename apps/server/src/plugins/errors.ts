@@ -5,6 +5,7 @@ import { type ZodType, z } from 'zod';
 import { ApiError, type FieldErrors } from '../lib/errors.js';
 import { defineMessages, isMessageKey, type Lang, requestLang, translate } from '../lib/i18n.js';
 import { isPreSerialized, PRE_SERIALIZED } from '../lib/pre-serialized.js';
+import { FHIR_JSON, outcomeOfErrorBody } from '../modules/fhir/fhir.bundle.js';
 
 const locales = { fr: z.locales.fr(), en: z.locales.en() };
 
@@ -88,11 +89,20 @@ export function serializerCompiler(route: {
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const lang = requestLang(request);
+  // The FHIR endpoint's answers are OperationOutcomes, these too (issue 39).
+  const answer = request.url.startsWith('/fhir/')
+    ? (status: number, body: Record<string, unknown>) =>
+        reply
+          .status(status)
+          .type(FHIR_JSON)
+          .serializer((payload) => JSON.stringify(payload))
+          .send(outcomeOfErrorBody(status, body))
+    : (status: number, body: Record<string, unknown>) => send(reply, status, body);
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
-    return send(reply, 414, { detail: translate(lang, 'error.url_too_long') });
+    return answer(414, { detail: translate(lang, 'error.url_too_long') });
   if (error.code === 'FST_ERR_BAD_URL')
-    return send(reply, 400, { non_field_errors: [translate(lang, 'error.url_invalid')] });
-  return send(reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, {
+    return answer(400, { non_field_errors: [translate(lang, 'error.url_invalid')] });
+  return answer(error.statusCode && error.statusCode < 500 ? error.statusCode : 400, {
     detail: translate(lang, 'validation.invalid'),
   });
 }

@@ -1,5 +1,8 @@
 /** Pure helpers of the FHIR endpoint: Bundles, OperationOutcomes, search parameter values (issue 39). */
 
+/** The content type of every answer of the endpoint. */
+export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
+
 export type FhirResource = { resourceType: string; id?: string; [key: string]: unknown };
 
 /** `meta` of every resource: the version and the time of the last change. */

@@ -7,7 +7,7 @@ import { contextOf } from '../../lib/context.js';
 import { ApiError } from '../../lib/errors.js';
 import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
 import { errorAnswer } from '../../plugins/errors.js';
-import { etagOf, operationOutcome, outcomeOfErrorBody, versionOfIfMatch } from './fhir.bundle.js';
+import { etagOf, FHIR_JSON, operationOutcome, outcomeOfErrorBody, versionOfIfMatch } from './fhir.bundle.js';
 import { capabilityStatement } from './fhir.capability.js';
 import { entryOf, type ResourceEntry, searchQuerySchema, zFhirIdParams } from './fhir.resources.js';
 import { CONDITION_READERS, FhirService, type SearchRequest } from './fhir.service.js';
@@ -49,8 +49,6 @@ defineMessages({
     en: 'The "patient" parameter is required.',
   },
 });
-
-const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
 const access = (
   module: 'patients' | 'admissions' | 'triage' | 'consultations' | null,
