@@ -810,6 +810,28 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'none',
     request: (kit) => ({ params: { id: kit.id } }),
   },
+  // The hospital's staff and structure: no patient data, read by every member (the encounters refer to them).
+  'GET /fhir/R4/Practitioner': {
+    allow: ALL,
+    audit: 'none',
+    request: () => ({ query: { name: 'a' } }),
+  },
+  'GET /fhir/R4/Practitioner/:id': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ params: { id: kit.staff.doctor } }),
+  },
+  'GET /fhir/R4/Location': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ query: { partof: `Location/${(await kit.room()).id}` } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/Location/:id': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: await kit.bed() } }),
+  },
 
   // Patients ----------------------------------------------------------------------------------------------
   'GET /api/patients/': { allow: ALL, audit: 'search' },

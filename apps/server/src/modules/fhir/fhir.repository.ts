@@ -5,8 +5,10 @@ import type { PatientRow } from '../patients/patients.repository.js';
 import type { Comparator } from './fhir.bundle.js';
 import type { DiagnosisRow } from './map-condition.js';
 import type { EncounterRow } from './map-encounter.js';
+import type { LocationKind, LocationRow } from './map-location.js';
 import type { VitalKey, VitalsRow } from './map-observation.js';
 import type { HospitalRow } from './map-organization.js';
+import type { PractitionerRow } from './map-practitioner.js';
 
 /** Totals of FHIR searches are exact up to this many matches. */
 export const TOTAL_CAP = 10_000;
@@ -253,6 +255,94 @@ export async function searchDiagnoses(
             d.rank, d.certainty, d.notes, d.created_by, d.created_at, d.updated_at
           from ${from} where ${where}
           order by d.created_at desc, d.id limit ${limit} offset ${offset}`)
+        ).rows
+      : [];
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from (select 1 from ${from} where ${where} limit ${TOTAL_CAP}) t`,
+  );
+  return { rows, total: Number(counted.rows[0]?.n ?? 0) };
+}
+
+export interface PractitionerFilters {
+  id?: string;
+  /** Part of the name, accents and case ignored. */
+  name?: string;
+}
+
+/** The people who hold (or held) a membership of the hospital, as practitioners, by name. */
+export async function searchPractitioners(
+  q: Queryable,
+  hospitalId: string,
+  f: PractitionerFilters,
+  limit: number,
+  offset: number,
+): Promise<{ rows: PractitionerRow[]; total: number }> {
+  const where = all([
+    sql`exists (select 1 from memberships m where m.user_id = u.id and m.hospital_id = ${hospitalId}
+      and m.accepted_at is not null)`,
+    f.id ? sql`u.id = ${f.id}` : undefined,
+    f.name
+      ? sql`strpos(f_unaccent(lower(u.first_name || ' ' || u.last_name)), f_unaccent(lower(${f.name}))) > 0`
+      : undefined,
+  ]);
+  const rows =
+    limit > 0
+      ? (
+          await q.execute<PractitionerRow>(sql`select u.id, u.first_name, u.last_name, u.updated_at,
+            exists (select 1 from memberships m where m.user_id = u.id and m.hospital_id = ${hospitalId}
+              and m.is_active) as active
+          from users u where ${where}
+          order by u.last_name, u.first_name, u.id limit ${limit} offset ${offset}`)
+        ).rows
+      : [];
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from (select 1 from users u where ${where} limit ${TOTAL_CAP}) t`,
+  );
+  return { rows, total: Number(counted.rows[0]?.n ?? 0) };
+}
+
+export interface LocationFilters {
+  id?: string;
+  name?: string;
+  kinds?: LocationKind[];
+  partOf?: string;
+}
+
+/** The hospital's wards, rooms and beds as one list of locations (wards, then rooms, then beds, by name). */
+const LOCATIONS = (hospitalId: string) => sql`(
+  select w.id, 'ward' as kind, w.name, null::uuid as parent_id, null::text as bed_status, w.is_active,
+    w.updated_at, 0 as level, w.name as sort_name
+  from wards w where w.hospital_id = ${hospitalId}
+  union all
+  select r.id, 'room', r.name, r.ward_id, null, r.is_active, r.updated_at, 1, r.name
+  from rooms r where r.hospital_id = ${hospitalId}
+  union all
+  select b.id, 'bed', b.label, b.room_id, b.status::text, b.is_active, b.updated_at, 2, b.label
+  from beds b where b.hospital_id = ${hospitalId}
+) l`;
+
+export async function searchLocations(
+  q: Queryable,
+  hospitalId: string,
+  f: LocationFilters,
+  limit: number,
+  offset: number,
+): Promise<{ rows: LocationRow[]; total: number }> {
+  const where = all([
+    f.id ? sql`l.id = ${f.id}` : undefined,
+    f.partOf ? sql`l.parent_id = ${f.partOf}` : undefined,
+    f.kinds
+      ? sql`l.kind in (${sql.join(f.kinds.length ? f.kinds.map((k) => sql`${k}`) : [sql`''`], sql`, `)})`
+      : undefined,
+    f.name ? sql`strpos(f_unaccent(lower(l.name)), f_unaccent(lower(${f.name}))) > 0` : undefined,
+  ]);
+  const from = LOCATIONS(hospitalId);
+  const rows =
+    limit > 0
+      ? (
+          await q.execute<LocationRow>(sql`select l.id, l.kind, l.name, l.parent_id, l.bed_status, l.is_active,
+            l.updated_at from ${from} where ${where}
+          order by l.level, l.sort_name, l.id limit ${limit} offset ${offset}`)
         ).rows
       : [];
   const counted = await q.execute<{ n: number }>(

@@ -14,7 +14,15 @@ export interface SearchParam {
 }
 
 export interface ResourceEntry {
-  type: 'Patient' | 'Encounter' | 'Observation' | 'Condition' | 'AllergyIntolerance' | 'Organization';
+  type:
+    | 'Patient'
+    | 'Encounter'
+    | 'Observation'
+    | 'Condition'
+    | 'AllergyIntolerance'
+    | 'Organization'
+    | 'Practitioner'
+    | 'Location';
   interactions: readonly ('read' | 'search-type' | 'create' | 'update')[];
   search: readonly SearchParam[];
   /** `_include` values accepted on this type's search. */
@@ -105,6 +113,26 @@ export const FHIR_RESOURCES: readonly ResourceEntry[] = [
     includes: [],
   },
   { type: 'Organization', interactions: ['read'], search: [], includes: [] },
+  {
+    type: 'Practitioner',
+    interactions: ['read', 'search-type'],
+    search: [{ name: 'name', type: 'string', documentation: 'part of the name, accents and case ignored' }],
+    includes: [],
+  },
+  {
+    type: 'Location',
+    interactions: ['read', 'search-type'],
+    search: [
+      { name: 'name', type: 'string', documentation: 'part of the name, accents and case ignored' },
+      { name: 'type', type: 'token', documentation: 'physical type: wa (ward) | ro (room) | bd (bed)' },
+      {
+        name: 'partof',
+        type: 'reference',
+        documentation: 'Location/{id}: the rooms of a ward, the beds of a room',
+      },
+    ],
+    includes: [],
+  },
 ];
 
 export const entryOf = (type: ResourceEntry['type']) => FHIR_RESOURCES.find((r) => r.type === type)!;

@@ -341,4 +341,16 @@ export async function fhirRoutes(app: FastifyInstance) {
   readAndSearch(entryOf('Organization'), access(null, 'any'), (request, id) =>
     service.readOrganization(contextOf(request), id),
   );
+  readAndSearch(
+    entryOf('Practitioner'),
+    access(null, 'any'),
+    (request, id) => service.readPractitioner(contextOf(request), id),
+    (request, req) => service.searchPractitioners(contextOf(request), req),
+  );
+  readAndSearch(
+    entryOf('Location'),
+    access(null, 'any'),
+    (request, id) => service.readLocation(contextOf(request), id),
+    (request, req) => service.searchLocations(contextOf(request), req),
+  );
 }

@@ -19,16 +19,20 @@ import {
   type Range,
   searchDiagnoses,
   searchEncounters,
+  searchLocations,
   searchPatientRecords,
+  searchPractitioners,
   searchVitals,
 } from './fhir.repository.js';
 import { LOINC, NATIONAL_ID_SYSTEM, OBSERVATION_CATEGORY, recordNumberSystem } from './fhir.systems.js';
 import { patientOfAllergyId, toFhirAllergies } from './map-allergy.js';
 import { toFhirCondition } from './map-condition.js';
 import { ENCOUNTER_CLASS, ENCOUNTER_STATUS, toFhirEncounter } from './map-encounter.js';
+import { type LocationKind, PHYSICAL_TYPE, toFhirLocation } from './map-location.js';
 import { parseObservationId, toFhirVital, type VitalKey, vitalKeyOfLoinc } from './map-observation.js';
 import { toFhirOrganization } from './map-organization.js';
 import { type FhirPatientIn, fromFhirPatient, toFhirPatient } from './map-patient.js';
+import { toFhirPractitioner } from './map-practitioner.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUuid = (v: string | null | undefined): v is string => typeof v === 'string' && UUID.test(v);
@@ -501,6 +505,65 @@ export class FhirService {
     const row = await findHospital(this.app.db, hospital.id);
     if (!row) throw notFound();
     return toFhirOrganization(row);
+  }
+
+  // —— Practitioner (the hospital's staff) and Location (its wards, rooms and beds): no patient data ——
+
+  async readPractitioner(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
+    if (!isUuid(id)) throw notFound();
+    const { rows } = await searchPractitioners(this.app.db, hospital.id, { id: id.toLowerCase() }, 1, 0);
+    if (!rows[0]) throw notFound();
+    return toFhirPractitioner(rows[0]);
+  }
+
+  async searchPractitioners(ctx: ServiceContext, req: SearchRequest) {
+    const hospital = scopedHospital(ctx);
+    const name = valuesOf(req.params.name).join(' ').trim();
+    const { rows, total } = await searchPractitioners(
+      this.app.db,
+      hospital.id,
+      name ? { name } : {},
+      req.count,
+      req.offset,
+    );
+    return searchset({ ...this.frame(req), total, matches: rows.map(toFhirPractitioner) });
+  }
+
+  async readLocation(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
+    if (!isUuid(id)) throw notFound();
+    const { rows } = await searchLocations(this.app.db, hospital.id, { id: id.toLowerCase() }, 1, 0);
+    if (!rows[0]) throw notFound();
+    return toFhirLocation(rows[0], hospital.id);
+  }
+
+  async searchLocations(ctx: ServiceContext, req: SearchRequest) {
+    const hospital = scopedHospital(ctx);
+    const name = valuesOf(req.params.name).join(' ').trim();
+    const types = valuesOf(req.params.type).flatMap((v) => v.split(','));
+    const kinds = types.length
+      ? (Object.keys(PHYSICAL_TYPE) as LocationKind[]).filter((k) =>
+          types.some((t) => tokenOf(t).code === PHYSICAL_TYPE[k].code),
+        )
+      : undefined;
+    const partOfValue = valuesOf(req.params.partof)[0];
+    const partOf = partOfValue === undefined ? undefined : referenceId(partOfValue, 'Location');
+    const { rows, total } =
+      partOf !== undefined && !isUuid(partOf)
+        ? { rows: [], total: 0 }
+        : await searchLocations(
+            this.app.db,
+            hospital.id,
+            {
+              ...(name ? { name } : {}),
+              ...(kinds ? { kinds } : {}),
+              ...(partOf ? { partOf: partOf.toLowerCase() } : {}),
+            },
+            req.count,
+            req.offset,
+          );
+    return searchset({ ...this.frame(req), total, matches: rows.map((r) => toFhirLocation(r, hospital.id)) });
   }
 
   // —— Patient/{id}/$everything ——

@@ -22,3 +22,5 @@ export const recordNumberSystem = (hospitalCode: string) =>
   `urn:greensen:hospital:${hospitalCode.toLowerCase()}:record-number`;
 /** The national identity number (one system for the installation: the country's). */
 export const NATIONAL_ID_SYSTEM = 'urn:greensen:national-id';
+export const LOCATION_PHYSICAL_TYPE = 'http://terminology.hl7.org/CodeSystem/location-physical-type';
+export const V2_BED_STATUS = 'http://terminology.hl7.org/CodeSystem/v2-0116';

@@ -452,3 +452,81 @@ describe('FHIR R4 endpoint', () => {
     expect((await fhir(secretary, 'GET', `/Patient/${created.id}`)).json().meta.versionId).toBe('4');
   });
 });
+
+describe('FHIR R4 Practitioner and Location', () => {
+  it('reads and searches the hospital’s staff as Practitioners, never another hospital’s', async () => {
+    const res = await fhir(nurse, 'GET', `/Practitioner/${doctor.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const practitioner = res.json();
+    expectValid(practitioner);
+    expect(practitioner.active).toBe(true);
+    expect(JSON.stringify(practitioner)).not.toMatch(/@|password/i);
+    const family = practitioner.name[0].family as string;
+    const found = (await fhirClient(nurse).search({
+      resourceType: 'Practitioner',
+      searchParams: { name: family.toUpperCase() },
+    })) as Bundle;
+    expectValid(found);
+    expect(found.entry?.map((e) => e.resource!.id)).toContain(doctor.id);
+    // Another hospital's member does not know this one's staff.
+    expectOutcome(await fhir(otherSecretary, 'GET', `/Practitioner/${doctor.id}`), 404);
+    const elsewhere = (await fhirClient(otherSecretary).search({
+      resourceType: 'Practitioner',
+      searchParams: { name: family },
+    })) as Bundle;
+    expect(elsewhere.entry?.map((e) => e.resource!.id) ?? []).not.toContain(doctor.id);
+  });
+
+  it('gives wards, rooms and beds as Locations (type, part of, bed status); searches by type and part of', async () => {
+    const admin = await h.as('ADMIN');
+    const ward = await call(ctx.app, admin, 'POST', '/api/wards/', {
+      department: h.dep('URG').id,
+      name: `Unité ${uniqueName()}`,
+      code: uniqueName().slice(0, 6).toUpperCase(),
+    });
+    expect(ward.statusCode, ward.body).toBe(201);
+    const wardId = ward.json().id as string;
+    const room = await call(ctx.app, admin, 'POST', `/api/wards/${wardId}/rooms/`, {
+      name: 'Chambre 3',
+      beds: ['A', 'B'],
+    });
+    expect(room.statusCode, room.body).toBe(201);
+    const made = room.json().room_list.find((r: { name: string }) => r.name === 'Chambre 3');
+    const roomId = made.id as string;
+    const bedIds = made.beds.map((b: { id: string }) => b.id) as string[];
+
+    const bed = (await fhir(nurse, 'GET', `/Location/${bedIds[0]}`)).json();
+    expectValid(bed);
+    expect(bed.physicalType.coding[0].code).toBe('bd');
+    expect(bed.partOf.reference).toBe(`Location/${roomId}`);
+    expect(bed.operationalStatus.code).toBe('U');
+    const roomRes = (await fhir(nurse, 'GET', `/Location/${roomId}`)).json();
+    expectValid(roomRes);
+    expect(roomRes.partOf.reference).toBe(`Location/${wardId}`);
+    const wardRes = (await fhir(nurse, 'GET', `/Location/${wardId}`)).json();
+    expectValid(wardRes);
+    expect(wardRes.physicalType.coding[0].code).toBe('wa');
+    expect(wardRes.managingOrganization.reference).toBe(`Organization/${h.hospital.id}`);
+
+    const beds = (await fhirClient(nurse).search({
+      resourceType: 'Location',
+      searchParams: { partof: `Location/${roomId}`, type: 'bd' },
+    })) as Bundle;
+    expectValid(beds);
+    expect(beds.total).toBe(2);
+    expect(new Set(beds.entry!.map((e) => e.resource!.id))).toEqual(new Set(bedIds));
+    const wards = (await fhirClient(nurse).search({
+      resourceType: 'Location',
+      searchParams: { type: 'wa', name: wardRes.name.toLowerCase() },
+    })) as Bundle;
+    expect(wards.entry?.map((e) => e.resource!.id)).toEqual([wardId]);
+
+    // Another hospital: not found, and its search of the room finds nothing.
+    expectOutcome(await fhir(otherSecretary, 'GET', `/Location/${bedIds[0]}`), 404);
+    const other = (await fhirClient(otherSecretary).search({
+      resourceType: 'Location',
+      searchParams: { partof: `Location/${roomId}` },
+    })) as Bundle;
+    expect(other.total).toBe(0);
+  });
+});
