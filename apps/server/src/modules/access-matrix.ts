@@ -810,6 +810,17 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'none',
     request: (kit) => ({ params: { id: kit.id } }),
   },
+  'GET /fhir/R4/MedicationRequest': {
+    allow: PRESCRIPTION_READERS,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: `Patient/${kit.standing.patient}`, status: 'active' } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/MedicationRequest/:id': {
+    allow: PRESCRIPTION_READERS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: `${(await kit.prescription()).id}-1` } }),
+  },
   // The hospital's staff and structure: no patient data, read by every member (the encounters refer to them).
   'GET /fhir/R4/Practitioner': {
     allow: ALL,

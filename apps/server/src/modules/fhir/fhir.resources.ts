@@ -22,7 +22,8 @@ export interface ResourceEntry {
     | 'AllergyIntolerance'
     | 'Organization'
     | 'Practitioner'
-    | 'Location';
+    | 'Location'
+    | 'MedicationRequest';
   interactions: readonly ('read' | 'search-type' | 'create' | 'update')[];
   search: readonly SearchParam[];
   /** `_include` values accepted on this type's search. */
@@ -130,6 +131,15 @@ export const FHIR_RESOURCES: readonly ResourceEntry[] = [
         type: 'reference',
         documentation: 'Location/{id}: the rooms of a ward, the beds of a room',
       },
+    ],
+    includes: [],
+  },
+  {
+    type: 'MedicationRequest',
+    interactions: ['read', 'search-type'],
+    search: [
+      PATIENT_REF,
+      { name: 'status', type: 'token', documentation: 'draft | active | completed | cancelled' },
     ],
     includes: [],
   },

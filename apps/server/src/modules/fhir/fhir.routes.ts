@@ -51,7 +51,7 @@ defineMessages({
 });
 
 const access = (
-  module: 'patients' | 'admissions' | 'triage' | 'consultations' | null,
+  module: 'patients' | 'admissions' | 'triage' | 'consultations' | 'pharmacy' | null,
   roles: readonly DashboardGroup[] | 'any',
 ) => ({ access: { scope: 'hospital', module, roles } }) as const;
 
@@ -346,6 +346,12 @@ export async function fhirRoutes(app: FastifyInstance) {
     access(null, 'any'),
     (request, id) => service.readPractitioner(contextOf(request), id),
     (request, req) => service.searchPractitioners(contextOf(request), req),
+  );
+  readAndSearch(
+    entryOf('MedicationRequest'),
+    access('pharmacy', ACTION_GROUPS['prescription.read']),
+    (request, id) => service.readMedicationRequest(contextOf(request), id),
+    (request, req) => service.searchMedicationRequests(contextOf(request), req),
   );
   readAndSearch(
     entryOf('Location'),

@@ -1,7 +1,7 @@
 import { ZPatientCreate, ZPatientUpdate } from '@greensen/shared/contracts/patients';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
-import { type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, type FieldErrors, notFound } from '../../lib/errors.js';
 import {
   findPatient,
@@ -10,6 +10,7 @@ import {
   searchPatients,
 } from '../patients/patients.repository.js';
 import { PatientsService } from '../patients/patients.service.js';
+import { findPrescription, linesOf, listPrescriptions } from '../pharmacy/pharmacy.repository.js';
 import { dateRange, type FhirResource, referenceId, searchset, tokenOf, valuesOf } from './fhir.bundle.js';
 import {
   findHospital,
@@ -29,6 +30,11 @@ import { patientOfAllergyId, toFhirAllergies } from './map-allergy.js';
 import { toFhirCondition } from './map-condition.js';
 import { ENCOUNTER_CLASS, ENCOUNTER_STATUS, toFhirEncounter } from './map-encounter.js';
 import { type LocationKind, PHYSICAL_TYPE, toFhirLocation } from './map-location.js';
+import {
+  parseMedicationRequestId,
+  REQUEST_STATUS,
+  toFhirMedicationRequest,
+} from './map-medication-request.js';
 import { parseObservationId, toFhirVital, type VitalKey, vitalKeyOfLoinc } from './map-observation.js';
 import { toFhirOrganization } from './map-organization.js';
 import { type FhirPatientIn, fromFhirPatient, toFhirPatient } from './map-patient.js';
@@ -564,6 +570,55 @@ export class FhirService {
             req.offset,
           );
     return searchset({ ...this.frame(req), total, matches: rows.map((r) => toFhirLocation(r, hospital.id)) });
+  }
+
+  // —— MedicationRequest (a prescription's lines) ——
+
+  async readMedicationRequest(ctx: ServiceContext, id: string) {
+    const hospital = scopedHospital(ctx);
+    const parsed = parseMedicationRequestId(id);
+    if (!parsed) throw notFound();
+    return this.app.db.transaction(async (tx) => {
+      const rx = await findPrescription(tx, hospital.id, parsed.prescriptionId);
+      const line = rx ? (await linesOf(tx, [rx.id])).find((l) => l.position === parsed.position) : undefined;
+      if (!rx || !line) throw notFound();
+      const resource = toFhirMedicationRequest(rx, line, ctx.lang);
+      await this.audit(ctx, tx, 'fhir.read', 'MedicationRequest', resource.id, rx.p_id);
+      return resource;
+    });
+  }
+
+  /**
+   * The lines of the hospital's prescriptions, through the pharmacy's own list: paged by prescriptions (`_count`
+   * of them, the latest first, each with all its lines); `total` counts the prescriptions.
+   */
+  async searchMedicationRequests(ctx: ServiceContext, req: SearchRequest) {
+    const hospital = scopedHospital(ctx);
+    const patient = patientParam(req.params);
+    const wanted = valuesOf(req.params.status).flatMap((v) => v.split(','));
+    const statuses = wanted.length ? wanted.flatMap((s) => REQUEST_STATUS[tokenOf(s).code] ?? []) : undefined;
+    return this.app.db.transaction(async (tx) => {
+      const { rows, count } =
+        patient === false
+          ? { rows: [], count: 0 }
+          : await listPrescriptions(
+              tx,
+              hospital.id,
+              actingUser(ctx).id,
+              { ...(patient ? { patient } : {}), status: 'all', statuses },
+              req.count,
+              req.offset,
+            );
+      const lines = await linesOf(
+        tx,
+        rows.map((r) => r.id),
+      );
+      const matches = rows.flatMap((rx) =>
+        lines.filter((l) => l.prescription_id === rx.id).map((l) => toFhirMedicationRequest(rx, l, ctx.lang)),
+      );
+      await this.audit(ctx, tx, 'fhir.search', 'MedicationRequest', null, null, { results: matches.length });
+      return searchset({ ...this.frame(req), total: count, matches });
+    });
   }
 
   // —— Patient/{id}/$everything ——

@@ -24,3 +24,5 @@ export const recordNumberSystem = (hospitalCode: string) =>
 export const NATIONAL_ID_SYSTEM = 'urn:greensen:national-id';
 export const LOCATION_PHYSICAL_TYPE = 'http://terminology.hl7.org/CodeSystem/location-physical-type';
 export const V2_BED_STATUS = 'http://terminology.hl7.org/CodeSystem/v2-0116';
+/** WHO ATC classification (medicines). */
+export const ATC = 'http://www.whocc.no/atc';

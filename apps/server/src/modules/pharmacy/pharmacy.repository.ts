@@ -592,6 +592,8 @@ export interface PrescriptionFilters {
   consultation?: string | undefined;
   hospitalization?: string | undefined;
   status: string;
+  /** Any of these statuses (FHIR searches: one FHIR status covers several of the app's); with `status: 'all'`. */
+  statuses?: readonly string[] | undefined;
   mine?: boolean | undefined;
 }
 export async function listPrescriptions(
@@ -612,6 +614,8 @@ export async function listPrescriptions(
     conds.push(sql`rx.status in ('signed', 'partially_dispensed') and exists (select 1 from prescription_lines l
       where l.prescription_id = rx.id and l.dispensed_quantity < l.quantity and l.refused_at is null)`);
   else if (f.status !== 'all') conds.push(sql`rx.status = ${f.status}`);
+  if (f.statuses)
+    conds.push(f.statuses.length ? sql`rx.status::text in (${sqlList(f.statuses)})` : sql`false`);
   const where = sql.join(conds, sql` and `);
   // The pharmacy's worklist is first come, first served; other lists show the newest first.
   const order = f.status === 'to_dispense' ? sql`rx.signed_at, rx.id` : sql`rx.created_at desc, rx.id desc`;
