@@ -1351,13 +1351,41 @@ async function recordsScenario(server, _database, records) {
       own(side).map((path) => ({ path })),
       { headers: { ...doctor.headers, 'accept-encoding': 'br, gzip' }, amount: CFG.perBatch },
     );
-  const api = await alternate({ large: timed('large'), small: timed('small') });
+  const apiRounds = await alternate({ large: timed('large'), small: timed('small') });
+  // The FHIR endpoint (issue 39) on the large record: Patient?identifier= and $everything, request by request in
+  // turn with the REST record read (decision 0052), by the same doctor.
+  const { record_number: recordNumber } = await api(server.url, doctor, 'GET', `/api/patients/${ids.large}/`);
+  const fhirRounds = [];
+  for (let r = 0; r < ROUNDS; r += 1)
+    fhirRounds.push(
+      await interleavedLatency(
+        server.url,
+        {
+          identifier: [
+            {
+              path: `/fhir/R4/Patient?identifier=${encodeURIComponent(recordNumber)}`,
+              headers: doctor.headers,
+            },
+          ],
+          everything: [{ path: `/fhir/R4/Patient/${ids.large}/$everything`, headers: doctor.headers }],
+          rest: [{ path: `/api/patients/${ids.large}/`, headers: doctor.headers }],
+        },
+        { amount: CFG.perBatch },
+      ),
+    );
+  const fhir = Object.fromEntries(
+    ['identifier', 'everything', 'rest'].map((k) => {
+      const v = fhirRounds.map((x) => x[k]);
+      return [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }];
+    }),
+  );
   return {
     visits: { large: records.large.visits, small: records.small.visits },
     asked,
     bytes,
+    fhir,
     api: Object.fromEntries(
-      Object.entries(api).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
+      Object.entries(apiRounds).map(([k, v]) => [k, { p50: med(v, 'p50'), p95: med(v, 'p95'), rounds: v }]),
     ),
     pages,
   };
@@ -1390,6 +1418,24 @@ function recordsRows(r, engine) {
     `${r.bytes.large.all} B`,
     `${r.bytes.small.all} B`,
     r.bytes.large.all / r.bytes.small.all,
+    null,
+    'info',
+  );
+  row(
+    scenario,
+    `p95 GET /fhir/R4/Patient?identifier= (${r.visits.large}-visit record) vs the REST record read`,
+    ms(r.fhir.identifier.p95),
+    ms(r.fhir.rest.p95),
+    r.fhir.identifier.p95 / r.fhir.rest.p95,
+    null,
+    'info',
+  );
+  row(
+    scenario,
+    `p95 GET /fhir/R4/Patient/{id}/$everything (first page: 20 visits of ${r.visits.large}) vs the REST record read`,
+    ms(r.fhir.everything.p95),
+    ms(r.fhir.rest.p95),
+    r.fhir.everything.p95 / r.fhir.rest.p95,
     null,
     'info',
   );

@@ -20,6 +20,7 @@ import { consultationsRoutes } from './modules/consultations/consultations.route
 import { dictationRoutes } from './modules/dictation/dictation.routes.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
 import { examsRoutes } from './modules/exams/exams.routes.js';
+import { fhirRoutes } from './modules/fhir/fhir.routes.js';
 import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes.js';
 import { hospitalizationRoutes } from './modules/hospitalizations/hospitalizations.routes.js';
 import { icd10Routes } from './modules/icd10/icd10.routes.js';
@@ -175,6 +176,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(chatRoutes);
   await app.register(notesRoutes);
   await app.register(dictationRoutes);
+  await app.register(fhirRoutes, { prefix: '/fhir/R4' });
 
   await app.register(spaPlugin, { webDist: config.webDist, buildId: config.buildId });
   return app;

@@ -14,7 +14,7 @@
  * something must change this file too, and so be reviewed as a security change. This file is data: it is
  * never read by the running server.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 
 /** The callers of the matrix: one user per role group, nobody, and a signed-in user without any hospital. */
@@ -43,7 +43,8 @@ export interface HospitalKit {
     consultation: string;
     notification: string;
   };
-  patient(): Promise<{ id: string; record_number: string }>;
+  /** A new patient (`over`: fields of the registration, such as allergies). */
+  patient(over?: Record<string, unknown>): Promise<{ id: string; record_number: string }>;
   admission(opts?: { department?: DepartmentCode; type?: string }): Promise<{ id: string; patient: string }>;
   /** An admission with a triage record. */
   triaged(): Promise<{ id: string; admission: string; patient: string }>;
@@ -201,6 +202,8 @@ export interface RequestParts {
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
+  /** Request headers the route needs (the FHIR endpoint's `If-Match`, `If-None-Exist`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -336,6 +339,20 @@ const newPatientBody = () => ({
   birth_date: '1984-02-29',
   phone: '+243 81 000 00 00',
   confirm_duplicate: true,
+});
+/** A word of ten random letters. */
+const randomWord = () => {
+  const w = [...randomBytes(10)].map((b) => 'abcdefghiklmnoprstuvz'[b % 21]).join('');
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+/** A FHIR Patient a registry would send (issue 39). */
+const fhirPatientBody = () => ({
+  resourceType: 'Patient',
+  // No confirmation exists in FHIR: names of random letters, that the app's duplicate detection never matches.
+  name: [{ family: randomWord(), given: [randomWord()] }],
+  gender: 'female',
+  birthDate: `19${10 + (randomBytes(1)[0]! % 89)}-0${1 + (randomBytes(1)[0]! % 9)}-1${randomBytes(1)[0]! % 9}`,
+  telecom: [{ system: 'phone', value: '+243 81 000 00 00' }],
 });
 const idOf = (response: unknown) => (response as { id: string }).id;
 const paramId = (_: unknown, parts: RequestParts) => parts.params!.id!;
@@ -733,6 +750,125 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     freshCaller: true,
   },
   'POST /api/notifications/ws-ticket/': { allow: 'signed-in', audit: 'none' },
+
+  // FHIR R4 (issue 39, docs/fhir.md): the same sign-in, hospital scope and roles as the REST routes of the same
+  // data; every error an OperationOutcome. Searches that name another hospital's patient find nothing.
+  'GET /fhir/R4/metadata': { allow: 'public', audit: 'none' },
+  'GET /fhir/R4/Patient': {
+    allow: ALL,
+    audit: 'search',
+    request: () => ({ query: { name: 'Mbuyi', _count: '5' } }),
+  },
+  'GET /fhir/R4/Patient/:id': {
+    allow: ALL,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.patient } }),
+  },
+  'POST /fhir/R4/Patient': {
+    allow: REGISTRATION,
+    audit: 'create',
+    request: () => ({ body: fhirPatientBody() }),
+    // Elements the endpoint does not map are refused, never dropped (the resource is strict).
+    massAssignment: { extras: 'refused' },
+  },
+  'PUT /fhir/R4/Patient/:id': {
+    allow: REGISTRATION,
+    audit: 'update',
+    request: async (kit) => ({
+      params: { id: (await kit.patient()).id },
+      body: fhirPatientBody(),
+      headers: { 'if-match': 'W/"1"' },
+    }),
+    massAssignment: { extras: 'refused' },
+  },
+  'GET /fhir/R4/Patient/:id/$everything': {
+    allow: ALL,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.patient } }),
+  },
+  'GET /fhir/R4/Encounter': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: `Patient/${kit.standing.patient}` } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/Encounter/:id': {
+    allow: ALL,
+    audit: 'read',
+    request: (kit) => ({ params: { id: kit.standing.admission } }),
+  },
+  'GET /fhir/R4/Observation': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient, category: 'vital-signs' } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/Observation/:id': {
+    allow: ALL,
+    audit: 'read',
+    request: (kit) => ({ params: { id: `${kit.standing.triage}-hr` } }),
+  },
+  'GET /fhir/R4/Condition': {
+    // Diagnoses: the head doctor, who reads every consultation of the hospital (decision 0062).
+    allow: ['head_doctor'],
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/Condition/:id': {
+    allow: ['head_doctor'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.consultation('ready')).diagnosis! } }),
+  },
+  'GET /fhir/R4/AllergyIntolerance': {
+    allow: ALL,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/AllergyIntolerance/:id': {
+    allow: ALL,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: `${(await kit.patient({ allergies: ['Arachide'] })).id}-a0` } }),
+  },
+  'GET /fhir/R4/Organization/:id': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ params: { id: kit.id } }),
+  },
+  'GET /fhir/R4/MedicationRequest': {
+    allow: PRESCRIPTION_READERS,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: `Patient/${kit.standing.patient}`, status: 'active' } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/MedicationRequest/:id': {
+    allow: PRESCRIPTION_READERS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: `${(await kit.prescription()).id}-1` } }),
+  },
+  // The hospital's staff and structure: no patient data, read by every member (the encounters refer to them).
+  'GET /fhir/R4/Practitioner': {
+    allow: ALL,
+    audit: 'none',
+    request: () => ({ query: { name: 'a' } }),
+  },
+  'GET /fhir/R4/Practitioner/:id': {
+    allow: ALL,
+    audit: 'none',
+    request: (kit) => ({ params: { id: kit.staff.doctor } }),
+  },
+  'GET /fhir/R4/Location': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ query: { partof: `Location/${(await kit.room()).id}` } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/Location/:id': {
+    allow: ALL,
+    audit: 'none',
+    request: async (kit) => ({ params: { id: await kit.bed() } }),
+  },
 
   // Patients ----------------------------------------------------------------------------------------------
   'GET /api/patients/': { allow: EVERYONE, audit: 'search' },

@@ -30,7 +30,7 @@ export interface HospitalScope {
   departmentIds: string[];
 }
 
-/** An /api route as registered, with its policy and schemas: what the authorization matrix is generated from. */
+/** An /api (or /fhir) route as registered, with its policy and schemas: what the authorization matrix is generated from. */
 export interface PolicedRoute {
   method: string;
   url: string;
@@ -120,7 +120,8 @@ export default fp(
 
     app.addHook('onRoute', (route) => {
       const url = route.url ?? route.path;
-      if (!url.startsWith('/api/')) return;
+      // The JSON API and the FHIR endpoint (issue 39) declare their policies the same way.
+      if (!url.startsWith('/api/') && !url.startsWith('/fhir/')) return;
       if (isApiDocsPath(url)) {
         route.config = { ...(route.config ?? {}), access: routeAccess(route) ?? { public: true } };
         remember(route, url, routeAccess(route)!);

@@ -5,6 +5,7 @@ import { type ZodType, z } from 'zod';
 import { ApiError, type FieldErrors } from '../lib/errors.js';
 import { defineMessages, isMessageKey, type Lang, requestLang, translate } from '../lib/i18n.js';
 import { isPreSerialized, PRE_SERIALIZED } from '../lib/pre-serialized.js';
+import { FHIR_JSON, outcomeOfErrorBody } from '../modules/fhir/fhir.bundle.js';
 
 const locales = { fr: z.locales.fr(), en: z.locales.en() };
 
@@ -88,11 +89,20 @@ export function serializerCompiler(route: {
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const lang = requestLang(request);
+  // The FHIR endpoint's answers are OperationOutcomes, these too (issue 39).
+  const answer = request.url.startsWith('/fhir/')
+    ? (status: number, body: Record<string, unknown>) =>
+        reply
+          .status(status)
+          .type(FHIR_JSON)
+          .serializer((payload) => JSON.stringify(payload))
+          .send(outcomeOfErrorBody(status, body))
+    : (status: number, body: Record<string, unknown>) => send(reply, status, body);
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
-    return send(reply, 414, { detail: translate(lang, 'error.url_too_long') });
+    return answer(414, { detail: translate(lang, 'error.url_too_long') });
   if (error.code === 'FST_ERR_BAD_URL')
-    return send(reply, 400, { non_field_errors: [translate(lang, 'error.url_invalid')] });
-  return send(reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, {
+    return answer(400, { non_field_errors: [translate(lang, 'error.url_invalid')] });
+  return answer(error.statusCode && error.statusCode < 500 ? error.statusCode : 400, {
     detail: translate(lang, 'validation.invalid'),
   });
 }
@@ -173,43 +183,55 @@ export function errorBody(err: ApiError, lang: Lang): Record<string, unknown> {
   return body;
 }
 
+/**
+ * The status and body (DESIGN §4) of an error answer. The API's error handler sends them as they are; the FHIR
+ * endpoint (modules/fhir) sends the same answer as an OperationOutcome.
+ */
+export function errorAnswer(
+  error: FastifyError & { zodIssues?: Issue[] },
+  request: FastifyRequest,
+): { status: number; body: Record<string, unknown> } {
+  const lang = requestLang(request);
+  const answer = (status: number, body: Record<string, unknown>) => ({ status, body });
+  if (error instanceof ApiError) {
+    if (error.statusCode >= 500) request.log.error({ err: { code: error.extra.code } }, error.key);
+    return answer(error.statusCode, errorBody(error, lang));
+  }
+  if (error.zodIssues) return answer(400, fieldErrorsFromIssues(error.zodIssues, lang));
+  if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
+    return answer(400, { non_field_errors: [translate(lang, 'validation.invalid')] });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return answer(415, { detail: translate(lang, 'error.unsupported_media_type') });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return answer(413, { detail: translate(lang, 'error.body_too_large') });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return answer(400, { non_field_errors: [translate(lang, 'error.invalid_json')] });
+  }
+  if (error.statusCode === 429) return answer(429, { detail: translate(lang, 'error.too_many_requests') });
+  if (error.statusCode === 400 && error instanceof SyntaxError) {
+    return answer(400, { non_field_errors: [translate(lang, 'error.invalid_json')] });
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: { code: (error as { code?: string }).code } }, 'database unavailable');
+    return answer(503, { detail: translate(lang, 'error.database_unavailable') });
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return answer(error.statusCode, { detail: translate(lang, 'validation.invalid') });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return answer(500, { detail: translate(lang, 'error.internal') });
+}
+
 export default fp(
   async (app: FastifyInstance) => {
     // The API speaks JSON only: a text/plain body is a 415 like any other type, not a string to validate.
     app.removeContentTypeParser('text/plain');
     app.setErrorHandler((error: FastifyError & { zodIssues?: Issue[] }, request: FastifyRequest, reply) => {
-      const lang = requestLang(request);
-      if (error instanceof ApiError) {
-        if (error.statusCode >= 500) request.log.error({ err: { code: error.extra.code } }, error.key);
-        return send(reply, error.statusCode, errorBody(error, lang));
-      }
-      if (error.zodIssues) return send(reply, 400, fieldErrorsFromIssues(error.zodIssues, lang));
-      if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
-        return send(reply, 400, { non_field_errors: [translate(lang, 'validation.invalid')] });
-      }
-      switch (error.code) {
-        case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-          return send(reply, 415, { detail: translate(lang, 'error.unsupported_media_type') });
-        case 'FST_ERR_CTP_BODY_TOO_LARGE':
-          return send(reply, 413, { detail: translate(lang, 'error.body_too_large') });
-        case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        case 'FST_ERR_CTP_INVALID_JSON_BODY':
-          return send(reply, 400, { non_field_errors: [translate(lang, 'error.invalid_json')] });
-      }
-      if (error.statusCode === 429)
-        return send(reply, 429, { detail: translate(lang, 'error.too_many_requests') });
-      if (error.statusCode === 400 && error instanceof SyntaxError) {
-        return send(reply, 400, { non_field_errors: [translate(lang, 'error.invalid_json')] });
-      }
-      if (isDatabaseUnavailable(error)) {
-        request.log.warn({ err: { code: (error as { code?: string }).code } }, 'database unavailable');
-        return send(reply, 503, { detail: translate(lang, 'error.database_unavailable') });
-      }
-      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-        return send(reply, error.statusCode, { detail: translate(lang, 'validation.invalid') });
-      }
-      request.log.error({ err: error }, 'unhandled error');
-      return send(reply, 500, { detail: translate(lang, 'error.internal') });
+      const { status, body } = errorAnswer(error, request);
+      return send(reply, status, body);
     });
   },
   { name: 'errors' },

@@ -369,10 +369,12 @@ describe('fuzzed input', () => {
           tally.cases += 1;
           checked.push(`${route.key} ${name}`);
           const body = res.statusCode === 400 ? (JSON.parse(res.body) as Record<string, unknown>) : {};
-          if (
-            res.statusCode !== 400 ||
-            !Object.keys(body).some((k) => k === name || k.startsWith(`${name}.`))
-          )
+          // The FHIR endpoint's 400 is an OperationOutcome: the parameter is an issue's expression.
+          const fields =
+            body.resourceType === 'OperationOutcome'
+              ? (body.issue as { expression?: string[] }[]).flatMap((i) => i.expression ?? [])
+              : Object.keys(body);
+          if (res.statusCode !== 400 || !fields.some((k) => k === name || k.startsWith(`${name}.`)))
             failures.push(`${route.key} ?${name}=${value}: ${res.statusCode} ${res.body.slice(0, 160)}`);
         }
       }

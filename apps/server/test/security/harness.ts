@@ -195,6 +195,7 @@ const isStringList = (v: unknown) =>
  */
 export function designBodyProblem(res: LightMyRequestResponse, routeKey = ''): string | null {
   if (res.statusCode < 400) return null;
+  if (routeKey.includes(' /fhir/')) return operationOutcomeProblem(res);
   if (!/^application\/json/.test(String(res.headers['content-type'] ?? '')))
     return `content-type ${res.headers['content-type']}`;
   const body = jsonOf(res);
@@ -214,6 +215,28 @@ export function designBodyProblem(res: LightMyRequestResponse, routeKey = ''): s
   const extra = Object.keys(body).filter((k) => !allowed.has(k));
   if (extra.length) return `${res.statusCode} with extra keys ${extra.join(',')}`;
   if (res.statusCode === 401 && typeof body.code !== 'string') return '401 without code';
+  return null;
+}
+
+/**
+ * The FHIR endpoint (issue 39) answers its errors as OperationOutcomes (`application/fhir+json`): why one is not,
+ * or null.
+ */
+function operationOutcomeProblem(res: LightMyRequestResponse): string | null {
+  if (!/^application\/fhir\+json/.test(String(res.headers['content-type'] ?? '')))
+    return `content-type ${res.headers['content-type']}`;
+  const body = jsonOf(res);
+  if (!isObject(body) || body.resourceType !== 'OperationOutcome') return 'not an OperationOutcome';
+  const issues = body.issue;
+  if (!Array.isArray(issues) || issues.length === 0) return 'OperationOutcome without issues';
+  for (const i of issues)
+    if (
+      !isObject(i) ||
+      i.severity !== 'error' ||
+      typeof i.code !== 'string' ||
+      typeof i.diagnostics !== 'string'
+    )
+      return 'OperationOutcome issue without severity, code or diagnostics';
   return null;
 }
 

@@ -221,6 +221,7 @@ describe('mass assignment', () => {
           token: caller.token,
           hospitalId: world.own.id,
           body,
+          ...(parts.headers ? { headers: parts.headers } : {}),
         });
         return { res, parts, caller };
       };
@@ -258,7 +259,7 @@ describe('mass assignment', () => {
           const poisoned = Object.hasOwn(extras, '__proto__');
           if (mode.extras === 'refused' || poisoned) {
             expect(o.res.statusCode, o.res.body).toBe(400);
-            expect(designBodyProblem(o.res)).toBeNull();
+            expect(designBodyProblem(o.res, key)).toBeNull();
             tally.refused += 1;
             return;
           }

@@ -232,6 +232,7 @@ async function runRoute(route: MatrixRoute) {
         token: caller.token,
         hospitalId: c === 'foreign-header' ? world.other.id : world.own.id,
         body: parts.body,
+        ...(parts.headers ? { headers: parts.headers } : {}),
         requestId,
         ip,
       });
@@ -268,9 +269,21 @@ async function runRoute(route: MatrixRoute) {
           else tally.notFound += 1;
           break;
         case 'empty': {
-          const body = jsonOf(res) as { count?: number; results?: unknown[] } | undefined;
-          if (res.statusCode !== 200 || body?.count !== 0 || body.results?.length !== 0)
-            problems.push(`${where}: expected an empty list, got ${got}`);
+          const body = jsonOf(res) as
+            | {
+                count?: number;
+                results?: unknown[];
+                resourceType?: string;
+                total?: number;
+                entry?: unknown[];
+              }
+            | undefined;
+          // A FHIR search answers an empty searchset Bundle (issue 39).
+          const empty =
+            body?.resourceType === 'Bundle'
+              ? body.total === 0 && (body.entry?.length ?? 0) === 0
+              : body?.count === 0 && body.results?.length === 0;
+          if (res.statusCode !== 200 || !empty) problems.push(`${where}: expected an empty list, got ${got}`);
           else tally.allowed += 1;
           break;
         }
@@ -283,7 +296,7 @@ async function runRoute(route: MatrixRoute) {
       const bodyProblem = designBodyProblem(res, route.key);
       if (bodyProblem) problems.push(`${where}: error body not as in DESIGN §4 (${bodyProblem}): ${got}`);
       // A directory of the installation's hospitals (names and codes, by design) names the other hospital.
-      const foreign = policy.directory ? [] : foreignIdsIn(res.body, world.other.secrets);
+      const foreign = policy.directory ? [] : foreignIdsIn(answerText(res, route.key), world.other.secrets);
       if (foreign.length)
         problems.push(`${where}: the answer shows the other hospital's ${foreign.join(', ')}`);
 
@@ -357,3 +370,15 @@ describe('authorization matrix', () => {
     }, 180_000);
   }
 });
+
+/**
+ * The text of an answer to look for the other hospital's ids in. A FHIR searchset Bundle's links are the caller's
+ * own request echoed (its `patient=` parameter, issue 39): not data of the other hospital, so left out.
+ */
+function answerText(res: LightMyRequestResponse, routeKey: string): string {
+  if (!routeKey.includes(' /fhir/')) return res.body;
+  const body = jsonOf(res) as { resourceType?: string; link?: unknown } | undefined;
+  if (body?.resourceType !== 'Bundle') return res.body;
+  const { link: _echo, ...rest } = body;
+  return JSON.stringify(rest);
+}

@@ -338,13 +338,14 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       }
       return { id: rx.id, version: rx.version, line: rx.lines[0]!.id, patient: c.patient };
     },
-    async patient() {
+    async patient(over = {}) {
       const res = await as('secretary', 'POST', '/api/patients/', {
         first_name: uniqueName('Fixture'),
         last_name: uniqueName('Kit'),
         sex: 'M',
         birth_date: '1979-11-03',
         confirm_duplicate: true,
+        ...over,
       });
       expectStatus(res, 201, 'patient');
       const p = res.json() as { id: string; record_number: string };

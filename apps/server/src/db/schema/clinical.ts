@@ -107,6 +107,8 @@ export const patients = pgTable(
     archivedReason: text('archived_reason'),
     archivedBy: uuid('archived_by').references(() => users.id),
     createdBy: uuid('created_by').references(() => users.id),
+    /** Bumped by every change of the record: the FHIR `meta.versionId` and ETag, checked by `If-Match` (issue 39). */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -114,6 +116,8 @@ export const patients = pgTable(
     uniqueIndex('patients_hospital_record_uq').on(t.hospitalId, t.recordNumber),
     index('patients_hospital_created_idx').on(t.hospitalId, t.createdAt.desc(), t.id.desc()),
     index('patients_hospital_national_id_idx').on(t.hospitalId, t.nationalId),
+    // FHIR `_lastUpdated` (issue 39).
+    index('patients_hospital_updated_idx').on(t.hospitalId, t.updatedAt),
     // Name search by prefix in index order (docs/performance.md): the unaccented lower-cased "last first" and
     // "first last" names in the "C" collation, so that the names starting with a term are one ordered range;
     // the columns the search reads come after the id, for index-only counts.
@@ -185,6 +189,8 @@ export const admissions = pgTable(
       t.admittedAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // FHIR `_lastUpdated` (issue 39).
+    index('admissions_hospital_updated_idx').on(t.hospitalId, t.updatedAt),
   ],
 );
 

@@ -109,6 +109,8 @@ export const consultationDiagnoses = pgTable(
     index('diagnoses_consultation_idx').on(t.consultationId, t.createdAt),
     index('diagnoses_patient_idx').on(t.patientId, t.createdAt.desc()),
     index('diagnoses_hospital_code_idx').on(t.hospitalId, t.icdCode),
+    // FHIR Condition search across the hospital, the latest first (issue 39).
+    index('diagnoses_hospital_created_idx').on(t.hospitalId, t.createdAt.desc()),
     uniqueIndex('diagnoses_one_primary_uq')
       .on(t.consultationId)
       .where(sql`${t.rank} = 'primary' and ${t.removedAt} is null`),

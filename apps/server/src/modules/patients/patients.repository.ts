@@ -119,16 +119,27 @@ export async function patientInHospital(
   return res.rows[0] !== undefined;
 }
 
+/**
+ * Changes a record and bumps its version; with `expectedVersion`, only when the record is still at that version
+ * (FHIR `If-Match`): null otherwise, decided by the database row itself, whatever runs beside it.
+ */
 export async function updatePatient(
   q: Queryable,
   hospitalId: string,
   id: string,
   values: Partial<PatientInsert>,
+  expectedVersion?: number,
 ): Promise<PatientRow | null> {
   const [row] = await q
     .update(patients)
-    .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(patients.hospitalId, hospitalId), eq(patients.id, id)))
+    .set({ ...values, updatedAt: new Date(), version: sql`${patients.version} + 1` })
+    .where(
+      and(
+        eq(patients.hospitalId, hospitalId),
+        eq(patients.id, id),
+        expectedVersion === undefined ? undefined : eq(patients.version, expectedVersion),
+      ),
+    )
     .returning();
   return row ?? null;
 }

@@ -27,6 +27,10 @@ defineMessages({
     en: 'Similar patients already exist. Open the existing record or confirm the creation.',
   },
   'patients.archived': { fr: 'Ce dossier patient est archivé.', en: 'This patient record is archived.' },
+  'patients.version_mismatch': {
+    fr: 'Ce dossier a été modifié entre-temps : relisez-le avant de le changer.',
+    en: 'This record was changed in the meantime: read it again before changing it.',
+  },
   'patients.birth_date_required': {
     fr: 'Indiquez la date de naissance ou un âge estimé.',
     en: 'Give the date of birth or an estimated age.',

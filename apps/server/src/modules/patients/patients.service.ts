@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { birthDateFromAge } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { ApiError, conflict, notFound } from '../../lib/errors.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import {
   countAdmissions,
@@ -122,50 +122,60 @@ export class PatientsService {
     ctx: ServiceContext,
     input: PatientInput & { confirm_duplicate: boolean },
   ): Promise<{ patient: ReturnType<typeof toPatient> } | { duplicates: TDuplicateCandidate[] }> {
+    return this.app.db.transaction((tx) => this.createIn(tx, ctx, input));
+  }
+
+  /**
+   * `create` inside the caller's transaction (the FHIR conditional create holds its lock and its identifier
+   * search in the same transaction): the same duplicate rule, record number and audit row.
+   */
+  async createIn(
+    tx: Queryable,
+    ctx: ServiceContext,
+    input: PatientInput & { confirm_duplicate: boolean },
+  ): Promise<{ patient: ReturnType<typeof toPatient> } | { duplicates: TDuplicateCandidate[] }> {
     const hospital = scopedHospital(ctx);
-    return this.app.db.transaction(async (tx) => {
-      const duplicates = await this.duplicates(tx, hospital.id, input);
-      if (duplicates.length > 0 && !input.confirm_duplicate) return { duplicates };
-      const { birthDate, estimated } = birthOf(input);
-      const n = await nextSequenceValue(tx, hospital.id, RECORD_SEQUENCE);
-      const row = await insertPatient(tx, {
-        hospitalId: hospital.id,
-        recordNumber: formatRecordNumber(hospital.code, n),
-        firstName: input.first_name,
-        lastName: input.last_name,
-        sex: input.sex,
-        birthDate,
-        birthDateEstimated: estimated,
-        phone: input.phone ?? null,
-        email: input.email ?? null,
-        preferredLanguage: input.preferred_language ?? null,
-        address: input.address ?? null,
-        nationalId: input.national_id ? input.national_id.toUpperCase() : null,
-        emergencyContactName: input.emergency_contact_name ?? null,
-        emergencyContactPhone: input.emergency_contact_phone ?? null,
-        bloodGroup: input.blood_group ?? null,
-        allergies: dedupeAllergies(input.allergies ?? []),
-        allergiesRecorded: input.allergies_recorded === true || (input.allergies?.length ?? 0) > 0,
-        insuranceProvider: input.insurance_provider ?? null,
-        insuranceNumber: input.insurance_number ?? null,
-        createdBy: actingUser(ctx).id,
-      });
-      await this.app.audit.record(
-        ctx,
-        {
-          action: 'patient.create',
-          resourceType: 'patient',
-          resourceId: row.id,
-          patientId: row.id,
-          details: {
-            record_number: row.recordNumber,
-            ...(duplicates.length ? { confirmed_duplicates: duplicates.map((d) => d.id) } : {}),
-          },
-        },
-        tx,
-      );
-      return { patient: toPatient(row) };
+    const duplicates = await this.duplicates(tx, hospital.id, input);
+    if (duplicates.length > 0 && !input.confirm_duplicate) return { duplicates };
+    const { birthDate, estimated } = birthOf(input);
+    const n = await nextSequenceValue(tx, hospital.id, RECORD_SEQUENCE);
+    const row = await insertPatient(tx, {
+      hospitalId: hospital.id,
+      recordNumber: formatRecordNumber(hospital.code, n),
+      firstName: input.first_name,
+      lastName: input.last_name,
+      sex: input.sex,
+      birthDate,
+      birthDateEstimated: estimated,
+      phone: input.phone ?? null,
+      email: input.email ?? null,
+      preferredLanguage: input.preferred_language ?? null,
+      address: input.address ?? null,
+      nationalId: input.national_id ? input.national_id.toUpperCase() : null,
+      emergencyContactName: input.emergency_contact_name ?? null,
+      emergencyContactPhone: input.emergency_contact_phone ?? null,
+      bloodGroup: input.blood_group ?? null,
+      allergies: dedupeAllergies(input.allergies ?? []),
+      allergiesRecorded: input.allergies_recorded === true || (input.allergies?.length ?? 0) > 0,
+      insuranceProvider: input.insurance_provider ?? null,
+      insuranceNumber: input.insurance_number ?? null,
+      createdBy: actingUser(ctx).id,
     });
+    await this.app.audit.record(
+      ctx,
+      {
+        action: 'patient.create',
+        resourceType: 'patient',
+        resourceId: row.id,
+        patientId: row.id,
+        details: {
+          record_number: row.recordNumber,
+          ...(duplicates.length ? { confirmed_duplicates: duplicates.map((d) => d.id) } : {}),
+        },
+      },
+      tx,
+    );
+    return { patient: toPatient(row) };
   }
 
   async list(
@@ -216,12 +226,18 @@ export class PatientsService {
     });
   }
 
-  async update(ctx: ServiceContext, id: string, input: Partial<PatientInput>) {
+  /**
+   * Edits a record; with `expectedVersion` (FHIR `If-Match`) only when it is still at that version, else a 412
+   * `patients.version_mismatch`.
+   */
+  async update(ctx: ServiceContext, id: string, input: Partial<PatientInput>, expectedVersion?: number) {
     const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       const current = await findPatient(tx, hospital.id, id);
       if (!current) throw notFound();
       if (current.archivedAt) throw conflict('patients.archived');
+      if (expectedVersion !== undefined && current.version !== expectedVersion)
+        throw new ApiError(412, 'patients.version_mismatch');
       const values: Partial<PatientInsert> = {};
       if (input.first_name !== undefined) values.firstName = input.first_name;
       if (input.last_name !== undefined) values.lastName = input.last_name;
@@ -248,7 +264,9 @@ export class PatientsService {
       if (input.allergies !== undefined && input.allergies.length > 0) values.allergiesRecorded = true;
       if (input.insurance_provider !== undefined) values.insuranceProvider = input.insurance_provider;
       if (input.insurance_number !== undefined) values.insuranceNumber = input.insurance_number;
-      const row = await updatePatient(tx, hospital.id, id, values);
+      const row = await updatePatient(tx, hospital.id, id, values, expectedVersion);
+      // Changed by someone else between the read above and this write.
+      if (!row) throw new ApiError(412, 'patients.version_mismatch');
       await this.app.audit.record(
         ctx,
         {
@@ -260,7 +278,7 @@ export class PatientsService {
         },
         tx,
       );
-      return toPatient(row!);
+      return toPatient(row);
     });
   }
 

