@@ -25,6 +25,8 @@ import { useAuthStore } from '../../../../stores/auth';
 import { rolesInHospital, useUserStore } from '../../../../stores/user';
 import { formatTime } from '../../../format';
 import { uiLanguage } from '../../../i18n';
+import { newIdempotencyKey } from '../../../idempotency';
+import { isQueued } from '../../../offline/clinical-queue';
 import { toast } from '../../../toast';
 import { useLocalizedPath } from '../../../use-localized-path';
 import { useAssignExecution, useRecordExecution } from '../../api/care';
@@ -98,10 +100,21 @@ export function TaskList({
 
   const doneNow = (task: ExecutionTask) =>
     record.mutate(
-      { id: task.execution.id, body: { outcome: 'done' } },
       {
-        onSuccess: () =>
-          toast({ kind: 'success', title: t('tasks.doneToast', { task: task.execution.order.title }) }),
+        id: task.execution.id,
+        // Issue 40: a key and the nurse it was given to, so that it can wait offline and be refused if reassigned.
+        body: {
+          outcome: 'done',
+          idempotency_key: newIdempotencyKey(),
+          expected_assignee: task.execution.assignee?.id ?? null,
+        },
+        label: `${task.execution.order.title} — ${task.execution.patient.full_name}`,
+      },
+      {
+        onSuccess: (answer) => {
+          if (!isQueued(answer))
+            toast({ kind: 'success', title: t('tasks.doneToast', { task: task.execution.order.title }) });
+        },
       },
     );
 
