@@ -1,7 +1,8 @@
 /**
  * Who keeps a copy and of what (issue 40, decision 0064): a nurse or charge nurse of the current hospital keeps
  * the last answers of her ward's reads — the care lists, rounds, plans, MAR, tasks, handoffs and her own
- * patients — and the two calls that open the app (configuration, profile). No other role keeps anything.
+ * patients, the hospital's departments and wards (names only) — and the two calls that open the app
+ * (configuration, profile). No other role keeps anything.
  */
 import { useAuthStore } from '../../stores/auth';
 import { useUserStore } from '../../stores/user';
@@ -15,6 +16,7 @@ const KEPT = [
   /^\/api\/care\/plans\/[0-9a-f-]{36}\/(|mar\/|executions\/|orders\/|vitals\/|handoff-draft\/)(\?|$)/,
   /^\/api\/care\/handoffs\/[0-9a-f-]{36}\/$/,
   /^\/api\/wards\//,
+  /^\/api\/departments\/(\?|$)/,
   /^\/api\/nurses\/[0-9a-f-]{36}\/(patients|tasks)\//,
 ];
 
