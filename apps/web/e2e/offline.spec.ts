@@ -77,11 +77,15 @@ test('a round and two doses recorded offline are sent once, at their real time; 
   await expect(row.getByTestId('round-pending')).toContainText("En attente d'envoi");
   await expect(page.getByTestId('offline-queue-count')).toHaveAttribute('data-count', '1');
 
-  // Two doses of the MAR, offline.
+  // Two doses of the MAR, offline: the metronidazole due (or overdue) and the paracetamol due.
   const offlineLine = await openMar(page);
   const doseForm = page.getByTestId('dose-form');
-  for (const expected of ['2', '3']) {
-    await offlineLine.locator(dueDose).first().click();
+  const paracetamol = page.getByTestId('mar-line').filter({ hasText: 'paracétamol' });
+  for (const [line, expected] of [
+    [offlineLine, '2'],
+    [paracetamol, '3'],
+  ] as const) {
+    await line.locator(dueDose).first().click();
     await doseForm.getByTestId('dose-submit').click();
     await expect(doseForm).toBeHidden();
     await expect(page.getByTestId('offline-queue-count')).toHaveAttribute('data-count', expected);
@@ -109,15 +113,16 @@ test('a round and two doses recorded offline are sent once, at their real time; 
   expect(new Set(doses).size).toBe(2);
 
   // A dose recorded offline while another nurse records it: refused with the reason, kept until discarded.
-  await page.reload();
-  const again = await openMar(page);
-  await expect(again.locator(dueDose).first()).toBeVisible();
+  await page.goto('/care');
+  await expect(page.getByRole('tab', { name: 'Patients' })).toBeVisible();
+  await openMar(page);
   await context.setOffline(true);
+  await page.goto('/care');
+  const again = await openMar(page);
   await again.locator(dueDose).first().click();
-  const dose = await doseForm.getAttribute('data-stat');
-  void dose;
   await doseForm.getByTestId('dose-submit').click();
-  await expect(doseForm).toBeHidden();
+  // A page loaded online may not notice the cut: the record is queued when no answer comes.
+  await expect(doseForm).toBeHidden({ timeout: 20_000 });
   await expect(page.getByTestId('offline-queue-count')).toHaveAttribute('data-count', '1');
   // Meanwhile the same dose is recorded by someone else (replayed here with another key, as her device would).
   const queued = await page.evaluate(
@@ -130,20 +135,16 @@ test('a round and two doses recorded offline are sent once, at their real time; 
         };
       }),
   );
+  // The other nurse's device is online (the test's own HTTP client, not this page's cut network).
+  const auth = await page.evaluate(
+    () => JSON.parse(localStorage.getItem('greensen-auth') ?? '{}').state ?? {},
+  );
+  const response = await page.request.post('/api/care/mar/administrations/', {
+    headers: { Authorization: `Bearer ${auth.access}`, 'Hospital-ID': auth.currentHospitalId },
+    data: { ...queued.body, idempotency_key: crypto.randomUUID() },
+  });
+  const other = response.status();
   await context.setOffline(false);
-  const other = await page.evaluate(async (body) => {
-    const auth = JSON.parse(localStorage.getItem('greensen-auth') ?? '{}').state ?? {};
-    const res = await fetch('/api/care/mar/administrations/', {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${auth.access}`,
-        'Hospital-ID': auth.currentHospitalId,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({ ...body, idempotency_key: crypto.randomUUID() }),
-    });
-    return res.status;
-  }, queued.body);
   expect(other).toBe(201);
   await page.evaluate(() => window.dispatchEvent(new Event('online')));
   const refused = page.getByTestId('offline-queue-count');

@@ -112,13 +112,22 @@ export async function sendOrQueue<T>(
   };
   const waiting = queue.items().some((r) => r.status === 'pending');
   if (!isOnline() || waiting) return queued();
+  // A link that answers nothing (a weak signal, a cut the browser has not noticed) queues it after a while: if
+  // the server did receive it, the key makes the later send answer the same record.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), SEND_TIMEOUT_MS);
   try {
-    return await api.post<T>(rest.path, rest.body);
+    return await api.post<T>(rest.path, rest.body, { signal: abort.signal });
   } catch (error) {
-    if (isApiError(error) && error.status === 0) return queued();
+    if (abort.signal.aborted || (isApiError(error) && error.status === 0)) return queued();
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** How long a record waits for an answer before it is queued. */
+export const SEND_TIMEOUT_MS = 10_000;
 
 /** The nurse sends a refused record again (e.g. after checking), or discards it. */
 export function retryRecord(key: string): void {

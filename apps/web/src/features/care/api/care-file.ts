@@ -26,7 +26,7 @@ import type { z } from 'zod';
 import { api, isApiError } from '../../../lib/api-client';
 import { CARE_KEY, invalidateCare } from '../../../lib/clinical/api/care-keys';
 import type { Page } from '../../../lib/clinical/api/list-admissions';
-import { clinicalQueue, type Queued, sendOrQueue } from '../../../lib/offline/clinical-queue';
+import { clinicalQueue, isQueued, type Queued, sendOrQueue } from '../../../lib/offline/clinical-queue';
 import { useAuthStore } from '../../../stores/auth';
 
 export type TRound = z.infer<typeof ZRound>;
@@ -217,7 +217,8 @@ export function useSubmitRound() {
         throw error;
       }
     },
-    onSuccess: () => invalidateCare(queryClient),
+    // Queued: nothing changed on the server yet (and a refetch could wait on a dead link).
+    onSuccess: (answer) => (isQueued(answer) ? undefined : invalidateCare(queryClient)),
   });
 }
 

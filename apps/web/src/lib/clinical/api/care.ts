@@ -23,7 +23,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { z } from 'zod';
 import { useAuthStore } from '../../../stores/auth';
 import { api } from '../../api-client';
-import { sendOrQueue } from '../../offline/clinical-queue';
+import { isQueued, sendOrQueue } from '../../offline/clinical-queue';
 import { CARE_KEY, invalidateCare, NURSE_DASHBOARD_KEY } from './care-keys';
 
 export type THandoffList = z.infer<typeof ZHandoffList>;
@@ -112,7 +112,8 @@ export function useRecordExecution() {
             ...(body.outcome === 'done' && !body.done_at ? { timeField: 'done_at' } : {}),
           })
         : api.post<TCareExecution>(`care/executions/${id}/record/`, body),
-    onSuccess: () => invalidateCare(queryClient),
+    // Queued: nothing changed on the server yet (and a refetch could wait on a dead link).
+    onSuccess: (answer) => (isQueued(answer) ? undefined : invalidateCare(queryClient)),
   });
 }
 
@@ -143,7 +144,8 @@ export function useRecordDose(label = '') {
         body,
         at: (body.outcome === 'given' ? body.given_at : null) ?? new Date().toISOString(),
       }),
-    onSuccess: () => invalidateCare(queryClient),
+    // Queued: nothing changed on the server yet (and a refetch could wait on a dead link).
+    onSuccess: (answer) => (isQueued(answer) ? undefined : invalidateCare(queryClient)),
   });
 }
 
