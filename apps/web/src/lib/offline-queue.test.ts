@@ -11,7 +11,12 @@ interface Item {
 function memory(initial: Item[] = []) {
   let saved: readonly Item[] = initial;
   return {
-    storage: { load: async () => [...saved], save: (items: readonly Item[]) => void (saved = items) },
+    storage: {
+      load: async () => [...saved],
+      save: (items: readonly Item[]) => {
+        saved = items;
+      },
+    },
     saved: () => saved,
   };
 }
