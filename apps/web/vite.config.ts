@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { firstScreenGroups } from './build/first-screen-chunks.ts';
 import CORE_NAMESPACES from './src/lib/i18n-core-namespaces.json' with { type: 'json' };
 
@@ -137,10 +138,45 @@ function localeChunk(id: string): string | null {
   return `locale-${match[1]}${CORE.has(match[2] ?? '') ? '' : '-more'}`;
 }
 
+/**
+ * The installable app (issue 40, docs/decisions/0064-offline-wards.md): a manifest and a Workbox service worker
+ * that precaches the application shell — every script and style of this build, both languages' strings, the
+ * icons, the notification sound — so that a reload without network opens the app. The worker is registered by
+ * the signed-in shell after the page has loaded (lib/pwa.ts), never by the sign-in page, and it does not take
+ * over by itself: a new build waits until the new-version notice's reload (`registerType: 'prompt'`). The API,
+ * the sockets and build.json are never cached by it (the ward's data is kept by lib/offline, per nurse).
+ */
+const pwa = VitePWA({
+  registerType: 'prompt',
+  injectRegister: false,
+  manifest: {
+    name: 'Greensen',
+    short_name: 'Greensen',
+    description: "Greensen — système d'information hospitalier",
+    lang: 'fr',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: '#2f9e44',
+    icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,woff2,mp3,webmanifest}'],
+    globIgnores: ['**/build.json', '**/*.map'],
+    maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/api\//, /^\/ws\//, /^\/build\.json/],
+    cleanupOutdatedCaches: true,
+    // Hashed names: the file's name is its version.
+    dontCacheBustURLsMatching: /\/assets\//,
+  },
+});
+
 const buildId = process.env.GREENSEN_BUILD_ID ?? `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
 
 export default defineConfig({
-  plugins: [react(), buildManifest(buildId), preloadMeta(), precompress(), collectModuleIds(moduleIds)],
+  plugins: [react(), buildManifest(buildId), preloadMeta(), precompress(), collectModuleIds(moduleIds), pwa],
   define: { __BUILD_ID__: JSON.stringify(buildId) },
   resolve: { alias: { '@greensen/shared': sharedSrc } },
   server: {

@@ -7,7 +7,13 @@ const sharedSrc = fileURLToPath(new URL('../../packages/shared/src', import.meta
 export default defineConfig({
   plugins: [react()],
   define: { __BUILD_ID__: JSON.stringify('test-build') },
-  resolve: { alias: { '@greensen/shared': sharedSrc } },
+  resolve: {
+    alias: {
+      '@greensen/shared': sharedSrc,
+      // Issue 40: the service worker's registration module exists only in the build (vite-plugin-pwa).
+      'virtual:pwa-register': fileURLToPath(new URL('./src/test/pwa-register-stub.ts', import.meta.url)),
+    },
+  },
   test: {
     environment: 'jsdom',
     globals: true,

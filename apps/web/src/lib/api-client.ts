@@ -15,6 +15,7 @@ import { type NotFoundErrorData, notFoundFromApiPath } from '@greensen/shared/do
 import { useAuthStore } from '../stores/auth';
 import { translate, uiLanguage } from './i18n';
 import { navigateTo } from './navigation';
+import { readCache } from './offline/read-cache';
 import { logout, refreshTokens } from './session';
 import { toast } from './toast';
 
@@ -101,6 +102,11 @@ export interface ApiClientDeps {
   onMissingOnWrite: () => void;
   /** false for the second client: same headers, no retry. */
   retry: boolean;
+  /**
+   * The ward readable offline (issue 40, lib/offline/read-cache.ts): answered GETs are kept, and a GET without
+   * an answer is served from the kept copy when there is one.
+   */
+  readCache?: { keep: (url: string, body: unknown) => void; recall: (url: string) => Promise<unknown> };
 }
 
 export interface ApiClient {
@@ -226,12 +232,19 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       try {
         response = await send(method, url, options, token);
       } catch (error) {
-        throw noAnswer(error, options.signal);
+        const failure = noAnswer(error, options.signal);
+        if (method === 'GET' && !options.blob && deps.readCache && isApiError(failure)) {
+          const kept = await deps.readCache.recall(url);
+          if (kept !== undefined) return kept as T;
+        }
+        throw failure;
       }
 
       if (response.ok) {
         if (options.blob) return (await readBlob(response, options.signal)) as T;
-        return (await readBody(response, options.signal)) as T;
+        const body = await readBody(response, options.signal);
+        if (method === 'GET') deps.readCache?.keep(url, body);
+        return body as T;
       }
 
       const status = response.status;
@@ -324,6 +337,7 @@ export const defaultApiClientDeps: ApiClientDeps = {
     });
   },
   retry: true,
+  readCache,
 };
 
 /** The API client. */

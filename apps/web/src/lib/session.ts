@@ -87,6 +87,8 @@ export function logout(options: LogoutOptions = {}): void {
   useAuthStore.getState().setLoggingOut(true);
   registerTimeout('session:logging-out', () => useAuthStore.getState().setLoggingOut(false), LOGOUT_FLAG_MS);
   queryClient.clear();
+  // Issue 40: the ward's copy and the queued records of this session leave the device with it.
+  void import('./offline/clinical-queue').then((m) => m.clearOfflineWard()).catch(() => undefined);
   navigateTo('/login', { replace: true });
   if (options.expired) {
     toast({

@@ -309,6 +309,15 @@ export const ZCareAssign = z.object({ nurse: z.uuid() }).strict();
 export const ZCareReschedule = z
   .object({ scheduled_at: zDateTime, nurse: z.uuid().nullish(), note: z.string().trim().max(500).nullish() })
   .strict();
+/**
+ * What a record made offline carries (issue 40): the client's key (a record sent twice is kept once; unique per
+ * hospital) and the nurse the task was given to when she saw it — the record is refused (409) when the task was
+ * given to someone else meanwhile.
+ */
+const offlineRecord = {
+  idempotency_key: z.uuid().nullish(),
+  expected_assignee: z.uuid().nullish(),
+};
 export const ZCareRecord = z.discriminatedUnion('outcome', [
   z
     .object({
@@ -316,10 +325,11 @@ export const ZCareRecord = z.discriminatedUnion('outcome', [
       /** When it was really done (default now; not in the future, at most 24 h back). */
       done_at: zDateTime.nullish(),
       note,
+      ...offlineRecord,
     })
     .strict(),
   z
-    .object({ outcome: z.literal('not_done'), reason: z.enum(NOT_DONE_REASONS), note })
+    .object({ outcome: z.literal('not_done'), reason: z.enum(NOT_DONE_REASONS), note, ...offlineRecord })
     .strict()
     .refine((v) => v.reason !== 'other' || Boolean(v.note), {
       message: 'care.note_required',
@@ -567,6 +577,8 @@ export const ZVitalsCreate = z
     recorded_at: zDateTime.nullish(),
     /** The monitoring execution this set completes (marked done by the caller). */
     execution: z.uuid().nullish(),
+    /** The client's key of the set (issue 40): sent again, the first set is answered. */
+    idempotency_key: z.uuid().nullish(),
   })
   .strict();
 export type TVitalsCreate = z.input<typeof ZVitalsCreate>;
@@ -590,6 +602,8 @@ export const ZRoundEntry = z
     admission: z.uuid().nullish(),
     vitals: ZCareVitals,
     execution: z.uuid().nullish(),
+    /** The client's key of the set (issue 40): a round queued offline and sent twice keeps each set once. */
+    idempotency_key: z.uuid().nullish(),
   })
   .strict()
   .refine((v) => Boolean(v.hospitalization) !== Boolean(v.admission), {

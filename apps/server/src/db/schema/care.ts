@@ -145,10 +145,15 @@ export const careExecutions = pgTable(
     notDoneReason: text('not_done_reason'),
     note: text('note'),
     recordedAt: timestamp('recorded_at', { withTimezone: true }),
+    /** The client's key of the record (issue 40: a record queued offline is sent again until answered). */
+    recordKey: uuid('record_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    uniqueIndex('care_executions_record_key_uq')
+      .on(t.hospitalId, t.recordKey)
+      .where(sql`${t.recordKey} is not null`),
     // Materialising twice (the job on two instances, an order saved while the job runs) makes one row.
     uniqueIndex('care_executions_slot_uq').on(t.orderId, t.slotAt),
     check(
@@ -198,9 +203,17 @@ export const careVitals = pgTable(
     /** The doctors notified of an escalation. */
     escalatedTo: uuid('escalated_to').array().notNull().default(sql`'{}'::uuid[]`),
     executionId: uuid('execution_id').references(() => careExecutions.id),
+    /**
+     * The client's key of the set (issue 40): a set queued offline and sent twice is one set. `recorded_at` is
+     * when it was taken, `created_at` when the server received it.
+     */
+    idempotencyKey: uuid('idempotency_key'),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('care_vitals_key_uq')
+      .on(t.hospitalId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
     index('care_vitals_plan_idx').on(t.planId, t.recordedAt.desc()),
     index('care_vitals_patient_idx').on(t.patientId, t.recordedAt.desc()),
     index('care_vitals_hospital_idx').on(t.hospitalId, t.recordedAt.desc()),

@@ -279,7 +279,54 @@ export async function findExecution(
   return row ? toExecution(row, now) : null;
 }
 
+/**
+ * An execution done or not done: who, when it was really done (`doneAt`), when the server received it
+ * (`recorded_at`) and the client's key of the record (issue 40, `care_executions_record_key_uq`).
+ */
+export async function recordExecution(
+  q: Queryable,
+  id: string,
+  r: {
+    status: 'done' | 'not_done';
+    by: string;
+    doneAt?: Date;
+    reason?: string;
+    note: string | null;
+    key: string | null;
+    now: Date;
+  },
+) {
+  await q.execute(sql`update care_executions set status = ${r.status}, done_by = ${r.by},
+    done_at = ${r.doneAt?.toISOString() ?? null}, not_done_reason = ${r.reason ?? null}, note = ${r.note},
+    record_key = ${r.key}, recorded_at = ${r.now.toISOString()}, updated_at = ${r.now.toISOString()}
+    where id = ${id}`);
+}
+
 // Vitals, fluids, doses -----------------------------------------------------------------------------------------
+
+/**
+ * The sets of vitals already kept under the client's keys (issue 40: a round queued offline is sent again until
+ * answered): key → the set's id and plan. Uses `care_vitals_key_uq`.
+ */
+export async function vitalsByKeys(
+  q: Queryable,
+  hospitalId: string,
+  keys: readonly string[],
+): Promise<Map<string, { id: string; plan_id: string }>> {
+  if (keys.length === 0) return new Map();
+  const res = await q.execute<{ id: string; plan_id: string; idempotency_key: string }>(
+    sql`select id, plan_id, idempotency_key from care_vitals
+      where hospital_id = ${hospitalId} and idempotency_key in (${sqlList(keys)})`,
+  );
+  return new Map(res.rows.map((r) => [r.idempotency_key, { id: r.id, plan_id: r.plan_id }]));
+}
+
+/** The sets of `ids`, in no particular order. */
+export async function vitalsByIds(q: Queryable, ids: readonly string[]): Promise<TVitalsRecord[]> {
+  if (ids.length === 0) return [];
+  const res = await q.execute<Record<string, unknown>>(sql`${VITALS_SELECT} where v.id in (${sqlList(ids)})`);
+  return res.rows.map(toVitals);
+}
 
 export const VITALS_SELECT = sql`select v.*, u.first_name as u_first, u.last_name as u_last,
     (select coalesce(json_agg(json_build_object('id', x.id, 'full_name', trim(x.first_name || ' ' || x.last_name))),
@@ -379,6 +426,7 @@ export async function undoExecution(q: Queryable, id: string, userId: string, no
   const since = new Date(now.getTime() - UNDO_SECONDS * 1000);
   const res = await q.execute<{ id: string }>(sql`update care_executions set status = 'scheduled',
       done_by = null, done_at = null, not_done_reason = null, note = null, recorded_at = null,
+      record_key = null,
       updated_at = ${now.toISOString()}
     where id = ${id} and status in ('done', 'not_done') and done_by = ${userId}
       and recorded_at >= ${since.toISOString()}

@@ -121,6 +121,10 @@ defineMessages({
     fr: 'Ce soin a déjà été enregistré ou annulé.',
     en: 'This care task has already been recorded or cancelled.',
   },
+  'care.execution_reassigned': {
+    fr: 'Ce soin a été attribué à un(e) autre infirmier(ère) entre-temps.',
+    en: 'This care task was given to another nurse meanwhile.',
+  },
   'care.nurse_unknown': {
     fr: "Cette personne n'est pas un(e) infirmier(ère) actif(ve) de ce service.",
     en: 'This person is not an active nurse of this department.',

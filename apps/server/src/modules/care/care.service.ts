@@ -43,6 +43,7 @@ import {
   personOf,
   planCounts,
   planIdFor,
+  recordExecution,
   toExecution,
   undoExecution,
 } from './care.repository.js';
@@ -594,7 +595,8 @@ export class CareService {
       status: TCareExecution['status'];
       assignee_id: string | null;
       scheduled_at: Date | string;
-    }>(sql`select id, plan_id, patient_id, status, assignee_id, scheduled_at from care_executions
+      record_key: string | null;
+    }>(sql`select id, plan_id, patient_id, status, assignee_id, scheduled_at, record_key from care_executions
       where id = ${id} and hospital_id = ${hospital.id} for update`);
     const row = res.rows[0];
     if (!row) throw notFound();
@@ -800,22 +802,35 @@ export class CareService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const now = this.now();
+    const key = body.idempotency_key ?? null;
     const work = async (t: Tx) => {
       const { row } = await this.lockExecution(t, ctx, id);
+      // The same record sent again (issue 40: queued offline, its answer lost): answered, not recorded twice.
+      if (key && row.record_key === key) return;
       if (row.status !== 'scheduled') throw conflict('care.execution_closed');
       if (body.outcome === 'done' && !byVitals && (await executionKind(t, id)) === 'vitals')
         throw badRequest({ outcome: ['care.vitals_required'] });
+      // Queued offline for the nurse it was given to: refused when it was given to someone else meanwhile.
+      if (
+        body.expected_assignee !== undefined &&
+        row.assignee_id !== (body.expected_assignee ?? null) &&
+        row.assignee_id !== me
+      )
+        throw conflict('care.execution_reassigned');
       if (body.outcome === 'done') {
         const doneAt = body.done_at ? new Date(body.done_at) : now;
         if (doneAt.getTime() > now.getTime() + 60_000 || doneAt.getTime() < now.getTime() - 24 * HOUR)
           throw badRequest({ done_at: ['care.time_range'] });
-        await t.execute(sql`update care_executions set status = 'done', done_by = ${me},
-          done_at = ${doneAt.toISOString()}, note = ${body.note ?? null}, recorded_at = ${now.toISOString()},
-          updated_at = ${now.toISOString()} where id = ${id}`);
+        await recordExecution(t, id, { status: 'done', by: me, doneAt, note: body.note ?? null, key, now });
       } else {
-        await t.execute(sql`update care_executions set status = 'not_done', done_by = ${me},
-          not_done_reason = ${body.reason}, note = ${body.note ?? null}, recorded_at = ${now.toISOString()},
-          updated_at = ${now.toISOString()} where id = ${id}`);
+        await recordExecution(t, id, {
+          status: 'not_done',
+          by: me,
+          reason: body.reason,
+          note: body.note ?? null,
+          key,
+          now,
+        });
       }
       await this.app.audit.record(
         ctx,

@@ -4,7 +4,7 @@ import { shouldPlaySound } from '@greensen/shared/domain/notifications';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { startedConsultation } from '../../../test/consultations.js';
+import { insertTestIcd10, startedConsultation } from '../../../test/consultations.js';
 import { TEST_DB_KIND } from '../../../test/database.js';
 import { type Actor, admit, call, createPatient, journeyHospital } from '../../../test/journey.js';
 import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
@@ -26,6 +26,7 @@ let otherNurse: Actor;
 beforeAll(async () => {
   ctx = await createTestApp();
   await ensureMedicationReference(ctx.database.db);
+  await insertTestIcd10(ctx.database.db);
   h = await journeyHospital(ctx);
   admin = await h.as('ADMIN');
   desk = await h.as('SECRETARY');
@@ -329,6 +330,119 @@ describe('vitals rounds and NEWS2', () => {
       balance_ml: 400,
       weight: 71.5,
     });
+  });
+});
+
+describe('records queued offline (issue 40)', () => {
+  const calm = {
+    temperature: 36.9,
+    heart_rate: 80,
+    respiratory_rate: 16,
+    systolic_bp: 125,
+    spo2: 97,
+    avpu: 'A',
+  };
+
+  it('two identical rounds sent at once keep each set once, at its real time (concurrent, both engines)', async () => {
+    const a = await planInBed();
+    const b = await planInBed();
+    const takenAt = new Date(Date.now() - 40 * 60_000).toISOString();
+    const body = {
+      recorded_at: takenAt,
+      entries: [
+        { hospitalization: a.stay, vitals: calm, idempotency_key: randomUUID() },
+        { hospitalization: b.stay, vitals: { ...calm, respiratory_rate: 26 }, idempotency_key: randomUUID() },
+      ],
+    };
+    const both = await Promise.all([1, 2].map(() => call(ctx.app, nurse, 'POST', '/api/care/rounds/', body)));
+    for (const r of both) expect(r.statusCode, `${TEST_DB_KIND} ${r.body}`).toBe(201);
+    const ids = both.map((r) => (r.json().results as { id: string }[]).map((v) => v.id));
+    expect(ids[1], TEST_DB_KIND).toEqual(ids[0]);
+    const rows = await ctx.database.db.execute<{ recorded_at: Date | string; created_at: Date | string }>(
+      sql`select recorded_at, created_at from care_vitals where plan_id in (${a.plan}, ${b.plan})`,
+    );
+    expect(rows.rows).toHaveLength(2);
+    for (const r of rows.rows) {
+      expect(new Date(r.recorded_at).toISOString()).toBe(takenAt);
+      // When the server received it is kept beside the clinical time.
+      expect(new Date(r.created_at).getTime()).toBeGreaterThan(new Date(takenAt).getTime() + 30 * 60_000);
+    }
+    // Sent a third time later: answered with the same sets, nothing added.
+    const later = await call(ctx.app, nurse, 'POST', '/api/care/rounds/', body);
+    expect(later.statusCode).toBe(201);
+    expect(later.json().results.map((v: { id: string }) => v.id)).toEqual(ids[0]);
+    // A key reused for another patient is refused.
+    const reused = await call(ctx.app, nurse, 'POST', '/api/care/rounds/', {
+      entries: [{ hospitalization: b.stay, vitals: calm, idempotency_key: body.entries[0]!.idempotency_key }],
+    });
+    expect(reused.statusCode).toBe(409);
+  });
+
+  it('refuses a clinical time in the future or older than 24 hours; a patient discharged meanwhile is a 409', async () => {
+    const a = await planInBed();
+    for (const at of [Date.now() + 5 * 60_000, Date.now() - 25 * 3_600_000]) {
+      const res = await call(ctx.app, nurse, 'POST', '/api/care/rounds/', {
+        recorded_at: new Date(at).toISOString(),
+        entries: [{ hospitalization: a.stay, vitals: calm, idempotency_key: randomUUID() }],
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(JSON.stringify(res.json())).toContain('recorded_at');
+    }
+    const one = await call(ctx.app, nurse, 'POST', `/api/care/plans/${a.plan}/vitals/`, {
+      vitals: calm,
+      recorded_at: new Date(Date.now() - 23 * 3_600_000).toISOString(),
+      idempotency_key: randomUUID(),
+    });
+    expect(one.statusCode, one.body).toBe(201);
+    const out = await call(ctx.app, doctor, 'POST', `/api/hospitalizations/${a.stay}/discharge/`, {
+      mode: 'home',
+      diagnoses: ['B50.9'],
+      summary: 'Évolution favorable.',
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    const closed = await call(ctx.app, nurse, 'POST', '/api/care/rounds/', {
+      entries: [{ hospitalization: a.stay, vitals: calm, idempotency_key: randomUUID() }],
+    });
+    expect(closed.statusCode, closed.body).toBe(409);
+    expect(closed.json().detail).toBeTruthy();
+  });
+
+  it('a task record sent twice at once is kept once; a task given to someone else meanwhile is refused', async () => {
+    const { plan } = await planInBed();
+    await order(plan, {
+      kind: 'dressing',
+      title: 'Pansement',
+      schedule: { kind: 'every_hours', hours: 4 },
+      start_at: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+    });
+    const [first, second] = (await executionsOf(plan)).filter((e) => e.status === 'scheduled');
+    const doneAt = new Date(Date.now() - 50 * 60_000).toISOString();
+    const body = { outcome: 'done', done_at: doneAt, idempotency_key: randomUUID(), expected_assignee: null };
+    const both = await Promise.all(
+      [1, 2].map(() => call(ctx.app, nurse, 'POST', `/api/care/executions/${first!.id}/record/`, body)),
+    );
+    expect(
+      both.map((r) => r.statusCode),
+      TEST_DB_KIND,
+    ).toEqual([200, 200]);
+    expect(both[1]!.json()).toMatchObject({ status: 'done', done_at: doneAt, done_by: { id: nurse.id } });
+    const other = await call(ctx.app, nurse, 'POST', `/api/care/executions/${first!.id}/record/`, {
+      ...body,
+      idempotency_key: randomUUID(),
+    });
+    expect(other.statusCode).toBe(409);
+    // The charge nurse gives the next one to a colleague while the nurse is offline.
+    const given = await call(ctx.app, charge, 'POST', `/api/care/executions/${second!.id}/assign/`, {
+      nurse: nurse2.id,
+    });
+    expect(given.statusCode, given.body).toBe(200);
+    const refused = await call(ctx.app, nurse, 'POST', `/api/care/executions/${second!.id}/record/`, {
+      outcome: 'done',
+      idempotency_key: randomUUID(),
+      expected_assignee: null,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toMatch(/autre infirmier/);
   });
 });
 

@@ -20,7 +20,14 @@ import { badRequest, conflict } from '../../lib/errors.js';
 import { departmentHeads } from '../hospitalizations/hospitalizations.repository.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import { hospitalClock, shiftDto, shiftOf } from './care.context.js';
-import { type PlanRow, toFluid, toVitals, VITALS_SELECT } from './care.repository.js';
+import {
+  type PlanRow,
+  toFluid,
+  toVitals,
+  VITALS_SELECT,
+  vitalsByIds,
+  vitalsByKeys,
+} from './care.repository.js';
 import type { CareService } from './care.service.js';
 import {
   dueVitalsExecutions,
@@ -31,6 +38,9 @@ import {
 } from './vital-signs.repository.js';
 
 const HOUR = 3_600_000;
+
+/** A set's client key was kept by a parallel request while this one ran. */
+class KeyTaken extends Error {}
 
 /**
  * Ward vital signs (issue 20, decision 0025): a set per patient with its NEWS2 (adults), a round for a whole
@@ -70,55 +80,86 @@ export class VitalsService {
     return { shift: shiftDto(clock, shiftOf(clock, now)), results };
   }
 
-  /** Every set of the round in one transaction: all saved (each with its NEWS2 and escalation), or none. */
+  /**
+   * Every set of the round in one transaction: all saved (each with its NEWS2 and escalation), or none. A set
+   * whose client key is already kept (issue 40: a round queued offline, sent again) is answered, not saved again.
+   */
   async recordRound(ctx: ServiceContext, body: TRoundCreate) {
     const now = this.care.now();
     const recordedAt = this.checkTime(body.recorded_at, now, 'recorded_at');
-    const ids = await withNotifications(this.app, async (tx, notify) => {
-      const out: string[] = [];
-      const seen = new Set<string>();
-      for (const [i, entry] of body.entries.entries()) {
-        const key = entry.hospitalization ?? entry.admission ?? '';
-        if (seen.has(key)) throw badRequest({ [`entries.${i}`]: ['care.round_duplicate'] });
-        seen.add(key);
-        const plan = await this.care.ensurePlanIn(tx, ctx, {
-          hospitalization: entry.hospitalization,
-          admission: entry.admission,
-        });
-        const row = await this.care.plan(ctx, plan.id, tx);
-        out.push(
-          await this.insertSet(
-            tx,
-            ctx,
-            notify,
-            row,
-            ZCareVitals.parse(entry.vitals),
-            recordedAt,
-            entry.execution,
-          ),
+    const hospital = scopedHospital(ctx);
+    const ids = await this.onceByKey(() =>
+      withNotifications(this.app, async (tx, notify) => {
+        const out: string[] = [];
+        const seen = new Set<string>();
+        const kept = await vitalsByKeys(
+          tx,
+          hospital.id,
+          body.entries.flatMap((e) => (e.idempotency_key ? [e.idempotency_key] : [])),
         );
-      }
-      return out;
-    });
-    const res = await this.app.db.execute<Record<string, unknown>>(
-      sql`${VITALS_SELECT} where v.id in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
+        for (const [i, entry] of body.entries.entries()) {
+          const key = entry.hospitalization ?? entry.admission ?? '';
+          if (seen.has(key)) throw badRequest({ [`entries.${i}`]: ['care.round_duplicate'] });
+          seen.add(key);
+          const plan = await this.care.ensurePlanIn(tx, ctx, {
+            hospitalization: entry.hospitalization,
+            admission: entry.admission,
+          });
+          const first = entry.idempotency_key ? kept.get(entry.idempotency_key) : undefined;
+          if (first) {
+            if (first.plan_id !== plan.id) throw conflict('care.key_reused');
+            out.push(first.id);
+            continue;
+          }
+          const row = await this.care.plan(ctx, plan.id, tx);
+          out.push(
+            await this.insertSet(tx, ctx, notify, row, ZCareVitals.parse(entry.vitals), recordedAt, {
+              executionId: entry.execution,
+              key: entry.idempotency_key,
+            }),
+          );
+        }
+        return out;
+      }),
     );
-    const byId = new Map(res.rows.map((r) => [r.id as string, toVitals(r)]));
+    const byId = new Map((await vitalsByIds(this.app.db, ids)).map((v) => [v.id, v]));
     return { results: ids.map((id) => byId.get(id)!) };
   }
 
   async recordOne(ctx: ServiceContext, planId: string, body: TVitalsCreate): Promise<TVitalsRecord> {
     const now = this.care.now();
     const recordedAt = this.checkTime(body.recorded_at, now, 'recorded_at');
-    const id = await withNotifications(this.app, async (tx, notify) => {
-      const row = await this.care.plan(ctx, planId, tx);
-      return this.insertSet(tx, ctx, notify, row, ZCareVitals.parse(body.vitals), recordedAt, body.execution);
-    });
-    const res = await this.app.db.execute<Record<string, unknown>>(sql`${VITALS_SELECT} where v.id = ${id}`);
-    return toVitals(res.rows[0]!);
+    const hospital = scopedHospital(ctx);
+    const id = await this.onceByKey(() =>
+      withNotifications(this.app, async (tx, notify) => {
+        const row = await this.care.plan(ctx, planId, tx);
+        if (body.idempotency_key) {
+          const first = (await vitalsByKeys(tx, hospital.id, [body.idempotency_key])).get(
+            body.idempotency_key,
+          );
+          if (first && first.plan_id !== planId) throw conflict('care.key_reused');
+          if (first) return first.id;
+        }
+        return this.insertSet(tx, ctx, notify, row, ZCareVitals.parse(body.vitals), recordedAt, {
+          executionId: body.execution,
+          key: body.idempotency_key,
+        });
+      }),
+    );
+    return (await vitalsByIds(this.app.db, [id]))[0]!;
+  }
+
+  /**
+   * Runs `work` once more when a set's key was committed by a parallel request meanwhile (the unique index
+   * decided): the second run finds the first request's sets and answers them.
+   */
+  private async onceByKey<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof KeyTaken) return work();
+      throw err;
+    }
   }
 
   private checkTime(value: string | null | undefined, now: Date, field: string): Date {
@@ -140,8 +181,9 @@ export class VitalsService {
     plan: PlanRow,
     v: TCareVitals & { on_oxygen: boolean },
     recordedAt: Date,
-    executionId: string | null | undefined,
+    opts: { executionId: string | null | undefined; key: string | null | undefined },
   ): Promise<string> {
+    const { executionId } = opts;
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     if (!plan.is_open) throw conflict('care.plan_closed');
@@ -184,9 +226,13 @@ export class VitalsService {
         news2: news2 ? { ...news2 } : null,
         escalatedTo,
         executionId: executionId ?? null,
+        idempotencyKey: opts.key ?? null,
       })
+      .onConflictDoNothing()
       .returning({ id: careVitals.id });
-    const id = row!.id;
+    // The key committed by a parallel request: this transaction is rolled back and the round answered again.
+    if (!row) throw new KeyTaken();
+    const id = row.id;
     if (executionId)
       await this.care.record(
         ctx,

@@ -1,6 +1,6 @@
 /**
  * The signed-in application shell (Mantine AppShell): header with hospital and department selectors,
- * notifications bell slot, colour mode, language and user menu; side navigation of the allowed modules,
+ * the offline queue's count (issue 40), notifications bell slot, colour mode, language and user menu; side navigation of the allowed modules,
  * collapsed behind a burger under 992 px. A user without hospital sees the waiting-for-assignment page.
  */
 import { AppShell, Burger, Divider, Group, Image, Stack, Text, UnstyledButton } from '@mantine/core';
@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useInactivityLock } from '../../lib/inactivity-lock';
 import { languageFromPath } from '../../lib/language';
+import { OfflineBanner, OfflineQueueButton } from '../../lib/offline/OfflineStatus';
 import { useLocalizedPath } from '../../lib/use-localized-path';
 import { useUserStore } from '../../stores/user';
 import { ModuleGuard } from '../guards/ModuleGuard';
@@ -83,6 +84,7 @@ function Shell({ lang }: { lang: 'fr' | 'en' }) {
           </Group>
           <Group gap={6} wrap="nowrap">
             <DelayedSpeechIndicator lang={lang} />
+            <OfflineQueueButton />
             <NotificationsBellSlot />
             <ColorModeControl />
             <LanguageSwitch />
@@ -102,6 +104,7 @@ function Shell({ lang }: { lang: 'fr' | 'en' }) {
 
       <AppShell.Main>
         <PlatformEffects />
+        <OfflineBanner />
         <ModuleGuard>
           <Outlet />
         </ModuleGuard>

@@ -8,11 +8,14 @@ import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { watchForNewBuild } from '../../lib/build-check';
 import { useHospitalSoundDefault } from '../../lib/hospital-settings';
+import { clearOfflineWard } from '../../lib/offline/clinical-queue';
 import { preloadWhenIdle } from '../../lib/preload';
+import { registerAppServiceWorker, reloadToNewBuild } from '../../lib/pwa';
+import { useAuthStore } from '../../stores/auth';
 import { commonLoaders, loadersForModule } from '../page-loaders';
 import { useAllowedModules } from './ModuleNav';
 
@@ -23,11 +26,7 @@ function NewBuildNotice() {
   return (
     <Group justify="space-between" gap="xs" wrap="nowrap">
       <Text size="sm">{t('newBuild.message')}</Text>
-      <Button
-        size="compact-sm"
-        leftSection={<IconRefresh size={14} />}
-        onClick={() => window.location.reload()}
-      >
+      <Button size="compact-sm" leftSection={<IconRefresh size={14} />} onClick={reloadToNewBuild}>
         {t('newBuild.reload')}
       </Button>
     </Group>
@@ -39,7 +38,7 @@ export function useNewBuildNotice(): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: watch once per mount
   useEffect(() => {
     if (import.meta.env.DEV) return;
-    return watchForNewBuild(() => {
+    const show = () =>
       notifications.show({
         id: NEW_BUILD_NOTICE_ID,
         title: t('newBuild.title'),
@@ -48,7 +47,9 @@ export function useNewBuildNotice(): void {
         autoClose: false,
         withCloseButton: true,
       });
-    });
+    // Issue 40: the installable app's worker, after load; a new build's worker waits for the notice's reload.
+    registerAppServiceWorker(show);
+    return watchForNewBuild(show);
   }, []);
 }
 
@@ -91,8 +92,19 @@ export function DelayedSpeechIndicator({ lang }: { lang: string }) {
   );
 }
 
+/** Issue 40: a change of hospital deletes the previous hospital's ward copy and queued records. */
+function useOfflineWardScope(): void {
+  const hospital = useAuthStore((state) => state.currentHospitalId);
+  const previous = useRef(hospital);
+  useEffect(() => {
+    if (previous.current && hospital !== previous.current) void clearOfflineWard();
+    previous.current = hospital;
+  }, [hospital]);
+}
+
 export function PlatformEffects() {
   useNewBuildNotice();
+  useOfflineWardScope();
   useIdlePreload();
   useHospitalSoundDefault();
   return null;

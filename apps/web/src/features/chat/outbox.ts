@@ -1,11 +1,11 @@
 /**
- * The offline queue of the messaging (issue 23): a message typed while the socket is down (or whose sending
+ * The offline queue of the messaging (issue 23, on the app's queue lib/offline-queue.ts): a message typed while the socket is down (or whose sending
  * failed on the network) waits here, shown as pending, and is sent when the connection returns. Its id is made
  * here once, so that a message sent twice (a lost answer, a second tab) is still one message on the server.
  */
 import type { TChatMessageCreate } from '@greensen/shared/contracts/chat';
 import { useSyncExternalStore } from 'react';
-import { isApiError } from '../../lib/api-client';
+import { createOfflineQueue } from '../../lib/offline-queue';
 import { notificationSocket } from '../../lib/socket';
 
 export interface PendingMessage extends TChatMessageCreate {
@@ -33,54 +33,29 @@ export function createOutbox(deps: {
   onSent?: (m: PendingMessage) => void;
   onRefused?: (m: PendingMessage) => void;
 }) {
-  let items: PendingMessage[] = load();
-  const listeners = new Set<() => void>();
-  let flushing: Promise<void> | null = null;
-  const save = () => {
-    try {
-      globalThis.localStorage?.setItem(STORAGE_KEY, JSON.stringify(items));
-    } catch {
-      // Storage full or refused: the queue still lives in memory.
-    }
-    for (const l of listeners) l();
-  };
-  const remove = (id: string) => {
-    items = items.filter((m) => m.id !== id);
-    save();
-  };
-
-  async function flushOnce() {
-    for (const m of [...items]) {
-      const { conversation, created_at: _created, ...body } = m;
-      try {
-        await deps.send(conversation, body);
-        remove(m.id);
-        deps.onSent?.(m);
-      } catch (err) {
-        // No answer (network down, server away): keep it and stop; the next connection sends it again.
-        if (!isApiError(err) || err.status === 0 || err.status >= 500) return;
-        remove(m.id);
-        deps.onRefused?.(m);
-      }
-    }
-  }
-
-  return {
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+  const queue = createOfflineQueue<PendingMessage>({
+    storage: {
+      load,
+      save: (items) => globalThis.localStorage?.setItem(STORAGE_KEY, JSON.stringify(items)),
     },
-    items: () => items,
+    idOf: (m) => m.id,
+    send: ({ conversation, created_at: _created, ...body }) => deps.send(conversation, body),
+    isOnline: deps.isOnline,
+    onSent: (m) => deps.onSent?.(m),
+    // A refused message is dropped (the chat tells the user with a toast).
+    onRefused: (m) => {
+      deps.onRefused?.(m);
+      return null;
+    },
+  });
+  return {
+    subscribe: queue.subscribe,
+    items: queue.items,
     /** Queues the message; sends it at once when the socket is connected. */
     enqueue(m: Omit<PendingMessage, 'created_at'>) {
-      items = [...items, { ...m, created_at: new Date().toISOString() }];
-      save();
-      if (deps.isOnline()) void this.flush();
+      queue.enqueue({ ...m, created_at: new Date().toISOString() });
     },
-    flush(): Promise<void> {
-      if (!flushing) flushing = flushOnce().finally(() => (flushing = null));
-      return flushing;
-    },
+    flush: queue.flush,
   };
 }
 

@@ -23,9 +23,10 @@ import type { TMarSafe } from '@greensen/shared/contracts/medication-safety';
 import type { TWard } from '@greensen/shared/contracts/structure';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api } from '../../../lib/api-client';
+import { api, isApiError } from '../../../lib/api-client';
 import { CARE_KEY, invalidateCare } from '../../../lib/clinical/api/care-keys';
 import type { Page } from '../../../lib/clinical/api/list-admissions';
+import { clinicalQueue, isQueued, type Queued, sendOrQueue } from '../../../lib/offline/clinical-queue';
 import { useAuthStore } from '../../../stores/auth';
 
 export type TRound = z.infer<typeof ZRound>;
@@ -172,11 +173,52 @@ export function useRound(scope: Scope) {
   });
 }
 
+/**
+ * A round (issue 40): every set carries its key and the round its real time. Without an answer, each set waits
+ * in the device's queue on its own (a patient discharged meanwhile refuses only hers) and is sent once later.
+ */
 export function useSubmitRound() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TRoundCreate) => api.post<{ results: TVitalsRecord[] }>('care/rounds/', body),
-    onSuccess: () => invalidateCare(queryClient),
+    mutationFn: async ({
+      body,
+      labels,
+    }: {
+      body: TRoundCreate;
+      labels: string[];
+    }): Promise<{ results: TVitalsRecord[] } | Queued> => {
+      const sendAll = async () => api.post<{ results: TVitalsRecord[] }>('care/rounds/', body);
+      const at = new Date().toISOString();
+      const queueEach = async (): Promise<Queued> => {
+        for (const [i, entry] of body.entries.entries()) {
+          await sendOrQueue<unknown>({
+            kind: 'vitals',
+            label: labels[i] ?? '',
+            key: entry.idempotency_key ?? '',
+            path: 'care/rounds/',
+            body: { entries: [entry] },
+            at,
+            timeField: 'recorded_at',
+          });
+        }
+        return { queued: true };
+      };
+      if (
+        !navigator.onLine ||
+        clinicalQueue()
+          .items()
+          .some((r) => r.status === 'pending')
+      )
+        return queueEach();
+      try {
+        return await sendAll();
+      } catch (error) {
+        if (isApiError(error) && error.status === 0) return queueEach();
+        throw error;
+      }
+    },
+    // Queued: nothing changed on the server yet (and a refetch could wait on a dead link).
+    onSuccess: (answer) => (isQueued(answer) ? undefined : invalidateCare(queryClient)),
   });
 }
 

@@ -15,10 +15,17 @@ import { isApiError } from '../../../lib/api-client';
 import { News2Badge } from '../../../lib/clinical/components/care/News2Badge';
 import { serverErrorsFromBody } from '../../../lib/field-errors';
 import { formatTime } from '../../../lib/format';
+import { newIdempotencyKey } from '../../../lib/idempotency';
+import { isQueued } from '../../../lib/offline/clinical-queue';
 import { LoadError } from '../../../lib/page-states';
 import { type Scope, type TRoundPatient, useRound, useSubmitRound } from '../api/care-file';
 import { EMPTY_ROUND_ROW, liveNews2, type RoundRow, readRow } from './round-values';
 import { VitalsEntryFields } from './VitalsEntryFields';
+
+interface PendingSet {
+  at: string;
+  news2: ReturnType<typeof liveNews2>;
+}
 
 const rowKey = (p: TRoundPatient) => p.hospitalization ?? p.admission ?? p.patient.id;
 
@@ -42,12 +49,15 @@ const RoundCard = memo(function RoundCard({
   row,
   serverErrors,
   saved,
+  pending,
   onChange,
 }: {
   patient: TRoundPatient;
   row: RoundRow;
   serverErrors: Record<string, string> | undefined;
   saved: TVitalsRecord | undefined;
+  /** Recorded without network (issue 40): its time and the NEWS2 computed here, as the server will. */
+  pending: PendingSet | undefined;
   onChange: (key: string, row: RoundRow) => void;
 }) {
   const { t } = useTranslation('care');
@@ -129,6 +139,21 @@ const RoundCard = memo(function RoundCard({
             {serverErrors.hospitalization}
           </Text>
         )}
+        {pending && (
+          <Group gap="xs" data-testid="round-pending">
+            <Badge color="orange" variant="light">
+              {t('shell:offline.pendingAt', { time: formatTime(pending.at) })}
+            </Badge>
+            {pending.news2 && (
+              <News2Badge
+                score={pending.news2.score}
+                risk={pending.news2.risk}
+                complete={pending.news2.complete}
+                size="md"
+              />
+            )}
+          </Group>
+        )}
         {saved && (
           <Group gap="xs" data-testid="round-saved">
             <Badge color="green" variant="light">
@@ -162,6 +187,7 @@ export function RoundPanel({ scope }: { scope: Scope }) {
   const [serverErrors, setServerErrors] = useState<Record<string, Record<string, string>>>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [saved, setSaved] = useState<Record<string, TVitalsRecord>>({});
+  const [pending, setPending] = useState<Record<string, PendingSet>>({});
   const onChange = useCallback((key: string, row: RoundRow) => {
     setRows((current) => ({ ...current, [key]: row }));
   }, []);
@@ -190,21 +216,37 @@ export function RoundPanel({ scope }: { scope: Scope }) {
     setGeneral(null);
     setServerErrors({});
     const keys = entries.map((e) => e.key);
+    const at = new Date().toISOString();
     submit.mutate(
       {
-        entries: entries.map(({ patient, read }) => ({
-          hospitalization: patient.hospitalization,
-          admission: patient.hospitalization ? null : patient.admission,
-          execution: patient.due_execution,
-          vitals: {
-            ...read.values,
-            avpu: read.values.avpu,
-            confused: read.values.confused || null,
-          },
-        })),
+        body: {
+          entries: entries.map(({ patient, read }) => ({
+            hospitalization: patient.hospitalization,
+            admission: patient.hospitalization ? null : patient.admission,
+            execution: patient.due_execution,
+            idempotency_key: newIdempotencyKey(),
+            vitals: {
+              ...read.values,
+              avpu: read.values.avpu,
+              confused: read.values.confused || null,
+            },
+          })),
+        },
+        labels: entries.map((e) => e.patient.patient.full_name),
       },
       {
         onSuccess: (answer) => {
+          if (isQueued(answer)) {
+            const waiting: Record<string, PendingSet> = {};
+            for (const { key, patient, read } of entries)
+              waiting[key] = {
+                at,
+                news2: liveNews2(read, { applies: patient.news2_applies, hypercapnic: patient.hypercapnic }),
+              };
+            setPending((current) => ({ ...current, ...waiting }));
+            setRows({});
+            return;
+          }
           const byKey: Record<string, TVitalsRecord> = {};
           answer.results.forEach((record, index) => {
             const key = keys[index];
@@ -246,6 +288,7 @@ export function RoundPanel({ scope }: { scope: Scope }) {
             row={rows[key] ?? EMPTY_ROUND_ROW}
             serverErrors={serverErrors[key]}
             saved={saved[key]}
+            pending={saved[key] ? undefined : pending[key]}
             onChange={onChange}
           />
         );

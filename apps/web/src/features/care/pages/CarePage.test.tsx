@@ -178,6 +178,8 @@ describe('/care', () => {
           hospitalization: STAY_ID,
           admission: null,
           execution: null,
+          // Issue 40: each set carries its key (sent again after a cut, it is kept once).
+          idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
           vitals: expect.objectContaining({
             respiratory_rate: 26,
             spo2: 91,

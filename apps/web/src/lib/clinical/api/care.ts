@@ -23,6 +23,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { z } from 'zod';
 import { useAuthStore } from '../../../stores/auth';
 import { api } from '../../api-client';
+import { isQueued, sendOrQueue } from '../../offline/clinical-queue';
 import { CARE_KEY, invalidateCare, NURSE_DASHBOARD_KEY } from './care-keys';
 
 export type THandoffList = z.infer<typeof ZHandoffList>;
@@ -98,9 +99,21 @@ export function useCareNurses(department: string | null) {
 export function useRecordExecution() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: TCareRecord }) =>
-      api.post<TCareExecution>(`care/executions/${id}/record/`, body),
-    onSuccess: () => invalidateCare(queryClient),
+    // With a key (issue 40), a record made without network waits in the device's queue and is sent once.
+    mutationFn: ({ id, body, label }: { id: string; body: TCareRecord; label?: string }) =>
+      body.idempotency_key
+        ? sendOrQueue<TCareExecution>({
+            kind: 'task',
+            label: label ?? '',
+            key: body.idempotency_key,
+            path: `care/executions/${id}/record/`,
+            body,
+            at: (body.outcome === 'done' ? body.done_at : null) ?? new Date().toISOString(),
+            ...(body.outcome === 'done' && !body.done_at ? { timeField: 'done_at' } : {}),
+          })
+        : api.post<TCareExecution>(`care/executions/${id}/record/`, body),
+    // Queued: nothing changed on the server yet (and a refetch could wait on a dead link).
+    onSuccess: (answer) => (isQueued(answer) ? undefined : invalidateCare(queryClient)),
   });
 }
 
@@ -127,11 +140,21 @@ export function useAssignExecution() {
  * A dose given or not given. The body carries the key made when the dose's form opened, and the nurse's overrides
  * of blocking safety alerts (issue 34).
  */
-export function useRecordDose() {
+export function useRecordDose(label = '') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TAdministrationCreateSafe) => api.post<TDoseRecord>('care/mar/administrations/', body),
-    onSuccess: () => invalidateCare(queryClient),
+    // Issue 40: without network the dose waits in the device's queue with its key and the time it was given.
+    mutationFn: (body: TAdministrationCreateSafe) =>
+      sendOrQueue<TDoseRecord>({
+        kind: 'dose',
+        label,
+        key: body.idempotency_key,
+        path: 'care/mar/administrations/',
+        body,
+        at: (body.outcome === 'given' ? body.given_at : null) ?? new Date().toISOString(),
+      }),
+    // Queued: nothing changed on the server yet (and a refetch could wait on a dead link).
+    onSuccess: (answer) => (isQueued(answer) ? undefined : invalidateCare(queryClient)),
   });
 }
 

@@ -107,7 +107,7 @@ export function DoseModal({
   const { t } = useTranslation('care');
   const lang = uiLanguage();
   const { key } = useIdempotencyKey();
-  const record = useRecordDose();
+  const record = useRecordDose(`${medicationName(line.medication, lang)} — ${patientName}`);
   const statDose = useStatDose();
   const pending = record.isPending || statDose.isPending;
   const [outcome, setOutcome] = useState<Outcome>(stat ? 'given' : initialOutcome);

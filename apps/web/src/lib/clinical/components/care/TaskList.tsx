@@ -28,6 +28,8 @@ import { rolesInHospital, useUserStore } from '../../../../stores/user';
 import { isApiError } from '../../../api-client';
 import { formatTime } from '../../../format';
 import { uiLanguage } from '../../../i18n';
+import { newIdempotencyKey } from '../../../idempotency';
+import { isQueued } from '../../../offline/clinical-queue';
 import { hideToast, toast } from '../../../toast';
 import { useLocalizedPath } from '../../../use-localized-path';
 import { useAssignExecution, useRecordExecution, useUndoExecution } from '../../api/care';
@@ -105,9 +107,20 @@ export function TaskList({
   const undo = useUndoExecution();
   const doneNow = (task: ExecutionTask) =>
     record.mutate(
-      { id: task.execution.id, body: { outcome: 'done' } },
       {
-        onSuccess: () => {
+        id: task.execution.id,
+        // Issue 40: a key and the nurse it was given to, so that it can wait offline and be refused if reassigned.
+        body: {
+          outcome: 'done',
+          idempotency_key: newIdempotencyKey(),
+          expected_assignee: task.execution.assignee?.id ?? null,
+        },
+        label: `${task.execution.order.title} — ${task.execution.patient.full_name}`,
+      },
+      {
+        onSuccess: (answer) => {
+          // Queued offline: the queue says so; the minute's undo is offered once the server has it.
+          if (isQueued(answer)) return;
           // Every task may be taken back for a minute (issue 37; the server holds the bound).
           const id = `task-done-${task.execution.id}`;
           toast({
