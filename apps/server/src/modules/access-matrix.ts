@@ -755,12 +755,12 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   // data; every error an OperationOutcome. Searches that name another hospital's patient find nothing.
   'GET /fhir/R4/metadata': { allow: 'public', audit: 'none' },
   'GET /fhir/R4/Patient': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'search',
     request: () => ({ query: { name: 'Mbuyi', _count: '5' } }),
   },
   'GET /fhir/R4/Patient/:id': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.patient } }),
   },
@@ -782,29 +782,29 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     massAssignment: { extras: 'refused' },
   },
   'GET /fhir/R4/Patient/:id/$everything': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.patient } }),
   },
   'GET /fhir/R4/Encounter': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ query: { patient: `Patient/${kit.standing.patient}` } }),
     otherHospital: 'empty',
   },
   'GET /fhir/R4/Encounter/:id': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'read',
     request: (kit) => ({ params: { id: kit.standing.admission } }),
   },
   'GET /fhir/R4/Observation': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient, category: 'vital-signs' } }),
     otherHospital: 'empty',
   },
   'GET /fhir/R4/Observation/:id': {
-    allow: ALL,
+    allow: STAFF,
     audit: 'read',
     request: (kit) => ({ params: { id: `${kit.standing.triage}-hr` } }),
   },
@@ -821,18 +821,18 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     request: async (kit) => ({ params: { id: (await kit.consultation('ready')).diagnosis! } }),
   },
   'GET /fhir/R4/AllergyIntolerance': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient } }),
     otherHospital: 'empty',
   },
   'GET /fhir/R4/AllergyIntolerance/:id': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'read',
     request: async (kit) => ({ params: { id: `${(await kit.patient({ allergies: ['Arachide'] })).id}-a0` } }),
   },
   'GET /fhir/R4/Organization/:id': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: (kit) => ({ params: { id: kit.id } }),
   },
@@ -849,23 +849,23 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   },
   // The hospital's staff and structure: no patient data, read by every member (the encounters refer to them).
   'GET /fhir/R4/Practitioner': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: () => ({ query: { name: 'a' } }),
   },
   'GET /fhir/R4/Practitioner/:id': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: (kit) => ({ params: { id: kit.staff.doctor } }),
   },
   'GET /fhir/R4/Location': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit) => ({ query: { partof: `Location/${(await kit.room()).id}` } }),
     otherHospital: 'empty',
   },
   'GET /fhir/R4/Location/:id': {
-    allow: ALL,
+    allow: EVERYONE,
     audit: 'none',
     request: async (kit) => ({ params: { id: await kit.bed() } }),
   },
