@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Figure } from '../../../lib/figure';
-import { formatDate, formatDayMonth, formatMinutes } from '../../../lib/format';
+import { formatDate, formatDayMonth, formatMinutes, formatNumber } from '../../../lib/format';
 import { money } from '../../../lib/money';
 import { LoadError } from '../../../lib/page-states';
 import {
@@ -386,7 +386,7 @@ const drawInpatient: Draw<'inpatient'> = (data, { t, context }) => (
         [t('inpatient.deaths'), data.deaths],
         [t('inpatient.alos'), data.average_length_of_stay ?? '—'],
         [t('inpatient.beds'), data.beds],
-        [t('inpatient.occupancy'), data.occupancy === null ? '—' : `${data.occupancy} %`],
+        [t('inpatient.occupancy'), data.occupancy === null ? '—' : `${formatNumber(data.occupancy)} %`],
       ]}
     />
     <IndicatorBlock
