@@ -7,7 +7,19 @@ import {
   getPrimaryShade,
   luminance,
   type MantineColorsTuple,
+  Pagination,
 } from '@mantine/core';
+import { i18n } from './i18n';
+
+/**
+ * The names of a pagination's arrows in the UI language ("Page précédente", not the libraries' "Previous page"),
+ * given once to every `Pagination` (the theme) and every `DataTable` (`PagedTable`) (issue 37).
+ */
+export function paginationControlProps(
+  control: 'first' | 'previous' | 'last' | 'next',
+): Record<string, string> {
+  return { 'aria-label': i18n.t(`common:table.controls.${control}`) };
+}
 
 /** Cool grays (slate-like, a touch of blue). */
 const coolGray: MantineColorsTuple = [
@@ -96,6 +108,7 @@ export const theme = createTheme({
     // Links are underlined, as in the NHS and GOV.UK designs: inside a sentence a link is told apart by more
     // than its colour (axe link-in-text-block, WCAG 1.4.1).
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Pagination: Pagination.extend({ defaultProps: { getControlProps: paginationControlProps } }),
   },
 });
 
