@@ -322,7 +322,7 @@ export function DoseModal({
                 min={0.001}
                 max={100_000}
                 decimals={3}
-                unit={line.dose_unit}
+                unit={unitLabel(line.dose_unit, amount !== null && Number.isFinite(amount) ? amount : line.dose)}
                 value={amount}
                 onChange={setAmount}
                 error={errors.dose}
