@@ -23,6 +23,7 @@ import { actingUser, type ServiceContext, scopedHospital } from '../../lib/conte
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { containsPattern, listReadEntry } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
+import { findVerification } from './documents.repository.js';
 import { markdownToHtml, parseMarkdown } from './markdown.js';
 import { renderPdf } from './pdf.js';
 import { KIND_NAMES, KIND_PREFIXES } from './shipped.js';
@@ -451,27 +452,12 @@ export class DocumentsService {
     return this.detail(ctx, id);
   }
 
-  /** The public verification: authenticity only (kind, number, date, hospital, issuer, status). */
+  /**
+   * The public verification: authenticity (kind, number, date, hospital, issuer, status) and, so that the paper
+   * can be matched to its bearer, the patient's initials and year of birth — nothing more (issue 37).
+   */
   async verify(token: string): Promise<TDocumentVerification> {
-    const res = await this.app.db.execute<{
-      kind: DocumentKind;
-      number: string;
-      issued_at: Date | string;
-      issued_on: string;
-      cancelled_at: Date | string | null;
-      verification_code: string;
-      hospital_name: string;
-      hospital_code: string;
-      author_name: string;
-      role_code: string | null;
-    }>(sql`select doc.kind, doc.number, doc.issued_at, doc.issued_on::text as issued_on, doc.cancelled_at,
-        doc.verification_code, h.name as hospital_name, h.code as hospital_code,
-        trim(u.first_name || ' ' || u.last_name) as author_name,
-        (select role_code from memberships m where m.user_id = doc.author_id and m.hospital_id = doc.hospital_id
-          order by m.is_active desc, m.created_at limit 1) as role_code
-      from documents doc join hospitals h on h.id = doc.hospital_id join users u on u.id = doc.author_id
-      where doc.verification_token = ${token}`);
-    const r = res.rows[0];
+    const r = await findVerification(this.app.db, token);
     if (!r) throw notFound();
     const title = titlePrefix(r.role_code ?? '');
     return {
@@ -481,9 +467,31 @@ export class DocumentsService {
       issued_on: r.issued_on,
       hospital: { name: r.hospital_name, code: r.hospital_code },
       issuer: title ? `${title} ${r.author_name}` : r.author_name,
+      patient: {
+        initials: initialsOf(r.patient_first_name, r.patient_last_name),
+        birth_year: r.patient_birth_year === null ? null : Number(r.patient_birth_year),
+      },
       status: r.cancelled_at ? 'cancelled' : 'valid',
       cancelled_at: iso(r.cancelled_at),
       verification_code: r.verification_code,
     };
   }
+}
+
+/** "Jean-Marie", "Kabila Mobutu" → "J.-M. K. M.": the first letter of each part of the names, never more. */
+export function initialsOf(firstName: string, lastName: string): string {
+  const initials = (name: string) =>
+    name
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((word) =>
+        word
+          .split('-')
+          .filter(Boolean)
+          .map((part) => `${part.charAt(0).toLocaleUpperCase('fr')}.`)
+          .join('-'),
+      )
+      .join(' ');
+  return [initials(firstName), initials(lastName)].filter(Boolean).join(' ');
 }
