@@ -52,6 +52,7 @@ export function DateField({ value, onChange, min, max, ...props }: DateFieldProp
         valueFormat="DD/MM/YYYY"
         dateParser={parseTypedDate}
         placeholder={t('dateField.placeholder')}
+        clearButtonProps={{ 'aria-label': t('actions.clear') }}
         minDate={min}
         maxDate={max}
         {...props}
@@ -83,11 +84,12 @@ const fromPicker = (value: string | null) => (value ? value.slice(0, 16).replace
  * native `datetime-local`, which shows "12/06/2026, 05:50 PM" to a French user on an English browser.
  */
 export function DateTimeField({ value, onChange, min, max, ...props }: DateTimeFieldProps) {
-  const { i18n } = useTranslation('common');
+  const { t, i18n } = useTranslation('common');
   return (
     <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'fr', firstDayOfWeek: 1 }}>
       <DateTimePicker
         valueFormat="DD/MM/YYYY HH:mm"
+        clearButtonProps={{ 'aria-label': t('actions.clear') }}
         timePickerProps={{ format: '24h' }}
         minDate={toPicker(min) ?? undefined}
         maxDate={toPicker(max) ?? undefined}

@@ -7,8 +7,16 @@ import {
   getPrimaryShade,
   luminance,
   type MantineColorsTuple,
+  type MantineThemeOverride,
+  Modal,
+  MultiSelect,
+  mergeThemeOverrides,
+  Notification,
   Pagination,
+  Select,
+  TagsInput,
 } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { i18n } from './i18n';
 
 /**
@@ -176,3 +184,26 @@ export const cssVariablesResolver: CSSVariablesResolver = (merged) => {
   dark['--mantine-color-dimmed'] = '#a3a3a3';
   return { variables: {}, light, dark };
 };
+
+/**
+ * The theme with the names of the kit's icon buttons in the UI language (issue 37, axe "button-name"): the close
+ * button of every modal and notification, the clear button of every select and tags field (the date fields name
+ * theirs: lib/date-field). Built again when
+ * the language changes (Providers).
+ */
+export function localizedTheme(t: TFunction): MantineThemeOverride {
+  const close = { 'aria-label': t('common:actions.close') };
+  const clear = { 'aria-label': t('common:actions.clear') };
+  return mergeThemeOverrides(
+    theme,
+    createTheme({
+      components: {
+        Modal: Modal.extend({ defaultProps: { closeButtonProps: close } }),
+        Notification: Notification.extend({ defaultProps: { closeButtonProps: close } }),
+        Select: Select.extend({ defaultProps: { clearButtonProps: clear } }),
+        MultiSelect: MultiSelect.extend({ defaultProps: { clearButtonProps: clear } }),
+        TagsInput: TagsInput.extend({ defaultProps: { clearButtonProps: clear } }),
+      },
+    }),
+  );
+}
