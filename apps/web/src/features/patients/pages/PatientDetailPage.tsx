@@ -38,6 +38,7 @@ import { formatDate, formatDateTime } from '../../../lib/format';
 import { PatientNotesPanel } from '../../../lib/notes/PatientNotesPanel';
 import { DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
+import { WrappingTabsList } from '../../../lib/tabs';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePatient } from '../api/get-patient';
 import { ArchivePatientModal } from '../components/ArchivePatientModal';
@@ -176,7 +177,7 @@ export default function PatientDetailPage() {
 
       <Paper withBorder radius="md" p={0}>
         <Tabs defaultValue="admissions" keepMounted={false}>
-          <Tabs.List px="sm" style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
+          <WrappingTabsList px="sm">
             <Tabs.Tab value="admissions" leftSection={<IconTimeline size={16} />}>
               {t('tabs.admissions.label')}
             </Tabs.Tab>
@@ -213,7 +214,7 @@ export default function PatientDetailPage() {
                 {t('accessLog.tab')}
               </Tabs.Tab>
             )}
-          </Tabs.List>
+          </WrappingTabsList>
           <Tabs.Panel value="admissions" p="lg">
             <PatientVisits patient={patient} />
           </Tabs.Panel>
