@@ -31,8 +31,8 @@ describe('PyramidChart', () => {
     expect(men.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(label.compareDocumentPosition(women) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(within(row).getByTestId('pyramid-men-count').textContent).toBe('1\u202f200');
-    expect(men.style.width).toBe('100%');
-    expect(women.style.width).toBe('2.5%');
+    expect(men.style.width).toBe('85%');
+    expect(women.style.width).toBe('2.125%');
   });
 
   it('draws the pyramid in an indicator, beside a table whose scrolling region is focusable and named', () => {

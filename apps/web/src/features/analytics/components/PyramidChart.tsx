@@ -28,7 +28,8 @@ export function PyramidChart({
   const theme = useMantineTheme();
   const shade = scheme === 'dark' ? 5 : 6;
   const max = Math.max(1, ...bands.map((b) => Math.max(b.men, b.women)));
-  const width = (n: number) => `${(Math.abs(n) / max) * 100}%`;
+  // Room is left beside the longest bar for its count.
+  const width = (n: number) => `${(Math.abs(n) / max) * 85}%`;
   const bar = (n: number, colour: string, side: 'men' | 'women') => (
     <Group
       gap={4}
@@ -41,7 +42,7 @@ export function PyramidChart({
       </Text>
       <Box
         data-testid={`pyramid-${side}-bar`}
-        style={{ width: width(n), maxWidth: '85%', height: 14, background: theme.colors[colour]?.[shade] }}
+        style={{ width: width(n), height: 14, background: theme.colors[colour]?.[shade] }}
       />
     </Group>
   );
