@@ -399,7 +399,10 @@ const drawInpatient: Draw<'inpatient'> = (data, { t, context }) => (
         [t('inpatient.admissions'), data.admissions],
         [t('inpatient.discharges'), data.discharges],
         [t('inpatient.deaths'), data.deaths],
-        [t('inpatient.alos'), data.average_length_of_stay ?? '—'],
+        [
+          t('inpatient.alos'),
+          data.average_length_of_stay === null ? '—' : formatNumber(data.average_length_of_stay),
+        ],
         [t('inpatient.beds'), data.beds],
         [t('inpatient.occupancy'), data.occupancy === null ? '—' : `${formatNumber(data.occupancy)} %`],
       ]}
