@@ -1,4 +1,4 @@
-import type { MessageKey } from './i18n.js';
+import type { MessageKey, MessageParam } from './i18n.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -13,7 +13,7 @@ export class ApiError extends Error {
     readonly extra: {
       fields?: FieldErrors;
       code?: string;
-      params?: Record<string, string | number>;
+      params?: Record<string, MessageParam>;
       /** More fields of a 409's body (e.g. the bookings a schedule change would affect). */
       body?: Record<string, unknown>;
     } = {},
@@ -27,7 +27,7 @@ export const unauthorized = (key: MessageKey | string = 'auth.token_invalid', co
   new ApiError(401, key, { code });
 export const forbidden = (key: MessageKey | string = 'auth.forbidden') => new ApiError(403, key);
 export const notFound = (key: MessageKey | string = 'error.not_found') => new ApiError(404, key);
-export const conflict = (key: MessageKey | string, params?: Record<string, string | number>) =>
+export const conflict = (key: MessageKey | string, params?: Record<string, MessageParam>) =>
   new ApiError(409, key, params ? { params } : {});
 export const tooManyRequests = () => new ApiError(429, 'error.too_many_requests');
 

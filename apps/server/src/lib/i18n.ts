@@ -1,3 +1,4 @@
+import { formatMoney } from '@greensen/shared/domain/money';
 import type { FastifyRequest } from 'fastify';
 
 export type Lang = 'fr' | 'en';
@@ -74,10 +75,31 @@ export function defineMessages<K extends string>(more: Record<K, Record<Lang, st
   return (key) => key;
 }
 
-export function translate(lang: Lang, key: string, params: Record<string, string | number> = {}): string {
+/**
+ * A value put into a message: text as is; a number written as the language writes it (`3 000`, `38,7` in French;
+ * `3,000`, `38.7` in English); an amount of money in minor units with its currency (`3 000 F CFA`).
+ */
+export type MessageParam = string | number | { money: number; currency: string };
+
+const numberFormats: Record<Lang, Intl.NumberFormat> = {
+  fr: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 20 }),
+  en: new Intl.NumberFormat('en-GB', { maximumFractionDigits: 20 }),
+};
+
+export function formatParam(lang: Lang, value: MessageParam): string {
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? numberFormats[lang].format(value) : String(value);
+  if (typeof value === 'string') return value;
+  return formatMoney(value.money, value.currency, lang);
+}
+
+export function translate(lang: Lang, key: string, params: Record<string, MessageParam> = {}): string {
   const entry = (messages as Record<string, Record<Lang, string>>)[key];
   const text = entry ? entry[lang] : key;
-  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => {
+    const value = params[name];
+    return value === undefined ? m : formatParam(lang, value);
+  });
 }
 
 /** The language of a request: the first of fr/en in Accept-Language by quality, else French. */

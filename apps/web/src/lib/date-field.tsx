@@ -4,7 +4,15 @@
  * the API and the forms hold it.
  */
 import '@mantine/dates/styles.css';
-import { DateInput, type DateInputProps, DatesProvider } from '@mantine/dates';
+import {
+  DateInput,
+  type DateInputProps,
+  DatesProvider,
+  DateTimePicker,
+  type DateTimePickerProps,
+  TimePicker,
+  type TimePickerProps,
+} from '@mantine/dates';
 import 'dayjs/locale/fr';
 import { useTranslation } from 'react-i18next';
 
@@ -44,6 +52,7 @@ export function DateField({ value, onChange, min, max, ...props }: DateFieldProp
         valueFormat="DD/MM/YYYY"
         dateParser={parseTypedDate}
         placeholder={t('dateField.placeholder')}
+        clearButtonProps={{ 'aria-label': t('actions.clear') }}
         minDate={min}
         maxDate={max}
         {...props}
@@ -51,5 +60,61 @@ export function DateField({ value, onChange, min, max, ...props }: DateFieldProp
         onChange={(next) => onChange?.(next ?? '')}
       />
     </DatesProvider>
+  );
+}
+
+export type DateTimeFieldProps = Omit<
+  DateTimePickerProps,
+  'value' | 'onChange' | 'valueFormat' | 'minDate' | 'maxDate' | 'type'
+> & {
+  /** `YYYY-MM-DDTHH:mm` (the native `datetime-local`'s value, local time), '' when empty. */
+  value?: string | null;
+  onChange?: (value: string) => void;
+  min?: string | undefined;
+  max?: string | undefined;
+};
+
+/** `2026-12-06T17:50` as the picker holds it (`2026-12-06 17:50:00`), and back. */
+const toPicker = (value: string | null | undefined) =>
+  value ? `${value.slice(0, 16).replace('T', ' ')}:00` : null;
+const fromPicker = (value: string | null) => (value ? value.slice(0, 16).replace(' ', 'T') : '');
+
+/**
+ * A date and time shown as the language writes them, `06/12/2026 17:50` on a 24-hour clock (issue 37): never the
+ * native `datetime-local`, which shows "12/06/2026, 05:50 PM" to a French user on an English browser.
+ */
+export function DateTimeField({ value, onChange, min, max, ...props }: DateTimeFieldProps) {
+  const { t, i18n } = useTranslation('common');
+  return (
+    <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'fr', firstDayOfWeek: 1 }}>
+      <DateTimePicker
+        valueFormat="DD/MM/YYYY HH:mm"
+        clearButtonProps={{ 'aria-label': t('actions.clear') }}
+        timePickerProps={{ format: '24h' }}
+        minDate={toPicker(min) ?? undefined}
+        maxDate={toPicker(max) ?? undefined}
+        {...props}
+        value={toPicker(value)}
+        onChange={(next) => onChange?.(fromPicker(next))}
+      />
+    </DatesProvider>
+  );
+}
+
+export type TimeFieldProps = Omit<TimePickerProps, 'format' | 'value' | 'onChange'> & {
+  /** `HH:mm`, '' when empty. */
+  value?: string | null;
+  onChange?: (value: string) => void;
+};
+
+/** A time of day on a 24-hour clock whatever the browser's language (never the native `time` field's AM/PM). */
+export function TimeField({ value, onChange, ...props }: TimeFieldProps) {
+  return (
+    <TimePicker
+      format="24h"
+      {...props}
+      value={value ?? ''}
+      onChange={(next) => onChange?.(next.slice(0, 5))}
+    />
   );
 }

@@ -1,6 +1,15 @@
 /** Dates, times and durations as the UI shows them (in the browser's time zone, in the UI language). */
 import { uiLanguage } from './i18n';
 
+/**
+ * Every number shown to a clinician — a vital sign, a weight, a dose, a result, a rate — as the language writes it
+ * (issue 37): `38,7`, `62,5`, `3 000` in French; `38.7`, `62.5`, `3,000` in English; up to 3 decimals. Fields write
+ * their text with the shared `formatClinicalNumber` instead (no grouping, so that it reads back).
+ */
+export function formatNumber(value: number, lang: string = uiLanguage()): string {
+  return value.toLocaleString(lang === 'en' ? 'en-GB' : 'fr-FR', { maximumFractionDigits: 3 });
+}
+
 function locale(): string {
   return uiLanguage() === 'fr' ? 'fr-FR' : 'en-GB';
 }

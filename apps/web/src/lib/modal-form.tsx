@@ -36,7 +36,8 @@ export function FormFooter({
 }: {
   /** Shown in a red alert above the buttons when set. */
   general?: string | null;
-  onCancel: () => void;
+  /** Without it, the form has one button (a form whose work is done, e.g. saved vitals: "Fermer" only). */
+  onCancel?: (() => void) | undefined;
   /** Defaults to common "Cancel". */
   cancelLabel?: string;
   submitLabel: string;
@@ -53,9 +54,11 @@ export function FormFooter({
         </Alert>
       )}
       <Group justify="flex-end">
-        <Button variant="default" onClick={onCancel}>
-          {cancelLabel ?? t('actions.cancel')}
-        </Button>
+        {onCancel && (
+          <Button variant="default" onClick={onCancel}>
+            {cancelLabel ?? t('actions.cancel')}
+          </Button>
+        )}
         <Button type="submit" color={color} loading={loading} leftSection={leftSection}>
           {submitLabel}
         </Button>

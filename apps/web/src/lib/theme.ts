@@ -7,7 +7,27 @@ import {
   getPrimaryShade,
   luminance,
   type MantineColorsTuple,
+  type MantineThemeOverride,
+  Modal,
+  MultiSelect,
+  mergeThemeOverrides,
+  Notification,
+  Pagination,
+  Select,
+  TagsInput,
 } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { i18n } from './i18n';
+
+/**
+ * The names of a pagination's arrows in the UI language ("Page précédente", not the libraries' "Previous page"),
+ * given once to every `Pagination` (the theme) and every `DataTable` (`PagedTable`) (issue 37).
+ */
+export function paginationControlProps(
+  control: 'first' | 'previous' | 'last' | 'next',
+): Record<string, string> {
+  return { 'aria-label': i18n.t(`common:table.controls.${control}`) };
+}
 
 /** Cool grays (slate-like, a touch of blue). */
 const coolGray: MantineColorsTuple = [
@@ -96,6 +116,7 @@ export const theme = createTheme({
     // Links are underlined, as in the NHS and GOV.UK designs: inside a sentence a link is told apart by more
     // than its colour (axe link-in-text-block, WCAG 1.4.1).
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Pagination: Pagination.extend({ defaultProps: { getControlProps: paginationControlProps } }),
   },
 });
 
@@ -163,3 +184,26 @@ export const cssVariablesResolver: CSSVariablesResolver = (merged) => {
   dark['--mantine-color-dimmed'] = '#a3a3a3';
   return { variables: {}, light, dark };
 };
+
+/**
+ * The theme with the names of the kit's icon buttons in the UI language (issue 37, axe "button-name"): the close
+ * button of every modal and notification, the clear button of every select and tags field (the date fields name
+ * theirs: lib/date-field). Built again when
+ * the language changes (Providers).
+ */
+export function localizedTheme(t: TFunction): MantineThemeOverride {
+  const close = { 'aria-label': t('common:actions.close') };
+  const clear = { 'aria-label': t('common:actions.clear') };
+  return mergeThemeOverrides(
+    theme,
+    createTheme({
+      components: {
+        Modal: Modal.extend({ defaultProps: { closeButtonProps: close } }),
+        Notification: Notification.extend({ defaultProps: { closeButtonProps: close } }),
+        Select: Select.extend({ defaultProps: { clearButtonProps: clear } }),
+        MultiSelect: MultiSelect.extend({ defaultProps: { clearButtonProps: clear } }),
+        TagsInput: TagsInput.extend({ defaultProps: { clearButtonProps: clear } }),
+      },
+    }),
+  );
+}

@@ -13,7 +13,7 @@ import { resetStartupState } from '../app/StartupGate';
 import { i18n } from '../lib/i18n';
 import { setNavigator } from '../lib/navigation';
 import { queryClient } from '../lib/query-client';
-import { cssVariablesResolver, theme } from '../lib/theme';
+import { cssVariablesResolver, localizedTheme } from '../lib/theme';
 import { useAuthStore } from '../stores/auth';
 import { type User, useUserStore } from '../stores/user';
 
@@ -37,7 +37,7 @@ export function TestProviders({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+        <MantineProvider theme={localizedTheme(i18n.t)} cssVariablesResolver={cssVariablesResolver}>
           <ModalsProvider>
             <Notifications />
             {children}

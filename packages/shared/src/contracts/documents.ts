@@ -387,6 +387,8 @@ export const ZDocumentVerification = z.object({
   hospital: z.object({ name: z.string(), code: z.string() }),
   /** The doctor with their title (`Dr. Awa Diallo`). */
   issuer: z.string(),
+  /** Enough to match the paper to its bearer, nothing more (issue 37): `J. K.`, 1971 (null: unknown). */
+  patient: z.object({ initials: z.string(), birth_year: z.number().int().nullable() }),
   status: z.enum(DOCUMENT_STATUSES),
   cancelled_at: zDateTime.nullable(),
   verification_code: z.string(),

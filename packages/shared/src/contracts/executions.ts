@@ -72,6 +72,8 @@ export const ZDoctorListQuery = ZPageQuery.extend({
   department: z.uuid().optional(),
   ...zSearch(),
   ordering: z.enum(['load', 'name']).default('name'),
+  /** The visit being assigned: the practitioners of its department come first (issue 37). */
+  admission: z.uuid().optional(),
 });
 export const ZDoctorList = zPage(ZDoctor);
 

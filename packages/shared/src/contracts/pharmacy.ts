@@ -424,7 +424,10 @@ export const ZReorderLevel = z
 export const ZStockAlerts = z.object({
   low: z.array(ZStockItem),
   out: z.array(ZStockItem),
+  /** Lots that will expire within the window (none already expired). */
   expiring: z.array(ZLot),
+  /** Lots already expired with units left (to write off), a group of their own (issue 37). */
+  expired: z.array(ZLot),
   /** Lots expiring within this many days count as expiring (hospital setting, default 90). */
   expiring_days: z.number().int(),
 });

@@ -36,6 +36,15 @@ export const ADMISSION_TYPES_BY_DEPARTMENT_KIND: Readonly<Record<string, readonl
   administration: [],
 };
 
+/**
+ * Whether a department of `kind` receives patients (visits, stays, transfers, appointments): not the laboratory,
+ * imaging, pharmacy, cash desk ("Caisse", kind billing) nor administration (issue 37). The server refuses a visit to
+ * the others; the forms offer only these.
+ */
+export function receivesPatients(kind: string): boolean {
+  return admissionTypesFor(kind).length > 0;
+}
+
 /** The visit types a department of `kind` receives. */
 export function admissionTypesFor(kind: string): readonly AdmissionType[] {
   return ADMISSION_TYPES_BY_DEPARTMENT_KIND[kind] ?? ADMISSION_TYPES;

@@ -85,8 +85,8 @@ export class MobileMoneyService {
         const pending = await pendingMobileMoney(tx, inv.id);
         if (inv.status === 'issued' && body.amount > balanceOf(inv) - pending)
           throw conflict(pending > 0 ? 'billing.mobile_money_over_pending' : 'billing.overpayment', {
-            balance: balanceOf(inv),
-            available: Math.max(0, balanceOf(inv) - pending),
+            balance: { money: balanceOf(inv), currency: inv.currency },
+            available: { money: Math.max(0, balanceOf(inv) - pending), currency: inv.currency },
           });
         const requestId = await insertMoneyRequest(tx, {
           hospitalId: hospital.id,

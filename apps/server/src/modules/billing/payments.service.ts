@@ -144,14 +144,16 @@ export class PaymentsService {
         if (foreign && !rate) throw badRequest({ rate: ['billing.rate_required'] });
         const amountInvoice = rate ? convertMinor(body.amount, currency, rate, inv.currency) : body.amount;
         if (inv.status === 'issued' && amountInvoice > balanceOf(inv))
-          throw conflict('billing.overpayment', { balance: balanceOf(inv) });
+          throw conflict('billing.overpayment', {
+            balance: { money: balanceOf(inv), currency: inv.currency },
+          });
         // Issue 36: money may be on its way from a phone; the cashier confirms before taking more.
         if (!body.confirm_pending) {
           const pending = await pendingMobileMoney(tx, inv.id);
           if (pending > 0)
             throw new ApiError(409, 'billing.mobile_money_pending', {
               code: 'mobile_money_pending',
-              params: { amount: pending },
+              params: { amount: { money: pending, currency: inv.currency } },
               body: { pending_amount: pending },
             });
         }
@@ -250,7 +252,10 @@ export class PaymentsService {
           coalesce(-sum(amount), 0) as amount, coalesce(-sum(amount_invoice), 0) as amount_invoice
         from payments where refunded_payment_id = ${paymentId}`);
       const left = Number(original.amount) - Number(done.rows[0]!.amount);
-      if (amount > left) throw conflict('billing.refund_above_payment', { left });
+      if (amount > left)
+        throw conflict('billing.refund_above_payment', {
+          left: { money: left, currency: original.currency },
+        });
       const leftInvoice = Number(original.amount_invoice) - Number(done.rows[0]!.amount_invoice);
       const amountInvoice =
         amount === left

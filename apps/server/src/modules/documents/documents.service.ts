@@ -24,8 +24,8 @@ import { nextSequenceValue } from '../../lib/sequences.js';
 import {
   type DocumentFilters,
   type DocumentRow,
-  documentByToken,
   findDocumentRow,
+  findVerification,
   insertDocument,
   listDocuments,
   lockDocumentForCancel,
@@ -376,9 +376,12 @@ export class DocumentsService {
     return this.detail(ctx, id);
   }
 
-  /** The public verification: authenticity only (kind, number, date, hospital, issuer, status). */
+  /**
+   * The public verification: authenticity (kind, number, date, hospital, issuer, status) and, so that the paper
+   * can be matched to its bearer, the patient's initials and year of birth — nothing more (issue 37).
+   */
   async verify(token: string): Promise<TDocumentVerification> {
-    const r = await documentByToken(this.app.db, token);
+    const r = await findVerification(this.app.db, token);
     if (!r) throw notFound();
     const title = titlePrefix(r.role_code ?? '');
     return {
@@ -388,9 +391,31 @@ export class DocumentsService {
       issued_on: r.issued_on,
       hospital: { name: r.hospital_name, code: r.hospital_code },
       issuer: title ? `${title} ${r.author_name}` : r.author_name,
+      patient: {
+        initials: initialsOf(r.patient_first_name, r.patient_last_name),
+        birth_year: r.patient_birth_year === null ? null : Number(r.patient_birth_year),
+      },
       status: r.cancelled_at ? 'cancelled' : 'valid',
       cancelled_at: iso(r.cancelled_at),
       verification_code: r.verification_code,
     };
   }
+}
+
+/** "Jean-Marie", "Kabila Mobutu" → "J.-M. K. M.": the first letter of each part of the names, never more. */
+export function initialsOf(firstName: string, lastName: string): string {
+  const initials = (name: string) =>
+    name
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((word) =>
+        word
+          .split('-')
+          .filter(Boolean)
+          .map((part) => `${part.charAt(0).toLocaleUpperCase('fr')}.`)
+          .join('-'),
+      )
+      .join(' ');
+  return [initials(firstName), initials(lastName)].filter(Boolean).join(' ');
 }

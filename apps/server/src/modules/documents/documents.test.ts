@@ -273,9 +273,12 @@ describe('issued documents', () => {
       status: 'valid',
     });
     expect(verified.json().issuer).toMatch(/^Dr\. /);
-    // Authenticity only: no patient, no medical content.
+    // Authenticity, and the patient's initials and year of birth to match the paper to its bearer (issue 37):
+    // nothing more of the patient, no medical content.
     expect(verified.body).not.toContain('Şükrü');
+    expect(verified.body).not.toContain('Łęcki');
     expect(verified.body).not.toContain('Repos');
+    expect(verified.json().patient).toEqual({ initials: 'Ş. Ł.-Ñ.', birth_year: expect.any(Number) });
     expect(Object.keys(verified.json()).sort()).toEqual(
       [
         'cancelled_at',
@@ -285,6 +288,7 @@ describe('issued documents', () => {
         'issuer',
         'kind',
         'number',
+        'patient',
         'status',
         'verification_code',
       ].sort(),

@@ -455,10 +455,12 @@ describe('stock and dispensing', () => {
     });
     expect(expired.statusCode).toBe(409);
     const alerts = await call(ctx.app, nurse, 'GET', `/api/pharmacy/alerts/?pharmacy=${pharmacy}`);
-    const expiring = alerts
-      .json()
-      .expiring.map((l: { lot_number: string; expired: boolean }) => [l.lot_number, l.expired]);
-    expect(expiring).toEqual(expect.arrayContaining([['AL-OLD', true]]));
+    // Issue 37: an expired lot is in its own group, never among the lots that will expire.
+    const numbers = (list: { lot_number: string; expired: boolean }[]) =>
+      list.map((l) => [l.lot_number, l.expired]);
+    expect(numbers(alerts.json().expired)).toEqual(expect.arrayContaining([['AL-OLD', true]]));
+    expect(numbers(alerts.json().expiring)).not.toEqual(expect.arrayContaining([['AL-OLD', true]]));
+    expect(alerts.json().expiring.every((l: { expired: boolean }) => !l.expired)).toBe(true);
   });
 
   it('substitutes only a presentation of the same INN; only members of the pharmacy dispense', async () => {

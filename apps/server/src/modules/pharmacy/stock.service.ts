@@ -181,7 +181,13 @@ export class StockService {
       listStock(this.app.db, hospital.id, { pharmacy, alert: 'out' }, dates, 200, 0),
       listLots(this.app.db, hospital.id, { pharmacy, expiringBy: dates.horizon }, dates.today, 200, 0),
     ]);
-    return { low: low.rows, out: out.rows, expiring: expiring.rows, expiring_days: dates.days };
+    return {
+      low: low.rows,
+      out: out.rows,
+      expiring: expiring.rows.filter((lot) => !lot.expired),
+      expired: expiring.rows.filter((lot) => lot.expired),
+      expiring_days: dates.days,
+    };
   }
 
   private async lotsById(q: Queryable, ctx: ServiceContext, ids: string[]): Promise<TLot[]> {

@@ -347,3 +347,31 @@ describe('assignment, queues and consultations', () => {
     expect((await assign(foreign, a.id, doctor.id)).statusCode).toBe(404);
   });
 });
+
+describe('assignable practitioners for a visit', () => {
+  it('lists the practitioners of the visit’s department first, then the others by load', async () => {
+    const midwife = await h.as('SAGE_FEMME', 'MAT');
+    const urgent = await newVisit('URG');
+    const clinical = await newVisit('MED');
+    const list = async (admission: string) =>
+      (
+        await call(
+          ctx.app,
+          secretary,
+          'GET',
+          `/api/doctors/?ordering=load&admission=${admission}&page_size=100`,
+        )
+      )
+        .json()
+        .results.map((d: { id: string }) => d.id) as string[];
+    const forUrgent = await list(urgent.id);
+    expect(forUrgent[0]).toBe(doctor.id);
+    expect(forUrgent).toContain(midwife.id);
+    const forClinical = await list(clinical.id);
+    expect(forClinical.slice(0, 2).sort()).toEqual([doctor2.id, head.id].sort());
+    // another hospital's visit changes nothing and reveals nothing
+    const other = await call(ctx.app, foreign, 'GET', `/api/doctors/?admission=${urgent.id}`);
+    expect(other.statusCode).toBe(200);
+    expect(other.json().results.map((d: { id: string }) => d.id)).not.toContain(doctor.id);
+  });
+});

@@ -111,6 +111,8 @@ export async function listDoctors(
     search?: string | undefined;
     doctorId?: string;
     ordering: 'load' | 'name';
+    /** The visit being assigned: the practitioners of its department come first. */
+    admission?: string | undefined;
   },
   limit: number,
   offset: number,
@@ -128,16 +130,21 @@ export async function listDoctors(
       sql`f_unaccent(lower(u.first_name || ' ' || u.last_name)) like ${containsPattern(f.search.toLowerCase())}`,
     );
   const cond = sql.join(where, sql` and `);
-  const order =
+  const byOrdering =
     f.ordering === 'load'
       ? sql`(coalesce(l.waiting, 0) + coalesce(l.in_progress, 0)) asc, docs.last_name, docs.first_name, docs.id`
       : sql`docs.last_name, docs.first_name, docs.id`;
+  const order = f.admission ? sql`docs.in_visit_department desc, ${byOrdering}` : byOrdering;
+  const visitDepartment = f.admission
+    ? sql`(select a.department_id from admissions a where a.id = ${f.admission} and a.hospital_id = ${hospitalId})`
+    : sql`null::uuid`;
   const rows = await q.execute<DoctorRow>(sql`
     with docs as (
       select u.id, u.first_name, u.last_name, u.email,
         array_to_json(array_agg(distinct m.role_code)) as role_codes,
         coalesce(json_agg(distinct jsonb_build_object('id', d.id, 'code', d.code, 'name', d.name, 'kind', d.kind))
-          filter (where d.id is not null), '[]'::json) as departments
+          filter (where d.id is not null), '[]'::json) as departments,
+        coalesce(bool_or(m.department_id = ${visitDepartment}), false) as in_visit_department
       from memberships m
       join users u on u.id = m.user_id
       left join departments d on d.id = m.department_id
@@ -156,7 +163,8 @@ export async function listDoctors(
         and (e.status in ('assigned', 'in_progress') or (e.status = 'completed' and e.completed_at >= day.start))
       group by e.doctor_id
     )
-    select docs.*, coalesce(l.waiting, 0) as waiting, coalesce(l.in_progress, 0) as in_progress,
+    select docs.id, docs.first_name, docs.last_name, docs.email, docs.role_codes, docs.departments,
+      coalesce(l.waiting, 0) as waiting, coalesce(l.in_progress, 0) as in_progress,
       coalesce(l.completed_today, 0) as completed_today, l.avg_minutes
     from docs left join l on l.doctor_id = docs.id
     order by ${order}

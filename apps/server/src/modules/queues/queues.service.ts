@@ -41,7 +41,12 @@ export class QueuesService {
 
   async doctors(
     ctx: ServiceContext,
-    f: { department?: string | undefined; search?: string | undefined; ordering: 'load' | 'name' },
+    f: {
+      department?: string | undefined;
+      search?: string | undefined;
+      ordering: 'load' | 'name';
+      admission?: string | undefined;
+    },
     page: number,
     pageSize: number,
   ) {

@@ -26,7 +26,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../date-field';
 import { useFormFailure } from '../field-errors';
-import { formatDate } from '../format';
+import { formatDate, formatNumber } from '../format';
 import { FormFooter, ModalForm } from '../modal-form';
 import { LoadError } from '../page-states';
 import { toast } from '../toast';
@@ -35,7 +35,7 @@ import { useActivePayers, useAddCoverage, useCoverages, useEndCoverage } from '.
 
 /** "Consultation 80 %, Laboratoire 100 %": the payer's share per act category. */
 export function payerShares(payer: Pick<TPayer, 'rules'>, category: (c: string) => string): string {
-  return payer.rules.map((r) => `${category(r.category)} ${r.rate_percent} %`).join(', ');
+  return payer.rules.map((r) => `${category(r.category)} ${formatNumber(r.rate_percent)} %`).join(', ');
 }
 
 interface Values extends Record<string, unknown> {

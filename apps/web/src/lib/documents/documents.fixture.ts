@@ -120,6 +120,7 @@ export function verification(over: Partial<TDocumentVerification> = {}): TDocume
     issued_on: '2026-11-25',
     hospital: { name: 'Hôpital Général de Greensen', code: 'HGG' },
     issuer: 'Dr. Awa Diop',
+    patient: { initials: 'J. K.', birth_year: 1971 },
     status: 'valid',
     cancelled_at: null,
     verification_code: 'K7P2-9QXD',

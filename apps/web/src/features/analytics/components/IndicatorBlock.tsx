@@ -34,6 +34,7 @@ export function IndicatorBlock<R>({
   rows,
   columns,
   chart,
+  figure,
   context,
 }: {
   id: string;
@@ -41,6 +42,8 @@ export function IndicatorBlock<R>({
   rows: R[];
   columns: Column<R>[];
   chart?: { categories: string[]; series: ChartSeries[] } | undefined;
+  /** A figure drawn otherwise than as bars (the age pyramid), in place of `chart`. */
+  figure?: ReactNode;
   /** The period and filters, written at the top of the exported file. */
   context: [string, string][];
 }) {
@@ -52,7 +55,8 @@ export function IndicatorBlock<R>({
     downloadXlsx(table()).finally(() => setBusy(false));
   };
   const tableView = (
-    <ScrollArea>
+    // Focusable and named, so that a keyboard can scroll a table wider than its column (axe).
+    <ScrollArea viewportProps={{ tabIndex: 0, 'aria-label': title }}>
       <Table striped withTableBorder highlightOnHover data-testid={`table-${id}`}>
         <Table.Thead>
           <Table.Tr>
@@ -109,11 +113,14 @@ export function IndicatorBlock<R>({
           <Text c="dimmed" size="sm">
             {t('empty')}
           </Text>
-        ) : chart && chart.categories.length > 0 ? (
-          <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-            <Suspense fallback={<Skeleton height={260} />}>
-              <BarChart title={title} categories={chart.categories} series={chart.series} />
-            </Suspense>
+        ) : figure || (chart && chart.categories.length > 0) ? (
+          // Side by side only on wide screens: at 1280 px half the width clipped a table's headings.
+          <SimpleGrid cols={{ base: 1, xl: 2 }} spacing="md">
+            {figure ?? (
+              <Suspense fallback={<Skeleton height={260} />}>
+                {chart && <BarChart title={title} categories={chart.categories} series={chart.series} />}
+              </Suspense>
+            )}
             {tableView}
           </SimpleGrid>
         ) : (

@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Figure } from '../../../lib/figure';
-import { formatDate, formatDayMonth, formatMinutes } from '../../../lib/format';
+import { formatDate, formatDayMonth, formatMinutes, formatNumber } from '../../../lib/format';
 import { money } from '../../../lib/money';
 import { LoadError } from '../../../lib/page-states';
 import {
@@ -17,6 +17,7 @@ import {
 } from '../api/stats';
 import type { ChartSeries } from './BarChart';
 import { IndicatorBlock } from './IndicatorBlock';
+import { PyramidChart } from './PyramidChart';
 
 export interface SectionProps {
   filters: StatsFilters;
@@ -80,6 +81,12 @@ type Draw<S extends Section> = (
   data: SectionData[S],
   props: SectionProps & { t: TFunction<'analytics'> },
 ) => ReactNode;
+
+/** The oldest band on top, the youngest at the base, the unknown ages under the pyramid. */
+function pyramidBands<R extends { age_group: string }>(rows: R[]): R[] {
+  const known = rows.filter((r) => r.age_group !== 'unknown').reverse();
+  return [...known, ...rows.filter((r) => r.age_group === 'unknown')];
+}
 
 const minutes = (v: number | null) => (v === null ? null : Math.round(v));
 
@@ -151,10 +158,18 @@ const drawActivity: Draw<'activity'> = (data, { t, context }) => {
           { label: t('columns.female'), value: (r) => r.F, numeric: true },
           { label: t('columns.male'), value: (r) => r.M, numeric: true },
         ]}
-        chart={chartOf(data.pyramid, (g) => t(`age.${g.age_group}`), [
-          { label: t('columns.female'), value: (g) => g.F, colour: 'pink' },
-          { label: t('columns.male'), value: (g) => g.M, colour: 'blue' },
-        ])}
+        figure={
+          <PyramidChart
+            title={t('activity.pyramid')}
+            menLabel={t('columns.male')}
+            womenLabel={t('columns.female')}
+            bands={pyramidBands(data.pyramid).map((g) => ({
+              label: t(`age.${g.age_group}`),
+              men: g.M,
+              women: g.F,
+            }))}
+          />
+        }
       />
     </>
   );
@@ -384,9 +399,12 @@ const drawInpatient: Draw<'inpatient'> = (data, { t, context }) => (
         [t('inpatient.admissions'), data.admissions],
         [t('inpatient.discharges'), data.discharges],
         [t('inpatient.deaths'), data.deaths],
-        [t('inpatient.alos'), data.average_length_of_stay ?? '—'],
+        [
+          t('inpatient.alos'),
+          data.average_length_of_stay === null ? '—' : formatNumber(data.average_length_of_stay),
+        ],
         [t('inpatient.beds'), data.beds],
-        [t('inpatient.occupancy'), data.occupancy === null ? '—' : `${data.occupancy} %`],
+        [t('inpatient.occupancy'), data.occupancy === null ? '—' : `${formatNumber(data.occupancy)} %`],
       ]}
     />
     <IndicatorBlock

@@ -203,6 +203,27 @@ describe('/analytics', () => {
     expect(screen.queryByTestId('stats-scope')).toBeNull();
   });
 
+  it('writes the average length of stay as French does (decimal comma)', async () => {
+    const head = makeUser({ active_roles: [{ role_code: 'HEAD_DOCTOR', hospital: 'h1', department: null }] });
+    const inpatient = {
+      period,
+      admissions: 5,
+      discharges: 1,
+      deaths: 0,
+      average_length_of_stay: 5.1,
+      beds: 36,
+      occupied_bed_days: 12,
+      occupancy: 8.5,
+      discharges_by_mode: [],
+    };
+    renderApp('/analytics?tab=inpatient&from=2026-03-01&to=2026-03-31', {
+      user: head,
+      routes: { ...routes, '/api/stats/inpatient/': () => Response.json(inpatient) },
+    });
+    expect(await screen.findByText('5,1', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByText('8,5 %')).toBeInTheDocument();
+  });
+
   it('knows the first and last days of a month', () => {
     expect(monthRange(-1, new Date(2026, 2, 15))).toEqual({ from: '2026-02-01', to: '2026-02-28' });
     expect(monthRange(0, new Date(2026, 0, 31))).toEqual({ from: '2026-01-01', to: '2026-01-31' });

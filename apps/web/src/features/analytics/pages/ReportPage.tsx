@@ -11,6 +11,7 @@ import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { formatNumber } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { PrintStyles } from '../../../lib/print-styles';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
@@ -132,7 +133,7 @@ function MonthlyTables({ filters }: { filters: StatsFilters }) {
           [t('inpatient.alos'), inpatient.data.average_length_of_stay ?? '—'],
           [
             t('inpatient.occupancy'),
-            inpatient.data.occupancy === null ? '—' : `${inpatient.data.occupancy} %`,
+            inpatient.data.occupancy === null ? '—' : `${formatNumber(inpatient.data.occupancy)} %`,
           ],
         ]}
       />

@@ -7,7 +7,9 @@
  * has no record yet is registered on the spot (the patients' registration dialog, its duplicate warning included)
  * and picked; a probable duplicate can be picked instead.
  */
+
 import { type TAppointment, type TSlot, ZAppointmentCreate } from '@greensen/shared/contracts/appointments';
+import { receivesPatients } from '@greensen/shared/domain/admissions';
 import { APPOINTMENT_TYPES, type AppointmentType } from '@greensen/shared/domain/appointments';
 import {
   Button,
@@ -27,7 +29,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { SLOTS_KEY } from '../../../lib/clinical/api/appointment-keys';
-import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
+import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { type FixedPatient, PatientPicker } from '../../../lib/clinical/components/PatientPicker';
 import { RegisterPatientModal } from '../../../lib/clinical/components/RegisterPatientModal';
 import { DateField } from '../../../lib/date-field';
@@ -131,7 +133,7 @@ function BookingForm({
   const departments = useDepartments();
   const providers = useScheduleProviders(values.department || null);
   const departmentOptions = (departments.data?.results ?? [])
-    .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
+    .filter((d) => d.is_active && receivesPatients(d.kind))
     .map((d) => ({ value: d.id, label: d.name }));
   const providerOptions = (providers.data?.results ?? []).map((p) => ({ value: p.id, label: p.full_name }));
 

@@ -23,6 +23,7 @@ import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../../lib/date-field';
 import { useFormFailure } from '../../../lib/field-errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -89,7 +90,7 @@ function RateFormModal({ currency, onClose }: { currency: string; onClose: () =>
             {...form.getInputProps('rate')}
           />
         </SimpleGrid>
-        <TextInput label={t('rates.validOn')} type="date" required {...form.getInputProps('valid_on')} />
+        <DateField label={t('rates.validOn')} required {...form.getInputProps('valid_on')} />
         <TextInput label={t('rates.note')} {...form.getInputProps('note')} />
         <FormFooter
           general={general}

@@ -22,9 +22,8 @@ import { IconChevronLeft, IconChevronRight, IconDroplet, IconPrinter } from '@ta
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
-import { formatNumber } from '../../../lib/clinical/components/exam-format';
 import { ClinicalNumberInput } from '../../../lib/clinical-number-input';
-import { formatDate, formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime, formatNumber } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { LoadError } from '../../../lib/page-states';
@@ -251,10 +250,12 @@ export function ChartPanel({ plan, patientName }: { plan: string; patientName: s
             {chart.days.map((d) => (
               <Table.Tr key={d.date}>
                 <Table.Td>{formatDate(d.date)}</Table.Td>
-                <Table.Td>{d.intake_ml ? `${d.intake_ml} mL` : ''}</Table.Td>
-                <Table.Td>{d.output_ml ? `${d.output_ml} mL` : ''}</Table.Td>
+                <Table.Td>{d.intake_ml ? `${formatNumber(d.intake_ml)} mL` : ''}</Table.Td>
+                <Table.Td>{d.output_ml ? `${formatNumber(d.output_ml)} mL` : ''}</Table.Td>
                 <Table.Td c={d.balance_ml < 0 ? 'orange' : undefined}>
-                  {d.intake_ml || d.output_ml ? `${d.balance_ml > 0 ? '+' : ''}${d.balance_ml} mL` : ''}
+                  {d.intake_ml || d.output_ml
+                    ? `${d.balance_ml > 0 ? '+' : ''}${formatNumber(d.balance_ml)} mL`
+                    : ''}
                 </Table.Td>
                 <Table.Td>{d.weight !== null ? `${cell(d.weight)} kg` : ''}</Table.Td>
               </Table.Tr>

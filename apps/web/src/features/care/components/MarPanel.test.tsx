@@ -112,6 +112,10 @@ describe('the MAR’s medication safety', () => {
     expect(rights).toHaveTextContent('Allergies : Pénicilline');
     expect(within(rights).getByTestId('right-medicine')).toHaveTextContent('Paracétamol');
     expect(within(rights).getByTestId('right-dose')).toHaveTextContent('1 comprimé');
+    // Issue 37: the dose field's unit is a word of the UI language, as on the prescription ("capsule" showed).
+    expect(within(form).queryByText('tablet')).toBeNull();
+    expect(within(form).getByLabelText(/Dose/)).toBeInTheDocument();
+    expect(within(form).getAllByText('comprimé').length).toBeGreaterThan(0);
     expect(within(rights).getByTestId('right-route')).toHaveTextContent('Voie orale');
     expect(within(rights).getByTestId('right-time')).toHaveTextContent('04/03/2026');
 

@@ -36,6 +36,7 @@ import { isApiError } from '../../../lib/api-client';
 import { fromLocalInput, toLocalInput } from '../../../lib/clinical/components/care/care-time';
 import { ReasonModal } from '../../../lib/clinical/components/ReasonModal';
 import { ClinicalNumberInput } from '../../../lib/clinical-number-input';
+import { DateTimeField, TimeField } from '../../../lib/date-field';
 import { serverErrorsFromBody } from '../../../lib/field-errors';
 import { formatDateTime } from '../../../lib/format';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
@@ -190,12 +191,11 @@ function NewOrderModal({ plan, onClose }: { plan: string; onClose: () => void })
             onChange={(value) => setPriority(value ?? 'normal')}
             allowDeselect={false}
           />
-          <TextInput
-            type="datetime-local"
+          <DateTimeField
             size="md"
             label={t('orders.startAt')}
             value={startAt}
-            onChange={(event) => setStartAt(event.currentTarget.value)}
+            onChange={setStartAt}
             error={errors.start_at}
           />
         </Group>
@@ -246,13 +246,12 @@ function NewOrderModal({ plan, onClose }: { plan: string; onClose: () => void })
                   {time}
                 </Badge>
               ))}
-              <TextInput
-                type="time"
+              <TimeField
                 size="md"
                 w={140}
                 label={t('orders.addTime')}
                 value={newTime}
-                onChange={(event) => setNewTime(event.currentTarget.value)}
+                onChange={setNewTime}
               />
               <Button variant="light" size="md" onClick={addTime} leftSection={<IconPlus size={16} />}>
                 {t('orders.add')}

@@ -3,10 +3,11 @@
  * have no ward). A nurse chooses among her own departments; a charge nurse, a head doctor or an administrator of
  * care among every care department of the hospital. The choice starts on the user's current department.
  */
+import { receivesPatients } from '@greensen/shared/domain/admissions';
 import { Group, Select } from '@mantine/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
+import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { usePermissions } from '../../../lib/permissions';
 import { useAuthStore } from '../../../stores/auth';
 import { useUserStore } from '../../../stores/user';
@@ -21,7 +22,7 @@ export function useDepartmentChoices() {
   const wide = groups.includes('queue_manager') || groups.includes('head_doctor');
   const own = new Set((user?.departments ?? []).filter((d) => d.hospital === hospitalId).map((d) => d.id));
   const choices = (departments.data?.results ?? []).filter(
-    (d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind) && (wide || own.has(d.id)),
+    (d) => d.is_active && receivesPatients(d.kind) && (wide || own.has(d.id)),
   );
   const preferred =
     choices.find((d) => d.id === currentDepartment)?.id ??

@@ -6,9 +6,9 @@
 import type { TVitalsRecord } from '@greensen/shared/contracts/care';
 import { Checkbox, Group, SegmentedControl, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../../../lib/clinical/components/exam-format';
 import { vitalRule } from '../../../lib/clinical/components/VitalsFields';
 import { ClinicalNumberInput } from '../../../lib/clinical-number-input';
+import { formatNumber } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 import {
   ACVPU,

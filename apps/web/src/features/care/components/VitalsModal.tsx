@@ -105,7 +105,7 @@ export function VitalsModal({
         )}
         <FormFooter
           general={general}
-          onCancel={onClose}
+          onCancel={saved ? undefined : onClose}
           submitLabel={saved ? t('actions.close') : t('vitals.save')}
           loading={record.isPending}
           leftSection={saved ? undefined : <IconDeviceFloppy size={18} />}

@@ -223,4 +223,49 @@ describe('the care file', () => {
       await screen.findByRole('heading', { name: 'Dossier de soins de Joseph Kabila' }, { timeout: 15_000 }),
     ).toBeInTheDocument();
   });
+  // Issue 37: once the vitals were saved, the dialog offered both "Annuler" and "Fermer".
+  it('after saving vitals, the dialog has one button: Fermer', async () => {
+    const user = userEvent.setup();
+    renderApp(`/care/${PLAN_ID}`, {
+      user: nurse,
+      routes: {
+        ...routes(() => Response.json({})),
+        [`/api/care/plans/${PLAN_ID}/vitals/`]: () =>
+          Response.json(
+            {
+              id: '0190f0f0-9999-7222-8333-444455550001',
+              plan: PLAN_ID,
+              patient: '0190f0f0-7777-7222-8333-444455556601',
+              recorded_at: '2026-03-04T08:00:00Z',
+              recorded_by: { id: NURSE_ID, full_name: 'Inès Mbala' },
+              temperature: 38.6,
+              heart_rate: null,
+              respiratory_rate: null,
+              systolic_bp: null,
+              diastolic_bp: null,
+              spo2: null,
+              on_oxygen: false,
+              oxygen_flow: null,
+              avpu: null,
+              confused: null,
+              pain: null,
+              weight: null,
+              glycaemia: null,
+              note: null,
+              news2: null,
+              escalated_to: [],
+            },
+            { status: 201 },
+          ),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Constantes' }, { timeout: 15_000 }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('button', { name: 'Annuler' })).toBeInTheDocument();
+    await user.type(within(dialog).getByRole('textbox', { name: /Température/ }), '38,6');
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await within(dialog).findByTestId('vitals-saved');
+    expect(within(dialog).getByRole('button', { name: 'Fermer' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Annuler' })).toBeNull();
+  }, 40_000);
 });

@@ -61,6 +61,13 @@ describe('the consultation form', () => {
     expect(server.version).toBe(4);
   });
 
+  // Issue 37: the empty allergy field's placeholder "Aucune allergie connue" read as an answer.
+  it('leaves an empty allergy field neutral: its placeholder is no answer', async () => {
+    openEditor({ allergies: [], patient: { ...record().patient, allergies: [] } });
+    expect(await screen.findByPlaceholderText('Saisissez une allergie puis Entrée')).toBeInTheDocument();
+    expect(screen.queryByPlaceholderText('Aucune allergie connue')).toBeNull();
+  });
+
   it('on a stale version: reloads the saved record, tells the user, and re-applies their changes on request', async () => {
     const { server } = openEditor();
     const history = await screen.findByRole('textbox', { name: 'Histoire de la maladie' });

@@ -272,7 +272,7 @@ export function ConsultationEditor({ record }: { record: TConsultationDetail }) 
         <TagsInput
           label={t('fields.allergies')}
           description={t('fields.allergiesHint')}
-          placeholder={values.allergies.length ? undefined : t('fields.allergiesNone')}
+          placeholder={values.allergies.length ? undefined : t('fields.allergiesPlaceholder')}
           clearable
           {...form.getInputProps('allergies')}
         />

@@ -8,7 +8,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FollowUpBookingButton } from '../../../lib/clinical/components/FollowUpBooking';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatNumber } from '../../../lib/format';
 import { DiagnosesSummary } from './DiagnosesSummary';
 
 function Block({ label, children }: { label: string; children: ReactNode }) {
@@ -87,7 +87,7 @@ export function ConsultationRecordView({ record }: { record: TConsultationDetail
                     {tt(`vitals.${key}`)}
                   </Text>
                   <Text size="sm" fw={600}>
-                    {vitals[key]} {tt(`units.${key}`)}
+                    {formatNumber(Number(vitals[key]))} {tt(`units.${key}`)}
                   </Text>
                 </div>
               ))}

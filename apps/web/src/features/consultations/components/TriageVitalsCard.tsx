@@ -9,8 +9,8 @@ import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowDownRight } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
-import { formatVital, VITAL_KEYS } from '../../../lib/clinical/components/VitalsFields';
-import { formatDateTime } from '../../../lib/format';
+import { VITAL_KEYS } from '../../../lib/clinical/components/VitalsFields';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 
 type Triage = NonNullable<TConsultationDetail['triage']>;
 
@@ -72,7 +72,7 @@ export function TriageVitalsCard({
                   {t(`triage:vitals.${key}`)} :{' '}
                 </Text>
                 <Text span fw={600} size="sm">
-                  {formatVital(value, i18n.language)}
+                  {formatNumber(value, i18n.language)}
                   {VITAL_BOUNDS[key] ? ` ${t(`triage:units.${key}`)}` : ''}
                 </Text>
               </Text>

@@ -3,7 +3,9 @@
  * visit) — the patient (server search, or `?patient=` from their record), the department (the user's by
  * default) and the reason; it opens the new consultation.
  */
+
 import { ZConsultationCreate } from '@greensen/shared/contracts/consultations';
+import { receivesPatients } from '@greensen/shared/domain/admissions';
 import { Alert, Button, Group, Paper, Select, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconStethoscope } from '@tabler/icons-react';
@@ -11,7 +13,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
-import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
+import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { PatientPicker } from '../../../lib/clinical/components/PatientPicker';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { PageHeader } from '../../../lib/page-states';
@@ -51,7 +53,7 @@ export default function CreateConsultationPage() {
   const departments = useDepartments();
   const [general, setGeneral] = useState<string | null>(null);
   const departmentOptions = (departments.data?.results ?? [])
-    .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
+    .filter((d) => d.is_active && receivesPatients(d.kind))
     .map((d) => ({ value: d.id, label: d.name }));
 
   async function submit() {

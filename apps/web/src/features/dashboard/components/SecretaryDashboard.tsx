@@ -4,7 +4,9 @@
  * departments (per-department queue counts), and the "Assign Patient" dialog. Refreshed every 15 s by the
  * frame's timer (keys under ['dashboard', 'secretary']).
  */
+
 import type { TAdmission } from '@greensen/shared/contracts/admissions';
+import { receivesPatients } from '@greensen/shared/domain/admissions';
 import type { Language } from '@greensen/shared/domain/constants';
 import type { DashboardConfig } from '@greensen/shared/domain/dashboards';
 import { Badge, Button, Group, Text } from '@mantine/core';
@@ -16,11 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useDepartmentQueues } from '../../../lib/clinical/api/department-queue';
 import { fetchAdmissions } from '../../../lib/clinical/api/list-admissions';
-import {
-  CARE_DEPARTMENT_EXCLUDED_KINDS,
-  type Department,
-  useDepartments,
-} from '../../../lib/clinical/api/list-departments';
+import { type Department, useDepartments } from '../../../lib/clinical/api/list-departments';
 import { byLoad, currentLoad, type Doctor, fetchDoctors } from '../../../lib/clinical/api/list-doctors';
 import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
@@ -224,9 +222,7 @@ interface DepartmentRow {
 function DepartmentsTab() {
   const { t } = useTranslation('dashboard');
   const departments = useDepartments();
-  const care = (departments.data?.results ?? []).filter(
-    (d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind),
-  );
+  const care = (departments.data?.results ?? []).filter((d) => d.is_active && receivesPatients(d.kind));
   const queues = useDepartmentQueues(
     care.map((d) => d.id),
     SCOPE,

@@ -21,6 +21,8 @@ describe('the public verification page', () => {
     expect(screen.getByTestId('verify-date')).toHaveTextContent('25/11/2026');
     expect(screen.getByTestId('verify-hospital')).toHaveTextContent('Hôpital Général de Greensen');
     expect(screen.getByTestId('verify-doctor')).toHaveTextContent('Dr. Awa Diop');
+    // Issue 37: the initials and year of birth match the paper to its bearer, nothing more.
+    expect(screen.getByTestId('verify-patient')).toHaveTextContent('J. K., né(e) en 1971');
     // A public call: no bearer token, no hospital.
     const call = fetchMock.mock.calls.find(([input]) => String(input).includes('/api/verify/'));
     const headers = new Headers(call?.[1]?.headers);

@@ -74,7 +74,13 @@ function VerifyResult({ token }: { token: string }) {
         <ThemeIcon size={64} radius="xl" color={valid ? 'green' : 'red'} variant="light">
           {valid ? <IconCircleCheck size={40} /> : <IconCircleX size={40} />}
         </ThemeIcon>
-        <Title order={3} ta="center" c={valid ? 'green.8' : 'red.8'} data-testid="verify-status">
+        <Title
+          order={3}
+          ta="center"
+          // The scheme's text shade of the colour (AA on the light and the dark background, issue 37).
+          c={valid ? 'var(--mantine-color-green-text)' : 'var(--mantine-color-red-text)'}
+          data-testid="verify-status"
+        >
           {valid ? t('verify.valid') : t('verify.cancelled')}
         </Title>
         {!valid && doc.cancelled_at && (
@@ -89,6 +95,15 @@ function VerifyResult({ token }: { token: string }) {
         <Row label={t('verify.date')} value={formatDate(doc.issued_on)} testId="verify-date" />
         <Row label={t('verify.hospital')} value={doc.hospital.name} testId="verify-hospital" />
         <Row label={t('verify.doctor')} value={doc.issuer} testId="verify-doctor" />
+        <Row
+          label={t('verify.patient')}
+          value={
+            doc.patient.birth_year === null
+              ? doc.patient.initials
+              : t('verify.patientBorn', { initials: doc.patient.initials, year: doc.patient.birth_year })
+          }
+          testId="verify-patient"
+        />
         <Row label={t('issue.code')} value={doc.verification_code} testId="verify-code" />
       </Stack>
     </Stack>

@@ -13,7 +13,7 @@ import { Alert, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { DateField } from '../../../lib/date-field';
+import { DateField, DateTimeField } from '../../../lib/date-field';
 import { useFormFailure } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { toast } from '../../../lib/toast';
@@ -113,12 +113,7 @@ export function DischargeModal({ stay, patient, opened, onClose }: StayDialogPro
         )}
         {deceased && (
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput
-              type="datetime-local"
-              label={t('discharge.deathAt')}
-              withAsterisk
-              {...form.getInputProps('death_at')}
-            />
+            <DateTimeField label={t('discharge.deathAt')} withAsterisk {...form.getInputProps('death_at')} />
             <IcdField
               label={t('discharge.deathCause')}
               withAsterisk

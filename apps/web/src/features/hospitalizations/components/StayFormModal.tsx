@@ -4,12 +4,14 @@
  * diagnosis (ICD-10) and expected length of stay. Validated with the contract's schemas (ZHospitalizationCreate,
  * ZHospitalizationUpdate); the server's field errors are shown as returned. A new stay opens once created.
  */
+
 import type { TAdmission } from '@greensen/shared/contracts/admissions';
 import {
   type THospitalizationDetail,
   ZHospitalizationCreate,
   ZHospitalizationUpdate,
 } from '@greensen/shared/contracts/hospitalizations';
+import { receivesPatients } from '@greensen/shared/domain/admissions';
 import { Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -17,7 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAdmissions } from '../../../lib/clinical/api/list-admissions';
-import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
+import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { useDoctors } from '../../../lib/clinical/api/list-doctors';
 import { ClinicalNumberInput } from '../../../lib/clinical-number-input';
 import { useFormFailure } from '../../../lib/field-errors';
@@ -187,11 +189,7 @@ export function StayFormModal({
             withAsterisk
             searchable
             data={(departments.data?.results ?? [])
-              .filter(
-                (d) =>
-                  d.id === stay?.department.id ||
-                  (d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind)),
-              )
+              .filter((d) => d.id === stay?.department.id || (d.is_active && receivesPatients(d.kind)))
               .map((d) => ({ value: d.id, label: d.name }))}
             {...form.getInputProps('department')}
           />

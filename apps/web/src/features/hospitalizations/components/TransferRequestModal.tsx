@@ -4,11 +4,13 @@
  * and, for an external referral, the referral letter's summary and current treatments. Validated with the
  * contract's schema (ZTransferCreate); the server's field errors are shown as returned.
  */
+
 import { ZTransferCreate } from '@greensen/shared/contracts/hospitalizations';
+import { receivesPatients } from '@greensen/shared/domain/admissions';
 import { SegmentedControl, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../../../lib/clinical/api/list-departments';
+import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { useFormFailure } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { toast } from '../../../lib/toast';
@@ -128,7 +130,7 @@ export function TransferRequestModal({ stay, patient, opened, onClose }: StayDia
               withAsterisk
               searchable
               data={(departments.data?.results ?? [])
-                .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
+                .filter((d) => d.is_active && receivesPatients(d.kind))
                 .map((d) => ({ value: d.id, label: d.name }))}
               {...form.getInputProps('to_department')}
               onChange={(value) => {

@@ -38,6 +38,7 @@ import { formatDate, formatDateTime } from '../../../lib/format';
 import { PatientNotesPanel } from '../../../lib/notes/PatientNotesPanel';
 import { DetailQueryState } from '../../../lib/page-states';
 import { useModuleAllowed, usePermissions } from '../../../lib/permissions';
+import { WrappingTabsList } from '../../../lib/tabs';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { usePatient } from '../api/get-patient';
 import { ArchivePatientModal } from '../components/ArchivePatientModal';
@@ -190,7 +191,7 @@ export default function PatientDetailPage() {
           }
           keepMounted={false}
         >
-          <Tabs.List px="sm" style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
+          <WrappingTabsList px="sm">
             {visitsAllowed && (
               <Tabs.Tab value="admissions" leftSection={<IconTimeline size={16} />}>
                 {t('tabs.admissions.label')}
@@ -232,7 +233,7 @@ export default function PatientDetailPage() {
                 {t('accessLog.tab')}
               </Tabs.Tab>
             )}
-          </Tabs.List>
+          </WrappingTabsList>
           {visitsAllowed && (
             <Tabs.Panel value="admissions" p="lg">
               <PatientVisits patient={patient} />

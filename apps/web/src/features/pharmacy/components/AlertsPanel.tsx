@@ -81,7 +81,7 @@ export function AlertsPanel({
   const query = useStockAlerts(pharmacy);
   if (query.isPending) return <Skeleton h={200} />;
   if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
-  const { out, low, expiring, expiring_days } = query.data;
+  const { out, low, expiring, expired, expiring_days } = query.data;
   const items = (list: TStockItem[], withLevel: boolean) => (
     <Table verticalSpacing={4}>
       <Table.Tbody>
@@ -163,6 +163,18 @@ export function AlertsPanel({
           empty={t('alerts.expiringEmpty')}
         >
           {lots(expiring)}
+        </Section>
+      )}
+      {only !== 'stock' && expired.length > 0 && (
+        <Section
+          title={t('alerts.expired')}
+          color="red"
+          icon={<IconCalendarTime size={18} color="var(--mantine-color-red-6)" />}
+          count={expired.length}
+          testId="alerts-expired"
+          empty=""
+        >
+          {lots(expired)}
         </Section>
       )}
     </SimpleGrid>

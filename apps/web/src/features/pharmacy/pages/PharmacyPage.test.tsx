@@ -55,6 +55,15 @@ function routes(member: boolean) {
         expiring: [
           lot({ lot_number: 'L-Z', expiry_date: '2099-01-15', on_hand: 12, presentation: AMOX_CAPS }),
         ],
+        expired: [
+          lot({
+            lot_number: 'L-OLD',
+            expiry_date: '2020-01-15',
+            on_hand: 4,
+            presentation: AMOX_CAPS,
+            expired: true,
+          }),
+        ],
         expiring_days: 90,
       }),
     '/api/pharmacy/stock/': () => pageOf([paracetamol, outItem]),
@@ -77,6 +86,11 @@ describe('the pharmacy page', () => {
     const expiring = screen.getByTestId('alerts-expiring');
     expect(within(expiring).getByText('Péremption dans 90 jours')).toBeInTheDocument();
     expect(within(expiring).getByText(/L-Z/)).toBeInTheDocument();
+    // Issue 37: an expired lot has its own group, never under "Péremption dans 90 jours".
+    expect(within(expiring).queryByText(/L-OLD/)).toBeNull();
+    const expired = screen.getByTestId('alerts-expired');
+    expect(within(expired).getByText('Périmés à sortir du stock')).toBeInTheDocument();
+    expect(within(expired).getByText(/L-OLD/)).toBeInTheDocument();
   });
 
   it('opens on the user’s own pharmacy and lets its members act on the stock', async () => {

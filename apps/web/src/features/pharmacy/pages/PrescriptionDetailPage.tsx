@@ -17,7 +17,7 @@ import { PrescriptionStatusBadge } from '../../../lib/clinical/components/Prescr
 import { PrescriptionLinesView } from '../../../lib/clinical/components/PrescriptionLinesView';
 import { CancelPrescriptionModal } from '../../../lib/clinical/components/PrescriptionsPanel';
 import { IssueDocumentButton } from '../../../lib/documents/IssueDocumentButton';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 import { DetailField, DetailQueryState } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { PrintStyles } from '../../../lib/print-styles';
@@ -122,7 +122,7 @@ export default function PrescriptionDetailPage() {
                 <DetailField label={t('detail.created')}>{formatDateTime(p.created_at)}</DetailField>
                 <DetailField label={t('detail.signed')}>{formatDateTime(p.signed_at) || '—'}</DetailField>
                 <DetailField label={t('detail.weight')}>
-                  {p.weight_kg !== null ? `${p.weight_kg} kg` : '—'}
+                  {p.weight_kg !== null ? `${formatNumber(Number(p.weight_kg))} kg` : '—'}
                 </DetailField>
                 <DetailField label={t('detail.lines')}>{p.lines.length}</DetailField>
               </SimpleGrid>

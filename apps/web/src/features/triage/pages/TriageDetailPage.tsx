@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PatientBanner } from '../../../lib/clinical/components/PatientBanner';
 import { levelLabel, TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useTriage } from '../api/get-triage';
@@ -98,7 +98,7 @@ export default function TriageDetailPage() {
                       {t(`vitals.${key}`)}
                     </Text>
                     <Text fw={600}>
-                      {String(vitals[key])} {t(`units.${key}`)}
+                      {formatNumber(Number(vitals[key]))} {t(`units.${key}`)}
                     </Text>
                   </div>
                 ))}

@@ -106,7 +106,7 @@ export default function TriagePage() {
                 render: (r) => (
                   <div>
                     <Text size="sm" lineClamp={2}>
-                      {r.triage?.chief_complaint ?? '—'}
+                      {r.triage?.chief_complaint || r.reason || '—'}
                     </Text>
                     <Text size="xs" c="dimmed">
                       {r.department.name} · #{r.queue_number}

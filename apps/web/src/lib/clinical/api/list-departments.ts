@@ -15,9 +15,6 @@ export interface Department {
   head?: { id: string; full_name: string } | null;
 }
 
-/** Departments that receive patients (not the laboratory, pharmacy, imaging or administration). */
-export const CARE_DEPARTMENT_EXCLUDED_KINDS = ['administration', 'laboratory', 'pharmacy', 'imaging'];
-
 export function departmentsQueryOptions(hospitalId: string | null) {
   return queryOptions({
     queryKey: [...DEPARTMENTS_KEY, hospitalId, 'list'] as const,

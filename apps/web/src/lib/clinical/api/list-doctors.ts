@@ -26,6 +26,8 @@ export interface DoctorListParams {
   search?: string;
   department?: string | null;
   ordering?: 'load' | 'name';
+  /** The visit being assigned: the server lists the practitioners of its department first. */
+  admission?: string | null;
   page: number;
   pageSize: number;
 }
@@ -36,6 +38,7 @@ export function fetchDoctors(params: DoctorListParams, signal?: AbortSignal) {
       search: params.search?.trim() || undefined,
       department: params.department,
       ordering: params.ordering,
+      admission: params.admission || undefined,
       page: params.page,
       page_size: params.pageSize,
     },

@@ -23,22 +23,26 @@ const D1 = '01a20084-0000-7000-8000-0000000000d1';
 const D2 = '01a20084-0000-7000-8000-0000000000d2';
 const D3 = '01a20084-0000-7000-8000-0000000000d3';
 
+const doctorQueries: URLSearchParams[] = [];
+
 function mockServer() {
   const posts: unknown[] = [];
+  doctorQueries.length = 0;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(String(input), 'http://localhost');
       if (url.pathname === '/api/doctors/') {
-        // Deliberately not in load order: the dialog must order them itself.
+        // The server's order (the visit's department first): the dialog keeps it.
+        doctorQueries.push(url.searchParams);
         return Response.json({
           count: 3,
           next: null,
           previous: null,
           results: [
+            doctor(D3, 'Marie Lukusa', 1, 0),
             doctor(D1, 'Patrick Ilunga', 3, 1),
             doctor(D2, 'Grâce Mbuyi', 0, 0, 'Mme'),
-            doctor(D3, 'Marie Lukusa', 1, 0),
           ],
         });
       }
@@ -96,7 +100,7 @@ describe('assign dialog', () => {
     useAuthStore.setState({ access: 'a', refresh: 'r', isAuthenticated: true, currentHospitalId: 'h1' });
   });
 
-  it('lists the doctors from the least to the most loaded, with their role, department and load, and assigns', async () => {
+  it('lists the doctors in the server’s order for the visit, with their role, department and load, and assigns', async () => {
     const posts = mockServer();
     const onClose = vi.fn();
     const user = userEvent.setup();
@@ -109,11 +113,12 @@ describe('assign dialog', () => {
     await waitFor(() => expect(screen.getAllByTestId('doctor-option')).toHaveLength(3));
     const options = screen.getAllByTestId('doctor-option');
     expect(options.map((option) => option.textContent)).toEqual([
-      'Mme Grâce MbuyiSage-femme · Maternité0 patient',
       'Dr. Marie LukusaMédecin · Urgences1 patient',
       'Dr. Patrick IlungaMédecin · Urgences4 patients',
+      'Mme Grâce MbuyiSage-femme · Maternité0 patient',
     ]);
-    await user.click(options[1] as HTMLElement);
+    expect(doctorQueries.at(-1)?.get('admission')).toBe(ADMISSION);
+    await user.click(options[0] as HTMLElement);
     await user.click(screen.getByRole('button', { name: 'Affecter' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(posts).toEqual([{ admission: ADMISSION, doctor: D3 }]);

@@ -1,6 +1,7 @@
 /**
- * "Affecter un patient": a waiting (or assigned) visit and a practitioner, the practitioners listed from
- * the least to the most loaded with their current load → POST /api/assign-patient/.
+ * "Affecter un patient": a waiting (or assigned) visit and a practitioner, listed in the server's order
+ * (the visit's department first, then from the least to the most loaded) with their load
+ * → POST /api/assign-patient/.
  */
 import { ZAssignBody } from '@greensen/shared/contracts/executions';
 import { humanizeRoleCode, isRoleCode, ROLE_LABELS } from '@greensen/shared/domain/roles';
@@ -20,7 +21,7 @@ import { validateWith } from '../../zod-form';
 import { useAssignPatient } from '../api/assign-patient';
 import { ADMISSIONS_KEY } from '../api/journey-keys';
 import { fetchAdmissions } from '../api/list-admissions';
-import { byLoad, currentLoad, useDoctors } from '../api/list-doctors';
+import { currentLoad, useDoctors } from '../api/list-doctors';
 import { levelLabel } from './TriageLevelBadge';
 
 interface AssignValues {
@@ -63,8 +64,15 @@ export function AssignPatientModal({
       fetchAdmissions({ status: ['waiting', 'assigned'], ordering: 'queue', page: 1, pageSize: 100 }, signal),
     enabled: opened,
   });
-  const doctors = useDoctors({ ordering: 'load', department: departmentId, page: 1, pageSize: 100 });
-  const sortedDoctors = byLoad(doctors.data?.results ?? []);
+  // The server's order: the visit's department first, then the least loaded.
+  const doctors = useDoctors({
+    ordering: 'load',
+    department: departmentId,
+    admission: form.values.admission || null,
+    page: 1,
+    pageSize: 100,
+  });
+  const sortedDoctors = doctors.data?.results ?? [];
 
   const admissionOptions = (admissions.data?.results ?? []).map((a) => ({
     value: a.id,

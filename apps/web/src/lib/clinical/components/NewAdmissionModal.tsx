@@ -2,8 +2,14 @@
  * New admission: the patient (picker with server search, or fixed when opened from a record), the
  * department, the type and the reason. Validated with the server's schema; field errors shown as returned.
  */
+
 import { ZAdmissionCreate } from '@greensen/shared/contracts/admissions';
-import { ADMISSION_TYPES, type AdmissionType, admissionTypesFor } from '@greensen/shared/domain/admissions';
+import {
+  ADMISSION_TYPES,
+  type AdmissionType,
+  admissionTypesFor,
+  receivesPatients,
+} from '@greensen/shared/domain/admissions';
 import { Select, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLogin2 } from '@tabler/icons-react';
@@ -15,7 +21,7 @@ import { FormFooter, ModalForm } from '../../modal-form';
 import { toast } from '../../toast';
 import { validateWith } from '../../zod-form';
 import { useCreateAdmission } from '../api/create-admission';
-import { CARE_DEPARTMENT_EXCLUDED_KINDS, useDepartments } from '../api/list-departments';
+import { useDepartments } from '../api/list-departments';
 import { type FixedPatient, PatientPicker } from './PatientPicker';
 
 interface AdmissionFormValues {
@@ -58,7 +64,7 @@ export function NewAdmissionModal({
   const chosenKind = departments.data?.results.find((d) => d.id === form.getValues().department)?.kind;
   const typesOfDepartment = chosenKind ? admissionTypesFor(chosenKind) : ADMISSION_TYPES;
   const departmentOptions = (departments.data?.results ?? [])
-    .filter((d) => d.is_active && !CARE_DEPARTMENT_EXCLUDED_KINDS.includes(d.kind))
+    .filter((d) => d.is_active && receivesPatients(d.kind))
     .map((d) => ({ value: d.id, label: d.name }));
 
   function close() {

@@ -6,6 +6,7 @@ import { Paper } from '@mantine/core';
 import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { LoadError, usePaginationText } from '../../page-states';
+import { paginationControlProps } from '../../theme';
 
 export interface PagedTableProps<T> {
   /** The current page as returned by the API (undefined while loading). */
@@ -50,6 +51,7 @@ export function PagedTable<T>({
       page={page}
       onPageChange={onPageChange}
       paginationText={paginationText}
+      getPaginationControlProps={paginationControlProps}
       noRecordsText={noRecordsText}
       loadingText={t('states.loading')}
       onRowClick={onRowClick}

@@ -9,7 +9,7 @@ import { OVERRIDE_REASON_MIN, type TSafetyAlert } from '@greensen/shared/contrac
 import { Alert, Badge, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertOctagon, IconAlertTriangle, IconInfoCircle, IconMessage2Check } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../format';
+import { formatDateTime, formatNumber } from '../../format';
 import { uiLanguage } from '../../i18n';
 import { NEVER_CUT } from '../../theme';
 
@@ -75,12 +75,12 @@ function Figures({ alert }: { alert: TSafetyAlert }) {
   if (d.value != null && d.limit != null)
     lines.push(
       t(d.per === 'day' ? 'figures.perDay' : 'figures.perDose', {
-        value: d.value,
-        limit: d.limit,
+        value: formatNumber(d.value),
+        limit: formatNumber(d.limit),
         unit: d.unit ?? '',
       }),
     );
-  if (d.weight_kg != null) lines.push(t('figures.weight', { weight: d.weight_kg }));
+  if (d.weight_kg != null) lines.push(t('figures.weight', { weight: formatNumber(d.weight_kg) }));
   if (d.allergy)
     lines.push(
       t('figures.allergy', {

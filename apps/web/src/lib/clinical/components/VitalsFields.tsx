@@ -6,7 +6,7 @@
  * never clamped); stored vitals put back in the form may be text (`vitalsFormValues`). `vitalsOf` turns the form
  * into `Vitals`; `unreadableVitals` names the refused fields, and nothing is computed from them.
  */
-import type { ClinicalNumberRule } from '@greensen/shared/domain/clinical-number';
+import { type ClinicalNumberRule, formatClinicalNumber } from '@greensen/shared/domain/clinical-number';
 import { AVPU, MOBILITY, VITAL_BOUNDS, type Vitals } from '@greensen/shared/domain/triage';
 import { Checkbox, Group, Select, SimpleGrid, Stack } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
@@ -103,12 +103,6 @@ export function hasAnyVital(values: VitalsFormValues): boolean {
   );
 }
 
-/** A stored value as the field shows it: a decimal comma in French. */
-export function formatVital(value: number, lang: string): string {
-  const text = String(value);
-  return lang === 'fr' ? text.replace('.', ',') : text;
-}
-
 export function vitalsOf(values: VitalsFormValues): Vitals {
   const vitals: Vitals = {};
   for (const key of VITAL_KEYS) vitals[key] = num(values[key]);
@@ -125,7 +119,7 @@ export function vitalsFormValues(vitals: Vitals | null | undefined, lang = 'fr')
   if (!vitals) return values;
   for (const key of VITAL_KEYS) {
     const v = vitals[key];
-    values[key] = typeof v === 'number' ? formatVital(v, lang) : '';
+    values[key] = typeof v === 'number' ? formatClinicalNumber(v, lang) : '';
   }
   values.avpu = vitals.avpu ?? null;
   values.confused = vitals.confused === true;
@@ -158,7 +152,7 @@ export function VitalsFields<T extends VitalsFormValues & Record<string, unknown
             <ClinicalNumberInput
               key={key}
               label={t(`vitals.${key}`)}
-              description={`${formatVital(bound.min, lang)}–${formatVital(bound.max, lang)} ${t(`units.${key}`)}`}
+              description={`${formatClinicalNumber(bound.min, lang)}–${formatClinicalNumber(bound.max, lang)} ${t(`units.${key}`)}`}
               {...vitalRule(key)}
               unit={t(`units.${key}`)}
               readOnly={readOnly}

@@ -2,6 +2,7 @@
 import type { TExamResultLine } from '@greensen/shared/contracts/exams';
 import type { Language } from '@greensen/shared/domain/constants';
 import { REFERENCE_ABSENT } from '@greensen/shared/domain/exams';
+import { formatNumber } from '../../format';
 import { useModuleAllowed } from '../../permissions';
 
 /** The label of a bilingual catalogue item (exam, field, choice) in a language. */
@@ -11,11 +12,6 @@ export function localized(item: { label_fr: string; label_en: string }, lang: La
 
 export function examName(exam: { name_fr: string; name_en: string }, lang: Language): string {
   return lang === 'en' ? exam.name_en : exam.name_fr;
-}
-
-/** A number with the language's decimal separator (`12,5` in French). */
-export function formatNumber(value: number, lang: Language): string {
-  return value.toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 3 });
 }
 
 /** The value of a result line: the choice's label, or the number with its unit, or the text. */

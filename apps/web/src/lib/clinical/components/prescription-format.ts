@@ -6,9 +6,9 @@
  */
 import type { TFrequency, TPresentation } from '@greensen/shared/contracts/pharmacy';
 import type { Language } from '@greensen/shared/domain/constants';
+import { formatNumber } from '../../format';
 import { translate } from '../../i18n';
 import { useModuleAllowed, usePermissions } from '../../permissions';
-import { formatNumber } from './exam-format';
 
 export function medicationName(medication: { inn_fr: string; inn_en: string }, lang: Language): string {
   return lang === 'en' ? medication.inn_en : medication.inn_fr;

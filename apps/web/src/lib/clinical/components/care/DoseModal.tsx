@@ -40,6 +40,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../api-client';
 import { ClinicalNumberInput } from '../../../clinical-number-input';
+import { DateTimeField } from '../../../date-field';
 import { serverErrorsFromBody } from '../../../field-errors';
 import { formatDate, formatDateTime, formatMinutes } from '../../../format';
 import { uiLanguage } from '../../../i18n';
@@ -290,13 +291,12 @@ export function DoseModal({
         {outcome === 'given' ? (
           <>
             {!stat && (
-              <TextInput
-                type="datetime-local"
+              <DateTimeField
                 size="md"
                 label={t('mar.givenAt')}
                 value={givenAt}
                 max={toLocalInput(new Date())}
-                onChange={(event) => setGivenAt(event.currentTarget.value)}
+                onChange={setGivenAt}
                 error={errors.given_at}
               />
             )}
@@ -322,7 +322,10 @@ export function DoseModal({
                 min={0.001}
                 max={100_000}
                 decimals={3}
-                unit={line.dose_unit}
+                unit={unitLabel(
+                  line.dose_unit,
+                  amount !== null && Number.isFinite(amount) ? amount : line.dose,
+                )}
                 value={amount}
                 onChange={setAmount}
                 error={errors.dose}

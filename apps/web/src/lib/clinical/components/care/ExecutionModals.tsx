@@ -9,6 +9,7 @@ import { IconCheck, IconUserShare } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../api-client';
+import { DateTimeField } from '../../../date-field';
 import { serverErrorsFromBody } from '../../../field-errors';
 import { formatTime } from '../../../format';
 import { FormFooter, ModalForm } from '../../../modal-form';
@@ -112,14 +113,13 @@ export function RecordExecutionModal({
           ]}
         />
         {outcome === 'done' ? (
-          <TextInput
-            type="datetime-local"
+          <DateTimeField
             size="md"
             label={t('tasks.doneAt')}
             description={t('tasks.doneAtHint')}
             value={doneAt}
             max={toLocalInput(new Date())}
-            onChange={(event) => setDoneAt(event.currentTarget.value)}
+            onChange={setDoneAt}
             error={errors.done_at}
           />
         ) : (
