@@ -273,6 +273,7 @@ describe('prescriptions and their safety checks', () => {
       `/api/hospitalizations/${stay.json().id}/discharge/`,
       {
         mode: 'home',
+        diagnoses: ['B50.9'],
         summary: 'Apyrétique, sortie.',
       },
     );
