@@ -18,9 +18,9 @@ import type { Lang } from '../../lib/i18n.js';
 import { type HospitalClock, hospitalClock, shiftDto, shiftOf } from './care.context.js';
 import {
   inScope,
-  PLAN_IS_OPEN,
   PLAN_COLUMNS,
   PLAN_FROM,
+  PLAN_IS_OPEN,
   type PlanRow,
   parseJson,
   personOf,

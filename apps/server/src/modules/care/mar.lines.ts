@@ -54,7 +54,11 @@ const LINE_COLUMNS = sql`cp.id as plan_id, l.id, l.prescription_id, l.dose, l.do
       u.last_name as u_last`;
 /** The plans of `planSet`: a list of ids, or a statement selecting them. */
 /** A prescription `pr` of the plan `cp`'s stay, or of a consultation `c` of the visit it came from. */
-const OF_PLAN = prescriptionOfStay('pr', sql`cp.hospitalization_id`, sql`coalesce(cp.admission_id, s.admission_id)`);
+const OF_PLAN = prescriptionOfStay(
+  'pr',
+  sql`cp.hospitalization_id`,
+  sql`coalesce(cp.admission_id, s.admission_id)`,
+);
 const linesWhere = (planSet: SQL) => sql`where cp.id in (${planSet}) and ${OF_PLAN}
     order by pr.signed_at, l.position`;
 

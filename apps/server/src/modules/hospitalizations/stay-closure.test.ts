@@ -56,7 +56,12 @@ let wardSerial = 0;
  * with a care plan, a care order and a handoff written by the day nurse.
  */
 async function stayFromConsultation() {
-  const c = await startedConsultation(ctx.app, { desk, assigner: queue, doctor }, h.dep('URG').id, 'emergency');
+  const c = await startedConsultation(
+    ctx.app,
+    { desk, assigner: queue, doctor },
+    h.dep('URG').id,
+    'emergency',
+  );
   const rx = await call(ctx.app, doctor, 'POST', '/api/prescriptions/', {
     patient: c.patient,
     consultation: c.id,
@@ -134,7 +139,12 @@ describe('the orders of a stay', () => {
     expect(orders.find((o) => o.kind === 'care')).toMatchObject({ label: 'Pansement du cathéter' });
 
     // The stay page's prescriptions: the consultation's prescription is the stay's.
-    const listed = await call(ctx.app, nurse, 'GET', `/api/prescriptions/?hospitalization=${s.stay}&status=all`);
+    const listed = await call(
+      ctx.app,
+      nurse,
+      'GET',
+      `/api/prescriptions/?hospitalization=${s.stay}&status=all`,
+    );
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json().results.map((r: { id: string }) => r.id)).toEqual([s.rx]);
 
@@ -189,7 +199,12 @@ describe('the discharge', () => {
     expect(item).toMatchObject({ status: 'completed', discharged_at: endedAt });
 
     // The pharmacy's worklist: the patient left, and when.
-    const worklist = await call(ctx.app, admin, 'GET', '/api/prescriptions/?status=to_dispense&page_size=100');
+    const worklist = await call(
+      ctx.app,
+      admin,
+      'GET',
+      '/api/prescriptions/?status=to_dispense&page_size=100',
+    );
     expect(worklist.statusCode, worklist.body).toBe(200);
     const rx = worklist.json().results.find((r: { id: string }) => r.id === s.rx);
     expect(rx).toMatchObject({ patient_left: true, patient_left_at: endedAt });

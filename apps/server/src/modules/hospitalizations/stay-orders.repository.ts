@@ -4,11 +4,12 @@
  * exams). The MAR, the stay page, the pharmacy's "patient left" and the stay's invoice all read them through
  * these predicates, so that no screen finds fewer orders than another.
  */
-import type { Lang } from '../../lib/i18n.js';
+
 import type { TFrequency } from '@greensen/shared/contracts/pharmacy';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { iso, isoRequired } from '../../lib/clinical.js';
+import type { Lang } from '../../lib/i18n.js';
 
 /**
  * A prescription (alias `rx`) is an order of the stay `stay` or of the visit `admission` (either may be null): it

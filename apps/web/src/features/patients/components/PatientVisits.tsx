@@ -32,7 +32,11 @@ function VisitsTimeline({ visits }: { visits: Visit[] }) {
             <Anchor component={Link} to={to(`/admissions/${admission.id}`)} fw={600}>
               {formatDateTime(admission.admitted_at)} · {admission.department.name}
             </Anchor>
-            <AdmissionStatusBadge status={admission.status} size="xs" dischargedAt={admission.discharged_at} />
+            <AdmissionStatusBadge
+              status={admission.status}
+              size="xs"
+              dischargedAt={admission.discharged_at}
+            />
             {admission.triage_level && <TriageLevelBadge level={admission.triage_level} size="xs" />}
           </Group>
           <Text size="sm" c="dimmed">
