@@ -209,4 +209,33 @@ describe(`the invoice of a stay (${TEST_DB_KIND})`, () => {
     void admin;
     void nurse;
   });
+
+  it('gives one invoice to a visit and its stay when two cashiers refresh them at once', async () => {
+    const c = await startedConsultation(ctx.app, { desk, assigner: queue, doctor }, urg, 'emergency');
+    const early = await call(ctx.app, cashier, 'POST', '/api/invoices/assemble/', { admission: c.admission });
+    expect(early.statusCode, early.body).toBe(201);
+    await completedConsultation(ctx.app, doctor, c.id, 'hospitalize', { outcome_notes: 'Pneumopathie' });
+    const stay = await ctx.database.db.execute<{ id: string }>(
+      sql`select id from hospitalizations where admission_id = ${c.admission}`,
+    );
+    const stayId = stay.rows[0]!.id;
+    const [a, b] = await Promise.all([
+      call(ctx.app, cashier, 'POST', '/api/invoices/assemble/', { admission: c.admission }),
+      call(ctx.app, cashier, 'POST', '/api/invoices/assemble/', { hospitalization: stayId }),
+    ]);
+    for (const r of [a, b]) expect([200, 201, 409], r.body).toContain(r.statusCode);
+    expect([a, b].some((r) => r.statusCode < 300)).toBe(true);
+    const live = await ctx.database.db.execute<{ id: string; hospitalization_id: string | null }>(
+      sql`select id, hospitalization_id from invoices where patient_id = ${c.patient} and kind = 'invoice'
+        and status <> 'cancelled'`,
+    );
+    // The visit's draft became the stay's, or (the stay's drawn up first) stayed apart: never two for the stay.
+    const ofStay = live.rows.filter((r) => r.hospitalization_id === stayId);
+    expect(ofStay.length).toBe(1);
+    const consultationLines = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from invoice_lines il join invoices i on i.id = il.invoice_id
+        where i.patient_id = ${c.patient} and il.code = 'CONS-GEN' and il.removed_at is null`,
+    );
+    expect(Number(consultationLines.rows[0]!.n)).toBe(1);
+  });
 });
