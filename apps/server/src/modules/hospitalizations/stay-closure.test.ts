@@ -78,6 +78,7 @@ async function stayFromConsultation() {
     exam: 'CRP',
   });
   expect(exam.statusCode, exam.body).toBe(201);
+  const examId = exam.json().orders[0].id as string;
   const stay = await call(ctx.app, doctor, 'POST', '/api/hospitalizations/', {
     admission: c.admission,
     department: h.dep('URG').id,
@@ -116,6 +117,7 @@ async function stayFromConsultation() {
     ...c,
     stay: stay.json().id as string,
     rx: rx.json().id as string,
+    exam: examId,
     plan: plan.json().id as string,
     handoff: handoff.json().id as string,
   };
@@ -218,5 +220,77 @@ describe('the discharge', () => {
         on s.admission_id = a.id where s.id = ${s.stay}`,
     );
     expect(rows.rows[0]).toEqual({ a: 'completed', s: 'discharged' });
+  });
+});
+
+/** The text of every page of a PDF (pdf.js, as the documents' tests read it). */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
+  const pages: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(''));
+  }
+  return pages.join('\n');
+}
+
+describe('the discharge summary', () => {
+  it('is a clinical document: diagnoses, allergies, treatment given, medicines for home, results, follow-up', async () => {
+    const s = await stayFromConsultation();
+    await ctx.database.db.execute(
+      sql`update patients set allergies = array['Pénicilline'] where id = ${s.patient}`,
+    );
+    // A dose given on the MAR (the prescription signed three hours ago, so a dose is due).
+    await ctx.database.db.execute(
+      sql`update prescriptions set signed_at = now() - interval '12 hours' where id = ${s.rx}`,
+    );
+    const from = new Date(Date.now() - 12 * 3_600_000).toISOString();
+    const mar = await call(
+      ctx.app,
+      nurse,
+      'GET',
+      `/api/care/plans/${s.plan}/mar/?from=${encodeURIComponent(from)}&to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`,
+    );
+    expect(mar.statusCode, mar.body).toBe(200);
+    const line = mar.json().lines[0] as { id: string; doses: { scheduled_at: string; status: string }[] };
+    expect(line.doses.length, JSON.stringify(line)).toBeGreaterThan(0);
+    const due = line.doses.find((d) => d.status === 'overdue' || d.status === 'due') ?? line.doses[0]!;
+    const given = await call(ctx.app, nurse, 'POST', '/api/care/mar/administrations/', {
+      outcome: 'given',
+      prescription_line: line.id,
+      scheduled_at: due.scheduled_at,
+      idempotency_key: crypto.randomUUID(),
+      dose: 1,
+      dose_unit: 'comprimé',
+      route: 'oral',
+    });
+    expect(given.statusCode, given.body).toBe(201);
+    // The CRP validated, abnormal (the laboratory's steps are tested elsewhere).
+    await ctx.database.db.execute(sql`update exam_orders set status = 'validated', validated_at = now(),
+      validated_by = ${doctor.id}, abnormal = true, report = 'CRP à 96 mg/L' where id = ${s.exam}`);
+    const out = await discharge(s.stay, {
+      diagnoses: ['J18.9'],
+      treatments: 'Amoxicilline-acide clavulanique 1 g matin et soir, 5 jours',
+      follow_up_date: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    const doc = await call(ctx.app, doctor, 'POST', '/api/documents/', {
+      kind: 'discharge_summary',
+      source: { type: 'hospitalization', id: s.stay },
+    });
+    expect(doc.statusCode, doc.body).toBe(201);
+    const pdf = await call(ctx.app, doctor, 'GET', `/api/documents/${doc.json().id}/pdf/`);
+    expect(pdf.statusCode).toBe(200);
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('Diagnostics de sortie');
+    expect(text).toContain('(J18.9)');
+    expect(text).toContain('Allergies : Pénicilline');
+    expect(text).toContain('Traitement reçu pendant le séjour');
+    expect(text).toMatch(/paracétamol 500 mg : 1 dose\(s\)/i);
+    expect(text).toContain('Traitement à poursuivre à domicile');
+    expect(text).toContain('Amoxicilline-acide clavulanique 1 g matin et soir, 5 jours');
+    expect(text).toMatch(/CRP.*anormal : CRP à 96 mg\/L/);
+    expect(text).toMatch(/Contrôle prévu le \d{2}\/\d{2}\/\d{4}/);
   });
 });

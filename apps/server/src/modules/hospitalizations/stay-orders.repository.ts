@@ -118,3 +118,48 @@ export async function stayOrders(q: Queryable, hospitalId: string, stayId: strin
     }),
   );
 }
+
+/**
+ * What the discharge summary tells of a stay beyond its own columns (issue 37): the medicines given during it (the
+ * MAR's doses given, per medicine), the results that matter (its exams validated, abnormal ones first) and the
+ * follow-up appointment booked after the discharge, if any.
+ */
+export async function stayClinicalRecord(q: Queryable, stayId: string) {
+  const given = await q.execute<{
+    inn_fr: string;
+    inn_en: string;
+    strength: string;
+    doses: number;
+    first_at: Date | string;
+    last_at: Date | string;
+  }>(sql`select m.inn_fr, m.inn_en, mp.strength, count(*)::int as doses,
+      min(coalesce(ma.given_at, ma.scheduled_at)) as first_at, max(coalesce(ma.given_at, ma.scheduled_at)) as last_at
+    from hospitalizations s join care_plans cp on cp.patient_id = s.patient_id and ${carePlanOfStay('cp', 's')}
+    join medication_administrations ma on ma.plan_id = cp.id and ma.outcome = 'given'
+    join prescription_lines l on l.id = ma.prescription_line_id
+    join medications m on m.id = l.medication_id join medication_presentations mp on mp.id = l.presentation_id
+    where s.id = ${stayId}
+    group by m.inn_fr, m.inn_en, mp.strength order by min(coalesce(ma.given_at, ma.scheduled_at)) limit 50`);
+  const results = await q.execute<{
+    name_fr: string;
+    name_en: string;
+    validated_at: Date | string;
+    abnormal: boolean;
+    report: string | null;
+  }>(sql`select ec.name_fr, ec.name_en, eo.validated_at, eo.abnormal, eo.report
+    from hospitalizations s join exam_orders eo on eo.hospital_id = s.hospital_id and eo.status = 'validated'
+    join exam_catalogue ec on ec.id = eo.exam_id
+    where s.id = ${stayId} and ${examOfStay('eo', 's')}
+    order by eo.abnormal desc, eo.validated_at limit 30`);
+  const follow = await q.execute<{
+    start_at: Date | string;
+    first_name: string;
+    last_name: string;
+    department: string | null;
+  }>(sql`select a.start_at, u.first_name, u.last_name, d.name as department
+    from hospitalizations s join appointments a on a.patient_id = s.patient_id and a.hospital_id = s.hospital_id
+      and a.status in ('booked', 'confirmed') and a.start_at >= coalesce(s.ended_at, now())
+    join users u on u.id = a.provider_id left join departments d on d.id = a.department_id
+    where s.id = ${stayId} order by a.start_at limit 1`);
+  return { given: given.rows, results: results.rows, followUp: follow.rows[0] ?? null };
+}
