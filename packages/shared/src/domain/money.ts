@@ -159,12 +159,3 @@ export function invoiceStanding(inv: {
   if (inv.balance <= 0) return 'settled';
   return inv.paid > 0 ? 'partially_paid' : 'issued';
 }
-
-/**
- * The change handed back for cash tendered against an amount (minor units): null when the cash tendered does not
- * cover the amount (the payment is refused).
- */
-export function changeDue(amount: number, tendered: number): number | null {
-  if (!Number.isSafeInteger(amount) || !Number.isSafeInteger(tendered) || tendered < amount) return null;
-  return tendered - amount;
-}
