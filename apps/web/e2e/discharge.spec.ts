@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { PASSWORD, signIn, signOut } from './helpers';
+import { expect, type Page, test } from '@playwright/test';
+import { apiAs, signIn, signOut } from './helpers';
 
 /**
  * The stay closed properly (issue 37, decision 0066), end to end. A patient seen in consultation at Urgences gets
@@ -25,28 +25,6 @@ async function shoot(page: Page, name: string) {
     await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-/** Calls the API as a demo user in HGG. */
-async function apiAs(request: APIRequestContext, email: string) {
-  const login = await request.post('/api/login/', { data: { email, password: PASSWORD } });
-  expect(login.ok()).toBeTruthy();
-  const body = await login.json();
-  const hgg = body.user.hospitals.find((h: { code: string }) => h.code === 'HGG');
-  const headers = { authorization: `Bearer ${body.access}`, 'hospital-id': hgg.id };
-  const check = async (path: string, res: Awaited<ReturnType<APIRequestContext['get']>>) => {
-    expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
-    return res;
-  };
-  return {
-    id: body.user.id as string,
-    get: async (path: string) => (await check(path, await request.get(`/api/${path}`, { headers }))).json(),
-    bytes: async (path: string) => (await check(path, await request.get(`/api/${path}`, { headers }))).body(),
-    post: async (path: string, data: object = {}) =>
-      (await check(path, await request.post(`/api/${path}`, { headers, data }))).json(),
-    patch: async (path: string, data: object) =>
-      (await check(path, await request.patch(`/api/${path}`, { headers, data }))).json(),
-  };
 }
 
 /** The text of every page of a PDF (pdf.js, as the server's tests read it). */
@@ -93,7 +71,7 @@ test('a stay from admission to discharge: orders, a dose, the summary, every sta
     admission_type: 'emergency',
     reason: 'Fièvre et toux depuis trois jours',
   });
-  await queue.post('assign-patient/', { admission: admission.id, doctor: doctor.id });
+  await queue.post('assign-patient/', { admission: admission.id, doctor: doctor.user.id });
   const consultation = await doctor.post(`admissions/${admission.id}/start-consultation/`);
 
   // Orders written in the consultation: paracetamol (to be dispensed), a second medicine left to dispense.
