@@ -56,8 +56,13 @@ export function StayOrdersPanel({ orders, stayId }: { orders: TStayOrder[]; stay
               <Table.Tbody>
                 {orders.map((o) => (
                   <Table.Tr key={`${o.kind}-${o.id}`} data-testid="stay-order">
-                    <Table.Td w={110}>
-                      <Badge color={KIND_COLORS[o.kind]} variant="light" size="sm">
+                    <Table.Td w={1} style={{ whiteSpace: 'nowrap' }}>
+                      <Badge
+                        color={KIND_COLORS[o.kind]}
+                        variant="light"
+                        size="sm"
+                        style={{ minWidth: 'max-content' }}
+                      >
                         {t(`detail.orders.kinds.${o.kind}`)}
                       </Badge>
                     </Table.Td>
