@@ -1,23 +1,5 @@
-import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { PASSWORD, signIn } from './helpers';
-
-/** Calls the API as a demo user in HGG (the hospital every demo account used here belongs to). */
-async function apiAs(request: APIRequestContext, email: string) {
-  const login = await request.post('/api/login/', { data: { email, password: PASSWORD } });
-  expect(login.ok()).toBeTruthy();
-  const body = await login.json();
-  const hgg = body.user.hospitals.find((h: { code: string }) => h.code === 'HGG');
-  const headers = { authorization: `Bearer ${body.access}`, 'hospital-id': hgg.id };
-  return {
-    user: body.user as { id: string },
-    get: async (path: string) => (await request.get(`/api/${path}`, { headers })).json(),
-    post: async (path: string, data: object) => {
-      const res = await request.post(`/api/${path}`, { headers, data });
-      expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
-      return res.json();
-    },
-  };
-}
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { apiAs, signIn } from './helpers';
 
 /** Records every attempt to play a sound, so the test can check the sound rule without speakers. */
 async function recordSounds(context: BrowserContext) {

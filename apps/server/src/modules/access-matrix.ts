@@ -1395,7 +1395,7 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'update',
     request: async (kit) => ({
       params: { id: (await kit.stay({ bed: true })).id },
-      body: { mode: 'home', summary: 'Évolution favorable sous traitement.' },
+      body: { mode: 'home', diagnoses: ['B50.9'], summary: 'Évolution favorable sous traitement.' },
     }),
     massAssignment: { extras: 'refused' },
   },

@@ -21,6 +21,7 @@ import { withNotifications } from '../../src/modules/notifications/notifications
 import { ensureMedicationReference } from '../../src/modules/pharmacy/medication-reference.js';
 import { ACCOUNT_PASSWORD, lastLink, loginPair, makeAccount } from '../accounts.js';
 import type { TestContext } from '../app.js';
+import { insertTestIcd10 } from '../consultations.js';
 import { makeHospital, makeUser, tokenFor } from '../factories.js';
 
 /** The role code the harness gives each role group. */
@@ -928,6 +929,8 @@ export async function buildWorld(ctx: TestContext): Promise<World> {
   // The shipped catalogues every hospital orders from (loaded on start by main.ts).
   await ensureExamCatalogue(ctx.database.db);
   await ensureMedicationReference(ctx.database.db);
+  // A discharge names its diagnoses (issue 37): the codes the requests use.
+  await insertTestIcd10(ctx.database.db);
   const own = await makeKit(ctx.app, ctx);
   const other = await makeKit(ctx.app, ctx);
   const waiting = await makeUser(ctx.database.db, {});

@@ -76,11 +76,13 @@ export const ZAdmission = z.object({
   queue_date: z.iso.date(),
   admitted_at: zDateTime,
   triage: ZTriageRef.nullable(),
-  /** The doctor of the open consultation execution, if any. */
+  /** The doctor of the open consultation execution; once the visit is over, the doctor who saw the patient. */
   doctor: ZPersonRef.nullable(),
   cancel_reason: z.string().nullable(),
   cancelled_at: zDateTime.nullable(),
   closed_at: zDateTime.nullable(),
+  /** When the patient left the stay the visit led to (issue 37); null otherwise. */
+  discharged_at: zDateTime.nullable(),
   /** Minutes since arrival (until the end of the visit when it has ended). */
   waited_minutes: z.number().int(),
 });

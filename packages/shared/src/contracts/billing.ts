@@ -275,6 +275,8 @@ export const ZInvoice = z.object({
   paid: z.number().int(),
   /** patient_share − credited patient share − paid. */
   balance: z.number().int(),
+  /** Where it stands for the cashier: its status, or "settled" / "partially_paid" once issued (issue 37). */
+  standing: z.enum(['draft', 'issued', 'cancelled', 'settled', 'partially_paid']),
   /** The invoice a credit note corrects. */
   credited_invoice: z.object({ id: z.uuid(), number: z.string().nullable() }).nullable(),
   issued_at: zDateTime.nullable(),
@@ -313,6 +315,8 @@ export const ZInvoiceDetail = ZInvoice.extend({
   lines: z.array(ZInvoiceLine),
   payments: z.array(ZPaymentSummary),
   credit_notes: z.array(z.object({ id: z.uuid(), number: z.string().nullable(), total: z.number().int() })),
+  /** A draft whose visit or stay moved on since it was assembled (issue 37): the cashier refreshes it. */
+  out_of_date: z.boolean(),
   member_number: z.string().nullable(),
   created_by: ZRef,
   issued_by: ZRef.nullable(),

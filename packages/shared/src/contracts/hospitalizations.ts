@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ZDepartmentRef, ZPatientRef, ZPersonRef } from './admissions.js';
 import { ZPageQuery, zDateTime, zPage, zQueryBoolean, zSearch } from './common.js';
+import { ZFrequency } from './pharmacy.js';
 import { BED_STATUSES, ZBedCounts } from './structure.js';
 import { ZNews2Summary } from './vital-signs.js';
 
@@ -120,6 +121,27 @@ export const ZDischarge = z.object({
   discharged_by: ZPersonRef,
 });
 
+/**
+ * An active order of a stay (issue 37): a medicine line of a signed prescription, a care order or an exam, written
+ * in the stay or in the visit it came from, whatever screen created it.
+ */
+export const ZStayOrder = z.object({
+  kind: z.enum(['medication', 'care', 'exam']),
+  id: z.uuid(),
+  /** The prescription, care plan or exam order the order opens on. */
+  ref: z.uuid(),
+  label: z.string(),
+  /** The prescription's or exam order's number. */
+  detail: z.string().nullable(),
+  status: z.string(),
+  at: z.string(),
+  ended_at: z.string().nullable(),
+  dose: z.number().nullable(),
+  dose_unit: z.string().nullable(),
+  frequency: ZFrequency.nullable(),
+});
+export type TStayOrder = z.infer<typeof ZStayOrder>;
+
 export const ZHospitalizationDetail = ZHospitalizationListItem.extend({
   admission: z.uuid().nullable(),
   consultation: z.uuid().nullable(),
@@ -128,6 +150,8 @@ export const ZHospitalizationDetail = ZHospitalizationListItem.extend({
   bed_moves: z.array(ZBedMove),
   discharge: ZDischarge.nullable(),
   created_by: ZPersonRef.nullable(),
+  /** Every active order of the stay (medicines, care, exams), oldest first. */
+  orders: z.array(ZStayOrder),
   /** What the caller may do on it now. */
   can: z.object({ edit: z.boolean(), assign_bed: z.boolean(), note: z.boolean(), discharge: z.boolean() }),
 });
@@ -178,6 +202,9 @@ export const ZDischargeCreate = z
   })
   .strict()
   .superRefine((v, ctx) => {
+    // The discharge summary is a clinical document: it names what the patient leaves with (issue 37).
+    if (v.mode !== 'deceased' && v.diagnoses.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['diagnoses'], message: 'hospitalizations.diagnoses_required' });
     if (v.mode === 'deceased') {
       if (!v.death_at)
         ctx.addIssue({ code: 'custom', path: ['death_at'], message: 'hospitalizations.death_time_required' });

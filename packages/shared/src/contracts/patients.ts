@@ -180,6 +180,8 @@ export const ZPatientAdmissionItem = z.object({
   reason: z.string(),
   admitted_at: zDateTime,
   closed_at: zDateTime.nullable(),
+  /** When the patient left the stay the visit led to (issue 37); null otherwise. */
+  discharged_at: zDateTime.nullable(),
   queue_number: z.number().int(),
   department: z.object({ id: z.uuid(), name: z.string() }),
   triage_level: z.string().nullable(),

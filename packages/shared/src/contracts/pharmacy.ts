@@ -256,6 +256,8 @@ export const ZPrescriptionListItem = ZPrescription.omit({ lines: true, warnings:
   refused_lines: z.number().int(),
   /** The patient has left (the stay is over) or died: flagged in the pharmacy's worklist (issue 34). */
   patient_left: z.boolean(),
+  /** When the patient left (the stay's end, or the death); null while the patient is here. */
+  patient_left_at: z.string().nullable(),
 });
 export const ZPrescriptionList = zPage(ZPrescriptionListItem);
 export const ZPrescriptionQuery = ZPageQuery.extend({

@@ -143,3 +143,19 @@ export function formatMoney(amount: number, currency: string, language: 'fr' | '
   // Through the decimal string, so that no amount is ever divided as a float.
   return format.format(minorToDecimal(amount, currency) as unknown as number);
 }
+
+/**
+ * Where an invoice stands for the cashier (issue 37): its status, or, once issued, "settled" when the patient owes
+ * nothing more and "partially_paid" when something was paid and something is left. Credit notes keep their status.
+ */
+export type InvoiceStanding = 'draft' | 'issued' | 'cancelled' | 'settled' | 'partially_paid';
+export function invoiceStanding(inv: {
+  status: 'draft' | 'issued' | 'cancelled';
+  kind: 'invoice' | 'credit_note';
+  paid: number;
+  balance: number;
+}): InvoiceStanding {
+  if (inv.status !== 'issued' || inv.kind !== 'invoice') return inv.status;
+  if (inv.balance <= 0) return 'settled';
+  return inv.paid > 0 ? 'partially_paid' : 'issued';
+}

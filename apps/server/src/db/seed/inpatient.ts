@@ -261,7 +261,8 @@ export async function seedInpatient(tx: Queryable): Promise<number> {
         departmentId: dep(s.department).id,
         admissionType: s.department === 'URG' ? 'emergency' : 'inpatient',
         reason: s.reason,
-        status: 'hospitalized',
+        // A discharge closes the visit the stay came from (issue 37): the discharged stay's visit is completed.
+        status: s.dischargedDaysAgo !== undefined ? 'completed' : 'hospitalized',
         queueDate: day,
         queueNumber: await nextSequenceValue(tx, h.id, `queue:${day}`),
         admittedAt: arrived,

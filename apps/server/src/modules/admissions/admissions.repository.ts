@@ -14,6 +14,7 @@ import {
   type RefRow,
 } from '../../lib/clinical.js';
 import { sqlList } from '../../lib/queries.js';
+import { visitDischargedAt } from '../hospitalizations/stay-orders.repository.js';
 
 export type AdmissionRow = typeof admissions.$inferSelect;
 
@@ -37,11 +38,12 @@ interface AdmissionViewRow extends RefRow {
   cancel_reason: string | null;
   cancelled_at: Date | string | null;
   closed_at: Date | string | null;
+  discharged_at: Date | string | null;
 }
 
 const VIEW_SELECT = sql`select a.id, a.admission_type, a.reason, a.status, a.queue_number, a.queue_date::text as queue_date,
     a.admitted_at, a.triage_id, a.triage_level, a.triage_rank, a.triage_target_minutes, a.cancel_reason,
-    a.cancelled_at, a.closed_at, t.scale as t_scale, t.recorded_at as t_recorded_at,
+    a.cancelled_at, a.closed_at, ${visitDischargedAt('a')} as discharged_at, t.scale as t_scale, t.recorded_at as t_recorded_at,
     doc.id as doc_id, doc.first_name as doc_first_name, doc.last_name as doc_last_name,
     ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS}
   from admissions a
@@ -49,7 +51,9 @@ const VIEW_SELECT = sql`select a.id, a.admission_type, a.reason, a.status, a.que
   join departments d on d.id = a.department_id
   left join triage_records t on t.id = a.triage_id
   left join lateral (select e.doctor_id from executions e
-    where e.admission_id = a.id and e.status in ('assigned', 'in_progress') limit 1) oe on true
+    where e.admission_id = a.id and (e.status in ('assigned', 'in_progress')
+      or (e.status = 'completed' and a.status not in ('waiting', 'assigned', 'in_consultation')))
+    order by e.status = 'completed', e.created_at desc limit 1) oe on true
   left join users doc on doc.id = oe.doctor_id`;
 
 export function toAdmission(r: AdmissionViewRow) {
@@ -78,6 +82,7 @@ export function toAdmission(r: AdmissionViewRow) {
     cancel_reason: r.cancel_reason,
     cancelled_at: iso(r.cancelled_at),
     closed_at: iso(r.closed_at),
+    discharged_at: iso(r.discharged_at),
     waited_minutes: minutesBetween(r.admitted_at, r.closed_at),
   };
 }

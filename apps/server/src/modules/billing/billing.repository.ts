@@ -5,10 +5,12 @@ import type {
   TPayment,
   TPaymentSummary,
 } from '@greensen/shared/contracts/billing';
+import { invoiceStanding } from '@greensen/shared/domain/money';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
 import { containsPattern, sqlList } from '../../lib/queries.js';
+import { examOfStay, prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
 
 const num = (v: unknown) => Number(v ?? 0);
 const ref = (id: unknown, first: unknown, last: unknown) =>
@@ -118,6 +120,12 @@ export function toInvoice(r: InvoiceHeaderRow): TInvoice {
     patient_share: num(r.patient_share),
     paid: num(r.paid),
     balance: r.kind === 'invoice' && r.status !== 'cancelled' ? balanceOf(r) : 0,
+    standing: invoiceStanding({
+      status: r.status,
+      kind: r.kind,
+      paid: num(r.paid),
+      balance: r.kind === 'invoice' && r.status !== 'cancelled' ? balanceOf(r) : 0,
+    }),
     credited_invoice: r.credited_invoice_id ? { id: r.credited_invoice_id, number: r.credited_number } : null,
     issued_at: iso(r.issued_at),
     created_at: isoRequired(r.created_at),
@@ -473,4 +481,53 @@ export async function pendingMobileMoney(q: Queryable, invoiceId: string): Promi
       where invoice_id = ${invoiceId} and status = 'pending'`,
   );
   return Number(res.rows[0]?.total ?? 0);
+}
+
+/**
+ * A visit's draft drawn up before the visit led to a stay becomes the stay's draft (issue 37): the same invoice,
+ * refreshed, then carries the bed-days and the stay's medicines beside the consultation it already held. Nothing
+ * moves when the stay already has a live invoice (the unique index on a stay's live invoice holds under a race).
+ * Answers the draft moved, if any.
+ */
+export async function moveVisitDraftToStay(
+  q: Queryable,
+  hospitalId: string,
+  admissionId: string,
+  stayId: string,
+) {
+  const res = await q.execute<{ id: string }>(sql`update invoices set admission_id = null,
+      hospitalization_id = ${stayId}, updated_at = now()
+    where hospital_id = ${hospitalId} and admission_id = ${admissionId} and kind = 'invoice' and status = 'draft'
+      and not exists (select 1 from invoices o where o.hospitalization_id = ${stayId} and o.kind = 'invoice'
+        and o.status <> 'cancelled')
+    returning id`);
+  return res.rows[0]?.id ?? null;
+}
+
+/**
+ * A draft is out of date (issue 37) when its visit or stay has moved on since it was last assembled: a dispensing of
+ * its orders, an exam validated, a consultation completed, a new bed-day or the discharge, or its visit led to a
+ * stay (the stay bills it now). The cashier is told and refreshes it.
+ */
+export async function draftOutOfDate(q: Queryable, invoiceId: string) {
+  const res = await q.execute<{ stale: boolean }>(sql`select i.status = 'draft' and (
+      exists (select 1 from stock_movements sm join prescriptions pr on pr.id = sm.prescription_id
+        where sm.kind = 'dispense' and sm.at > i.updated_at and pr.patient_id = i.patient_id
+          and (case when st.id is not null then ${prescriptionOfStay('pr', sql`st.id`, sql`st.admission_id`)}
+            else pr.hospitalization_id is null and pr.consultation_id in
+              (select c.id from consultations c where c.admission_id = i.admission_id) end))
+      or exists (select 1 from exam_orders eo where eo.patient_id = i.patient_id and eo.status = 'validated'
+          and eo.validated_at > i.updated_at
+          and (case when st.id is not null then ${examOfStay('eo', 'st')}
+            else eo.admission_id = i.admission_id end))
+      or exists (select 1 from consultations c where c.admission_id = coalesce(i.admission_id, st.admission_id)
+          and c.status = 'completed' and c.completed_at > i.updated_at)
+      or (st.id is not null and st.admitted_at is not null and (st.ended_at > i.updated_at
+          or (st.ended_at is null and (now() at time zone h.time_zone)::date > (i.updated_at at time zone h.time_zone)::date)))
+      or (i.admission_id is not null and exists (select 1 from hospitalizations vs where vs.admission_id = i.admission_id))
+    ) as stale
+    from invoices i join hospitals h on h.id = i.hospital_id
+    left join hospitalizations st on st.id = i.hospitalization_id
+    where i.id = ${invoiceId}`);
+  return Boolean(res.rows[0]?.stale);
 }

@@ -18,9 +18,10 @@ import type { Queryable, Tx } from '../../db/client.js';
 import { invoiceLines, invoices, performedActs } from '../../db/schema/index.js';
 import { ageOf, fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { hospitalToday, listReadEntry, sqlList } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
+import { examOfStay, prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
 import {
   billingRoles,
   hasBillingStaffRole,
@@ -29,6 +30,7 @@ import {
   requireBillingStaff,
 } from './billing.access.js';
 import {
+  draftOutOfDate,
   findInvoice,
   type InvoiceFilters,
   type InvoiceHeaderRow,
@@ -37,10 +39,11 @@ import {
   linesOf,
   listInvoices,
   lockInvoice,
+  moveVisitDraftToStay,
   paymentsOf,
   toInvoice,
 } from './billing.repository.js';
-import { type Encounter, findEncounter } from './medical-acts.repository.js';
+import { actsOfEncounter, type Encounter, findEncounter, stayOfVisit } from './medical-acts.repository.js';
 
 interface Coverage {
   coverageId: string;
@@ -136,9 +139,11 @@ function detailFrom(
   payments: TPaymentSummary[],
   creditNotes: TInvoiceDetail['credit_notes'],
   unpriced: TUnpriced[],
+  outOfDate: boolean,
 ): TInvoiceDetail {
   return {
     ...toInvoice(row),
+    out_of_date: outOfDate,
     lines,
     payments,
     credit_notes: creditNotes,
@@ -191,7 +196,7 @@ export class InvoicesService {
   /** The invoice with its lines, payments and credit notes (no audit: callers audit). Its reads run at once. */
   async detailOf(ctx: ServiceContext, id: string): Promise<TInvoiceDetail> {
     const hospital = scopedHospital(ctx);
-    const [row, lines, payments, notes, unpriced] = await Promise.all([
+    const [row, lines, payments, notes, unpriced, outOfDate] = await Promise.all([
       findInvoice(this.app.db, hospital.id, id),
       linesOf(this.app.db, id),
       paymentsOf(this.app.db, id),
@@ -199,10 +204,11 @@ export class InvoicesService {
         sql`select id, number, total from invoices where credited_invoice_id = ${id} order by created_at`,
       ),
       this.unpricedActs(this.app.db, id),
+      draftOutOfDate(this.app.db, id),
     ]);
     if (!row) throw notFound();
     const credit = notes.rows.map((n) => ({ id: n.id, number: n.number, total: Number(n.total) }));
-    return detailFrom(row, lines, payments, credit, unpriced);
+    return detailFrom(row, lines, payments, credit, unpriced, outOfDate);
   }
 
   async read(ctx: ServiceContext, id: string): Promise<TInvoiceDetail> {
@@ -226,7 +232,9 @@ export class InvoicesService {
       id: string;
       label: string;
     }>(sql`select pa.id, ma.code || ' ' || ma.label_fr as label
-      from invoices i join performed_acts pa on (pa.admission_id = i.admission_id or pa.hospitalization_id = i.hospitalization_id)
+      from invoices i left join hospitalizations ist on ist.id = i.hospitalization_id
+      join performed_acts pa on (pa.admission_id = coalesce(i.admission_id, ist.admission_id)
+        or pa.hospitalization_id = i.hospitalization_id)
       join medical_acts ma on ma.id = pa.act_id
       where i.id = ${invoiceId} and pa.cancelled_at is null and ${notOnInvoice(invoiceId)}
       order by pa.performed_at limit 200`);
@@ -310,18 +318,30 @@ export class InvoicesService {
           interval '1 day') d
         where s.id = ${enc.id} and s.admitted_at is not null
         ${conflictClause}`;
+    // A stay also bills the consultations of the visit it came from (issue 37), unless already derived.
+    const visitConsultations = visit
+      ? sql`select 1`
+      : sql`${insert}
+        select ${UUID_V7}, ${hospitalId}::uuid, c.patient_id, ma.id, ${encCol}, 1, 'consultation'::act_source, c.id::text,
+          coalesce(c.completed_at, c.started_at), c.doctor_id
+        from hospitalizations s join consultations c on c.admission_id = s.admission_id and c.status = 'completed'
+        join medical_acts ma on ma.hospital_id = ${hospitalId} and ma.auto_source = 'consultation' and ma.is_active
+        where s.id = ${enc.id}
+        ${conflictClause} returning 1`;
     const examScope = visit
       ? sql`(eo.admission_id = ${enc.id} or eo.consultation_id in (select id from consultations where admission_id = ${enc.id}))`
-      : sql`eo.patient_id = ${enc.patientId} and eo.requested_at >= ${enc.start}::timestamptz
-          ${enc.end ? sql`and eo.requested_at <= ${enc.end}::timestamptz` : sql``}`;
+      : sql`exists (select 1 from hospitalizations s where s.id = ${enc.id} and ${examOfStay('eo', 's')})`;
+    // The stay's medicines are its orders (the one predicate the MAR and the stay page read).
     const rxScope = visit
       ? sql`pr.hospitalization_id is null and pr.consultation_id in (select id from consultations where admission_id = ${enc.id})`
-      : sql`pr.hospitalization_id = ${enc.id}`;
+      : sql`exists (select 1 from hospitalizations s where s.id = ${enc.id}
+          and ${prescriptionOfStay('pr', sql`s.id`, sql`s.admission_id`)})`;
     // One statement (a refresh is a round trip per statement): the three derivations run as data-modifying
     // WITH clauses (each runs once, to completion, whether read or not; they insert from different sources so
     // none needs to see another's rows), and the statement answers what could not be derived for want of an act
     // in the catalogue.
     const missing = await tx.execute<{ label: string }>(sql`with own as (${own} returning 1),
+      visit_consultations as (${visitConsultations}),
       exams as (${insert}
         select ${UUID_V7}, ${hospitalId}::uuid, eo.patient_id, ma.id, ${encCol}, 1, 'exam'::act_source, eo.id::text,
           coalesce(eo.validated_at, eo.requested_at), eo.validated_by
@@ -362,8 +382,7 @@ export class InvoicesService {
     category: PayerCategory,
     payerId: string | null,
   ): Promise<{ invoice: InvoiceHeaderRow; lineCount: number; added: number; unpriced: TUnpriced[] }> {
-    const encFilter =
-      enc.kind === 'admission' ? sql`pa.admission_id = ${enc.id}` : sql`pa.hospitalization_id = ${enc.id}`;
+    const encFilter = actsOfEncounter(enc);
     // The lines (`SplitRow`s, in position order) then the acts (in the order they were performed), as rows.
     const res = await tx.execute<
       SplitRow & {
@@ -495,6 +514,18 @@ export class InvoicesService {
     const hospital = scopedHospital(ctx);
     const user = actingUser(ctx);
     return this.app.db.transaction(async (tx) => {
+      // A visit that led to a stay is billed with the stay (issue 37): one invoice for the whole journey.
+      const stayId = body.admission ? await stayOfVisit(tx, hospital.id, body.admission) : null;
+      if (stayId && body.admission) {
+        // A draft of the visit drawn up before the stay becomes the stay's (two at once: the unique index decides).
+        try {
+          await moveVisitDraftToStay(tx, hospital.id, body.admission, stayId);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw conflict('billing.assembling');
+          throw error;
+        }
+        body = { ...body, admission: null, hospitalization: stayId };
+      }
       // One statement: the encounter, the caller's billing roles and its live invoice, locked (404 for an unknown
       // encounter, then 403, then 409, as before; a refused caller's lock ends with the transaction).
       const encCol = body.admission ? sql`admission_id` : sql`hospitalization_id`;

@@ -221,6 +221,26 @@ export interface Encounter {
 }
 
 /**
+ * A visit that led to a stay is billed with the stay (issue 37): the stay's invoice carries the visit's
+ * consultation, its exams and medicines, and the bed-days. The latest stay of the visit, or null.
+ */
+export async function stayOfVisit(q: Queryable, hospitalId: string, admissionId: string) {
+  const res = await q.execute<{ id: string }>(
+    sql`select id from hospitalizations where hospital_id = ${hospitalId} and admission_id = ${admissionId}
+      order by requested_at desc limit 1`,
+  );
+  return res.rows[0]?.id ?? null;
+}
+
+/** The performed acts (`pa`) of an encounter: a visit's, or a stay's and those of the visit it came from. */
+export function actsOfEncounter(enc: Encounter): SQL {
+  if (enc.kind === 'admission') return sql`pa.admission_id = ${enc.id}`;
+  return enc.admissionId
+    ? sql`(pa.hospitalization_id = ${enc.id} or pa.admission_id = ${enc.admissionId})`
+    : sql`pa.hospitalization_id = ${enc.id}`;
+}
+
+/**
  * The visit or stay of `ref`, or null. `also` adds columns and joins to the same statement (the assembly reads
  * its caller's roles and locks the existing invoice with it: one round trip instead of three); its columns are
  * answered in `also`.

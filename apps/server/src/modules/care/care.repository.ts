@@ -61,11 +61,14 @@ export const PLAN_FROM = sql`from care_plans cp ${PLAN_JOINS}
     order by e.created_at desc limit 1) ve on true
   left join users doc on doc.id = coalesce(s.doctor_id, ve.doctor_id)`;
 
+/** The plan `cp` is open: its stay `s` is open, or (a plan of a visit) its visit `a` is still in the department. */
+export const PLAN_IS_OPEN = sql`(case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end)`;
+
 export const PLAN_COLUMNS = sql`cp.id as plan_id, cp.hospital_id, cp.hospitalization_id, cp.admission_id,
   cp.hypercapnic, cp.goals, cp.created_at, cp.created_by, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
   ${PLACE_COLUMNS}, doc.id as doc_id, doc.first_name as doc_first, doc.last_name as doc_last,
   coalesce(s.requested_at, a.admitted_at) as since,
-  (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end) as is_open`;
+  ${PLAN_IS_OPEN} as is_open`;
 
 export interface PlanRow extends RefRow, PlaceRow {
   plan_id: string;

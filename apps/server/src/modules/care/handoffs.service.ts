@@ -18,10 +18,9 @@ import type { Lang } from '../../lib/i18n.js';
 import { type HospitalClock, hospitalClock, shiftDto, shiftOf } from './care.context.js';
 import {
   inScope,
-  OPEN_STAY,
-  OPEN_VISIT,
   PLAN_COLUMNS,
   PLAN_FROM,
+  PLAN_IS_OPEN,
   type PlanRow,
   parseJson,
   personOf,
@@ -350,7 +349,7 @@ export class HandoffService {
     });
     if (q.box === 'to_give') {
       const base = sql`${PLAN_FROM} where cp.hospital_id = ${hospital.id} and ${where}
-        and (case when s.id is not null then s.status in ${OPEN_STAY} else a.status in ${OPEN_VISIT} end)
+        and ${PLAN_IS_OPEN}
         and not exists (select 1 from care_handoffs h2 where h2.plan_id = cp.id and h2.shift_start = ${shift.start.toISOString()})`;
       const res = await this.app.db.execute<PlanRow>(
         sql`select ${PLAN_COLUMNS} ${base} order by w.name nulls last, b.label nulls last, cp.created_at
@@ -369,11 +368,13 @@ export class HandoffService {
         })),
       };
     }
+    // A handoff waits to be taken only while its patient is here: a discharge (or the visit's end) takes the
+    // patient out of "À prendre" and of the charge nurse's unacknowledged list (issue 37).
     const box =
       q.box === 'to_acknowledge'
-        ? sql`and ho.acknowledged_at is null and ho.author_id <> ${me} and ho.shift_start >= ${previous.start.toISOString()}`
+        ? sql`and ho.acknowledged_at is null and ho.author_id <> ${me} and ho.shift_start >= ${previous.start.toISOString()} and ${PLAN_IS_OPEN}`
         : q.box === 'unacknowledged'
-          ? sql`and ho.acknowledged_at is null`
+          ? sql`and ho.acknowledged_at is null and ${PLAN_IS_OPEN}`
           : sql`and ho.shift_start >= ${previous.start.toISOString()}`;
     const res = await this.app.db.execute<HandoffRow>(
       sql`${HANDOFF_SELECT} where ho.hospital_id = ${hospital.id} and ${where} ${box}

@@ -9,6 +9,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName } from '../../lib/clinical.js';
 import { sqlList } from '../../lib/queries.js';
+import { prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
 import { statDoseTimes } from '../medication-safety/safety.rules.js';
 import { toDose } from './care.repository.js';
 
@@ -43,7 +44,6 @@ export interface LineRow {
 const LINES_FROM = sql`from care_plans cp
     left join hospitalizations s on s.id = cp.hospitalization_id
     join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
-    left join consultations c on c.id = pr.consultation_id
     join prescription_lines l on l.prescription_id = pr.id and l.refused_at is null
     join medications m on m.id = l.medication_id
     join medication_presentations mp on mp.id = l.presentation_id
@@ -54,8 +54,11 @@ const LINE_COLUMNS = sql`cp.id as plan_id, l.id, l.prescription_id, l.dose, l.do
       u.last_name as u_last`;
 /** The plans of `planSet`: a list of ids, or a statement selecting them. */
 /** A prescription `pr` of the plan `cp`'s stay, or of a consultation `c` of the visit it came from. */
-const OF_PLAN = sql`((cp.hospitalization_id is not null and pr.hospitalization_id = cp.hospitalization_id)
-        or c.admission_id = coalesce(cp.admission_id, s.admission_id))`;
+const OF_PLAN = prescriptionOfStay(
+  'pr',
+  sql`cp.hospitalization_id`,
+  sql`coalesce(cp.admission_id, s.admission_id)`,
+);
 const linesWhere = (planSet: SQL) => sql`where cp.id in (${planSet}) and ${OF_PLAN}
     order by pr.signed_at, l.position`;
 
@@ -95,7 +98,6 @@ export function linesWithRecords(planSet: SQL, from: Date, to: Date): SQL {
       from care_plans cp
       left join hospitalizations s on s.id = cp.hospitalization_id
       join prescriptions pr on pr.patient_id = cp.patient_id and pr.status in ${SIGNED}
-      left join consultations c on c.id = pr.consultation_id
       join prescription_lines l on l.prescription_id = pr.id and l.refused_at is null
       where cp.id in (${planSet}) and ${OF_PLAN}
       offset 0) x

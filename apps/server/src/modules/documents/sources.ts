@@ -10,6 +10,7 @@ import type { Queryable } from '../../db/client.js';
 import { ageOf, textArray } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
+import { stayClinicalRecord } from '../hospitalizations/stay-orders.repository.js';
 import { emptyGroups, type Vars } from './variables.js';
 
 /**
@@ -323,10 +324,27 @@ async function stayGroup(q: Queryable, ctx: ServiceContext, id: string, c: Clock
     ? Math.max(1, Math.round((new Date(r.ended_at).getTime() - new Date(start).getTime()) / 86_400_000))
     : '';
   const codes = typeof r.codes === 'string' ? (JSON.parse(r.codes) as []) : (r.codes ?? []);
+  const record = await stayClinicalRecord(q, id);
+  const fr = c.lang === 'fr';
   return {
     patientId: r.patient_id,
     vars: {
       stay: {
+        given: record.given.map((g) => ({
+          medication: `${fr ? g.inn_fr : g.inn_en} ${g.strength}`,
+          doses: Number(g.doses),
+          from: formatDate(g.first_at, c),
+          to: formatDate(g.last_at, c),
+        })),
+        results: record.results.map((x) => ({
+          exam: fr ? x.name_fr : x.name_en,
+          date: formatDate(x.validated_at, c),
+          abnormal: Boolean(x.abnormal),
+          report: s(x.report),
+        })),
+        follow_up: record.followUp
+          ? `${formatDateTime(record.followUp.start_at, c)} — Dr ${record.followUp.first_name} ${record.followUp.last_name}${record.followUp.department ? ` (${record.followUp.department})` : ''}`
+          : '',
         admitted_on: formatDate(start, c),
         discharged_on: formatDate(r.ended_at, c),
         length_days: days,

@@ -113,6 +113,25 @@ const groups = (lang: DocumentLanguage): Record<Group, Vars> => {
             label: fr ? 'Paludisme à Plasmodium falciparum' : 'Plasmodium falciparum malaria',
           },
         ],
+        given: [
+          {
+            medication: fr ? 'Artésunate 60 mg' : 'Artesunate 60 mg',
+            doses: 5,
+            from: '20/11/2026',
+            to: '22/11/2026',
+          },
+        ],
+        results: [
+          {
+            exam: fr ? 'Goutte épaisse' : 'Thick blood film',
+            date: '20/11/2026',
+            abnormal: true,
+            report: fr ? 'P. falciparum, 2 %' : 'P. falciparum, 2%',
+          },
+        ],
+        follow_up: fr
+          ? '02/12/2026 09:00 — Dr Lukusa (Médecine interne)'
+          : '02/12/2026 09:00 — Dr Lukusa (Internal medicine)',
       },
     },
     prescription: {
@@ -288,6 +307,17 @@ const LABELS: Readonly<Record<string, Label>> = {
   'stay.follow_up_date': ['Date du contrôle après la sortie', 'Follow-up date after discharge'],
   'stay.diagnoses': ['Diagnostics du séjour', 'Diagnoses of the stay'],
   ...under('stay.diagnoses', DIAGNOSIS_LABELS),
+  'stay.given': ['Traitement reçu pendant le séjour (MAR)', 'Treatment given during the stay (MAR)'],
+  'stay.given.medication': ['Médicament administré', 'Medicine given'],
+  'stay.given.doses': ['Nombre de doses données', 'Doses given'],
+  'stay.given.from': ['Première dose le', 'First dose on'],
+  'stay.given.to': ['Dernière dose le', 'Last dose on'],
+  'stay.results': ['Résultats d’examens validés', 'Validated exam results'],
+  'stay.results.exam': ['Examen', 'Exam'],
+  'stay.results.date': ['Date de validation', 'Validation date'],
+  'stay.results.abnormal': ['Résultat anormal', 'Abnormal result'],
+  'stay.results.report': ['Compte rendu de l’examen', 'Exam report'],
+  'stay.follow_up': ['Rendez-vous de suivi réservé', 'Follow-up appointment booked'],
 
   prescription: ['Ordonnance', 'Prescription'],
   'prescription.number': ['Numéro de l’ordonnance', 'Prescription number'],

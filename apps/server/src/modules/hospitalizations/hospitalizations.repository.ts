@@ -790,3 +790,23 @@ export async function lockTransfer(q: Queryable, hospitalId: string, id: string)
   return res.rows[0] ?? null;
 }
 export type LockedTransfer = NonNullable<Awaited<ReturnType<typeof lockTransfer>>>;
+
+/**
+ * Discharge closes the visit the stay came from (issue 37): it is no longer "hospitalized" but completed, its
+ * closing time kept (the wait it measures ended when the patient was admitted). Answers the visit closed, if any.
+ */
+export async function completeVisitOfStay(q: Queryable, stayId: string, now: Date) {
+  const res = await q.execute<{ id: string }>(sql`update admissions a set status = 'completed',
+      closed_at = coalesce(a.closed_at, ${now.toISOString()}::timestamptz), updated_at = ${now.toISOString()}::timestamptz
+    from hospitalizations s where s.id = ${stayId} and a.id = s.admission_id and a.status = 'hospitalized'
+    returning a.id`);
+  return res.rows[0]?.id ?? null;
+}
+
+/** Transfers of a stay still requested or accepted (a discharge waits for them). */
+export async function openTransferCount(q: Queryable, stayId: string) {
+  const res = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from transfers where hospitalization_id = ${stayId} and status in ('requested', 'accepted')`,
+  );
+  return Number(res.rows[0]?.n ?? 0);
+}

@@ -140,6 +140,10 @@ defineMessages({
     fr: 'Un transfert est en cours : terminez-le ou annulez-le avant la sortie.',
     en: 'A transfer is under way: complete or cancel it before the discharge.',
   },
+  'hospitalizations.diagnoses_required': {
+    fr: 'Indiquez au moins un diagnostic de sortie.',
+    en: 'Give at least one discharge diagnosis.',
+  },
   'hospitalizations.follow_up_past': {
     fr: 'La date de suivi ne peut pas être dans le passé.',
     en: 'The follow-up date cannot be in the past.',

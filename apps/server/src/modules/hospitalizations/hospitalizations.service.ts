@@ -33,6 +33,7 @@ import { listWards } from '../structure/structure.repository.js';
 import {
   bedForStay,
   boardWards,
+  completeVisitOfStay,
   findStay,
   findStayForPlacement,
   icdLabels,
@@ -43,10 +44,12 @@ import {
   lockStay,
   nursePatients,
   roomNeighbourSexes,
+  openTransferCount,
   type StayFilters,
   stayExtras,
   wardNurses,
 } from './hospitalizations.repository.js';
+import { stayOrders } from './stay-orders.repository.js';
 
 const OPEN = ['pending_bed', 'admitted'];
 const PRACTITIONER_ROLES = ['DOCTOR', 'PHYSICIAN', 'MD', 'HEAD_DOCTOR', 'SAGE_FEMME'];
@@ -92,10 +95,12 @@ export class HospitalizationService {
     const stay = await findStay(q, hospital.id, id, ctx.lang);
     if (!stay) throw notFound();
     const extras = await stayExtras(q, id, ctx.lang);
+    const orders = await stayOrders(q, hospital.id, id, ctx.lang);
     const open = OPEN.includes(stay.status);
     return {
       ...stay,
       ...extras,
+      orders,
       can: {
         edit: open && mayAct(ctx, 'hospitalization.admit'),
         assign_bed: open && mayAct(ctx, 'hospitalization.bed'),
@@ -636,11 +641,8 @@ export class HospitalizationService {
       const stay = await lockStay(tx, hospital.id, id);
       if (!stay) throw notFound();
       if (!OPEN.includes(stay.status)) throw conflict('hospitalizations.closed');
-      const open = await tx.execute<{ n: number }>(
-        sql`select count(*)::int as n from transfers where hospitalization_id = ${id} and status in ('requested', 'accepted')`,
-      );
-      if (Number(open.rows[0]?.n ?? 0) > 0) throw conflict('hospitalizations.transfer_open');
-      const diagnoses = [...new Set(body.diagnoses ?? [])];
+      if ((await openTransferCount(tx, id)) > 0) throw conflict('hospitalizations.transfer_open');
+      const diagnoses = [...new Set(body.diagnoses)];
       await this.checkCodes(tx, 'diagnoses', diagnoses);
       if (body.death_cause_icd_code)
         await this.checkCodes(tx, 'death_cause_icd_code', [body.death_cause_icd_code]);
@@ -682,6 +684,8 @@ export class HospitalizationService {
           updatedAt: now,
         })
         .where(eq(hospitalizations.id, id));
+      // The visit the stay came from ends with it: every screen reading the visit says the patient left.
+      await completeVisitOfStay(tx, id, now);
       if (body.mode === 'deceased')
         await tx
           .update(patients)

@@ -390,6 +390,7 @@ describe('notes, discharge and death', () => {
     ]);
     const twice = await call(ctx.app, doctor, 'POST', `/api/hospitalizations/${stay.id}/discharge/`, {
       mode: 'home',
+      diagnoses: ['B50.9'],
       summary: 'x',
     });
     expect(twice.statusCode).toBe(409);
@@ -564,6 +565,7 @@ describe('transfers', () => {
     expect(cancelled.json().status).toBe('cancelled');
     const discharge = await call(ctx.app, doctor, 'POST', `/api/hospitalizations/${stay.id}/discharge/`, {
       mode: 'against_advice',
+      diagnoses: ['B50.9'],
       summary: 'Sortie contre avis médical, signée.',
     });
     expect(discharge.statusCode, discharge.body).toBe(200);

@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/client.js';
 import { patients } from '../../db/schema/index.js';
 import { ageOf, allergiesRecorded, iso, isoRequired, textArray } from '../../lib/clinical.js';
 import { containsPattern } from '../../lib/queries.js';
+import { visitDischargedAt } from '../hospitalizations/stay-orders.repository.js';
 
 export type PatientRow = typeof patients.$inferSelect;
 export type PatientInsert = typeof patients.$inferInsert;
@@ -582,8 +583,8 @@ export async function countAdmissions(q: Queryable, patientId: string): Promise<
  * the index are read, without a sort, whatever the length of the history (issue 38).
  */
 export function recentAdmissionsQuery(hospitalId: string, patientId: string, limit = RECENT_ADMISSIONS) {
-  return sql`select a.id, a.status, a.admission_type, a.reason, a.admitted_at, a.closed_at, a.queue_number,
-      d.id as department_id, d.name as department_name, a.triage_level
+  return sql`select a.id, a.status, a.admission_type, a.reason, a.admitted_at, a.closed_at,
+      ${visitDischargedAt('a')} as discharged_at, a.queue_number, d.id as department_id, d.name as department_name, a.triage_level
     from admissions a join departments d on d.id = a.department_id
     where a.hospital_id = ${hospitalId} and a.patient_id = ${patientId}
     order by a.admitted_at desc, a.id desc limit ${limit}`;
@@ -603,6 +604,7 @@ export async function recentAdmissions(
     reason: string;
     admitted_at: Date | string;
     closed_at: Date | string | null;
+    discharged_at: Date | string | null;
     queue_number: number;
     department_id: string;
     department_name: string;
@@ -615,6 +617,7 @@ export async function recentAdmissions(
     reason: r.reason,
     admitted_at: isoRequired(r.admitted_at),
     closed_at: iso(r.closed_at),
+    discharged_at: iso(r.discharged_at),
     queue_number: Number(r.queue_number),
     department: { id: r.department_id, name: r.department_name },
     triage_level: r.triage_level,

@@ -17,6 +17,7 @@ import {
   textArray,
 } from '../../lib/clinical.js';
 import { containsPattern, sqlList } from '../../lib/queries.js';
+import { prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
 import { fold } from './pharmacy.rules.js';
 
 /**
@@ -551,16 +552,19 @@ export interface PrescriptionDbRow extends RefRow {
   summary: string | null;
   refused_lines: number;
   patient_left: boolean;
+  patient_left_at: Date | string | null;
 }
 /**
  * The status of a prescription `rx`'s stay: the stay it was written in, or the one its consultation's visit led to
  * (the latest); null when it belongs to no stay.
  */
 export const RX_STAY_STATUS = sql`(select h.status::text from hospitalizations h
-    where h.id = rx.hospitalization_id
-       or (rx.hospitalization_id is null and h.admission_id =
-         (select c.admission_id from consultations c where c.id = rx.consultation_id))
+    where h.patient_id = rx.patient_id and ${prescriptionOfStay('rx', sql`h.id`, sql`h.admission_id`)}
     order by h.requested_at desc limit 1)`;
+/** When the patient of a prescription `rx` (patient `p`) left: the end of its stay, or the death. */
+export const RX_PATIENT_LEFT_AT = sql`coalesce(p.deceased_at, (select h.ended_at from hospitalizations h
+    where h.patient_id = rx.patient_id and ${prescriptionOfStay('rx', sql`h.id`, sql`h.admission_id`)}
+    order by h.requested_at desc limit 1))`;
 const OPEN_STAY_STATUSES = sqlList(OPEN_HOSPITALIZATION_STATUSES);
 /**
  * A prescription `rx` is urgent when it was written for an emergency visit: the consultation's admission, or the
@@ -583,7 +587,7 @@ export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.pr
        join medications m on m.id = l.medication_id where l.prescription_id = rx.id) as summary,
     (select count(*)::int from prescription_lines l where l.prescription_id = rx.id
       and l.refused_at is not null) as refused_lines,
-    ${RX_PATIENT_LEFT} as patient_left
+    ${RX_PATIENT_LEFT} as patient_left, case when ${RX_PATIENT_LEFT} then ${RX_PATIENT_LEFT_AT} end as patient_left_at
   from prescriptions rx join patients p on p.id = rx.patient_id join departments d on d.id = rx.department_id
   join users u on u.id = rx.prescriber_id`;
 
@@ -614,7 +618,11 @@ export async function listPrescriptions(
   const conds: SQL[] = [sql`rx.hospital_id = ${hospitalId}`];
   if (f.patient) conds.push(sql`rx.patient_id = ${f.patient}`);
   if (f.consultation) conds.push(sql`rx.consultation_id = ${f.consultation}`);
-  if (f.hospitalization) conds.push(sql`rx.hospitalization_id = ${f.hospitalization}`);
+  // The stay's orders: written in it, or in the visit it came from (the one predicate the MAR reads too).
+  if (f.hospitalization)
+    conds.push(sql`exists (select 1 from hospitalizations fs where fs.id = ${f.hospitalization}
+      and fs.hospital_id = ${hospitalId} and fs.patient_id = rx.patient_id
+      and ${prescriptionOfStay('rx', sql`fs.id`, sql`fs.admission_id`)})`);
   if (f.mine) conds.push(sql`rx.prescriber_id = ${me}`);
   // The worklist holds what is left to hand out: a prescription whose remaining lines were all refused leaves it.
   if (f.status === 'to_dispense')

@@ -7,7 +7,7 @@ import type {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { call, startedConsultation } from '../../../test/consultations.js';
+import { call, insertTestIcd10, startedConsultation } from '../../../test/consultations.js';
 import { TEST_DB_KIND } from '../../../test/database.js';
 import { authHeaders, makeUser, tokenFor } from '../../../test/factories.js';
 import { type Actor, journeyHospital } from '../../../test/journey.js';
@@ -45,6 +45,7 @@ const presentationOf = async (atc: string, form = 'tablet') =>
 beforeAll(async () => {
   ctx = await createTestApp();
   await ensureMedicationReference(ctx.database.db);
+  await insertTestIcd10(ctx.database.db);
   const h = await journeyHospital(ctx, { code: `PH${Math.floor(Math.random() * 1e6)}` });
   hospitalId = h.hospital.id;
   admin = await h.as('ADMIN');
@@ -273,6 +274,7 @@ describe('prescriptions and their safety checks', () => {
       `/api/hospitalizations/${stay.json().id}/discharge/`,
       {
         mode: 'home',
+        diagnoses: ['B50.9'],
         summary: 'Apyrétique, sortie.',
       },
     );

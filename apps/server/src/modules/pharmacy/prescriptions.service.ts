@@ -403,6 +403,7 @@ export class PrescriptionService {
         summary: r.summary ?? '',
         refused_lines: Number(r.refused_lines ?? 0),
         patient_left: Boolean(r.patient_left),
+        patient_left_at: r.patient_left ? iso(r.patient_left_at) : null,
       })),
     };
   }

@@ -1,10 +1,12 @@
 /** Data of the billing pages' tests: a cashier of the "Caisse" department, invoices, a session and its report. */
+
 import type {
   TCashSession,
   TCashSessionReport,
   TInvoice,
   TInvoiceDetail,
 } from '@greensen/shared/contracts/billing';
+import { invoiceStanding } from '@greensen/shared/domain/money';
 import { makeUser } from '../../test/render';
 
 export const BILLING_DEPT = '0190f0f0-1111-7222-8333-444455550001';
@@ -37,7 +39,7 @@ export function departments() {
 }
 
 export function invoice(overrides: Partial<TInvoice> = {}): TInvoice {
-  return {
+  const made: Omit<TInvoice, 'standing'> = {
     id: INVOICE_ID,
     number: 'FAC-HGG-2026-000042',
     kind: 'invoice',
@@ -63,11 +65,14 @@ export function invoice(overrides: Partial<TInvoice> = {}): TInvoice {
     created_at: '2026-03-04T09:30:00Z',
     ...overrides,
   };
+  // Where it stands, as the server says it (the shared rule), unless the test says otherwise.
+  return { ...made, standing: overrides.standing ?? invoiceStanding(made) };
 }
 
 export function invoiceDetail(overrides: Partial<TInvoiceDetail> = {}): TInvoiceDetail {
   return {
     ...invoice(),
+    out_of_date: false,
     lines: [
       {
         id: '0190f0f0-9999-7222-8333-444455550001',

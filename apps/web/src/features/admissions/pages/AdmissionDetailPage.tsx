@@ -126,7 +126,11 @@ export default function AdmissionDetailPage() {
         <div>
           <Group gap="xs">
             <Title order={2}>{t('detail.title', { number: admission.queue_number })}</Title>
-            <AdmissionStatusBadge status={admission.status} size="lg" />
+            <AdmissionStatusBadge
+              status={admission.status}
+              size="lg"
+              dischargedAt={admission.discharged_at}
+            />
           </Group>
           <Text c="dimmed">
             {admission.department.name} · {t(`type.${admission.admission_type}`)} ·{' '}

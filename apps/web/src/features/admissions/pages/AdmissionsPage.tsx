@@ -153,7 +153,7 @@ export default function AdmissionsPage() {
               {
                 accessor: 'status',
                 title: t('columns.status'),
-                render: (a) => <AdmissionStatusBadge status={a.status} />,
+                render: (a) => <AdmissionStatusBadge status={a.status} dischargedAt={a.discharged_at} />,
               },
               {
                 accessor: 'doctor',

@@ -1,5 +1,6 @@
 /** An invoice's status (brouillon, émise, annulée) and, for a credit note, its kind. */
 import type { InvoiceKind, InvoiceStatus } from '@greensen/shared/contracts/billing';
+import type { InvoiceStanding } from '@greensen/shared/domain/money';
 import { Badge, type BadgeProps, Group, type MantineColor } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
@@ -12,20 +13,26 @@ const STATUS_COLORS: Record<InvoiceStatus, MantineColor> = {
 /** A badge keeps its whole word in a narrow table cell (the patient's column wraps instead). */
 const NO_SHRINK = { flexShrink: 0, minWidth: 'max-content' } as const;
 
+const STANDING_COLORS: Record<InvoiceStanding, MantineColor> = {
+  ...STATUS_COLORS,
+  settled: 'green',
+  partially_paid: 'orange',
+};
+
 export function InvoiceBadges({
   status,
   kind,
-  balance,
+  standing,
   size = 'sm',
 }: {
   status: InvoiceStatus;
   kind: InvoiceKind;
-  /** What the patient still owes (an issued invoice with nothing left is "Soldée"). */
-  balance?: number;
+  /** Where it stands, as the server says (issue 37): "Soldée", "Partiellement payée", or its status. */
+  standing?: InvoiceStanding;
   size?: BadgeProps['size'];
 }) {
   const { t } = useTranslation('billing');
-  const settled = status === 'issued' && kind === 'invoice' && balance !== undefined && balance <= 0;
+  const shown = standing ?? status;
   return (
     <Group gap={4} wrap="nowrap">
       {kind === 'credit_note' && (
@@ -35,12 +42,12 @@ export function InvoiceBadges({
       )}
       <Badge
         size={size}
-        color={settled ? 'green' : STATUS_COLORS[status]}
+        color={STANDING_COLORS[shown]}
         variant="light"
         style={NO_SHRINK}
         data-testid="invoice-status"
       >
-        {settled ? t('statuses.settled') : t(`statuses.${status}`)}
+        {t(`statuses.${shown}`)}
       </Badge>
     </Group>
   );

@@ -145,7 +145,7 @@ export function InvoicesPanel({
           {
             accessor: 'status',
             title: t('invoices.status'),
-            render: (inv) => <InvoiceBadges status={inv.status} kind={inv.kind} balance={inv.balance} />,
+            render: (inv) => <InvoiceBadges status={inv.status} kind={inv.kind} standing={inv.standing} />,
           },
           {
             accessor: 'total',

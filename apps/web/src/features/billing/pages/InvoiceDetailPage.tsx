@@ -24,11 +24,12 @@ import {
   IconPlus,
   IconPrinter,
   IconReceiptRefund,
+  IconRefresh,
   IconX,
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { actLabel } from '../../../lib/billing/act-format';
 import { useBillingRights } from '../../../lib/billing/rights';
@@ -43,6 +44,7 @@ import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useCurrentCashSession } from '../api/cash-sessions';
 import {
   unpricedOf,
+  useAssembleInvoice,
   useCancelInvoice,
   useDiscountLine,
   useInvoice,
@@ -94,6 +96,8 @@ export default function InvoiceDetailPage() {
   const remove = useRemoveLine(id);
   const discount = useDiscountLine(id);
   const refund = useRefundPayment();
+  const assemble = useAssembleInvoice();
+  const navigate = useNavigate();
   const location = useLocation();
 
   if (!valid) return <Navigate to={to(notFoundPath(id))} replace />;
@@ -109,6 +113,20 @@ export default function InvoiceDetailPage() {
   const unpriced = unpricedOf(inv, location.state);
   const issued = inv.status === 'issued';
   const editable = draft && rights.staff;
+
+  /** Assembles the draft again with what its visit or stay did since (a visit's draft may become its stay's). */
+  async function refresh() {
+    try {
+      const fresh = await assemble.mutateAsync(
+        inv.hospitalization ? { hospitalization: inv.hospitalization } : { admission: inv.admission },
+      );
+      toast({ kind: 'success', title: t('detail.refreshed') });
+      if (fresh.id !== inv.id) navigate(to(`/billing/invoices/${fresh.id}`));
+    } catch (error) {
+      if (isApiError(error))
+        toast({ kind: 'error', title: t('detail.refreshFailed'), description: error.message });
+    }
+  }
   const payable = issued && isInvoice && rights.staff && inv.balance > 0;
   const sessionOpen = Boolean(session.data);
   const close = () => setDialog(null);
@@ -157,7 +175,7 @@ export default function InvoiceDetailPage() {
             <Title order={2} data-testid="invoice-title">
               {title}
             </Title>
-            <InvoiceBadges status={inv.status} kind={inv.kind} balance={inv.balance} size="lg" />
+            <InvoiceBadges status={inv.status} kind={inv.kind} standing={inv.standing} size="lg" />
           </Group>
           <Text c="dimmed" size="sm">
             {inv.patient.full_name} · {inv.patient.record_number}
@@ -245,6 +263,24 @@ export default function InvoiceDetailPage() {
         </Alert>
       )}
       {draft && <Alert color="yellow">{t('detail.draftHint')}</Alert>}
+      {draft && inv.out_of_date && (
+        <Alert color="orange" icon={<IconRefresh size={18} />} data-testid="invoice-out-of-date">
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <Text size="sm">{t('detail.outOfDate')}</Text>
+            {editable && (
+              <Button
+                size="xs"
+                color="orange"
+                leftSection={<IconRefresh size={14} />}
+                loading={assemble.isPending}
+                onClick={() => void refresh()}
+              >
+                {t('detail.refresh')}
+              </Button>
+            )}
+          </Group>
+        </Alert>
+      )}
 
       <Paper withBorder radius="md" p="md">
         <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="md">

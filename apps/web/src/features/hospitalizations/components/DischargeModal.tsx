@@ -1,6 +1,6 @@
 /**
  * The discharge of a stay: mode (home, against medical advice, transferred, deceased), discharge diagnoses
- * (ICD-10), summary, treatments at discharge, follow-up date; a death records its date and time and its cause
+ * (ICD-10, required but for a death, prefilled from the stay's diagnoses), summary, treatments at discharge, follow-up date; a death records its date and time and its cause
  * (ICD-10) and has no follow-up. Validated with the contract's schema (ZDischargeCreate), then the server's
  * field errors are shown as returned. The bed then goes to cleaning and the stay is read-only.
  */
@@ -48,12 +48,21 @@ export interface StayDialogProps {
   onClose: () => void;
 }
 
-export function DischargeModal({ stay, patient, opened, onClose }: StayDialogProps) {
+export function DischargeModal({
+  stay,
+  patient,
+  opened,
+  onClose,
+  diagnoses = [],
+}: StayDialogProps & {
+  /** The stay's diagnoses (the consultation's, the provisional one): the discharge diagnoses start from them. */
+  diagnoses?: IcdChoice[];
+}) {
   const { t } = useTranslation('hospitalizations');
   const form = useForm<DischargeValues>({
     initialValues: {
       mode: 'home',
-      diagnoses: [],
+      diagnoses: diagnoses.slice(0, 10),
       summary: '',
       treatments: '',
       follow_up_date: '',
@@ -125,6 +134,7 @@ export function DischargeModal({ stay, patient, opened, onClose }: StayDialogPro
         )}
         <IcdField
           label={t('discharge.diagnoses')}
+          withAsterisk={!deceased}
           max={10}
           value={values.diagnoses}
           onChange={(value) => form.setFieldValue('diagnoses', value)}

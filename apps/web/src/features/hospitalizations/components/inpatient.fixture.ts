@@ -67,6 +67,7 @@ export function stayDetail(overrides: Partial<THospitalizationDetail> = {}): THo
     bed_moves: [],
     discharge: null,
     created_by: DOCTOR,
+    orders: [],
     can: { edit: true, assign_bed: true, note: true, discharge: true },
     ...overrides,
   };

@@ -64,7 +64,7 @@ describe('the stay page', () => {
     expect(writes(fetchMock)).toEqual([]);
   });
 
-  it('records a discharge home with its summary and follow-up date', async () => {
+  it('records a discharge home with its summary, follow-up date and the stay’s diagnosis prefilled', async () => {
     const { fetchMock } = renderApp(`/hospitalizations/${STAY_ADMITTED}`, { user: doctor, routes: routes() });
     const { user, form } = await openDischarge();
     await user.click(within(form).getByRole('button', { name: 'Enregistrer la sortie' }));
@@ -82,7 +82,8 @@ describe('the stay page', () => {
       path: `/api/hospitalizations/${STAY_ADMITTED}/discharge/`,
       body: {
         mode: 'home',
-        diagnoses: [],
+        // The discharge diagnoses start from the stay's (its provisional B50.9), issue 37.
+        diagnoses: ['B50.9'],
         summary: 'Apyrétique, sortie à J3.',
         treatments: null,
         follow_up_date: '2026-03-20',

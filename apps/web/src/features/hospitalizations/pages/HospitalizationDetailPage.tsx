@@ -54,6 +54,7 @@ import { PlacementConfirmModal, type PlacementTarget } from '../components/Place
 import { ProgressNotes } from '../components/ProgressNotes';
 import { placeLabel, StayStatusBadge } from '../components/StayBadges';
 import { StayFormModal } from '../components/StayFormModal';
+import { StayOrdersPanel } from '../components/StayOrdersPanel';
 import { TransferRequestModal } from '../components/TransferRequestModal';
 import { TransfersTable } from '../components/TransfersTable';
 import { useInpatientRefresh } from '../components/useInpatientRefresh';
@@ -62,6 +63,17 @@ type Dialog = 'edit' | 'bed' | 'transfer' | 'discharge' | null;
 
 function icd(value: { code: string; label: string } | null | undefined): string {
   return value ? `${value.code} · ${value.label}` : '—';
+}
+
+/** The stay's diagnoses, once each: the consultation's (primary first), then the provisional one. */
+function stayDiagnoses(stay: THospitalizationDetail): { code: string; label: string }[] {
+  const all = [
+    ...stay.consultation_diagnoses.filter((d) => d.code),
+    ...(stay.provisional_diagnosis ? [stay.provisional_diagnosis] : []),
+  ];
+  return all
+    .filter((d, i) => all.findIndex((o) => o.code === d.code) === i)
+    .map((d) => ({ code: d.code, label: d.label }));
 }
 
 function DischargeCard({ stay }: { stay: THospitalizationDetail }) {
@@ -329,6 +341,8 @@ export default function HospitalizationDetailPage() {
 
       {billing.read && <StayDepositsPanel stayId={stay.id} canTake={billing.staff} />}
 
+      <StayOrdersPanel orders={stay.orders} stayId={stay.id} />
+
       <PrescriptionsPanel source={{ hospitalization: stay.id }} patient={stay.patient} canPrescribe={open} />
 
       <ProgressNotes
@@ -354,7 +368,13 @@ export default function HospitalizationDetailPage() {
 
       {dialog === 'edit' && <StayFormModal stay={stay} opened onClose={close} />}
       {dialog === 'discharge' && (
-        <DischargeModal stay={stay.id} patient={stay.patient.full_name} opened onClose={close} />
+        <DischargeModal
+          stay={stay.id}
+          patient={stay.patient.full_name}
+          diagnoses={stayDiagnoses(stay)}
+          opened
+          onClose={close}
+        />
       )}
       {dialog === 'transfer' && (
         <TransferRequestModal stay={stay.id} patient={stay.patient.full_name} opened onClose={close} />

@@ -16,6 +16,7 @@ const visit = (n: number) => ({
   reason: `Visite ${n}`,
   admitted_at: new Date(Date.UTC(2026, 10, 30 - n, 9)).toISOString(),
   closed_at: null,
+  discharged_at: null,
   queue_number: n,
   department,
   triage_level: null,

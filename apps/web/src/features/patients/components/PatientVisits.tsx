@@ -32,7 +32,11 @@ function VisitsTimeline({ visits }: { visits: Visit[] }) {
             <Anchor component={Link} to={to(`/admissions/${admission.id}`)} fw={600}>
               {formatDateTime(admission.admitted_at)} · {admission.department.name}
             </Anchor>
-            <AdmissionStatusBadge status={admission.status} size="xs" />
+            <AdmissionStatusBadge
+              status={admission.status}
+              size="xs"
+              dischargedAt={admission.discharged_at}
+            />
             {admission.triage_level && <TriageLevelBadge level={admission.triage_level} size="xs" />}
           </Group>
           <Text size="sm" c="dimmed">
@@ -67,6 +71,7 @@ function AllVisits({ patientId, count }: { patientId: string; count: number }) {
             reason: a.reason,
             admitted_at: a.admitted_at,
             closed_at: a.closed_at,
+            discharged_at: a.discharged_at,
             queue_number: a.queue_number,
             department: a.department,
             triage_level: a.triage?.level ?? null,

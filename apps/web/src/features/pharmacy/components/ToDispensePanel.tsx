@@ -33,7 +33,7 @@ import {
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { PrescriptionStatusBadge } from '../../../lib/clinical/components/PrescriptionBadges';
 import { PrescriptionLinesView } from '../../../lib/clinical/components/PrescriptionLinesView';
-import { formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 
@@ -47,7 +47,7 @@ function Lines({ id }: { id: string }) {
 }
 
 /** A list item of the worklist; `patient_left` when the server says the patient has left (issue 34). */
-type WorklistItem = TPrescriptionListItem & { patient_left?: boolean };
+type WorklistItem = TPrescriptionListItem & { patient_left?: boolean; patient_left_at?: string | null };
 
 function WorklistRow({ prescription, manage }: { prescription: WorklistItem; manage: boolean }) {
   const { t } = useTranslation('pharmacy');
@@ -68,7 +68,9 @@ function WorklistRow({ prescription, manage }: { prescription: WorklistItem; man
                 leftSection={<IconDoorExit size={12} />}
                 data-testid="patient-left-badge"
               >
-                {t('worklist.patientLeft')}
+                {prescription.patient_left_at
+                  ? t('worklist.patientLeftOn', { date: formatDate(prescription.patient_left_at) })
+                  : t('worklist.patientLeft')}
               </Badge>
             )}
             {prescription.allergy_override && (
