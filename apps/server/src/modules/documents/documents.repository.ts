@@ -126,7 +126,6 @@ export async function markDocumentCancelled(q: Queryable, id: string, by: string
       cancel_reason = ${reason} where id = ${id}`);
 }
 
-
 /** A patient as the documents show them (it exists). */
 export async function patientRefOf(q: Queryable, patientId: string) {
   const res = await q.execute<RefRow>(
