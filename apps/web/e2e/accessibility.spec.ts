@@ -39,13 +39,15 @@ async function seriousViolations(page: Page): Promise<Finding[]> {
 }
 
 /** A page given by its path, or the first record of a list page (a detail page of the demo). */
-type Target = string | { list: string; detail: string };
+type Target = string | { list: string; detail: string; tab?: string };
 
 async function open(page: Page, target: Target) {
   if (typeof target === 'string') {
     await page.goto(target);
   } else {
     await page.goto(target.list);
+    // A tab of the list that does not depend on the time of day ("today" is empty just after midnight).
+    if (target.tab) await page.getByRole('tab', { name: target.tab }).click();
     // A link to a record, or else the first row of the list (rows open their record).
     const link = page.locator(`a[href^="${target.detail}"]:not([href$="/create"])`);
     const row = page.locator('tbody tr');
@@ -72,10 +74,10 @@ const ROLES: { email: string; light: Target[]; dark: Target[] }[] = [
     email: 'medecin@greensen.test',
     light: [
       '/',
-      { list: '/consultations', detail: '/consultations/' },
+      { list: '/consultations', detail: '/consultations/', tab: 'Mon service' },
       { list: '/pharmacy', detail: '/pharmacy/prescriptions/' },
     ],
-    dark: [{ list: '/consultations', detail: '/consultations/' }],
+    dark: [{ list: '/consultations', detail: '/consultations/', tab: 'Mon service' }],
   },
   { email: 'infirmier@greensen.test', light: ['/', '/care'], dark: ['/care'] },
 ];

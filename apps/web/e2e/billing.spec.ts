@@ -49,7 +49,7 @@ test('the cashier: cash and MTN MoMo on the insured patient’s invoice, the sam
   await form.getByLabel('Référence de la transaction').fill(`MP${Date.now()}`);
   await form.getByRole('button', { name: 'Encaisser' }).click();
   await expect(page.getByTestId('payment-done')).toContainText('REC-HGG-');
-  await page.getByRole('button', { name: 'Fermer' }).click();
+  await page.getByTestId('payment-done').getByRole('button', { name: 'Fermer' }).click();
   await expect(page.getByTestId('invoice-balance')).toHaveText(/^0\sF\sCFA/);
   await expect(page.getByTestId('invoice-status')).toHaveText('Soldée');
 

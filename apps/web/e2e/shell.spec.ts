@@ -20,10 +20,14 @@ test('a doctor signs in in English and sees the doctor dashboard', async ({ page
   await expect(page.getByRole('button', { name: 'Start Next Consultation' })).toBeVisible();
 });
 
-test('a head doctor has both the doctor and the administrator dashboards', async ({ page }) => {
+test('a head doctor has both the doctor and the administrator dashboards, and starts on the overview', async ({
+  page,
+}) => {
   await signIn(page, 'chef@greensen.test');
+  // Issue 37 (decision 0071): the hospital overview first, the doctor's dashboard one click away.
+  await expect(page.getByRole('heading', { name: "Vue d'ensemble de l'hôpital" })).toBeVisible();
+  await page.getByText('Mes patients du jour', { exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'Mes patients du jour' })).toBeVisible();
-  await expect(page.getByText("Vue d'ensemble de l'hôpital").first()).toBeVisible();
 });
 
 test('a secretary sent to consultations is refused with the exact message on the dashboard', async ({
