@@ -5,7 +5,8 @@
  */
 import { Notifications } from '@mantine/notifications';
 import './toast-container.css';
+import { TOAST_Z_INDEX } from './toast-layer';
 
 export default function ToastContainer() {
-  return <Notifications position="top-right" zIndex={2000} limit={5} containerWidth={380} />;
+  return <Notifications position="top-right" zIndex={TOAST_Z_INDEX} limit={5} containerWidth={380} />;
 }

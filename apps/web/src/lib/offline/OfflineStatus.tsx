@@ -9,6 +9,7 @@ import { IconCloudUpload, IconRefresh, IconTrash, IconWifiOff } from '@tabler/ic
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../format';
 import { useQueueItems } from '../offline-queue';
+import { TOAST_Z_INDEX } from '../toast-layer';
 import { clinicalQueue, discardRecord, retryRecord } from './clinical-queue';
 import { useOfflineCopyTime } from './read-cache';
 
@@ -43,7 +44,8 @@ export function OfflineQueueButton() {
   if (items.length === 0) return null;
   const refused = items.filter((r) => r.status === 'refused').length;
   return (
-    <Popover width={360} position="bottom-end" shadow="md" withinPortal>
+    // Above the toasts: the "en attente d'envoi" toast of the record just made must not cover the list she opens.
+    <Popover width={360} position="bottom-end" shadow="md" withinPortal zIndex={TOAST_Z_INDEX + 1}>
       <Popover.Target>
         <Indicator label={items.length} size={18} color={refused > 0 ? 'red' : 'orange'} offset={4}>
           <ActionIcon

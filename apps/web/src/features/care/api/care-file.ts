@@ -22,11 +22,13 @@ import type {
 import type { TMarSafe } from '@greensen/shared/contracts/medication-safety';
 import type { TWard } from '@greensen/shared/contracts/structure';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { z } from 'zod';
 import { api, isApiError } from '../../../lib/api-client';
 import { CARE_KEY, invalidateCare } from '../../../lib/clinical/api/care-keys';
 import type { Page } from '../../../lib/clinical/api/list-admissions';
 import { clinicalQueue, isQueued, type Queued, sendOrQueue } from '../../../lib/offline/clinical-queue';
+import { offlineOwner } from '../../../lib/offline/policy';
 import { useAuthStore } from '../../../stores/auth';
 
 export type TRound = z.infer<typeof ZRound>;
@@ -140,37 +142,94 @@ export function useChart(plan: string, from: string | null, days: number) {
   });
 }
 
-export function useMar(plan: string, window: { from: string; to: string } | null) {
+type MarWindow = { from: string; to: string } | null;
+
+/** The MAR of a plan in a window (null: the current shift), shared by the panel and the offline prefetch. */
+const marQuery = (hospitalId: string | null, plan: string, window: MarWindow, ahead = false) => ({
+  queryKey: [...CARE_KEY, hospitalId, 'mar', plan, window] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    // With the five rights' patient and each line's safety alerts (issue 34).
+    api.get<TMarSafe>(`care/plans/${plan}/mar/`, {
+      query: { from: window?.from, to: window?.to },
+      signal,
+      // Read ahead: a plan closed meanwhile does not take the nurse to a "not found" page.
+      ...(ahead ? { notFoundRedirect: false } : {}),
+    }),
+});
+
+export function useMar(plan: string, window: MarWindow) {
   const hospitalId = useHospital();
-  return useQuery({
-    queryKey: [...CARE_KEY, hospitalId, 'mar', plan, window] as const,
-    queryFn: ({ signal }) =>
-      // With the five rights' patient and each line's safety alerts (issue 34).
-      api.get<TMarSafe>(`care/plans/${plan}/mar/`, {
-        query: { from: window?.from, to: window?.to },
-        signal,
-      }),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...marQuery(hospitalId, plan, window), placeholderData: keepPreviousData });
 }
+
+const shiftQuery = (hospitalId: string | null) => ({
+  queryKey: [...CARE_KEY, hospitalId, 'shift'] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api.get<{ current: TShift; previous: TShift; next: TShift }>('care/shift/', { signal }),
+  staleTime: 60_000,
+});
 
 export function useShift() {
-  const hospitalId = useHospital();
-  return useQuery({
-    queryKey: [...CARE_KEY, hospitalId, 'shift'] as const,
-    queryFn: ({ signal }) =>
-      api.get<{ current: TShift; previous: TShift; next: TShift }>('care/shift/', { signal }),
-    staleTime: 60_000,
-  });
+  return useQuery(shiftQuery(useHospital()));
 }
 
+const roundQuery = (hospitalId: string | null, scope: Scope) => ({
+  queryKey: [...CARE_KEY, hospitalId, 'round', scope] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api.get<TRound>('care/rounds/', { query: scopeQuery(scope), signal }),
+});
+
 export function useRound(scope: Scope) {
+  return useQuery({ ...roundQuery(useHospital(), scope), enabled: scope.department !== null });
+}
+
+/** At most this many plans have their MAR read ahead (a ward's beds; the round lists at most 100 patients). */
+export const MAR_PREFETCH_PLANS = 60;
+/** Reads ahead in flight at once: the ward's screens keep the link. */
+const MAR_PREFETCH_PARALLEL = 3;
+/** A MAR read ahead is not read again for this long (the screen's own reads refresh it). */
+const MAR_PREFETCH_FRESH_MS = 10 * 60_000;
+
+/**
+ * The ward readable offline (issue 40, decision 0064): for a nurse or charge nurse, online, the MAR of the current
+ * and the next shift of her unit's open plans is read ahead through the same queries as the MAR panel, so the
+ * device keeps it even when she never opened a plan or its next shift. Bounded: the plans of the unit's round
+ * (the server's scope: her departments), at most MAR_PREFETCH_PLANS, MAR_PREFETCH_PARALLEL at a time, once per
+ * scope and shift (a fresh answer is not asked again).
+ */
+export function usePrefetchWardMar(scope: Scope) {
+  const queryClient = useQueryClient();
   const hospitalId = useHospital();
-  return useQuery({
-    queryKey: [...CARE_KEY, hospitalId, 'round', scope] as const,
-    queryFn: ({ signal }) => api.get<TRound>('care/rounds/', { query: scopeQuery(scope), signal }),
-    enabled: scope.department !== null,
-  });
+  const department = scope.department;
+  const ward = scope.ward;
+  useEffect(() => {
+    if (department === null || !offlineOwner() || !navigator.onLine) return;
+    let stopped = false;
+    const unit: Scope = { department, ward };
+    void (async () => {
+      const [shift, round] = await Promise.all([
+        queryClient.fetchQuery(shiftQuery(hospitalId)),
+        queryClient.fetchQuery({ ...roundQuery(hospitalId, unit), staleTime: 15_000 }),
+      ]);
+      const plans = [...new Set(round.results.flatMap((p) => (p.plan ? [p.plan] : [])))].slice(
+        0,
+        MAR_PREFETCH_PLANS,
+      );
+      const next = { from: shift.next.start, to: shift.next.end };
+      const reads = plans.flatMap((plan) => [
+        marQuery(hospitalId, plan, null, true),
+        marQuery(hospitalId, plan, next, true),
+      ]);
+      const worker = async () => {
+        for (let read = reads.shift(); read && !stopped; read = reads.shift())
+          await queryClient.prefetchQuery({ ...read, staleTime: MAR_PREFETCH_FRESH_MS });
+      };
+      await Promise.all(Array.from({ length: MAR_PREFETCH_PARALLEL }, worker));
+    })().catch(() => undefined);
+    return () => {
+      stopped = true;
+    };
+  }, [queryClient, hospitalId, department, ward]);
 }
 
 /**

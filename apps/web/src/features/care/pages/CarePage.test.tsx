@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiUrl } from '../../../lib/api-client';
 import {
   DEPARTMENT,
   NURSE_ID,
@@ -10,6 +11,8 @@ import {
   SHIFT,
   STAY_ID,
 } from '../../../lib/clinical/components/care/care.fixture';
+import { isKeptRead } from '../../../lib/offline/policy';
+import { readCache } from '../../../lib/offline/read-cache';
 import { fakeMediaQueryList } from '../../../test/media-query';
 import { locationOf, type MockRequest, makeUser, renderApp } from '../../../test/render';
 
@@ -76,6 +79,39 @@ async function openRound(submit: (r: MockRequest) => Response = () => Response.j
 }
 
 describe('/care', () => {
+  it('reads ahead the MAR of the current and next shift of the unit’s plans, and the device keeps them', async () => {
+    const keep = vi.spyOn(readCache, 'keep');
+    const next = { ...SHIFT, start: '2026-03-04T19:00:00Z', end: '2026-03-05T07:00:00Z', label: '19:00' };
+    const asked: string[] = [];
+    const mar = (window: { from: string; to: string }) => ({ plan: PLAN_ID, ...window, lines: [] });
+    renderApp('/care', {
+      user: nurse,
+      routes: {
+        ...routes(() => Response.json({})),
+        '/api/care/shift/': () => Response.json({ current: SHIFT, previous: SHIFT, next }),
+        [`/api/care/plans/${PLAN_ID}/mar/`]: (request) => {
+          asked.push(request.url.search);
+          const from = request.url.searchParams.get('from');
+          return Response.json(mar(from ? { from, to: next.end } : { from: SHIFT.start, to: SHIFT.end }));
+        },
+      },
+    });
+    // The child's stay has no plan yet: one plan, its two shifts, nothing opened by the nurse.
+    const nextUrl = apiUrl(`care/plans/${PLAN_ID}/mar/`, { from: next.start, to: next.end });
+    const currentUrl = apiUrl(`care/plans/${PLAN_ID}/mar/`);
+    await waitFor(() => expect(keep).toHaveBeenCalledWith(nextUrl, mar({ from: next.start, to: next.end })), {
+      timeout: 15_000,
+    });
+    await waitFor(() =>
+      expect(keep).toHaveBeenCalledWith(currentUrl, mar({ from: SHIFT.start, to: SHIFT.end })),
+    );
+    expect(isKeptRead(nextUrl)).toBe(true);
+    expect(asked.sort()).toEqual([
+      '',
+      `?from=${encodeURIComponent(next.start)}&to=${encodeURIComponent(next.end)}`,
+    ]);
+  });
+
   it('lists the patients of the department with their late and due care', async () => {
     renderApp('/care', { user: nurse, routes: routes(() => Response.json({})) });
     expect(await screen.findByText('Joseph Kabila', {}, { timeout: 15_000 })).toBeInTheDocument();

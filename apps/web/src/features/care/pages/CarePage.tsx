@@ -16,7 +16,7 @@ import { HandoffList } from '../../../lib/clinical/components/care/Handoffs';
 import { nursesOf, TaskList, useSelfAsNurse } from '../../../lib/clinical/components/care/TaskList';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
-import { type Scope, useOpenPlan, useWardExecutions } from '../api/care-file';
+import { type Scope, useOpenPlan, usePrefetchWardMar, useWardExecutions } from '../api/care-file';
 import { RoundPanel } from '../components/RoundPanel';
 import { ScopePicker } from '../components/ScopePicker';
 import { WardPatients } from '../components/WardPatients';
@@ -112,6 +112,8 @@ export default function CarePage() {
   const stay = params.get('stay');
   const admission = params.get('admission');
   const [target] = useState(() => (stay ? { hospitalization: stay } : admission ? { admission } : null));
+  // Her unit's MAR, current and next shift, kept for a network cut (issue 40).
+  usePrefetchWardMar(scope);
   if (target) return <OpeningPlan target={target} />;
 
   return (
