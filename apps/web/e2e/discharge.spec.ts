@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiAs, signIn, signOut } from './helpers';
+import { apiAs, signIn, signOut, urgencesPatient } from './helpers';
 
 /**
  * The stay closed properly (issue 37, decision 0066), end to end. A patient seen in consultation at Urgences gets
@@ -44,70 +44,37 @@ test('a stay from admission to discharge: orders, a dose, the summary, every sta
   request,
 }) => {
   test.setTimeout(180_000);
-  const desk = await apiAs(request, 'secretaire@greensen.test');
-  const queue = await apiAs(request, 'file@greensen.test');
-  const doctor = await apiAs(request, 'medecin@greensen.test');
-  const nurse = await apiAs(request, 'infirmier@greensen.test');
   const nurse2 = await apiAs(request, 'infirmier2@greensen.test');
-  const admin = await apiAs(request, 'admin@greensen.test');
   const pharmacist = await apiAs(request, 'pharmacie@greensen.test');
   const cashier = await apiAs(request, 'caisse@greensen.test');
 
   // Admission at Urgences, assigned to medecin@, consultation started.
-  const urg = (await desk.get('departments/?page_size=100')).results.find(
-    (d: { name: string }) => d.name === 'Urgences',
-  ).id as string;
-  const patient = await desk.post('patients/', {
-    first_name: 'Clarisse',
-    last_name: lastName,
-    sex: 'F',
-    birth_date: '1972-05-09',
-    allergies: ['Pénicilline'],
-    confirm_duplicate: true,
-  });
-  const admission = await desk.post('admissions/', {
-    patient: patient.id,
-    department: urg,
-    admission_type: 'emergency',
-    reason: 'Fièvre et toux depuis trois jours',
-  });
-  await queue.post('assign-patient/', { admission: admission.id, doctor: doctor.user.id });
-  const consultation = await doctor.post(`admissions/${admission.id}/start-consultation/`);
+  const visit = await urgencesPatient(
+    request,
+    {
+      first_name: 'Clarisse',
+      last_name: lastName,
+      sex: 'F',
+      birth_date: '1972-05-09',
+      allergies: ['Pénicilline'],
+    },
+    'Fièvre et toux depuis trois jours',
+  );
+  const { patient, admission, doctor } = visit;
 
   // Orders written in the consultation: paracetamol (to be dispensed), a second medicine left to dispense.
-  const meds = await doctor.get('medications/?atc=N02BE01&page_size=5');
-  const tablet = meds.results[0].presentations.find(
-    (p: { form: string; paediatric: boolean }) => p.form === 'tablet' && !p.paediatric,
-  ).id as string;
-  const line = {
-    presentation: tablet,
+  const paracetamol = {
+    atc: 'N02BE01',
+    strength: '500 mg',
     dose: 1,
-    dose_unit: 'comprimé',
-    route: 'oral',
     frequency: { kind: 'times_per_day', times: 3 },
     duration_days: 3,
   };
-  const prescribe = async () => {
-    const rx = await doctor.post('prescriptions/', {
-      patient: patient.id,
-      consultation: consultation.id,
-      lines: [line],
-    });
-    return doctor.post(`prescriptions/${rx.id}/sign/`, { version: rx.version });
-  };
-  const rx = await prescribe();
-  const rxLeft = await prescribe();
+  const rx = await visit.prescribe([paracetamol]);
+  const rxLeft = await visit.prescribe([paracetamol]);
 
-  // The stay, from the visit, with its provisional diagnosis, in a bed of a new unit.
-  const stay = await doctor.post('hospitalizations/', {
-    admission: admission.id,
-    department: urg,
-    reason: 'Pneumopathie',
-    provisional_icd_code: 'J18.9',
-  });
-  const ward = await admin.post('wards/', { department: urg, name: `UHCD ${suffix}`, code: `E2E-${suffix}` });
-  const room = await admin.post(`wards/${ward.id}/rooms/`, { name: suffix, beds: ['A'] });
-  await nurse.post(`hospitalizations/${stay.id}/bed/`, { bed: room.room_list[0].beds[0].id });
+  // The stay, from the visit, with its provisional diagnosis, in a bed of a new unit; the nurse's care plan.
+  const { stay, plan, nurse } = await visit.hospitalize('Pneumopathie', 'J18.9');
 
   // The pharmacy dispenses the first prescription; the cashier drafts the visit's invoice.
   const pharmacy = (await pharmacist.get('pharmacy/pharmacies/')).results.find(
@@ -119,8 +86,7 @@ test('a stay from admission to discharge: orders, a dose, the summary, every sta
   });
   const draft = await cashier.post('invoices/assemble/', { admission: admission.id });
 
-  // The nurse's care plan, a dose given on the MAR, and a handoff for the next nurse.
-  const plan = await nurse.post('care/plans/', { hospitalization: stay.id });
+  // A dose given on the MAR, and a handoff for the next nurse.
   const from = new Date(Date.now() - 2 * 3_600_000).toISOString();
   const to = new Date(Date.now() + 24 * 3_600_000).toISOString();
   const mar = await nurse.get(

@@ -36,3 +36,98 @@ export async function apiAs(request: APIRequestContext, email: string) {
       (await ok(path, await request.post(`/api/${path}`, { headers, data }))).json(),
   };
 }
+
+export type Api = Awaited<ReturnType<typeof apiAs>>;
+
+/** A prescription line of the e2e patients: the tablet of a medicine (by ATC code) at a given strength. */
+export interface TabletLine {
+  atc: string;
+  strength: string;
+  dose: number;
+  frequency: { kind: string; [k: string]: unknown };
+  duration_days?: number | null;
+}
+
+/**
+ * A patient of their own for a spec that must not depend on the demo's (or on another spec's use of them):
+ * admitted at Urgences by secretaire@, assigned to medecin@ by file@, seen in consultation, with the orders
+ * written there (`prescribe`); `hospitalize` then gives the stay at Urgences, a bed in a new unit of Urgences
+ * (infirmier@'s ward) and infirmier@'s care plan.
+ */
+export async function urgencesPatient(
+  request: APIRequestContext,
+  patient: {
+    first_name: string;
+    last_name: string;
+    sex: 'F' | 'M';
+    birth_date: string;
+    allergies?: string[];
+  },
+  reason: string,
+) {
+  const desk = await apiAs(request, 'secretaire@greensen.test');
+  const queue = await apiAs(request, 'file@greensen.test');
+  const doctor = await apiAs(request, 'medecin@greensen.test');
+  const urgences = (await desk.get('departments/?page_size=100')).results.find(
+    (d: { name: string }) => d.name === 'Urgences',
+  ).id as string;
+  const created = await desk.post('patients/', { ...patient, confirm_duplicate: true });
+  const admission = await desk.post('admissions/', {
+    patient: created.id,
+    department: urgences,
+    admission_type: 'emergency',
+    reason,
+  });
+  await queue.post('assign-patient/', { admission: admission.id, doctor: doctor.user.id });
+  const consultation = await doctor.post(`admissions/${admission.id}/start-consultation/`);
+
+  /** A prescription of the consultation, signed by medecin@. */
+  const prescribe = async (lines: TabletLine[]) => {
+    const rxLines = [];
+    for (const l of lines) {
+      const meds = await doctor.get(`medications/?atc=${l.atc}&page_size=5`);
+      const tablet = meds.results[0].presentations.find(
+        (p: { form: string; strength: string; paediatric: boolean }) =>
+          p.form === 'tablet' && p.strength === l.strength && !p.paediatric,
+      ).id as string;
+      rxLines.push({
+        presentation: tablet,
+        dose: l.dose,
+        dose_unit: 'comprimé',
+        route: 'oral',
+        frequency: l.frequency,
+        duration_days: l.duration_days ?? null,
+      });
+    }
+    const rx = await doctor.post('prescriptions/', {
+      patient: created.id,
+      consultation: consultation.id,
+      lines: rxLines,
+    });
+    return doctor.post(`prescriptions/${rx.id}/sign/`, { version: rx.version });
+  };
+
+  /** The stay at Urgences (with its provisional diagnosis), a bed in a new unit, infirmier@'s care plan. */
+  const hospitalize = async (stayReason: string, icd: string) => {
+    const admin = await apiAs(request, 'admin@greensen.test');
+    const nurse = await apiAs(request, 'infirmier@greensen.test');
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const stay = await doctor.post('hospitalizations/', {
+      admission: admission.id,
+      department: urgences,
+      reason: stayReason,
+      provisional_icd_code: icd,
+    });
+    const ward = await admin.post('wards/', {
+      department: urgences,
+      name: `UHCD ${suffix}`,
+      code: `E2E-${suffix}`,
+    });
+    const room = await admin.post(`wards/${ward.id}/rooms/`, { name: suffix, beds: ['A'] });
+    await nurse.post(`hospitalizations/${stay.id}/bed/`, { bed: room.room_list[0].beds[0].id });
+    const plan = await nurse.post('care/plans/', { hospitalization: stay.id });
+    return { stay, plan, nurse, admin };
+  };
+
+  return { patient: created, admission, consultation, doctor, urgences, prescribe, hospitalize };
+}

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { signIn, urgencesPatient } from './helpers';
 
 /**
  * Offline wards (issue 40), with the demo's Urgences nurse (infirmier@): the ward opened online is kept on the
@@ -8,10 +8,17 @@ import { signIn } from './helpers';
  * count); when the network returns they are sent once, with the time they were recorded. Then a dose recorded
  * offline that another nurse recorded meanwhile comes back refused, with the server's reason, and stays until the
  * nurse discards it.
+ *
+ * The patient is the spec's own, made through the API (the demo's are shared with the other specs, which give
+ * their doses, and their doses are placed around the seed's time): hospitalized at Urgences with infirmier@'s care
+ * plan and single-dose orders signed just before ("once": the dose is at the signature, so in the current shift
+ * and due or overdue whatever the time of day) — two of metronidazole (one for the offline round, one for the
+ * conflict) and one of paracetamol.
  */
 test.use({ viewport: { width: 1280, height: 800 } });
 
-const who = 'Didier Mwamba';
+const lastName = `Horsligne${Math.random().toString(36).slice(2, 8)}`;
+const who = `Nadine ${lastName}`;
 
 async function openMar(page: Page) {
   await page.getByRole('tab', { name: 'Patients' }).click();
@@ -38,8 +45,26 @@ async function apiGet(page: Page, path: string): Promise<unknown> {
 test('a round and two doses recorded offline are sent once, at their real time; a conflict is shown', async ({
   page,
   context,
+  request,
 }) => {
   test.setTimeout(180_000);
+  const visit = await urgencesPatient(
+    request,
+    {
+      first_name: 'Nadine',
+      last_name: lastName,
+      sex: 'F',
+      birth_date: '1968-03-14',
+      allergies: ['Pénicilline'],
+    },
+    'Diarrhée fébrile depuis deux jours',
+  );
+  const now = { dose: 1, frequency: { kind: 'once' } };
+  await visit.prescribe([{ atc: 'J01XD01', strength: '500 mg', ...now }]);
+  await visit.prescribe([{ atc: 'J01XD01', strength: '500 mg', ...now }]);
+  await visit.prescribe([{ atc: 'N02BE01', strength: '500 mg', ...now }]);
+  await visit.hospitalize('Colite infectieuse', 'A09.0');
+
   const posted: { url: string; body: string; status?: number }[] = [];
   page.on('response', (response) => {
     const request = response.request();
