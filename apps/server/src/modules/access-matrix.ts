@@ -1143,9 +1143,11 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/icd10/:code/': {
     allow: ['head_doctor', 'doctor', 'midwife', 'queue_manager', 'nurse', 'admin'],
     audit: 'none',
-    // The harness's database holds no catalogue: allowed callers get 404, never 401/403.
+    // The catalogue is the installation's, not a hospital's: the "other hospital" case reads the same code. The
+    // harness's database holds the test codes (the discharge needs a diagnosis, decision 0066).
     request: () => ({ params: { code: 'B50.9' } }),
     status: 'not-refused',
+    otherHospital: 'ignored',
   },
 
   // Exams (docs/decisions/0007-exam-roles.md; the module rule: no secretary, no midwife) -----------------------

@@ -220,7 +220,8 @@ describe('completion', () => {
       expect(await statusOf('admissions', 'id', admission)).toBe(status);
       expect(await statusOf('executions', 'admission_id', admission)).toBe('completed');
       const visit = await call(ctx.app, doctor, 'GET', `/api/admissions/${admission}/`);
-      expect(visit.json()).toMatchObject({ status, doctor: null });
+      // The visit keeps its doctor once it is over (issue 37: a closed visit read "Médecin : Non affecté").
+      expect(visit.json()).toMatchObject({ status, doctor: { id: doctor.id } });
       expect(visit.json().closed_at).toBeTruthy();
     },
   );

@@ -120,7 +120,8 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     );
     await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: /Fait maintenant/ }));
     await waitFor(() => expect(recorded).toHaveLength(1), { timeout: 10_000 });
-    expect(recorded[0]?.body).toEqual({ outcome: 'done' });
+    // With its key and the nurse it was given to, so that it can wait offline (issue 40).
+    expect(recorded[0]?.body).toMatchObject({ outcome: 'done', idempotency_key: expect.any(String) });
   }, 60_000);
 
   it('a vitals task opens the vitals entry (no "done" without values); a task done offers its undo', async () => {
@@ -143,7 +144,7 @@ describe('the nurse dashboard tasks and handoffs tabs', () => {
     const vitals = tasks[0] as HTMLElement;
     expect(within(vitals).queryByRole('button', { name: /Fait maintenant/ })).not.toBeInTheDocument();
     expect(
-      within(vitals).getByRole('link', { name: /Saisir les constantes de Joseph Kabila/ }),
+      within(vitals).getByRole('link', { name: /Saisir les constantes — Joseph Kabila/ }),
     ).toHaveAttribute('href', `/care/${PLAN_ID}?vitals=${LATE_ID}`);
     await user.click(within(tasks[2] as HTMLElement).getByRole('button', { name: /Fait maintenant/ }));
     await user.click(await screen.findByRole('button', { name: 'Annuler « Réfection du pansement »' }));
