@@ -153,7 +153,12 @@ describe('/billing/invoices/:id', () => {
       'href',
       '/billing/receipts/0190f0f0-bbbb-7222-8333-444455550001',
     );
-    await user.click(screen.getByRole('button', { name: 'Fermer' }));
+    // The payment's own Fermer (the dialog's close icon is named "Fermer" too, without text).
+    await user.click(
+      screen
+        .getAllByRole('button', { name: 'Fermer' })
+        .find((b) => b.textContent === 'Fermer') as HTMLElement,
+    );
     const form = await pay();
     const refusal = await within(form).findByRole('alert');
     expect(refusal).toHaveTextContent('Paiement refusé');

@@ -73,6 +73,7 @@ describe('the pharmacist’s home', () => {
             expiring: [
               lot({ lot_number: 'L-EXP', expiry_date: '2099-01-15', on_hand: 4, presentation: AMOX_CAPS }),
             ],
+            expired: [],
             expiring_days: 90,
           }),
       },
