@@ -335,12 +335,42 @@ export class FhirService {
   }
 
   async searchEncounters(ctx: ServiceContext, req: SearchRequest, include: boolean) {
+    return this.searchWithPatients(ctx, req, include, 'Encounter', this.encounterFilters(req.params), {
+      search: searchEncounters,
+      toResources: (rows) => rows.map(toFhirEncounter),
+    });
+  }
+
+  private frame(req: SearchRequest) {
+    return { url: req.url, baseUrl: req.baseUrl, page: req };
+  }
+
+  /**
+   * A search of rows that each belong to a patient (no match when the filters cannot match), with `_include` of
+   * their Patient resources, audited as one search, answered as a searchset.
+   */
+  private searchWithPatients<F, R extends { patient_id: string }>(
+    ctx: ServiceContext,
+    req: SearchRequest,
+    include: boolean,
+    type: string,
+    filters: F | null,
+    how: {
+      search: (
+        tx: Queryable,
+        hospitalId: string,
+        f: F,
+        count: number,
+        offset: number,
+      ) => Promise<{ rows: R[]; total: number }>;
+      toResources: (rows: R[]) => FhirResource[];
+    },
+  ) {
     const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
-      const f = this.encounterFilters(req.params);
-      const { rows, total } = f
-        ? await searchEncounters(tx, hospital.id, f, req.count, req.offset)
-        : { rows: [], total: 0 };
+      const { rows, total } = filters
+        ? await how.search(tx, hospital.id, filters, req.count, req.offset)
+        : { rows: [] as R[], total: 0 };
       const included = include
         ? await this.includedPatients(
             tx,
@@ -348,13 +378,9 @@ export class FhirService {
             rows.map((r) => r.patient_id),
           )
         : [];
-      await this.audit(ctx, tx, 'fhir.search', 'Encounter', null, null, { results: rows.length });
-      return searchset({ ...this.frame(req), total, matches: rows.map(toFhirEncounter), included });
+      await this.audit(ctx, tx, 'fhir.search', type, null, null, { results: rows.length });
+      return searchset({ ...this.frame(req), total, matches: how.toResources(rows), included });
     });
-  }
-
-  private frame(req: SearchRequest) {
-    return { url: req.url, baseUrl: req.baseUrl, page: req };
   }
 
   private async includedPatients(tx: Queryable, hospital: { id: string; code: string }, ids: string[]) {
@@ -412,22 +438,9 @@ export class FhirService {
   }
 
   async searchObservations(ctx: ServiceContext, req: SearchRequest, include: boolean) {
-    const hospital = scopedHospital(ctx);
-    return this.app.db.transaction(async (tx) => {
-      const f = this.vitalFilters(req.params);
-      const { rows, total } = f
-        ? await searchVitals(tx, hospital.id, f, req.count, req.offset)
-        : { rows: [], total: 0 };
-      const included = include
-        ? await this.includedPatients(
-            tx,
-            hospital,
-            rows.map((r) => r.patient_id),
-          )
-        : [];
-      await this.audit(ctx, tx, 'fhir.search', 'Observation', null, null, { results: rows.length });
-      const matches = rows.flatMap((r) => toFhirVital(r, r.key) ?? []);
-      return searchset({ ...this.frame(req), total, matches, included });
+    return this.searchWithPatients(ctx, req, include, 'Observation', this.vitalFilters(req.params), {
+      search: searchVitals,
+      toResources: (rows) => rows.flatMap((r) => toFhirVital(r, r.key) ?? []),
     });
   }
 
