@@ -123,60 +123,78 @@ export function AlertsPanel({
       </Table.Tbody>
     </Table>
   );
+  // The groups, each in the view that shows it (`only`); the expired lots only when there are some.
+  const sections: {
+    key: string;
+    view: 'stock' | 'expiries';
+    shown?: boolean;
+    title: string;
+    color: string;
+    icon: ReactNode;
+    count: number;
+    testId: string;
+    empty: string;
+    body: ReactNode;
+  }[] = [
+    {
+      key: 'out',
+      view: 'stock',
+      title: t('alerts.out'),
+      color: 'red',
+      icon: <IconAlertTriangle size={18} color="var(--mantine-color-red-6)" />,
+      count: out.length,
+      testId: 'alerts-out',
+      empty: t('alerts.outEmpty'),
+      body: items(out, false),
+    },
+    {
+      key: 'low',
+      view: 'stock',
+      title: t('alerts.low'),
+      color: 'orange',
+      icon: <IconTrendingDown size={18} color="var(--mantine-color-orange-6)" />,
+      count: low.length,
+      testId: 'alerts-low',
+      empty: t('alerts.lowEmpty'),
+      body: items(low, true),
+    },
+    {
+      key: 'expiring',
+      view: 'expiries',
+      title: t('alerts.expiring', { count: expiring_days }),
+      color: 'yellow',
+      icon: <IconCalendarTime size={18} color="var(--mantine-color-yellow-7)" />,
+      count: expiring.length,
+      testId: 'alerts-expiring',
+      empty: t('alerts.expiringEmpty'),
+      body: lots(expiring),
+    },
+    {
+      key: 'expired',
+      view: 'expiries',
+      shown: expired.length > 0,
+      title: t('alerts.expired'),
+      color: 'red',
+      icon: <IconCalendarTime size={18} color="var(--mantine-color-red-6)" />,
+      count: expired.length,
+      testId: 'alerts-expired',
+      empty: '',
+      body: lots(expired),
+    },
+  ];
   return (
     <SimpleGrid
       cols={{ base: 1, lg: only ? (only === 'stock' ? 2 : 1) : 3 }}
       spacing="md"
       data-testid="alerts-panel"
     >
-      {only !== 'expiries' && (
-        <Section
-          title={t('alerts.out')}
-          color="red"
-          icon={<IconAlertTriangle size={18} color="var(--mantine-color-red-6)" />}
-          count={out.length}
-          testId="alerts-out"
-          empty={t('alerts.outEmpty')}
-        >
-          {items(out, false)}
-        </Section>
-      )}
-      {only !== 'expiries' && (
-        <Section
-          title={t('alerts.low')}
-          color="orange"
-          icon={<IconTrendingDown size={18} color="var(--mantine-color-orange-6)" />}
-          count={low.length}
-          testId="alerts-low"
-          empty={t('alerts.lowEmpty')}
-        >
-          {items(low, true)}
-        </Section>
-      )}
-      {only !== 'stock' && (
-        <Section
-          title={t('alerts.expiring', { count: expiring_days })}
-          color="yellow"
-          icon={<IconCalendarTime size={18} color="var(--mantine-color-yellow-7)" />}
-          count={expiring.length}
-          testId="alerts-expiring"
-          empty={t('alerts.expiringEmpty')}
-        >
-          {lots(expiring)}
-        </Section>
-      )}
-      {only !== 'stock' && expired.length > 0 && (
-        <Section
-          title={t('alerts.expired')}
-          color="red"
-          icon={<IconCalendarTime size={18} color="var(--mantine-color-red-6)" />}
-          count={expired.length}
-          testId="alerts-expired"
-          empty=""
-        >
-          {lots(expired)}
-        </Section>
-      )}
+      {sections
+        .filter((section) => (!only || section.view === only) && section.shown !== false)
+        .map(({ key, body, view: _view, shown: _shown, ...section }) => (
+          <Section key={key} {...section}>
+            {body}
+          </Section>
+        ))}
     </SimpleGrid>
   );
 }
