@@ -6,27 +6,34 @@ import type {
   ZHandoffListItem,
 } from '@greensen/shared/contracts/care';
 import type { News2Result } from '@greensen/shared/domain/news2';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
-import { careHandoffs } from '../../db/schema/index.js';
 import { departmentRef, fullName, iso, isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Lang } from '../../lib/i18n.js';
 import { type HospitalClock, hospitalClock, shiftDto, shiftOf } from './care.context.js';
-import {
-  inScope,
-  PLAN_COLUMNS,
-  PLAN_FROM,
-  PLAN_IS_OPEN,
-  type PlanRow,
-  parseJson,
-  personOf,
-  placeOf,
-} from './care.repository.js';
+import { type PlanRow, parseJson, personOf, placeOf } from './care.repository.js';
 import type { CareService } from './care.service.js';
+import {
+  dosesNotGivenIn,
+  executionsNotDoneIn,
+  findHandoff,
+  type HandoffBox,
+  type HandoffRow,
+  handoffOfShift,
+  handoffPage,
+  insertHandoff,
+  lockHandoff,
+  markHandoffAcknowledged,
+  openPlansWithoutHandoff,
+  openTasksBefore,
+  ordersGivenIn,
+  planReason,
+  resultsValidatedIn,
+  vitalsRecordedIn,
+} from './handoffs.repository.js';
 
 type Change = THandoffDraft['changes'][number];
 
@@ -63,11 +70,6 @@ const T = {
   },
 } as const;
 
-const HANDOFF_SELECT = sql`select ho.*, au.first_name as au_first, au.last_name as au_last,
-    ak.first_name as ak_first, ak.last_name as ak_last, ${PLAN_COLUMNS} ${PLAN_FROM}
-  join care_handoffs ho on ho.plan_id = cp.id
-  join users au on au.id = ho.author_id left join users ak on ak.id = ho.acknowledged_by`;
-
 /** SBAR shift handoffs (issue 20): pre-filled, written by the outgoing nurse, acknowledged by another. */
 export class HandoffService {
   constructor(
@@ -78,47 +80,14 @@ export class HandoffService {
   /** What changed for a plan in `[from, to)`, oldest first, in the caller's language. */
   async changes(q: Queryable, plan: PlanRow, from: Date, to: Date, lang: Lang): Promise<Change[]> {
     const t = T[lang];
-    const f = from.toISOString();
-    const e = to.toISOString();
     // One after the other: `q` may be a transaction (one connection).
-    const vitals = await q.execute<{ recorded_at: Date | string; news2: News2Result | string | null }>(
-      sql`select recorded_at, news2 from care_vitals where plan_id = ${plan.plan_id}
-          and recorded_at >= ${f} and recorded_at < ${e} order by recorded_at`,
-    );
-    const doses = await q.execute<{
-      scheduled_at: Date | string;
-      reason: string;
-      inn_fr: string;
-      inn_en: string;
-    }>(
-      sql`select ma.scheduled_at, ma.reason, m.inn_fr, m.inn_en from medication_administrations ma
-          join prescription_lines l on l.id = ma.prescription_line_id join medications m on m.id = l.medication_id
-          where ma.plan_id = ${plan.plan_id} and ma.outcome = 'not_given'
-            and ma.recorded_at >= ${f} and ma.recorded_at < ${e} order by ma.scheduled_at`,
-    );
-    const orders = await q.execute<{ ordered_at: Date | string; title: string }>(
-      sql`select ordered_at, title from care_orders where plan_id = ${plan.plan_id}
-          and ordered_at >= ${f} and ordered_at < ${e} order by ordered_at`,
-    );
-    const notDone = await q.execute<{ recorded_at: Date | string; title: string; not_done_reason: string }>(
-      sql`select ex.recorded_at, o.title, ex.not_done_reason from care_executions ex
-          join care_orders o on o.id = ex.order_id
-          where ex.plan_id = ${plan.plan_id} and ex.status = 'not_done'
-            and ex.recorded_at >= ${f} and ex.recorded_at < ${e} order by ex.recorded_at`,
-    );
-    const results = await q.execute<{
-      validated_at: Date | string;
-      name_fr: string;
-      name_en: string;
-      abnormal: boolean;
-    }>(
-      sql`select x.validated_at, c.name_fr, c.name_en, x.abnormal from exam_orders x
-          join exam_catalogue c on c.id = x.exam_id
-          where x.patient_id = ${plan.p_id} and x.validated_at >= ${f} and x.validated_at < ${e}
-          order by x.validated_at`,
-    );
+    const vitals = await vitalsRecordedIn(q, plan.plan_id, from, to);
+    const doses = await dosesNotGivenIn(q, plan.plan_id, from, to);
+    const orders = await ordersGivenIn(q, plan.plan_id, from, to);
+    const notDone = await executionsNotDoneIn(q, plan.plan_id, from, to);
+    const results = await resultsValidatedIn(q, plan.p_id, from, to);
     const out: Change[] = [];
-    for (const v of vitals.rows) {
+    for (const v of vitals) {
       const n = parseJson<News2Result>(v.news2);
       if (!n) continue;
       if (n.escalation !== 'none')
@@ -126,21 +95,21 @@ export class HandoffService {
       else if (Object.values(n.breakdown).some((p) => (p ?? 0) >= 2))
         out.push({ kind: 'vitals', at: isoRequired(v.recorded_at), text: `${t.vitals} (NEWS2 ${n.score})` });
     }
-    for (const d of doses.rows)
+    for (const d of doses)
       out.push({
         kind: 'dose_not_given',
         at: isoRequired(d.scheduled_at),
         text: t.notGiven(lang === 'fr' ? d.inn_fr : d.inn_en, d.reason),
       });
-    for (const o of orders.rows)
+    for (const o of orders)
       out.push({ kind: 'new_order', at: isoRequired(o.ordered_at), text: t.order(o.title) });
-    for (const x of notDone.rows)
+    for (const x of notDone)
       out.push({
         kind: 'execution_not_done',
         at: isoRequired(x.recorded_at),
         text: t.notDone(x.title, x.not_done_reason),
       });
-    for (const r of results.rows)
+    for (const r of results)
       out.push({
         kind: 'result',
         at: isoRequired(r.validated_at),
@@ -158,20 +127,9 @@ export class HandoffService {
     const t = T[ctx.lang];
     const changes = await this.changes(this.app.db, plan, shift.start, shift.end, ctx.lang);
     const [reason, open, existing] = await Promise.all([
-      this.app.db.execute<{ reason: string | null }>(
-        sql`select coalesce(s.reason, a.reason) as reason from care_plans cp
-          left join hospitalizations s on s.id = cp.hospitalization_id left join admissions a on a.id = cp.admission_id
-          where cp.id = ${planId}`,
-      ),
-      this.app.db.execute<{ title: string; scheduled_at: Date | string }>(
-        sql`select o.title, min(e.scheduled_at) as scheduled_at from care_executions e
-          join care_orders o on o.id = e.order_id
-          where e.plan_id = ${planId} and e.status = 'scheduled' and e.scheduled_at < ${shiftOf(clock, now, 1).end.toISOString()}
-          group by o.title order by 2 limit 10`,
-      ),
-      this.app.db.execute<{ id: string }>(
-        sql`select id from care_handoffs where plan_id = ${planId} and shift_start = ${shift.start.toISOString()}`,
-      ),
+      planReason(this.app.db, planId),
+      openTasksBefore(this.app.db, planId, shiftOf(clock, now, 1).end),
+      handoffOfShift(this.app.db, planId, shift.start),
     ]);
     const patient = patientRef(plan);
     const place = placeOf(plan);
@@ -192,9 +150,9 @@ export class HandoffService {
       plan: planId,
       shift: shiftDto(clock, shift),
       situation: t.situation(patient.full_name, patient.age !== null ? t.age(patient.age) : '', where),
-      background: t.background(reason.rows[0]?.reason ?? '', patient.allergies.join(', ')),
+      background: t.background(reason ?? '', patient.allergies.join(', ')),
       assessment: changes.length > 0 ? changes.map((c) => `${time(c.at)} ${c.text}`).join('\n') : t.noChange,
-      recommendation: open.rows
+      recommendation: open
         .map((o) =>
           `${t.todo} : ${o.title} (${time(isoRequired(o.scheduled_at))})`.replace(
             ' : ',
@@ -203,7 +161,7 @@ export class HandoffService {
         )
         .join('\n'),
       changes,
-      existing: existing.rows[0]?.id ?? null,
+      existing,
     };
   }
 
@@ -218,36 +176,33 @@ export class HandoffService {
       if (!plan.is_open) throw conflict('care.plan_closed');
       const changes = await this.changes(tx, plan, shift.start, shift.end, ctx.lang);
       try {
-        const [row] = await tx
-          .insert(careHandoffs)
-          .values({
-            hospitalId: hospital.id,
-            planId: body.plan,
-            patientId: plan.p_id,
-            shiftStart: shift.start,
-            shiftEnd: shift.end,
-            shiftLabel: shift.label,
-            situation: body.situation,
-            background: body.background ?? '',
-            assessment: body.assessment ?? '',
-            recommendation: body.recommendation ?? '',
-            changes,
-            authorId: me,
-            writtenAt: now,
-          })
-          .returning({ id: careHandoffs.id });
+        const id = await insertHandoff(tx, {
+          hospitalId: hospital.id,
+          planId: body.plan,
+          patientId: plan.p_id,
+          shiftStart: shift.start,
+          shiftEnd: shift.end,
+          shiftLabel: shift.label,
+          situation: body.situation,
+          background: body.background ?? '',
+          assessment: body.assessment ?? '',
+          recommendation: body.recommendation ?? '',
+          changes,
+          authorId: me,
+          writtenAt: now,
+        });
         await this.app.audit.record(
           ctx,
           {
             action: 'care.handoff_create',
             resourceType: 'care_handoff',
-            resourceId: row!.id,
+            resourceId: id,
             patientId: plan.p_id,
             details: { plan: body.plan, shift: shift.start.toISOString() },
           },
           tx,
         );
-        return row!.id;
+        return id;
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('care.handoff_exists');
         throw err;
@@ -269,10 +224,7 @@ export class HandoffService {
   }
 
   private async detail(ctx: ServiceContext, id: string, clock: HospitalClock, q: Queryable = this.app.db) {
-    const res = await q.execute<HandoffRow>(
-      sql`${HANDOFF_SELECT} where ho.id = ${id} and ho.hospital_id = ${scopedHospital(ctx).id}`,
-    );
-    const row = res.rows[0];
+    const row = await findHandoff(q, scopedHospital(ctx).id, id);
     if (!row) throw notFound();
     await this.care.plan(ctx, row.plan_id, q);
     return toHandoff(row, clock, actingUser(ctx).id, mayAct(ctx, 'care.write'));
@@ -285,22 +237,12 @@ export class HandoffService {
     const now = this.care.now();
     const clock = await hospitalClock(this.app.db, hospital.id);
     await this.app.db.transaction(async (tx) => {
-      const res = await tx.execute<{
-        plan_id: string;
-        patient_id: string;
-        author_id: string;
-        acknowledged_at: Date | null;
-      }>(
-        sql`select plan_id, patient_id, author_id, acknowledged_at from care_handoffs
-          where id = ${id} and hospital_id = ${hospital.id} for update`,
-      );
-      const row = res.rows[0];
+      const row = await lockHandoff(tx, hospital.id, id);
       if (!row) throw notFound();
       await this.care.plan(ctx, row.plan_id, tx);
       if (row.author_id === me) throw forbidden('care.handoff_own');
       if (row.acknowledged_at) throw conflict('care.handoff_acknowledged');
-      await tx.execute(sql`update care_handoffs set acknowledged_by = ${me}, acknowledged_at = ${now.toISOString()},
-        acknowledge_note = ${note ?? null} where id = ${id}`);
+      await markHandoffAcknowledged(tx, id, me, now, note ?? null);
       await this.app.audit.record(
         ctx,
         {
@@ -336,10 +278,7 @@ export class HandoffService {
     const clock = await hospitalClock(this.app.db, hospital.id);
     const shift = shiftOf(clock, now);
     const previous = shiftOf(clock, now, -1);
-    const scope = [inScope(hospital.id, me, sql`d.id`)];
-    if (q.department) scope.push(sql`d.id = ${q.department}`);
-    if (q.ward) scope.push(sql`w.id = ${q.ward}`);
-    const where = sql.join(scope, sql` and `);
+    const scope = { hospitalId: hospital.id, userId: me, department: q.department, ward: q.ward };
     const limit = q.page_size;
     const offset = (q.page - 1) * q.page_size;
     await this.app.audit.record(ctx, {
@@ -348,18 +287,11 @@ export class HandoffService {
       details: { box: q.box, page: q.page },
     });
     if (q.box === 'to_give') {
-      const base = sql`${PLAN_FROM} where cp.hospital_id = ${hospital.id} and ${where}
-        and ${PLAN_IS_OPEN}
-        and not exists (select 1 from care_handoffs h2 where h2.plan_id = cp.id and h2.shift_start = ${shift.start.toISOString()})`;
-      const res = await this.app.db.execute<PlanRow>(
-        sql`select ${PLAN_COLUMNS} ${base} order by w.name nulls last, b.label nulls last, cp.created_at
-          limit ${limit} offset ${offset}`,
-      );
-      const counted = await this.app.db.execute<{ n: number }>(sql`select count(*)::int as n ${base}`);
+      const { rows, count } = await openPlansWithoutHandoff(this.app.db, scope, shift.start, limit, offset);
       return {
         shift: shiftDto(clock, shift),
-        count: Number(counted.rows[0]?.n ?? 0),
-        rows: res.rows.map((p) => ({
+        count,
+        rows: rows.map((p) => ({
           plan: p.plan_id,
           patient: patientRef(p),
           department: departmentRef(p),
@@ -370,25 +302,18 @@ export class HandoffService {
     }
     // A handoff waits to be taken only while its patient is here: a discharge (or the visit's end) takes the
     // patient out of "À prendre" and of the charge nurse's unacknowledged list (issue 37).
-    const box =
+    const box: HandoffBox =
       q.box === 'to_acknowledge'
-        ? sql`and ho.acknowledged_at is null and ho.author_id <> ${me} and ho.shift_start >= ${previous.start.toISOString()} and ${PLAN_IS_OPEN}`
+        ? { box: 'to_acknowledge', me, since: previous.start }
         : q.box === 'unacknowledged'
-          ? sql`and ho.acknowledged_at is null and ${PLAN_IS_OPEN}`
-          : sql`and ho.shift_start >= ${previous.start.toISOString()}`;
-    const res = await this.app.db.execute<HandoffRow>(
-      sql`${HANDOFF_SELECT} where ho.hospital_id = ${hospital.id} and ${where} ${box}
-        order by ho.shift_start desc, w.name nulls last, b.label nulls last, ho.written_at
-        limit ${limit} offset ${offset}`,
-    );
-    const counted = await this.app.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from (${HANDOFF_SELECT} where ho.hospital_id = ${hospital.id} and ${where} ${box}) t`,
-    );
+          ? { box: 'unacknowledged' }
+          : { box: 'all', since: previous.start };
+    const { rows, count } = await handoffPage(this.app.db, scope, box, limit, offset);
     const canWrite = mayAct(ctx, 'care.write');
     return {
       shift: shiftDto(clock, shift),
-      count: Number(counted.rows[0]?.n ?? 0),
-      rows: res.rows.map((r) => {
+      count,
+      rows: rows.map((r) => {
         const handoff = toHandoff(r, clock, me, canWrite);
         return {
           plan: handoff.plan,
@@ -400,27 +325,6 @@ export class HandoffService {
       }),
     };
   }
-}
-
-interface HandoffRow extends PlanRow {
-  id: string;
-  shift_start: Date | string;
-  shift_end: Date | string;
-  shift_label: string;
-  situation: string;
-  background: string;
-  assessment: string;
-  recommendation: string;
-  changes: unknown;
-  author_id: string;
-  au_first: string;
-  au_last: string;
-  written_at: Date | string;
-  acknowledged_by: string | null;
-  ak_first: string | null;
-  ak_last: string | null;
-  acknowledged_at: Date | string | null;
-  acknowledge_note: string | null;
 }
 
 function toHandoff(r: HandoffRow, clock: HospitalClock, me: string, canWrite: boolean): THandoff {
