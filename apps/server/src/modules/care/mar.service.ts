@@ -7,19 +7,25 @@ import type {
   TStatDoseCreate,
 } from '@greensen/shared/contracts/medication-safety';
 import { isLate } from '@greensen/shared/domain/care';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
-import { medicationAdministrations } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { AdministrationSafety } from '../medication-safety/administration.service.js';
 import { timingOf } from '../medication-safety/safety.rules.js';
 import { MedicationSafetyService } from '../medication-safety/safety.service.js';
 import { hospitalClock, shiftOf } from './care.context.js';
-import { DOSE_SELECT, toDose } from './care.repository.js';
 import type { CareService } from './care.service.js';
-import { HOUR, lineDoseTimes, lineOf, parseFrequency, planDoses, planLines, SIGNED } from './mar.lines.js';
+import { HOUR, lineDoseTimes, lineOf, parseFrequency, planDoses, planLines } from './mar.lines.js';
+import {
+  doseById,
+  doseByKey,
+  dosesGivenInDayTo,
+  insertDoseUnlessRecorded,
+  latestStayOfVisit,
+  setFirstDose,
+  signedLineOrigin,
+} from './mar.repository.js';
 /** The medication administration record (issue 20): doses due per window, given once, idempotent writes. */
 export class MarService {
   private readonly safety: AdministrationSafety;
@@ -69,13 +75,6 @@ export class MarService {
     return result;
   }
 
-  private async byKey(q: Queryable, key: string) {
-    const res = await q.execute<Record<string, unknown>>(
-      sql`${DOSE_SELECT} where ma.idempotency_key = ${key}`,
-    );
-    return res.rows[0] ? { row: res.rows[0], dose: toDose(res.rows[0]) } : null;
-  }
-
   /**
    * Records a dose once. A submit repeated with the same key returns the first record (`created: false`), even
    * when both arrive at the same instant (the unique key decides); another key for a dose already recorded is
@@ -89,32 +88,21 @@ export class MarService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const now = this.care.now();
-    const replay = (found: { row: Record<string, unknown>; dose: TDoseRecord }) => {
+    const replay = (found: { hospitalId: string; dose: TDoseRecord }) => {
       if (
-        found.row.hospital_id !== hospital.id ||
+        found.hospitalId !== hospital.id ||
         found.dose.prescription_line !== body.prescription_line ||
         (!opts.stat && found.dose.scheduled_at !== new Date(body.scheduled_at).toISOString())
       )
         throw conflict('care.key_reused');
       return { dose: withTiming(found.dose), created: false };
     };
-    const first = await this.byKey(this.app.db, body.idempotency_key);
+    const first = await doseByKey(this.app.db, body.idempotency_key);
     if (first) return replay(first);
     const scheduledAt = new Date(body.scheduled_at);
     let alerts: TSafetyAlert[] = [];
     const outcome = await this.app.db.transaction(async (tx) => {
-      const found = await tx.execute<{
-        prescription_id: string;
-        hospitalization_id: string | null;
-        admission_id: string | null;
-        refused: boolean;
-      }>(
-        sql`select pr.id as prescription_id, pr.hospitalization_id, c.admission_id,
-            l.refused_at is not null as refused from prescription_lines l
-          join prescriptions pr on pr.id = l.prescription_id left join consultations c on c.id = pr.consultation_id
-          where l.id = ${body.prescription_line} and pr.hospital_id = ${hospital.id} and pr.status in ${SIGNED}`,
-      );
-      const origin = found.rows[0];
+      const origin = await signedLineOrigin(tx, hospital.id, body.prescription_line);
       if (!origin) throw notFound();
       // A line the pharmacy refused to dispense is not given at the bedside (issue 34).
       if (origin.refused) throw conflict('care.line_refused');
@@ -128,14 +116,9 @@ export class MarService {
       if (opts.stat) {
         // A first dose now: the line's schedule restarts from it (refused once a dose was given, or twice).
         if (frequency.kind === 'as_needed') throw badRequest({ prescription_line: ['care.stat_as_needed'] });
-        const set = await tx.execute<{
-          id: string;
-        }>(sql`update prescription_lines set first_dose_at = ${scheduledAt.toISOString()}
-          where id = ${line.id} and first_dose_at is null and not exists (select 1 from medication_administrations
-            where prescription_line_id = ${line.id} and outcome = 'given') returning id`);
-        if (!set.rows[0]) {
+        if (!(await setFirstDose(tx, line.id, scheduledAt))) {
           // The same submit, committed meanwhile (a double tap): replayed below; else a first dose exists.
-          if (await this.byKey(tx, body.idempotency_key)) return null;
+          if (await doseByKey(tx, body.idempotency_key)) return null;
           throw conflict('care.stat_not_first');
         }
         line.first_dose_at = scheduledAt;
@@ -174,36 +157,32 @@ export class MarService {
           givenAt,
           overrides: body.overrides,
         }));
-      const inserted = await tx
-        .insert(medicationAdministrations)
-        .values({
-          hospitalId: hospital.id,
-          planId,
-          patientId: plan.p_id,
-          prescriptionLineId: line.id,
-          scheduledAt,
-          outcome: body.outcome,
-          givenAt,
-          dose: body.outcome === 'given' ? body.dose : null,
-          doseUnit: body.outcome === 'given' ? body.dose_unit : null,
-          route: body.outcome === 'given' ? body.route : null,
-          site: body.outcome === 'given' ? (body.site ?? null) : null,
-          reason: body.outcome === 'not_given' ? body.reason : null,
-          note: body.note ?? null,
-          late: givenAt !== null && frequency.kind !== 'as_needed' && isLate(scheduledAt, givenAt, now),
-          idempotencyKey: body.idempotency_key,
-          recordedBy: me,
-          recordedAt: now,
-        })
-        .onConflictDoNothing()
-        .returning({ id: medicationAdministrations.id });
-      if (!inserted[0]) return null;
+      const inserted = await insertDoseUnlessRecorded(tx, {
+        hospitalId: hospital.id,
+        planId,
+        patientId: plan.p_id,
+        prescriptionLineId: line.id,
+        scheduledAt,
+        outcome: body.outcome,
+        givenAt,
+        dose: body.outcome === 'given' ? body.dose : null,
+        doseUnit: body.outcome === 'given' ? body.dose_unit : null,
+        route: body.outcome === 'given' ? body.route : null,
+        site: body.outcome === 'given' ? (body.site ?? null) : null,
+        reason: body.outcome === 'not_given' ? body.reason : null,
+        note: body.note ?? null,
+        late: givenAt !== null && frequency.kind !== 'as_needed' && isLate(scheduledAt, givenAt, now),
+        idempotencyKey: body.idempotency_key,
+        recordedBy: me,
+        recordedAt: now,
+      });
+      if (!inserted) return null;
       await this.app.audit.record(
         ctx,
         {
           action: body.outcome === 'given' ? 'care.dose_given' : 'care.dose_not_given',
           resourceType: 'medication_administration',
-          resourceId: inserted[0].id,
+          resourceId: inserted,
           patientId: plan.p_id,
           details: {
             line: line.id,
@@ -213,16 +192,14 @@ export class MarService {
         },
         tx,
       );
-      return inserted[0].id;
+      return inserted;
     });
     if (outcome) {
-      const res = await this.app.db.execute<Record<string, unknown>>(
-        sql`${DOSE_SELECT} where ma.id = ${outcome}`,
-      );
-      return { dose: { ...withTiming(toDose(res.rows[0]!)), alerts }, created: true };
+      const dose = await doseById(this.app.db, outcome);
+      return { dose: { ...withTiming(dose), alerts }, created: true };
     }
     // The same key committed meanwhile (a double tap), or another record of this dose.
-    const again = await this.byKey(this.app.db, body.idempotency_key);
+    const again = await doseByKey(this.app.db, body.idempotency_key);
     if (again) return replay(again);
     throw conflict('care.dose_already_recorded');
   }
@@ -254,11 +231,7 @@ export class MarService {
   }
 
   private async checkAsNeeded(q: Queryable, lineId: string, maxPerDay: number, at: Date) {
-    const res = await q.execute<{ n: number }>(sql`select count(*)::int as n from medication_administrations
-      where prescription_line_id = ${lineId} and outcome = 'given'
-        and scheduled_at > ${new Date(at.getTime() - 24 * HOUR).toISOString()}
-        and scheduled_at <= ${at.toISOString()}`);
-    if (Number(res.rows[0]?.n ?? 0) >= maxPerDay) throw conflict('care.as_needed_max');
+    if ((await dosesGivenInDayTo(q, lineId, at)) >= maxPerDay) throw conflict('care.as_needed_max');
   }
 
   /** The plan a prescription belongs to (opened when none exists yet). */
@@ -269,11 +242,7 @@ export class MarService {
   ): Promise<string> {
     let stay = origin.hospitalization_id;
     if (!stay && origin.admission_id) {
-      const s = await tx.execute<{ id: string }>(
-        sql`select id from hospitalizations where admission_id = ${origin.admission_id}
-          order by requested_at desc limit 1`,
-      );
-      stay = s.rows[0]?.id ?? null;
+      stay = await latestStayOfVisit(tx, origin.admission_id);
     }
     const plan = await this.care.ensurePlanIn(
       tx,
