@@ -4,7 +4,7 @@ import { shiftAt } from '@greensen/shared/domain/care';
 import { computeNews2 } from '@greensen/shared/domain/news2';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { nextSequenceValue } from '../../lib/sequences.js';
-import { materializeOrder } from '../../modules/care/care.service.js';
+import { materializeOrder } from '../../modules/care/orders.service.js';
 import type { Queryable } from '../client.js';
 import {
   careFluids,

@@ -58,9 +58,11 @@ import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
-import { CareService, materializeDue } from './care.service.js';
+import { CareService } from './care.service.js';
+import { ExecutionsService } from './executions.service.js';
 import { HandoffService } from './handoffs.service.js';
 import { MarService } from './mar.service.js';
+import { materializeDue, OrdersService } from './orders.service.js';
 import { TasksService } from './tasks.service.js';
 import { VitalsService } from './vitals.service.js';
 
@@ -225,7 +227,9 @@ defineMessages({
 export async function careRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const care = new CareService(app);
-  const vitals = new VitalsService(app, care);
+  const orders = new OrdersService(app, care);
+  const executions = new ExecutionsService(app, care);
+  const vitals = new VitalsService(app, care, executions);
   const mar = new MarService(app, care);
   const tasks = new TasksService(app, care);
   const handoffs = new HandoffService(app, care);
@@ -338,7 +342,7 @@ export async function careRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { rows, count } = await care.orders(
+      const { rows, count } = await orders.orders(
         contextOf(request),
         request.params.id,
         request.query.status,
@@ -363,7 +367,7 @@ export async function careRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       reply.code(201);
-      return care.createOrder(contextOf(request), request.params.id, request.body);
+      return orders.createOrder(contextOf(request), request.params.id, request.body);
     },
   );
 
@@ -379,7 +383,7 @@ export async function careRoutes(app: FastifyInstance) {
         response: { 200: ZCareOrder },
       },
     },
-    async (request) => care.stopOrder(contextOf(request), request.params.id, request.body.reason),
+    async (request) => orders.stopOrder(contextOf(request), request.params.id, request.body.reason),
   );
 
   r.get(
@@ -396,7 +400,7 @@ export async function careRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, page_size, ...f } = request.query;
-      const { rows, count } = await care.planExecutions(
+      const { rows, count } = await executions.planExecutions(
         contextOf(request),
         request.params.id,
         f,
@@ -421,7 +425,7 @@ export async function careRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, page_size, ...f } = request.query;
-      const { rows, count } = await care.wardExecutions(contextOf(request), f, page, page_size);
+      const { rows, count } = await executions.wardExecutions(contextOf(request), f, page, page_size);
       return pageOf(request, request.query, count, rows);
     },
   );
@@ -440,7 +444,7 @@ export async function careRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, page_size, department } = request.query;
-      const { rows, count } = await care.nurses(
+      const { rows, count } = await executions.nurses(
         contextOf(request),
         department,
         page_size,
@@ -462,7 +466,7 @@ export async function careRoutes(app: FastifyInstance) {
         response: { 200: ZCareAssignResult },
       },
     },
-    async (request) => care.assign(contextOf(request), request.params.id, request.body.nurse),
+    async (request) => executions.assign(contextOf(request), request.params.id, request.body.nurse),
   );
 
   r.post(
@@ -477,7 +481,7 @@ export async function careRoutes(app: FastifyInstance) {
         response: { 200: ZCareExecution },
       },
     },
-    async (request) => care.schedule(contextOf(request), request.params.id, request.body),
+    async (request) => executions.schedule(contextOf(request), request.params.id, request.body),
   );
 
   r.post(
@@ -492,7 +496,7 @@ export async function careRoutes(app: FastifyInstance) {
         response: { 200: ZCareExecution },
       },
     },
-    async (request) => care.record(contextOf(request), request.params.id, request.body),
+    async (request) => executions.record(contextOf(request), request.params.id, request.body),
   );
 
   r.post(
@@ -507,7 +511,7 @@ export async function careRoutes(app: FastifyInstance) {
         response: { 200: ZCareExecution },
       },
     },
-    async (request) => care.undo(contextOf(request), request.params.id),
+    async (request) => executions.undo(contextOf(request), request.params.id),
   );
 
   r.post(
@@ -522,7 +526,7 @@ export async function careRoutes(app: FastifyInstance) {
         response: { 200: ZCareExecution },
       },
     },
-    async (request) => care.cancel(contextOf(request), request.params.id, request.body.reason),
+    async (request) => executions.cancel(contextOf(request), request.params.id, request.body.reason),
   );
 
   r.get(

@@ -8,7 +8,7 @@ import { insertTestIcd10, startedConsultation } from '../../../test/consultation
 import { TEST_DB_KIND } from '../../../test/database.js';
 import { type Actor, admit, call, createPatient, journeyHospital } from '../../../test/journey.js';
 import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
-import { materializeDue } from './care.service.js';
+import { materializeDue } from './orders.service.js';
 
 let ctx: TestContext;
 let h: Awaited<ReturnType<typeof journeyHospital>>;

@@ -29,6 +29,7 @@ import {
   vitalsByKeys,
 } from './care.repository.js';
 import type { CareService } from './care.service.js';
+import type { ExecutionsService } from './executions.service.js';
 import {
   dueVitalsExecutions,
   latestVitals,
@@ -50,6 +51,7 @@ export class VitalsService {
   constructor(
     private readonly app: FastifyInstance,
     private readonly care: CareService,
+    private readonly executions: ExecutionsService,
   ) {}
 
   /** The patients of a ward (or the caller's departments) with their latest set and the vitals task due. */
@@ -234,7 +236,7 @@ export class VitalsService {
     if (!row) throw new KeyTaken();
     const id = row.id;
     if (executionId)
-      await this.care.record(
+      await this.executions.record(
         ctx,
         executionId,
         { outcome: 'done', done_at: recordedAt.toISOString(), note: null },
