@@ -10,24 +10,15 @@ import type {
 import { ZCareVitals } from '@greensen/shared/contracts/care';
 import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
 import { news2Applies } from '@greensen/shared/domain/news2';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
-import { careFluids, careVitals } from '../../db/schema/index.js';
 import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { departmentHeads } from '../hospitalizations/hospitalizations.repository.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
 import { hospitalClock, shiftDto, shiftOf } from './care.context.js';
-import {
-  type PlanRow,
-  toFluid,
-  toVitals,
-  VITALS_SELECT,
-  vitalsByIds,
-  vitalsByKeys,
-} from './care.repository.js';
+import { type PlanRow, vitalsByIds, vitalsByKeys } from './care.repository.js';
 import type { CareService } from './care.service.js';
 import type { ExecutionsService } from './executions.service.js';
 import {
@@ -37,6 +28,14 @@ import {
   toSeriesVitals,
   vitalsSeries,
 } from './vital-signs.repository.js';
+import {
+  fluidById,
+  fluidTotalsByDay,
+  insertFluid,
+  insertVitalsUnlessKept,
+  isVitalsTaskOfPlan,
+  planVitalsPage,
+} from './vitals.repository.js';
 
 const HOUR = 3_600_000;
 
@@ -196,45 +195,37 @@ export class VitalsService {
       escalatedTo = escalatedTo.filter((u) => u !== me);
     }
     if (executionId) {
-      const ex = await tx.execute<{ n: number }>(
-        sql`select count(*)::int as n from care_executions e join care_orders o on o.id = e.order_id
-          where e.id = ${executionId} and e.plan_id = ${plan.plan_id} and o.kind = 'vitals'`,
-      );
-      if (Number(ex.rows[0]?.n ?? 0) === 0) throw badRequest({ execution: ['care.execution_unknown'] });
+      if (!(await isVitalsTaskOfPlan(tx, executionId, plan.plan_id)))
+        throw badRequest({ execution: ['care.execution_unknown'] });
     }
-    const [row] = await tx
-      .insert(careVitals)
-      .values({
-        hospitalId: hospital.id,
-        planId: plan.plan_id,
-        patientId: plan.p_id,
-        recordedAt,
-        recordedBy: me,
-        temperature: v.temperature ?? null,
-        heartRate: v.heart_rate ?? null,
-        respiratoryRate: v.respiratory_rate ?? null,
-        systolicBp: v.systolic_bp ?? null,
-        diastolicBp: v.diastolic_bp ?? null,
-        spo2: v.spo2 ?? null,
-        onOxygen: v.on_oxygen,
-        oxygenFlow: v.oxygen_flow ?? null,
-        avpu: v.avpu ?? null,
-        confused: v.confused ?? null,
-        pain: v.pain ?? null,
-        weight: v.weight ?? null,
-        glycaemia: v.glycaemia ?? null,
-        note: v.note ?? null,
-        news2Score: news2?.score ?? null,
-        news2: news2 ? { ...news2 } : null,
-        escalatedTo,
-        executionId: executionId ?? null,
-        idempotencyKey: opts.key ?? null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: careVitals.id });
+    const id = await insertVitalsUnlessKept(tx, {
+      hospitalId: hospital.id,
+      planId: plan.plan_id,
+      patientId: plan.p_id,
+      recordedAt,
+      recordedBy: me,
+      temperature: v.temperature ?? null,
+      heartRate: v.heart_rate ?? null,
+      respiratoryRate: v.respiratory_rate ?? null,
+      systolicBp: v.systolic_bp ?? null,
+      diastolicBp: v.diastolic_bp ?? null,
+      spo2: v.spo2 ?? null,
+      onOxygen: v.on_oxygen,
+      oxygenFlow: v.oxygen_flow ?? null,
+      avpu: v.avpu ?? null,
+      confused: v.confused ?? null,
+      pain: v.pain ?? null,
+      weight: v.weight ?? null,
+      glycaemia: v.glycaemia ?? null,
+      note: v.note ?? null,
+      news2Score: news2?.score ?? null,
+      news2: news2 ? { ...news2 } : null,
+      escalatedTo,
+      executionId: executionId ?? null,
+      idempotencyKey: opts.key ?? null,
+    });
     // The key committed by a parallel request: this transaction is rolled back and the round answered again.
-    if (!row) throw new KeyTaken();
-    const id = row.id;
+    if (!id) throw new KeyTaken();
     if (executionId)
       await this.executions.record(
         ctx,
@@ -285,13 +276,7 @@ export class VitalsService {
 
   async list(ctx: ServiceContext, planId: string, page: number, pageSize: number) {
     const plan = await this.care.plan(ctx, planId);
-    const res = await this.app.db.execute<Record<string, unknown>>(
-      sql`${VITALS_SELECT} where v.plan_id = ${planId} order by v.recorded_at desc
-        limit ${pageSize} offset ${(page - 1) * pageSize}`,
-    );
-    const counted = await this.app.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from care_vitals where plan_id = ${planId}`,
-    );
+    const result = await planVitalsPage(this.app.db, planId, pageSize, (page - 1) * pageSize);
     await this.app.audit.record(ctx, {
       action: 'care.vitals_list',
       resourceType: 'care_plan',
@@ -299,7 +284,7 @@ export class VitalsService {
       patientId: plan.p_id,
       details: { page },
     });
-    return { rows: res.rows.map(toVitals), count: Number(counted.rows[0]?.n ?? 0) };
+    return result;
   }
 
   async addFluid(
@@ -319,37 +304,30 @@ export class VitalsService {
     const id = await this.app.db.transaction(async (tx) => {
       const plan = await this.care.plan(ctx, planId, tx);
       if (!plan.is_open) throw conflict('care.plan_closed');
-      const [row] = await tx
-        .insert(careFluids)
-        .values({
-          hospitalId: hospital.id,
-          planId,
-          direction: body.direction,
-          kind: body.kind,
-          volumeMl: body.volume_ml,
-          recordedAt,
-          recordedBy: me,
-          note: body.note ?? null,
-        })
-        .returning({ id: careFluids.id });
+      const id = await insertFluid(tx, {
+        hospitalId: hospital.id,
+        planId,
+        direction: body.direction,
+        kind: body.kind,
+        volumeMl: body.volume_ml,
+        recordedAt,
+        recordedBy: me,
+        note: body.note ?? null,
+      });
       await this.app.audit.record(
         ctx,
         {
           action: 'care.fluid_record',
           resourceType: 'care_fluid',
-          resourceId: row!.id,
+          resourceId: id,
           patientId: plan.p_id,
           details: { plan: planId, direction: body.direction, volume_ml: body.volume_ml },
         },
         tx,
       );
-      return row!.id;
+      return id;
     });
-    const res = await this.app.db.execute<Record<string, unknown>>(
-      sql`select f.*, u.first_name as u_first, u.last_name as u_last from care_fluids f
-        join users u on u.id = f.recorded_by where f.id = ${id}`,
-    );
-    return toFluid(res.rows[0]!);
+    return fluidById(this.app.db, id);
   }
 
   /** The temperature chart of `days` days from `from` (default: the last `days` days up to today). */
@@ -368,13 +346,7 @@ export class VitalsService {
     const end = zonedInstant(addDays(toDay, 1), '00:00', clock.timeZone);
     // The patient's one series: the triage and consultation sets of the period are on the chart too.
     const vitals = await vitalsSeries(this.app.db, scopedHospital(ctx).id, plan.p_id, start, end, 2000);
-    const fluids = await this.app.db.execute<{ day: string; direction: string; total: number }>(
-      sql`select ((f.recorded_at at time zone ${clock.timeZone})::date)::text as day, f.direction,
-          sum(f.volume_ml)::int as total
-        from care_fluids f where f.plan_id = ${planId}
-          and f.recorded_at >= ${start.toISOString()} and f.recorded_at < ${end.toISOString()}
-        group by 1, 2`,
-    );
+    const fluids = await fluidTotalsByDay(this.app.db, planId, start, end, clock.timeZone);
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const points = vitals.map((r) => ({
       at: new Date(r.recorded_at as string).toISOString(),
@@ -391,8 +363,8 @@ export class VitalsService {
     }));
     const days: TChart['days'] = [];
     for (let d = fromDay; d <= toDay; d = addDays(d, 1)) {
-      const intake = Number(fluids.rows.find((r) => r.day === d && r.direction === 'intake')?.total ?? 0);
-      const output = Number(fluids.rows.find((r) => r.day === d && r.direction === 'output')?.total ?? 0);
+      const intake = Number(fluids.find((r) => r.day === d && r.direction === 'intake')?.total ?? 0);
+      const output = Number(fluids.find((r) => r.day === d && r.direction === 'output')?.total ?? 0);
       const weights = points.filter(
         (p) => p.weight !== null && zonedDate(new Date(p.at), clock.timeZone) === d,
       );
