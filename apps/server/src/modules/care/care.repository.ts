@@ -194,8 +194,7 @@ export const EXECUTION_SELECT = sql`select ${EXECUTION_COLUMNS},
   ${EXECUTION_FROM}
   join care_plans cp on cp.id = e.plan_id ${PLAN_JOINS}`;
 
-export interface PlaceRow {
-  [column: string]: unknown;
+export type PlaceRow = {
   b_id: string | null;
   b_label: string | null;
   r_id: string | null;
@@ -203,11 +202,10 @@ export interface PlaceRow {
   w_id: string | null;
   w_code: string | null;
   w_name: string | null;
-}
+};
 
 /** What EXECUTION_COLUMNS read. */
-export interface ExecutionOwnRow {
-  [column: string]: unknown;
+export type ExecutionOwnRow = {
   id: string;
   plan_id: string;
   scheduled_at: Date | string;
@@ -228,7 +226,7 @@ export interface ExecutionOwnRow {
   dn_id: string | null;
   dn_first: string | null;
   dn_last: string | null;
-}
+};
 
 export interface ExecutionRow extends RefRow, ExecutionOwnRow, PlaceRow {}
 
@@ -327,7 +325,7 @@ export async function vitalsByKeys(
 /** The sets of `ids`, in no particular order. */
 export async function vitalsByIds(q: Queryable, ids: readonly string[]): Promise<TVitalsRecord[]> {
   if (ids.length === 0) return [];
-  const res = await q.execute<Record<string, unknown>>(sql`${VITALS_SELECT} where v.id in (${sqlList(ids)})`);
+  const res = await q.execute<VitalsRow>(sql`${VITALS_SELECT} where v.id in (${sqlList(ids)})`);
   return res.rows.map(toVitals);
 }
 
@@ -338,16 +336,46 @@ export const VITALS_SELECT = sql`select v.*, u.first_name as u_first, u.last_nam
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-export function toVitals(r: Record<string, unknown>): TVitalsRecord {
+/** A numeric column: a number, or its text (PostgreSQL's `numeric`). */
+type Numeric = number | string | null;
+
+/** What VITALS_SELECT reads: a ward set, who recorded it and whom it was escalated to. */
+export type VitalsRow = {
+  id: string;
+  plan_id: string;
+  patient_id: string;
+  recorded_at: Date | string;
+  recorded_by: string;
+  u_first: string;
+  u_last: string;
+  temperature: Numeric;
+  heart_rate: Numeric;
+  respiratory_rate: Numeric;
+  systolic_bp: Numeric;
+  diastolic_bp: Numeric;
+  spo2: Numeric;
+  on_oxygen: boolean | null;
+  oxygen_flow: Numeric;
+  avpu: TVitalsRecord['avpu'] | null;
+  confused: boolean | null;
+  pain: Numeric;
+  weight: Numeric;
+  glycaemia: Numeric;
+  note: string | null;
+  news2: TNews2 | string | null;
+  escalated: { id: string; full_name: string }[] | string | null;
+};
+
+export function toVitals(r: VitalsRow): TVitalsRecord {
   return {
-    id: r.id as string,
+    id: r.id,
     source: 'ward',
-    plan: r.plan_id as string,
-    patient: r.patient_id as string,
-    recorded_at: isoRequired(r.recorded_at as Date),
+    plan: r.plan_id,
+    patient: r.patient_id,
+    recorded_at: isoRequired(r.recorded_at),
     recorded_by: {
-      id: r.recorded_by as string,
-      full_name: fullName(r.u_first as string, r.u_last as string),
+      id: r.recorded_by,
+      full_name: fullName(r.u_first, r.u_last),
     },
     temperature: num(r.temperature),
     heart_rate: num(r.heart_rate),
@@ -357,55 +385,90 @@ export function toVitals(r: Record<string, unknown>): TVitalsRecord {
     spo2: num(r.spo2),
     on_oxygen: Boolean(r.on_oxygen),
     oxygen_flow: num(r.oxygen_flow),
-    avpu: (r.avpu as TVitalsRecord['avpu']) ?? null,
-    confused: (r.confused as boolean | null) ?? null,
+    avpu: r.avpu ?? null,
+    confused: r.confused ?? null,
     pain: num(r.pain),
     weight: num(r.weight),
     glycaemia: num(r.glycaemia),
-    note: (r.note as string | null) ?? null,
+    note: r.note ?? null,
     news2: parseJson<TNews2>(r.news2),
     escalated_to: parseJson<{ id: string; full_name: string }[]>(r.escalated) ?? [],
   };
 }
 
-export function toFluid(r: Record<string, unknown>): TFluid {
+/** An intake or output with who recorded it (`u_first`, `u_last`). */
+export type FluidRow = {
+  id: string;
+  plan_id: string;
+  direction: TFluid['direction'];
+  kind: TFluid['kind'];
+  volume_ml: number | string;
+  recorded_at: Date | string;
+  recorded_by: string;
+  u_first: string;
+  u_last: string;
+  note: string | null;
+};
+
+export function toFluid(r: FluidRow): TFluid {
   return {
-    id: r.id as string,
-    plan: r.plan_id as string,
-    direction: r.direction as TFluid['direction'],
-    kind: r.kind as TFluid['kind'],
+    id: r.id,
+    plan: r.plan_id,
+    direction: r.direction,
+    kind: r.kind,
     volume_ml: Number(r.volume_ml),
-    recorded_at: isoRequired(r.recorded_at as Date),
+    recorded_at: isoRequired(r.recorded_at),
     recorded_by: {
-      id: r.recorded_by as string,
-      full_name: fullName(r.u_first as string, r.u_last as string),
+      id: r.recorded_by,
+      full_name: fullName(r.u_first, r.u_last),
     },
-    note: (r.note as string | null) ?? null,
+    note: r.note ?? null,
   };
 }
 
 export const DOSE_SELECT = sql`select ma.*, u.first_name as u_first, u.last_name as u_last
   from medication_administrations ma join users u on u.id = ma.recorded_by`;
 
-export function toDose(r: Record<string, unknown>): TDoseRecord {
+/** What DOSE_SELECT reads (or a dose record aggregated as JSON): a dose record and who recorded it. */
+export type DoseRow = {
+  id: string;
+  hospital_id: string;
+  prescription_line_id: string;
+  scheduled_at: Date | string;
+  outcome: TDoseRecord['outcome'];
+  given_at: Date | string | null;
+  dose: Numeric;
+  dose_unit: string | null;
+  route: TDoseRecord['route'] | null;
+  site: string | null;
+  reason: TDoseRecord['reason'] | null;
+  note: string | null;
+  late: boolean | null;
+  recorded_by: string;
+  u_first: string;
+  u_last: string;
+  recorded_at: Date | string;
+};
+
+export function toDose(r: DoseRow): TDoseRecord {
   return {
-    id: r.id as string,
-    prescription_line: r.prescription_line_id as string,
-    scheduled_at: isoRequired(r.scheduled_at as Date),
-    outcome: r.outcome as TDoseRecord['outcome'],
-    given_at: iso(r.given_at as Date | null),
+    id: r.id,
+    prescription_line: r.prescription_line_id,
+    scheduled_at: isoRequired(r.scheduled_at),
+    outcome: r.outcome,
+    given_at: iso(r.given_at),
     dose: num(r.dose),
-    dose_unit: (r.dose_unit as string | null) ?? null,
-    route: (r.route as TDoseRecord['route']) ?? null,
-    site: (r.site as string | null) ?? null,
-    reason: (r.reason as TDoseRecord['reason']) ?? null,
-    note: (r.note as string | null) ?? null,
+    dose_unit: r.dose_unit ?? null,
+    route: r.route ?? null,
+    site: r.site ?? null,
+    reason: r.reason ?? null,
+    note: r.note ?? null,
     late: Boolean(r.late),
     recorded_by: {
-      id: r.recorded_by as string,
-      full_name: fullName(r.u_first as string, r.u_last as string),
+      id: r.recorded_by,
+      full_name: fullName(r.u_first, r.u_last),
     },
-    recorded_at: isoRequired(r.recorded_at as Date),
+    recorded_at: isoRequired(r.recorded_at),
   };
 }
 

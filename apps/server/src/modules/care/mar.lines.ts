@@ -11,13 +11,12 @@ import { fullName } from '../../lib/clinical.js';
 import { sqlList } from '../../lib/queries.js';
 import { prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
 import { statDoseTimes } from '../medication-safety/safety.rules.js';
-import { toDose } from './care.repository.js';
+import { type DoseRow, toDose } from './care.repository.js';
 
 export const HOUR = 3_600_000;
 export const SIGNED = sql.raw(`('signed', 'partially_dispensed', 'dispensed')`);
 
-export interface LineRow {
-  [k: string]: unknown;
+export type LineRow = {
   plan_id: string;
   id: string;
   prescription_id: string;
@@ -38,7 +37,7 @@ export interface LineRow {
   u_id: string;
   u_first: string;
   u_last: string;
-}
+};
 
 /** The signed lines of the plans `cp` (prescribed in the stay, or in a consultation of the visit it came from). */
 const LINES_FROM = sql`from care_plans cp
@@ -75,7 +74,7 @@ export async function planLines(q: Queryable, planIds: readonly string[]): Promi
 }
 
 /** A line row with its records of the window (JSON). */
-export type LineWithRecords = LineRow & { records: Record<string, unknown>[] | string };
+export type LineWithRecords = LineRow & { records: DoseRow[] | string };
 
 /**
  * The statement of the signed lines of the plans of `planSet`, each with its dose records in `[from, to)` as
@@ -116,9 +115,7 @@ export function dosesOfLines(
   timeZone: string,
 ): Map<string, TDose[]> {
   const records = rows.flatMap((r) =>
-    (typeof r.records === 'string' ? (JSON.parse(r.records) as Record<string, unknown>[]) : r.records).map(
-      toDose,
-    ),
+    (typeof r.records === 'string' ? (JSON.parse(r.records) as DoseRow[]) : r.records).map(toDose),
   );
   return scheduleDoses(rows, records, from, to, now, timeZone);
 }

@@ -2,7 +2,7 @@ import type { TDoseRecord } from '@greensen/shared/contracts/care';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { medicationAdministrations } from '../../db/schema/index.js';
-import { DOSE_SELECT, toDose } from './care.repository.js';
+import { DOSE_SELECT, type DoseRow, toDose } from './care.repository.js';
 import { HOUR, SIGNED } from './mar.lines.js';
 
 /** The dose recorded under the client's key (`idempotency_key`), with its hospital (null: none). */
@@ -10,14 +10,14 @@ export async function doseByKey(
   q: Queryable,
   key: string,
 ): Promise<{ hospitalId: string; dose: TDoseRecord } | null> {
-  const res = await q.execute<Record<string, unknown>>(sql`${DOSE_SELECT} where ma.idempotency_key = ${key}`);
+  const res = await q.execute<DoseRow>(sql`${DOSE_SELECT} where ma.idempotency_key = ${key}`);
   const row = res.rows[0];
-  return row ? { hospitalId: row.hospital_id as string, dose: toDose(row) } : null;
+  return row ? { hospitalId: row.hospital_id, dose: toDose(row) } : null;
 }
 
 /** A dose record by id (it exists: the caller has just written it). */
 export async function doseById(q: Queryable, id: string): Promise<TDoseRecord> {
-  const res = await q.execute<Record<string, unknown>>(sql`${DOSE_SELECT} where ma.id = ${id}`);
+  const res = await q.execute<DoseRow>(sql`${DOSE_SELECT} where ma.id = ${id}`);
   return toDose(res.rows[0]!);
 }
 

@@ -2,7 +2,7 @@ import type { TFluid, TVitalsRecord } from '@greensen/shared/contracts/care';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { careFluids, careVitals } from '../../db/schema/index.js';
-import { toFluid, toVitals, VITALS_SELECT } from './care.repository.js';
+import { type FluidRow, toFluid, toVitals, VITALS_SELECT, type VitalsRow } from './care.repository.js';
 
 /** The ward's sets of vitals and the intake/output of care plans (the patient's whole series: vital-signs.repository). */
 
@@ -39,7 +39,7 @@ export async function planVitalsPage(
   limit: number,
   offset: number,
 ): Promise<{ rows: TVitalsRecord[]; count: number }> {
-  const res = await q.execute<Record<string, unknown>>(
+  const res = await q.execute<VitalsRow>(
     sql`${VITALS_SELECT} where v.plan_id = ${planId} order by v.recorded_at desc
         limit ${limit} offset ${offset}`,
   );
@@ -56,7 +56,7 @@ export async function insertFluid(q: Queryable, values: typeof careFluids.$infer
 
 /** An intake or output by id (it exists: the caller has just written it). */
 export async function fluidById(q: Queryable, id: string): Promise<TFluid> {
-  const res = await q.execute<Record<string, unknown>>(
+  const res = await q.execute<FluidRow>(
     sql`select f.*, u.first_name as u_first, u.last_name as u_last from care_fluids f
         join users u on u.id = f.recorded_by where f.id = ${id}`,
   );
