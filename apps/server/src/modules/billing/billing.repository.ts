@@ -11,6 +11,10 @@ import type { Queryable } from '../../db/client.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
 import { containsPattern, sqlList } from '../../lib/queries.js';
 import { examOfStay, prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
+import { balanceOf, liveBalanceOf, liveInvoice } from './invoice-money.js';
+
+// The money rules are defined once in invoice-money.ts; `balanceOf` stays importable from here.
+export { balanceOf };
 
 const num = (v: unknown) => Number(v ?? 0);
 const ref = (id: unknown, first: unknown, last: unknown) =>
@@ -92,10 +96,6 @@ export const invoiceSelect = (source: SQL) => sql`select ${HEADER_COLUMNS}, i.cr
 
 export const INVOICE_SELECT = invoiceSelect(sql`invoices`);
 
-/** What the patient still owes on an invoice (negative: to refund). */
-export const balanceOf = (r: Pick<InvoiceRow, 'patient_share' | 'credited_patient_share' | 'paid'>) =>
-  num(r.patient_share) + num(r.credited_patient_share) - num(r.paid);
-
 export function toInvoice(r: InvoiceHeaderRow): TInvoice {
   return {
     id: r.id,
@@ -119,12 +119,12 @@ export function toInvoice(r: InvoiceHeaderRow): TInvoice {
     payer_share: num(r.payer_share),
     patient_share: num(r.patient_share),
     paid: num(r.paid),
-    balance: r.kind === 'invoice' && r.status !== 'cancelled' ? balanceOf(r) : 0,
+    balance: liveBalanceOf(r),
     standing: invoiceStanding({
       status: r.status,
       kind: r.kind,
       paid: num(r.paid),
-      balance: r.kind === 'invoice' && r.status !== 'cancelled' ? balanceOf(r) : 0,
+      balance: liveBalanceOf(r),
     }),
     credited_invoice: r.credited_invoice_id ? { id: r.credited_invoice_id, number: r.credited_number } : null,
     issued_at: iso(r.issued_at),
@@ -498,8 +498,7 @@ export async function moveVisitDraftToStay(
   const res = await q.execute<{ id: string }>(sql`update invoices set admission_id = null,
       hospitalization_id = ${stayId}, updated_at = now()
     where hospital_id = ${hospitalId} and admission_id = ${admissionId} and kind = 'invoice' and status = 'draft'
-      and not exists (select 1 from invoices o where o.hospitalization_id = ${stayId} and o.kind = 'invoice'
-        and o.status <> 'cancelled')
+      and not exists (select 1 from invoices o where o.hospitalization_id = ${stayId} and ${liveInvoice('o')})
     returning id`);
   return res.rows[0]?.id ?? null;
 }

@@ -2,6 +2,7 @@ import type { TCoverage, TPayerCreate } from '@greensen/shared/contracts/billing
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { patientCoverages, payerRules, payers } from '../../db/schema/index.js';
+import { liveInvoice, openInvoice } from './invoice-money.js';
 
 // The SQL of payers' writes, patients' coverages, payer statements and a patient's balance (issue 21, decision
 // 0027); the payers' reads shared with invoicing (payersById, listPayers, rulesOf) are in billing.repository.ts.
@@ -117,10 +118,10 @@ export async function patientBalance(q: Queryable, hospitalId: string, patientId
     sql`select
         coalesce(sum(i.patient_share + i.credited_patient_share) filter (where i.status = 'issued'), 0) as invoiced,
         coalesce(sum(i.paid), 0) as paid,
-        count(*) filter (where i.status = 'issued' and i.patient_share + i.credited_patient_share - i.paid > 0)::int as open,
+        count(*) filter (where ${openInvoice('i')})::int as open,
         count(*) filter (where i.status = 'draft')::int as drafts,
         (select currency from hospitals where id = ${hospitalId}) as currency
-      from invoices i where i.patient_id = ${patientId} and i.kind = 'invoice' and i.status <> 'cancelled'`,
+      from invoices i where i.patient_id = ${patientId} and ${liveInvoice('i')}`,
   );
   return res.rows[0]!;
 }
