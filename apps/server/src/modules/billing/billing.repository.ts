@@ -9,8 +9,11 @@ import { invoiceStanding } from '@greensen/shared/domain/money';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
-import { containsPattern, sqlList } from '../../lib/queries.js';
 import { examOfStay, prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
+import { balanceOf, liveBalanceOf, liveInvoice } from './invoice-money.js';
+
+// The money rules are defined once in invoice-money.ts; `balanceOf` stays importable from here.
+export { balanceOf };
 
 const num = (v: unknown) => Number(v ?? 0);
 const ref = (id: unknown, first: unknown, last: unknown) =>
@@ -92,10 +95,6 @@ export const invoiceSelect = (source: SQL) => sql`select ${HEADER_COLUMNS}, i.cr
 
 export const INVOICE_SELECT = invoiceSelect(sql`invoices`);
 
-/** What the patient still owes on an invoice (negative: to refund). */
-export const balanceOf = (r: Pick<InvoiceRow, 'patient_share' | 'credited_patient_share' | 'paid'>) =>
-  num(r.patient_share) + num(r.credited_patient_share) - num(r.paid);
-
 export function toInvoice(r: InvoiceHeaderRow): TInvoice {
   return {
     id: r.id,
@@ -119,12 +118,12 @@ export function toInvoice(r: InvoiceHeaderRow): TInvoice {
     payer_share: num(r.payer_share),
     patient_share: num(r.patient_share),
     paid: num(r.paid),
-    balance: r.kind === 'invoice' && r.status !== 'cancelled' ? balanceOf(r) : 0,
+    balance: liveBalanceOf(r),
     standing: invoiceStanding({
       status: r.status,
       kind: r.kind,
       paid: num(r.paid),
-      balance: r.kind === 'invoice' && r.status !== 'cancelled' ? balanceOf(r) : 0,
+      balance: liveBalanceOf(r),
     }),
     credited_invoice: r.credited_invoice_id ? { id: r.credited_invoice_id, number: r.credited_number } : null,
     issued_at: iso(r.issued_at),
@@ -387,93 +386,6 @@ export async function findPayment(q: Queryable, hospitalId: string, id: string) 
   return res.rows[0] ?? null;
 }
 
-// Payers ------------------------------------------------------------------------------------------------
-
-interface PayerRow {
-  [column: string]: unknown;
-  id: string;
-  code: string;
-  name: string;
-  kind: TPayer['kind'];
-  payer_category: TPayer['payer_category'];
-  contact: string | null;
-  is_active: boolean;
-  max_age_years: number | null;
-  eligible_sex: 'F' | 'M' | null;
-}
-
-export async function payersById(q: Queryable, hospitalId: string, ids?: string[]) {
-  const res = await q.execute<PayerRow>(sql`select id, code, name, kind, payer_category, contact, is_active,
-      max_age_years, eligible_sex from payers where hospital_id = ${hospitalId}
-      ${ids ? sql`and id in (${ids.length ? sqlList(ids) : sql`null`})` : sql``} order by name, id`);
-  return res.rows;
-}
-
-export async function listPayers(
-  q: Queryable,
-  hospitalId: string,
-  f: { search?: string | undefined; kind?: string | undefined },
-  limit: number,
-  offset: number,
-) {
-  const where: SQL[] = [sql`hospital_id = ${hospitalId}`];
-  if (f.search)
-    where.push(
-      sql`f_unaccent(lower(code || ' ' || name)) like f_unaccent(${containsPattern(f.search.toLowerCase())})`,
-    );
-  if (f.kind) where.push(sql`kind = ${f.kind}`);
-  const cond = sql.join(where, sql` and `);
-  const [rows, count] = await Promise.all([
-    q.execute<PayerRow>(sql`select id, code, name, kind, payer_category, contact, is_active, max_age_years,
-        eligible_sex from payers where ${cond} order by name, id limit ${limit} offset ${offset}`),
-    q.execute<{ n: number }>(sql`select count(*)::int as n from payers where ${cond}`),
-  ]);
-  return { rows: rows.rows, count: Number(count.rows[0]?.n ?? 0) };
-}
-
-export interface RuleRow {
-  payer_id: string;
-  category: TPayer['rules'][number]['category'];
-  rate_percent: number;
-  ceiling: string | number | null;
-}
-
-export async function rulesOf(q: Queryable, payerIds: string[]) {
-  const out = new Map<string, TPayer['rules']>();
-  if (!payerIds.length) return out;
-  const res = await q.execute<
-    RuleRow & Record<string, unknown>
-  >(sql`select payer_id, category, rate_percent, ceiling
-    from payer_rules where payer_id in (${sqlList(payerIds)}) order by category`);
-  for (const r of res.rows) {
-    const list = out.get(r.payer_id) ?? [];
-    list.push({
-      category: r.category,
-      rate_percent: Number(r.rate_percent),
-      ceiling: r.ceiling === null ? null : Number(r.ceiling),
-    });
-    out.set(r.payer_id, list);
-  }
-  return out;
-}
-
-export function toPayer(r: PayerRow, rules: TPayer['rules']): TPayer {
-  return {
-    id: r.id,
-    code: r.code,
-    name: r.name,
-    kind: r.kind,
-    payer_category: r.payer_category,
-    contact: r.contact,
-    is_active: r.is_active,
-    rules,
-    eligibility: {
-      max_age_years: r.max_age_years === null ? null : Number(r.max_age_years),
-      sex: r.eligible_sex,
-    },
-  };
-}
-
 /** What the invoice's pending mobile-money requests ask for, in its currency (issue 36). */
 export async function pendingMobileMoney(q: Queryable, invoiceId: string): Promise<number> {
   const res = await q.execute<{ total: string | number }>(
@@ -498,8 +410,7 @@ export async function moveVisitDraftToStay(
   const res = await q.execute<{ id: string }>(sql`update invoices set admission_id = null,
       hospitalization_id = ${stayId}, updated_at = now()
     where hospital_id = ${hospitalId} and admission_id = ${admissionId} and kind = 'invoice' and status = 'draft'
-      and not exists (select 1 from invoices o where o.hospitalization_id = ${stayId} and o.kind = 'invoice'
-        and o.status <> 'cancelled')
+      and not exists (select 1 from invoices o where o.hospitalization_id = ${stayId} and ${liveInvoice('o')})
     returning id`);
   return res.rows[0]?.id ?? null;
 }

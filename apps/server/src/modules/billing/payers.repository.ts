@@ -1,10 +1,12 @@
-import type { TCoverage, TPayerCreate } from '@greensen/shared/contracts/billing';
-import { sql } from 'drizzle-orm';
+import type { TCoverage, TPayer, TPayerCreate } from '@greensen/shared/contracts/billing';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { patientCoverages, payerRules, payers } from '../../db/schema/index.js';
+import { containsPattern, sqlList } from '../../lib/queries.js';
+import { liveInvoice, openInvoice } from './invoice-money.js';
 
-// The SQL of payers' writes, patients' coverages, payer statements and a patient's balance (issue 21, decision
-// 0027); the payers' reads shared with invoicing (payersById, listPayers, rulesOf) are in billing.repository.ts.
+// The SQL of payers, their rules, patients' coverages, payer statements and a patient's balance (issue 21,
+// decision 0027).
 
 export async function insertPayer(q: Queryable, values: typeof payers.$inferInsert): Promise<string> {
   const [p] = await q.insert(payers).values(values).returning({ id: payers.id });
@@ -117,10 +119,94 @@ export async function patientBalance(q: Queryable, hospitalId: string, patientId
     sql`select
         coalesce(sum(i.patient_share + i.credited_patient_share) filter (where i.status = 'issued'), 0) as invoiced,
         coalesce(sum(i.paid), 0) as paid,
-        count(*) filter (where i.status = 'issued' and i.patient_share + i.credited_patient_share - i.paid > 0)::int as open,
+        count(*) filter (where ${openInvoice('i')})::int as open,
         count(*) filter (where i.status = 'draft')::int as drafts,
         (select currency from hospitals where id = ${hospitalId}) as currency
-      from invoices i where i.patient_id = ${patientId} and i.kind = 'invoice' and i.status <> 'cancelled'`,
+      from invoices i where i.patient_id = ${patientId} and ${liveInvoice('i')}`,
   );
   return res.rows[0]!;
+}
+
+// Payers' reads (moved from billing.repository.ts, issue 41) --------------------------------------------
+
+type PayerRow = {
+  id: string;
+  code: string;
+  name: string;
+  kind: TPayer['kind'];
+  payer_category: TPayer['payer_category'];
+  contact: string | null;
+  is_active: boolean;
+  max_age_years: number | null;
+  eligible_sex: 'F' | 'M' | null;
+};
+
+export async function payersById(q: Queryable, hospitalId: string, ids?: string[]) {
+  const res = await q.execute<PayerRow>(sql`select id, code, name, kind, payer_category, contact, is_active,
+      max_age_years, eligible_sex from payers where hospital_id = ${hospitalId}
+      ${ids ? sql`and id in (${ids.length ? sqlList(ids) : sql`null`})` : sql``} order by name, id`);
+  return res.rows;
+}
+
+export async function listPayers(
+  q: Queryable,
+  hospitalId: string,
+  f: { search?: string | undefined; kind?: string | undefined },
+  limit: number,
+  offset: number,
+) {
+  const where: SQL[] = [sql`hospital_id = ${hospitalId}`];
+  if (f.search)
+    where.push(
+      sql`f_unaccent(lower(code || ' ' || name)) like f_unaccent(${containsPattern(f.search.toLowerCase())})`,
+    );
+  if (f.kind) where.push(sql`kind = ${f.kind}`);
+  const cond = sql.join(where, sql` and `);
+  const [rows, count] = await Promise.all([
+    q.execute<PayerRow>(sql`select id, code, name, kind, payer_category, contact, is_active, max_age_years,
+        eligible_sex from payers where ${cond} order by name, id limit ${limit} offset ${offset}`),
+    q.execute<{ n: number }>(sql`select count(*)::int as n from payers where ${cond}`),
+  ]);
+  return { rows: rows.rows, count: Number(count.rows[0]?.n ?? 0) };
+}
+
+export type RuleRow = {
+  payer_id: string;
+  category: TPayer['rules'][number]['category'];
+  rate_percent: number;
+  ceiling: string | number | null;
+};
+
+export async function rulesOf(q: Queryable, payerIds: string[]) {
+  const out = new Map<string, TPayer['rules']>();
+  if (!payerIds.length) return out;
+  const res = await q.execute<RuleRow>(sql`select payer_id, category, rate_percent, ceiling
+    from payer_rules where payer_id in (${sqlList(payerIds)}) order by category`);
+  for (const r of res.rows) {
+    const list = out.get(r.payer_id) ?? [];
+    list.push({
+      category: r.category,
+      rate_percent: Number(r.rate_percent),
+      ceiling: r.ceiling === null ? null : Number(r.ceiling),
+    });
+    out.set(r.payer_id, list);
+  }
+  return out;
+}
+
+export function toPayer(r: PayerRow, rules: TPayer['rules']): TPayer {
+  return {
+    id: r.id,
+    code: r.code,
+    name: r.name,
+    kind: r.kind,
+    payer_category: r.payer_category,
+    contact: r.contact,
+    is_active: r.is_active,
+    rules,
+    eligibility: {
+      max_age_years: r.max_age_years === null ? null : Number(r.max_age_years),
+      sex: r.eligible_sex,
+    },
+  };
 }

@@ -16,7 +16,6 @@ import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/err
 import { hospitalCurrency, hospitalToday } from '../../lib/queries.js';
 import { patientInHospital } from '../patients/patients.repository.js';
 import { requireBillingReader } from './billing.access.js';
-import { listPayers, payersById, rulesOf, toPayer } from './billing.repository.js';
 import {
   coveragesOfPatient,
   deletePayerRules,
@@ -24,9 +23,13 @@ import {
   insertCoverage,
   insertPayer,
   insertPayerRules,
+  listPayers,
   lockPayer,
   patientBalance,
   payerStatementLines,
+  payersById,
+  rulesOf,
+  toPayer,
   updatePayer,
 } from './payers.repository.js';
 
