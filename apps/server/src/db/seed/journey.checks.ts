@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { demo as ctx } from '../../../test/demo.js';
-import { boardWards, nursePatients } from '../../modules/hospitalizations/hospitalizations.repository.js';
+import { boardWards } from '../../modules/hospitalizations/beds.repository.js';
+import { nursePatients } from '../../modules/hospitalizations/nurse-patients.repository.js';
 import { seedScale, seedScaleBeds, seedScaleNurses, seedScaleRecords } from './scale.js';
 
 it('seeds admissions in every state, triage on both scales and executions for the demo doctors', async () => {

@@ -1,7 +1,7 @@
-import type { AdmissionStatus } from '@greensen/shared/domain/admissions';
+import { type AdmissionStatus, OPEN_ADMISSION_STATUSES } from '@greensen/shared/domain/admissions';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { admissions, consultations, executions } from '../../db/schema/index.js';
+import { admissions, consultations, departments, executions, patients } from '../../db/schema/index.js';
 import {
   DEPARTMENT_REF_COLUMNS,
   departmentRef,
@@ -166,7 +166,7 @@ export async function openAdmissionOf(q: Queryable, hospitalId: string, patientI
       and(
         eq(admissions.hospitalId, hospitalId),
         eq(admissions.patientId, patientId),
-        inArray(admissions.status, ['waiting', 'assigned', 'in_consultation']),
+        inArray(admissions.status, [...OPEN_ADMISSION_STATUSES]),
       ),
     )
     .limit(1);
@@ -186,4 +186,61 @@ export async function closeOpenWork(q: Queryable, admissionId: string, outcome: 
     .update(consultations)
     .set({ status: outcome, completedAt: now, updatedAt: now })
     .where(and(eq(consultations.admissionId, admissionId), eq(consultations.status, 'in_progress')));
+}
+
+/** A patient of the hospital a visit (or a consultation) is opened for, with whether the record is archived. */
+export async function patientForVisit(q: Queryable, hospitalId: string, patientId: string) {
+  const [patient] = await q
+    .select({ id: patients.id, archivedAt: patients.archivedAt })
+    .from(patients)
+    .where(and(eq(patients.hospitalId, hospitalId), eq(patients.id, patientId)));
+  return patient ?? null;
+}
+
+/** Locks the patient's row: two registrations of one patient's visit are serialized (one open visit at a time). */
+export async function lockPatientForVisit(q: Queryable, patientId: string) {
+  await q.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('update');
+}
+
+/** A department of the hospital with its kind (the visit types it receives); `active` asks for an active one. */
+export async function departmentForVisit(
+  q: Queryable,
+  hospitalId: string,
+  departmentId: string,
+  active: boolean,
+) {
+  const [department] = await q
+    .select({ id: departments.id, kind: departments.kind })
+    .from(departments)
+    .where(
+      active
+        ? and(
+            eq(departments.hospitalId, hospitalId),
+            eq(departments.id, departmentId),
+            eq(departments.isActive, true),
+          )
+        : and(eq(departments.hospitalId, hospitalId), eq(departments.id, departmentId)),
+    );
+  return department ?? null;
+}
+
+/** Opens a visit in the department's queue; answers its id. */
+export async function insertAdmission(q: Queryable, values: typeof admissions.$inferInsert) {
+  const [row] = await q.insert(admissions).values(values).returning({ id: admissions.id });
+  return row!.id;
+}
+
+/** Columns of a visit a change or a status move writes. */
+export type AdmissionChanges = Partial<typeof admissions.$inferInsert>;
+
+export async function updateAdmissionFields(q: Queryable, id: string, values: AdmissionChanges) {
+  await q.update(admissions).set(values).where(eq(admissions.id, id));
+}
+
+/** A visit back in the queue: its assigned (not started) execution is cancelled. */
+export async function cancelAssignedExecution(q: Queryable, admissionId: string, now: Date) {
+  await q
+    .update(executions)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(and(eq(executions.admissionId, admissionId), eq(executions.status, 'assigned')));
 }

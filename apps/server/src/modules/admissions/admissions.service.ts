@@ -4,21 +4,26 @@ import {
   canMoveAdmission,
   FINAL_ADMISSION_STATUSES,
 } from '@greensen/shared/domain/admissions';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
-import { admissions, departments, executions, patients } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import {
+  type AdmissionChanges,
   type AdmissionFilters,
+  cancelAssignedExecution,
   closeOpenWork,
+  departmentForVisit,
   findAdmissionView,
+  insertAdmission,
   listAdmissions,
   lockAdmission,
+  lockPatientForVisit,
   openAdmissionOf,
+  patientForVisit,
+  updateAdmissionFields,
 } from './admissions.repository.js';
 
 export const queueSequence = (day: string) => `queue:${day}`;
@@ -72,43 +77,28 @@ export class AdmissionsService {
       reason: string;
     },
   ) {
-    const [patient] = await tx
-      .select({ id: patients.id, archivedAt: patients.archivedAt })
-      .from(patients)
-      .where(and(eq(patients.hospitalId, hospitalId), eq(patients.id, input.patient)));
+    const patient = await patientForVisit(tx, hospitalId, input.patient);
     if (!patient) throw badRequest({ patient: ['admissions.patient_unknown'] });
     if (patient.archivedAt) throw conflict('patients.archived');
-    const [department] = await tx
-      .select({ id: departments.id, kind: departments.kind })
-      .from(departments)
-      .where(
-        and(
-          eq(departments.hospitalId, hospitalId),
-          eq(departments.id, input.department),
-          eq(departments.isActive, true),
-        ),
-      );
+    const department = await departmentForVisit(tx, hospitalId, input.department, true);
     if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
     checkTypeFits(department.kind, input.admission_type);
     // One open visit per patient at a time: the patient row lock serializes two registrations of one visit.
-    await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patient.id)).for('update');
+    await lockPatientForVisit(tx, patient.id);
     if (await openAdmissionOf(tx, hospitalId, patient.id)) throw conflict('admissions.already_open');
     const day = await hospitalToday(tx, hospitalId);
     const queueNumber = await nextSequenceValue(tx, hospitalId, queueSequence(day));
-    const [row] = await tx
-      .insert(admissions)
-      .values({
-        hospitalId,
-        patientId: patient.id,
-        departmentId: department.id,
-        admissionType: input.admission_type as never,
-        reason: input.reason,
-        queueDate: day,
-        queueNumber,
-        createdBy: userId,
-      })
-      .returning({ id: admissions.id });
-    return { id: row!.id, patientId: patient.id, departmentId: department.id, queueNumber, queueDate: day };
+    const id = await insertAdmission(tx, {
+      hospitalId,
+      patientId: patient.id,
+      departmentId: department.id,
+      admissionType: input.admission_type as never,
+      reason: input.reason,
+      queueDate: day,
+      queueNumber,
+      createdBy: userId,
+    });
+    return { id, patientId: patient.id, departmentId: department.id, queueNumber, queueDate: day };
   }
 
   async get(ctx: ServiceContext, id: string) {
@@ -153,23 +143,20 @@ export class AdmissionsService {
       const current = await lockAdmission(tx, hospital.id, id);
       if (!current) throw notFound();
       if (FINAL_ADMISSION_STATUSES.includes(current.status)) throw conflict('admissions.closed');
-      const values: Partial<typeof admissions.$inferInsert> = { updatedAt: new Date() };
-      const [department] = await tx
-        .select({ id: departments.id, kind: departments.kind })
-        .from(departments)
-        .where(
-          and(
-            eq(departments.hospitalId, hospital.id),
-            eq(departments.id, input.department ?? current.departmentId),
-          ),
-        );
+      const values: AdmissionChanges = { updatedAt: new Date() };
+      const department = await departmentForVisit(
+        tx,
+        hospital.id,
+        input.department ?? current.departmentId,
+        false,
+      );
       if (!department) throw badRequest({ department: ['admissions.department_unknown'] });
       if (input.department || input.admission_type)
         checkTypeFits(department.kind, input.admission_type ?? current.admissionType);
       if (input.department) values.departmentId = department.id;
       if (input.admission_type) values.admissionType = input.admission_type as never;
       if (input.reason) values.reason = input.reason;
-      await tx.update(admissions).set(values).where(eq(admissions.id, id));
+      await updateAdmissionFields(tx, id, values);
       await this.app.audit.record(
         ctx,
         {
@@ -198,22 +185,19 @@ export class AdmissionsService {
       if (!canMoveAdmission(current.status, to) || to === 'assigned' || to === 'in_consultation')
         throw conflict('admissions.illegal_transition', { from: current.status, to });
       const now = new Date();
-      const values: Partial<typeof admissions.$inferInsert> = { status: to, updatedAt: now };
+      const values: AdmissionChanges = { status: to, updatedAt: now };
       if (to === 'cancelled') {
         values.cancelReason = reason;
         values.cancelledAt = now;
         values.closedAt = now;
         await closeOpenWork(tx, id, 'cancelled');
       } else if (to === 'waiting') {
-        await tx
-          .update(executions)
-          .set({ status: 'cancelled', updatedAt: now })
-          .where(and(eq(executions.admissionId, id), eq(executions.status, 'assigned')));
+        await cancelAssignedExecution(tx, id, now);
       } else {
         values.closedAt = now;
         await closeOpenWork(tx, id, 'completed');
       }
-      await tx.update(admissions).set(values).where(eq(admissions.id, id));
+      await updateAdmissionFields(tx, id, values);
       await this.app.audit.record(
         ctx,
         {

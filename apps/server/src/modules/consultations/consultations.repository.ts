@@ -5,11 +5,17 @@ import type {
   ConsultationOutcome,
   ConsultationStatus,
   DiagnosisCertainty,
-  DiagnosisRank,
 } from '@greensen/shared/domain/consultations';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
-import { type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import {
+  admissions,
+  consultationAddenda,
+  consultations,
+  executions,
+  patients,
+} from '../../db/schema/index.js';
 import {
   DEPARTMENT_REF_COLUMNS,
   departmentRef,
@@ -340,133 +346,136 @@ export async function listAddenda(q: Queryable, hospitalId: string, consultation
   }));
 }
 
-interface DiagnosisRow {
-  [column: string]: unknown;
-  id: string;
-  consultation_id: string;
-  icd_code: string | null;
-  label: string;
-  coded: boolean;
-  rank: DiagnosisRank;
-  certainty: DiagnosisCertainty;
-  notes: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  u_id: string;
-  u_first_name: string;
-  u_last_name: string;
+// Writes of a consultation and what follows it (its visit, its execution, the patient's allergies) -----------
+
+/** Starts a consultation; answers its id. */
+export async function insertConsultation(q: Queryable, values: typeof consultations.$inferInsert) {
+  const [row] = await q.insert(consultations).values(values).returning({ id: consultations.id });
+  return row!.id;
 }
 
-const DIAGNOSIS_COLUMNS = sql`dg.id, dg.consultation_id, dg.icd_code, dg.label, dg.coded, dg.rank, dg.certainty,
-  dg.notes, dg.created_at, dg.updated_at, u.id as u_id, u.first_name as u_first_name, u.last_name as u_last_name`;
+/** The sections a draft save changes. */
+export type ConsultationSections = Partial<typeof consultations.$inferInsert>;
 
-function toDiagnosis(r: DiagnosisRow) {
-  return {
-    id: r.id,
-    consultation_id: r.consultation_id,
-    icd_code: r.icd_code,
-    label: r.label,
-    coded: r.coded,
-    rank: r.rank,
-    certainty: r.certainty,
-    notes: r.notes,
-    created_by: personRef(r.u_id, r.u_first_name, r.u_last_name)!,
-    created_at: isoRequired(r.created_at),
-    updated_at: isoRequired(r.updated_at),
-  };
-}
-export type DiagnosisView = ReturnType<typeof toDiagnosis>;
-
-/** The active diagnoses of a consultation, primary first then in the order they were made. */
-export async function listDiagnoses(
+/** A draft save: the sections, the next version. */
+export async function saveConsultationDraft(
   q: Queryable,
-  hospitalId: string,
-  consultationId: string,
-  limit = 100,
-  offset = 0,
-): Promise<{ rows: DiagnosisView[]; count: number }> {
-  const cond = sql`dg.hospital_id = ${hospitalId} and dg.consultation_id = ${consultationId} and dg.removed_at is null`;
-  const res = await q.execute<DiagnosisRow>(sql`select ${DIAGNOSIS_COLUMNS}
-    from consultation_diagnoses dg join users u on u.id = dg.created_by
-    where ${cond}
-    order by (dg.rank = 'primary') desc, dg.created_at, dg.id
-    limit ${limit} offset ${offset}`);
-  const counted = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from consultation_diagnoses dg where ${cond}`,
-  );
-  return { rows: res.rows.map(toDiagnosis), count: Number(counted.rows[0]?.n ?? 0) };
-}
-
-export async function findDiagnosis(
-  q: Queryable,
-  hospitalId: string,
-  consultationId: string,
-  diagnosisId: string,
-): Promise<DiagnosisView | null> {
-  const res = await q.execute<DiagnosisRow>(sql`select ${DIAGNOSIS_COLUMNS}
-    from consultation_diagnoses dg join users u on u.id = dg.created_by
-    where dg.hospital_id = ${hospitalId} and dg.consultation_id = ${consultationId} and dg.id = ${diagnosisId}
-      and dg.removed_at is null`);
-  const row = res.rows[0];
-  return row ? toDiagnosis(row) : null;
-}
-
-interface PatientDiagnosisRow extends DiagnosisRow {
-  c_status: ConsultationStatus;
-  c_started_at: Date | string;
-  doc_id: string;
-  doc_first_name: string;
-  doc_last_name: string;
-  d_id: string;
-  d_code: string;
-  d_name: string;
-  d_kind: string;
-}
-
-/**
- * The patient's diagnoses from the consultations the user may read (cancelled consultations left out), the
- * latest first.
- */
-export async function listPatientDiagnoses(
-  q: Queryable,
-  hospitalId: string,
-  user: ConsultationAccessUser,
-  patientId: string,
-  excludeConsultation: string | undefined,
-  limit: number,
-  offset: number,
+  id: string,
+  values: ConsultationSections,
+  version: number,
 ) {
-  const cond = sql`dg.hospital_id = ${hospitalId} and dg.patient_id = ${patientId} and dg.removed_at is null
-    and c.status <> 'cancelled' and ${readableBy(user)}
-    ${excludeConsultation ? sql`and c.id <> ${excludeConsultation}` : sql``}`;
-  const res = await q.execute<PatientDiagnosisRow>(sql`select ${DIAGNOSIS_COLUMNS}, c.status as c_status,
-      c.started_at as c_started_at, doc.id as doc_id, doc.first_name as doc_first_name,
-      doc.last_name as doc_last_name, ${DEPARTMENT_REF_COLUMNS}
-    from consultation_diagnoses dg
-    join consultations c on c.id = dg.consultation_id
-    left join admissions a on a.id = c.admission_id
-    join users u on u.id = dg.created_by
-    join users doc on doc.id = c.doctor_id
-    join departments d on d.id = c.department_id
-    where ${cond}
-    order by dg.created_at desc, dg.id desc
-    limit ${limit} offset ${offset}`);
-  const counted = await q.execute<{ n: number }>(sql`select count(*)::int as n
-    from consultation_diagnoses dg
-    join consultations c on c.id = dg.consultation_id
-    left join admissions a on a.id = c.admission_id
-    where ${cond}`);
-  return {
-    rows: res.rows.map((r) => ({
-      ...toDiagnosis(r),
-      consultation: {
-        id: r.consultation_id,
-        status: r.c_status,
-        started_at: isoRequired(r.c_started_at),
-        doctor: personRef(r.doc_id, r.doc_first_name, r.doc_last_name)!,
-        department: { id: r.d_id, code: r.d_code, name: r.d_name, kind: r.d_kind },
-      },
-    })),
-    count: Number(counted.rows[0]?.n ?? 0),
-  };
+  await q
+    .update(consultations)
+    .set({ ...values, version, updatedAt: new Date() })
+    .where(eq(consultations.id, id));
+}
+
+export async function markConsultationCompleted(
+  q: Queryable,
+  id: string,
+  by: { completedBy: string; version: number; now: Date },
+) {
+  await q
+    .update(consultations)
+    .set({
+      status: 'completed',
+      completedAt: by.now,
+      completedBy: by.completedBy,
+      version: by.version,
+      updatedAt: by.now,
+    })
+    .where(eq(consultations.id, id));
+}
+
+export async function markConsultationCancelled(
+  q: Queryable,
+  id: string,
+  by: { reason: string; version: number; now: Date },
+) {
+  await q
+    .update(consultations)
+    .set({
+      status: 'cancelled',
+      cancelReason: by.reason,
+      cancelledAt: by.now,
+      version: by.version,
+      updatedAt: by.now,
+    })
+    .where(eq(consultations.id, id));
+}
+
+/** The consultation's reason and outcome notes (the reason of the stay it opens). */
+export async function consultationReasonAndNotes(q: Queryable, id: string) {
+  const [row] = await q
+    .select({ reason: consultations.reason, notes: consultations.outcomeNotes })
+    .from(consultations)
+    .where(eq(consultations.id, id));
+  return row ?? null;
+}
+
+/** Locks the consultation's visit; answers its status. */
+export async function lockVisitStatus(q: Queryable, admissionId: string) {
+  const [admission] = await q
+    .select({ status: admissions.status })
+    .from(admissions)
+    .where(eq(admissions.id, admissionId))
+    .for('update');
+  return admission ?? null;
+}
+
+/** The visit moves as the consultation's outcome says (and closes). */
+export async function moveVisitByOutcome(
+  q: Queryable,
+  admissionId: string,
+  to: (typeof admissions.$inferInsert)['status'],
+  now: Date,
+) {
+  await q
+    .update(admissions)
+    .set({ status: to, closedAt: now, updatedAt: now })
+    .where(eq(admissions.id, admissionId));
+}
+
+/** A visit in consultation goes back to `assigned` (its consultation was cancelled). */
+export async function returnVisitToAssigned(q: Queryable, admissionId: string, now: Date) {
+  await q
+    .update(admissions)
+    .set({ status: 'assigned', updatedAt: now })
+    .where(and(eq(admissions.id, admissionId), eq(admissions.status, 'in_consultation')));
+}
+
+/** The consultation's execution (assigned or in progress) completes. */
+export async function completeExecution(q: Queryable, executionId: string, now: Date) {
+  await q
+    .update(executions)
+    .set({ status: 'completed', completedAt: now, updatedAt: now })
+    .where(and(eq(executions.id, executionId), inArray(executions.status, ['assigned', 'in_progress'])));
+}
+
+/** An execution in progress goes back to `assigned` to the same doctor. */
+export async function returnExecutionToAssigned(q: Queryable, executionId: string, now: Date) {
+  await q
+    .update(executions)
+    .set({ status: 'assigned', startedAt: null, updatedAt: now })
+    .where(and(eq(executions.id, executionId), eq(executions.status, 'in_progress')));
+}
+
+/** Confirmed allergies replace the patient's list. */
+export async function confirmPatientAllergies(
+  q: Queryable,
+  hospitalId: string,
+  patientId: string,
+  allergies: string[],
+  now: Date,
+) {
+  await q
+    .update(patients)
+    .set({ allergies, allergiesRecorded: true, updatedAt: now })
+    .where(and(eq(patients.id, patientId), eq(patients.hospitalId, hospitalId)));
+}
+
+/** A dated addendum on a completed consultation; answers its id. */
+export async function insertAddendum(q: Queryable, values: typeof consultationAddenda.$inferInsert) {
+  const [row] = await q.insert(consultationAddenda).values(values).returning({ id: consultationAddenda.id });
+  return row!.id;
 }

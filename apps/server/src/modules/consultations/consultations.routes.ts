@@ -28,6 +28,7 @@ import { contextOf } from '../../lib/context.js';
 import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
 import { ConsultationsService, type StaleVersion } from './consultations.service.js';
+import { ConsultationDiagnosesService } from './diagnoses.service.js';
 
 defineMessages({
   'consultations.forbidden': {
@@ -118,6 +119,7 @@ function staleReply(request: FastifyRequest, reply: FastifyReply, stale: StaleVe
 
 export async function consultationsRoutes(app: FastifyInstance) {
   const service = new ConsultationsService(app);
+  const diagnoses = new ConsultationDiagnosesService(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['consultations'];
 
@@ -255,7 +257,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const result = await service.diagnoses(contextOf(request), request.params.id, q.page, q.page_size);
+      const result = await diagnoses.diagnoses(contextOf(request), request.params.id, q.page, q.page_size);
       return pageOf(request, q, result.count, result.rows);
     },
   );
@@ -274,7 +276,9 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.addDiagnosis(contextOf(request), request.params.id, request.body)),
+      reply
+        .status(201)
+        .send(await diagnoses.addDiagnosis(contextOf(request), request.params.id, request.body)),
   );
 
   r.patch(
@@ -290,7 +294,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      service.updateDiagnosis(
+      diagnoses.updateDiagnosis(
         contextOf(request),
         request.params.id,
         request.params.diagnosis_id,
@@ -310,7 +314,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await service.removeDiagnosis(contextOf(request), request.params.id, request.params.diagnosis_id);
+      await diagnoses.removeDiagnosis(contextOf(request), request.params.id, request.params.diagnosis_id);
       return reply.status(204).send(null);
     },
   );
@@ -329,7 +333,7 @@ export async function consultationsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const result = await service.patientDiagnoses(
+      const result = await diagnoses.patientDiagnoses(
         contextOf(request),
         request.params.id,
         q.exclude_consultation,

@@ -1,17 +1,13 @@
 /**
- * Inpatient stays in SQL (issue 17): the stay lists and detail, the bed board in one query, the nurse's
- * patients, transfers. Every query filters on the hospital (transfers: the sending or the receiving one).
+ * Inpatient stays in SQL (issue 17): the stay lists and detail, the checks and writes of a stay's admission,
+ * update and discharge. Every read filters on the hospital. The bed board and the beds are in beds.repository.ts,
+ * the nurse's patients in nurse-patients.repository.ts, transfers in transfers.repository.ts, progress notes in
+ * progress-notes.repository.ts.
  */
-import type {
-  TBedPlace,
-  TBoardBed,
-  TBoardWard,
-  THospitalizationListItem,
-  TNursePatient,
-  TTransfer,
-} from '@greensen/shared/contracts/hospitalizations';
-import { type SQL, sql } from 'drizzle-orm';
+import type { TBedPlace, THospitalizationListItem } from '@greensen/shared/contracts/hospitalizations';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { admissions, hospitalizations, patients } from '../../db/schema/index.js';
 import {
   DEPARTMENT_REF_COLUMNS,
   departmentRef,
@@ -24,15 +20,20 @@ import {
 } from '../../lib/clinical.js';
 import type { Lang } from '../../lib/i18n.js';
 import { containsPattern } from '../../lib/queries.js';
-import { latestVitalsOf, news2SummaryOf } from '../care/vital-signs.repository.js';
+import { OPEN_STAY } from './stay-orders.repository.js';
+import { OPEN_TRANSFER } from './transfers.repository.js';
 
 /** Role codes of the nurses of a ward (its department's, or the hospital's nurses without a department). */
 export const WARD_NURSE_ROLES = ['NURSE', 'CHARGE_NURSE'] as const;
 
-const icdLabel = (lang: Lang, code: unknown, fr: unknown, en: unknown) =>
+/** A membership (alias `m`, or the `memberships` table unaliased) of a ward's nurse: one of `WARD_NURSE_ROLES`. */
+export const wardNurseRole = (m?: string) =>
+  sql.raw(`upper(${m ? `${m}.` : ''}role_code) in (${WARD_NURSE_ROLES.map((r) => `'${r}'`).join(', ')})`);
+
+export const icdLabel = (lang: Lang, code: unknown, fr: unknown, en: unknown) =>
   code ? { code: String(code), label: String((lang === 'fr' ? fr : en) ?? code) } : null;
 
-interface StayRow extends RefRow {
+export interface StayRow extends RefRow {
   id: string;
   status: THospitalizationListItem['status'];
   reason: string;
@@ -66,7 +67,7 @@ const STAY_COLUMNS = sql`s.id, s.status::text as status, s.reason, s.expected_da
     w.name as w_name,
     ((coalesce(s.ended_at, now()) at time zone ho.time_zone)::date
       - (s.requested_at at time zone ho.time_zone)::date + 1)::int as days,
-    (select t.id from transfers t where t.hospitalization_id = s.id and t.status in ('requested', 'accepted')
+    (select t.id from transfers t where t.hospitalization_id = s.id and t.status in ${OPEN_TRANSFER}
       limit 1) as open_transfer`;
 const STAY_FROM = sql`from hospitalizations s
   join hospitals ho on ho.id = s.hospital_id
@@ -88,7 +89,7 @@ function placeOf(r: StayRow): TBedPlace | null {
   };
 }
 
-function toStay(r: StayRow, lang: Lang): THospitalizationListItem {
+export function toStay(r: StayRow, lang: Lang): THospitalizationListItem {
   return {
     id: r.id,
     patient: patientRef(r),
@@ -118,7 +119,7 @@ export interface StayFilters {
 
 function stayWhere(hospitalId: string, f: StayFilters): SQL {
   const parts: SQL[] = [sql`s.hospital_id = ${hospitalId}`];
-  if (f.status === 'open') parts.push(sql`s.status in ('pending_bed', 'admitted')`);
+  if (f.status === 'open') parts.push(sql`s.status in ${OPEN_STAY}`);
   else if (f.status === 'closed') parts.push(sql`s.status in ('discharged', 'transferred_out', 'deceased')`);
   else if (f.status !== 'all') parts.push(sql`s.status = ${f.status}`);
   if (f.ward) parts.push(sql`w.id = ${f.ward}`);
@@ -314,62 +315,12 @@ export async function findStayForPlacement(q: Queryable, hospitalId: string, id:
 }
 export type LockedStay = NonNullable<Awaited<ReturnType<typeof lockStay>>>;
 
-/** Locks a bed of the hospital with its ward's rules (active room and ward). */
-export async function lockBedForStay(q: Queryable, hospitalId: string, id: string) {
-  const res = await q.execute<{
-    id: string;
-    label: string;
-    status: TBoardBed['status'];
-    usable: boolean;
-    ward_id: string;
-    ward_name: string;
-    room_id: string;
-    department_id: string;
-    department_name: string;
-    sex_restriction: 'F' | 'M' | null;
-    min_age: number | null;
-    max_age: number | null;
-  }>(sql`select b.id, b.label, b.status::text as status, (b.is_active and r.is_active and w.is_active) as usable,
-      w.id as ward_id, w.name as ward_name, r.id as room_id, w.department_id, d.name as department_name,
-      w.sex_restriction::text as sex_restriction, w.min_age, w.max_age
-    from beds b join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
-      join departments d on d.id = w.department_id
-    where b.hospital_id = ${hospitalId} and b.id = ${id} for update of b`);
-  return res.rows[0] ?? null;
-}
-export type LockedBed = NonNullable<Awaited<ReturnType<typeof lockBedForStay>>>;
-
-/** A bed with its ward's rules, unlocked (the bed board's check before a placement). */
-export async function bedForStay(q: Queryable, hospitalId: string, id: string): Promise<LockedBed | null> {
-  const res = await q.execute<LockedBed>(sql`select b.id, b.label, b.status::text as status,
-      (b.is_active and r.is_active and w.is_active) as usable, w.id as ward_id, w.name as ward_name,
-      r.id as room_id, w.department_id, d.name as department_name, w.sex_restriction::text as sex_restriction,
-      w.min_age, w.max_age
-    from beds b join rooms r on r.id = b.room_id join wards w on w.id = r.ward_id
-      join departments d on d.id = w.department_id
-    where b.hospital_id = ${hospitalId} and b.id = ${id}`);
-  return res.rows[0] ?? null;
-}
-
-/** The sex of the patients lying in the other beds of a room (its open assignments), the stay `except` aside. */
-export async function roomNeighbourSexes(
-  q: Queryable,
-  roomId: string,
-  except: string,
-): Promise<('F' | 'M')[]> {
-  const res = await q.execute<{ sex: 'F' | 'M' }>(sql`select distinct p.sex::text as sex
-    from beds b join bed_assignments ba on ba.bed_id = b.id and ba.ended_at is null
-      join hospitalizations s on s.id = ba.hospitalization_id join patients p on p.id = s.patient_id
-    where b.room_id = ${roomId} and s.id <> ${except}`);
-  return res.rows.map((r) => r.sex);
-}
-
 /** Users of the hospital who look after a ward's patients (the nurses of its department or of the hospital). */
 export async function wardNurses(q: Queryable, hospitalId: string, departmentId: string): Promise<string[]> {
   const res = await q.execute<{ user_id: string }>(
     sql`select distinct m.user_id from memberships m join users u on u.id = m.user_id
       where m.hospital_id = ${hospitalId} and m.is_active and u.is_active
-        and upper(m.role_code) in ('NURSE', 'CHARGE_NURSE')
+        and ${wardNurseRole('m')}
         and (m.department_id is null or m.department_id = ${departmentId})`,
   );
   return res.rows.map((r) => r.user_id);
@@ -399,398 +350,6 @@ export async function membershipsOf(q: Queryable, hospitalId: string, userId: st
   return res.rows;
 }
 
-// The bed board --------------------------------------------------------------------------------------------
-
-interface BoardRow extends RefRow {
-  w_id: string;
-  w_code: string;
-  w_name: string;
-  w_sex: 'F' | 'M' | null;
-  w_min: number | null;
-  w_max: number | null;
-  r_id: string | null;
-  r_name: string | null;
-  b_id: string | null;
-  b_label: string | null;
-  b_status: TBoardBed['status'] | null;
-  b_reason: string | null;
-  s_id: string | null;
-  s_days: number | null;
-  icd_code: string | null;
-  icd_fr: string | null;
-  icd_en: string | null;
-  u_id: string | null;
-  u_first: string | null;
-  u_last: string | null;
-  open_transfer: string | null;
-}
-
-/**
- * Every active ward of the hospital with its active rooms and beds and each bed's occupant, in one query (a
- * 500-bed hospital is one round trip; the stays are found by their bed through `hospitalizations_bed_uq`).
- */
-export async function boardWards(
-  q: Queryable,
-  hospitalId: string,
-  filters: { ward?: string | undefined; department?: string | undefined },
-  lang: Lang,
-): Promise<TBoardWard[]> {
-  const res = await q.execute<BoardRow>(sql`select w.id as w_id, w.code as w_code, w.name as w_name,
-      w.sex_restriction::text as w_sex, w.min_age as w_min, w.max_age as w_max, ${DEPARTMENT_REF_COLUMNS},
-      r.id as r_id, r.name as r_name, b.id as b_id, b.label as b_label, b.status::text as b_status,
-      b.status_reason as b_reason, s.id as s_id,
-      ((now() at time zone ho.time_zone)::date - (s.requested_at at time zone ho.time_zone)::date + 1)::int as s_days,
-      s.provisional_icd_code as icd_code, i.label_fr as icd_fr, i.label_en as icd_en,
-      u.id as u_id, u.first_name as u_first, u.last_name as u_last,
-      (select t.id from transfers t where t.hospitalization_id = s.id and t.status in ('requested', 'accepted')
-        limit 1) as open_transfer,
-      ${PATIENT_REF_COLUMNS}
-    from wards w
-    join hospitals ho on ho.id = w.hospital_id
-    join departments d on d.id = w.department_id
-    left join rooms r on r.ward_id = w.id and r.is_active
-    left join beds b on b.room_id = r.id and b.is_active
-    left join hospitalizations s on s.bed_id = b.id
-    left join patients p on p.id = s.patient_id
-    left join users u on u.id = s.doctor_id
-    left join icd10_codes i on i.code = s.provisional_icd_code
-    where w.hospital_id = ${hospitalId} and w.is_active
-      ${filters.ward ? sql`and w.id = ${filters.ward}` : sql``}
-      ${filters.department ? sql`and w.department_id = ${filters.department}` : sql``}
-    order by d.name, w.name, w.id, r.name, r.id, b.sort_order, b.label, b.id`);
-  const wards = new Map<string, TBoardWard>();
-  for (const row of res.rows) {
-    let ward = wards.get(row.w_id);
-    if (!ward) {
-      ward = {
-        id: row.w_id,
-        code: row.w_code,
-        name: row.w_name,
-        department: departmentRef(row),
-        sex_restriction: row.w_sex,
-        min_age: row.w_min === null ? null : Number(row.w_min),
-        max_age: row.w_max === null ? null : Number(row.w_max),
-        beds: { total: 0, free: 0, occupied: 0, cleaning: 0, out_of_service: 0 },
-        rooms: [],
-      };
-      wards.set(row.w_id, ward);
-    }
-    if (!row.r_id) continue;
-    let room = ward.rooms.at(-1);
-    if (room?.id !== row.r_id) {
-      room = { id: row.r_id, name: row.r_name ?? '', beds: [] };
-      ward.rooms.push(room);
-    }
-    if (!row.b_id || !row.b_status) continue;
-    ward.beds.total += 1;
-    ward.beds[row.b_status] += 1;
-    room.beds.push({
-      id: row.b_id,
-      label: row.b_label ?? '',
-      status: row.b_status,
-      status_reason: row.b_reason,
-      occupant:
-        row.s_id && row.p_id
-          ? {
-              hospitalization: row.s_id,
-              patient: patientRef(row),
-              days: Number(row.s_days),
-              main_diagnosis: icdLabel(lang, row.icd_code, row.icd_fr, row.icd_en),
-              doctor: personRef(row.u_id, row.u_first, row.u_last)!,
-              open_transfer: row.open_transfer,
-            }
-          : null,
-    });
-  }
-  return [...wards.values()];
-}
-
-// The nurse's patients ---------------------------------------------------------------------------------------
-
-interface NurseRow extends StayRow {
-  v_at: Date | string | null;
-  v_temperature: number | string | null;
-  v_hr: number | null;
-  v_rr: number | null;
-  v_sys: number | null;
-  v_dia: number | null;
-  v_spo2: number | null;
-  v_news2_score: number | null;
-  v_news2: Record<string, unknown> | string | null;
-}
-
-const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-/**
- * The stays in the wards a nurse looks after (the departments of her nurse memberships; all wards when one of
- * them has no department), with the latest set of the patient's one series of vitals (triage, consultation or
- * ward, with its NEWS2: care/vital-signs.repository, decision 0068) and what needs her eye; the highest NEWS2
- * first (issue 37), then by ward, room and bed.
- */
-export async function nursePatients(
-  q: Queryable,
-  hospitalId: string,
-  nurseId: string,
-  includePending: boolean,
-  lang: Lang,
-  limit: number,
-  offset: number,
-): Promise<{ rows: TNursePatient[]; count: number }> {
-  const scope = sql`exists (select 1 from memberships m where m.hospital_id = ${hospitalId}
-      and m.user_id = ${nurseId} and m.is_active and upper(m.role_code) in ('NURSE', 'CHARGE_NURSE')
-      and (m.department_id is null or m.department_id = coalesce(w.department_id, s.department_id)))`;
-  const status = includePending ? sql`s.status in ('pending_bed', 'admitted')` : sql`s.status = 'admitted'`;
-  const where = sql`s.hospital_id = ${hospitalId} and ${status} and ${scope}`;
-  // The page of stays first (a materialised CTE: the stay, its bed, room and ward, what the scope and the order
-  // read), then its lookups: two small join problems instead of one of nine tables, whose planning took twenty
-  // times the statement's run (decision 0044). The count rides on the page (a window over the matching stays);
-  // read apart only for a page past the end. The page comes back as one JSON value (a row per stay, in order):
-  // one field to decode instead of some forty per stay, a third of the embedded engine's time for this read.
-  const answer = await q.execute<{
-    rows: (NurseRow & { total: number | string })[];
-  }>(sql`with page as materialized (
-      select s.id, s.status, s.reason, s.expected_days, s.requested_at, s.admitted_at, s.ended_at, s.patient_id,
-        s.department_id, s.doctor_id, s.provisional_icd_code,
-        b.id as b_id, b.label as b_label, r.id as r_id, r.name as r_name, w.id as w_id, w.code as w_code,
-        w.name as w_name, count(*) over () as total,
-        v.recorded_at as v_at, v.temperature as v_temperature, v.heart_rate as v_hr, v.respiratory_rate as v_rr,
-        v.systolic_bp as v_sys, v.diastolic_bp as v_dia, v.spo2 as v_spo2, v.news2_score as v_news2_score,
-        v.news2 as v_news2,
-        row_number() over (order by v.news2_score desc nulls last, w.name nulls last, r.name nulls last,
-          b.label nulls last, s.requested_at) as ord
-      from hospitalizations s left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id
-      left join wards w on w.id = r.ward_id
-      left join lateral ${latestVitalsOf(hospitalId, sql`s.patient_id`)} v on true
-      where ${where} order by ord limit ${limit} offset ${offset})
-    select coalesce(json_agg(y order by y.ord), '[]'::json) as rows from (
-    select x.ord, x.id, x.status::text as status, x.reason, x.expected_days, x.requested_at, x.admitted_at,
-      x.ended_at, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS}, u.id as u_id, u.first_name as u_first,
-      u.last_name as u_last, x.provisional_icd_code as icd_code, i.label_fr as icd_fr, i.label_en as icd_en,
-      x.b_id, x.b_label, x.r_id, x.r_name, x.w_id, x.w_code, x.w_name,
-      ((coalesce(x.ended_at, now()) at time zone ho.time_zone)::date
-        - (x.requested_at at time zone ho.time_zone)::date + 1)::int as days,
-      (select t.id from transfers t where t.hospitalization_id = x.id and t.status in ('requested', 'accepted')
-        limit 1) as open_transfer, x.total,
-      x.v_at, x.v_temperature, x.v_hr, x.v_rr, x.v_sys, x.v_dia, x.v_spo2, x.v_news2_score, x.v_news2
-    from page x
-    join hospitals ho on ho.id = ${hospitalId}
-    join patients p on p.id = x.patient_id
-    join departments d on d.id = x.department_id
-    join users u on u.id = x.doctor_id
-    left join icd10_codes i on i.code = x.provisional_icd_code) y`);
-  const rows = answer.rows[0]?.rows ?? [];
-  const first = rows[0];
-  const count = first
-    ? Number(first.total)
-    : offset === 0
-      ? 0
-      : Number(
-          (
-            await q.execute<{ n: number }>(sql`select count(*)::int as n from hospitalizations s
-      left join beds b on b.id = s.bed_id left join rooms r on r.id = b.room_id left join wards w on w.id = r.ward_id
-      where ${where}`)
-          ).rows[0]?.n ?? 0,
-        );
-  return {
-    count,
-    rows: rows.map((r) => {
-      const stay = toStay(r, lang);
-      const flags: TNursePatient['flags'] = [];
-      if (stay.patient.allergies.length > 0) flags.push('allergies');
-      if (stay.open_transfer) flags.push('transfer');
-      if (stay.expected_days !== null && stay.days > stay.expected_days) flags.push('overstay');
-      return {
-        ...stay,
-        latest_vitals: r.v_at
-          ? {
-              recorded_at: isoRequired(r.v_at),
-              temperature: numberOrNull(r.v_temperature),
-              heart_rate: numberOrNull(r.v_hr),
-              respiratory_rate: numberOrNull(r.v_rr),
-              systolic_bp: numberOrNull(r.v_sys),
-              diastolic_bp: numberOrNull(r.v_dia),
-              spo2: numberOrNull(r.v_spo2),
-            }
-          : null,
-        news2: r.v_at
-          ? news2SummaryOf({ news2_score: r.v_news2_score, news2: r.v_news2, recorded_at: r.v_at })
-          : null,
-        flags,
-      };
-    }),
-  };
-}
-
-// Transfers --------------------------------------------------------------------------------------------------
-
-interface TransferRow extends RefRow {
-  id: string;
-  hospital_id: string;
-  kind: TTransfer['kind'];
-  status: TTransfer['status'];
-  hospitalization_id: string;
-  to_d_id: string | null;
-  to_d_code: string | null;
-  to_d_name: string | null;
-  to_d_kind: string | null;
-  to_d_head: string | null;
-  to_hospital_id: string | null;
-  to_w_id: string | null;
-  to_w_code: string | null;
-  to_w_name: string | null;
-  to_h_id: string | null;
-  to_h_code: string | null;
-  to_h_name: string | null;
-  facility_name: string | null;
-  reason: string;
-  summary: string | null;
-  treatments: string | null;
-  rq_id: string;
-  rq_first: string;
-  rq_last: string;
-  requested_at: Date | string;
-  dc_id: string | null;
-  dc_first: string | null;
-  dc_last: string | null;
-  decided_at: Date | string | null;
-  reject_reason: string | null;
-  completed_at: Date | string | null;
-}
-
-const TRANSFER_SELECT = sql`select t.id, t.hospital_id, t.kind::text as kind, t.status::text as status,
-    t.hospitalization_id, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},
-    td.id as to_d_id, td.code as to_d_code, td.name as to_d_name, td.kind::text as to_d_kind,
-    td.head_user_id as to_d_head, t.to_hospital_id,
-    tw.id as to_w_id, tw.code as to_w_code, tw.name as to_w_name,
-    th.id as to_h_id, th.code as to_h_code, th.name as to_h_name, t.facility_name, t.reason, t.summary,
-    t.treatments, rq.id as rq_id, rq.first_name as rq_first, rq.last_name as rq_last, t.requested_at,
-    dc.id as dc_id, dc.first_name as dc_first, dc.last_name as dc_last, t.decided_at, t.reject_reason,
-    t.completed_at
-  from transfers t
-  join patients p on p.id = t.patient_id
-  join departments d on d.id = t.from_department_id
-  left join departments td on td.id = t.to_department_id
-  left join wards tw on tw.id = t.to_ward_id
-  left join hospitals th on th.id = t.to_hospital_id
-  join users rq on rq.id = t.requested_by
-  left join users dc on dc.id = t.decided_by`;
-
-/** What decides who may take a transfer's next step (see TransferService). */
-export interface TransferFacts {
-  kind: TTransfer['kind'];
-  status: TTransfer['status'];
-  hospital_id: string;
-  to_hospital_id: string | null;
-  to_department_id: string | null;
-  to_department_head: string | null;
-}
-export type TransferView = { transfer: Omit<TTransfer, 'can'>; facts: TransferFacts };
-
-function toTransfer(r: TransferRow, hospitalId: string): TransferView {
-  return {
-    transfer: toTransferBody(r, hospitalId),
-    facts: {
-      kind: r.kind,
-      status: r.status,
-      hospital_id: r.hospital_id,
-      to_hospital_id: r.to_hospital_id,
-      to_department_id: r.to_d_id,
-      to_department_head: r.to_d_head,
-    },
-  };
-}
-
-function toTransferBody(r: TransferRow, hospitalId: string): Omit<TTransfer, 'can'> {
-  return {
-    id: r.id,
-    kind: r.kind,
-    status: r.status,
-    hospitalization: r.hospitalization_id,
-    patient: patientRef(r),
-    from_department: departmentRef(r),
-    to_department: r.to_d_id
-      ? { id: r.to_d_id, code: r.to_d_code ?? '', name: r.to_d_name ?? '', kind: r.to_d_kind ?? '' }
-      : null,
-    to_ward: r.to_w_id ? { id: r.to_w_id, code: r.to_w_code ?? '', name: r.to_w_name ?? '' } : null,
-    to_hospital: r.to_h_id ? { id: r.to_h_id, code: r.to_h_code ?? '', name: r.to_h_name ?? '' } : null,
-    facility_name: r.facility_name,
-    incoming: r.hospital_id !== hospitalId,
-    reason: r.reason,
-    summary: r.summary,
-    treatments: r.treatments,
-    requested_by: personRef(r.rq_id, r.rq_first, r.rq_last)!,
-    requested_at: isoRequired(r.requested_at),
-    decided_by: personRef(r.dc_id, r.dc_first, r.dc_last),
-    decided_at: iso(r.decided_at),
-    reject_reason: r.reject_reason,
-    completed_at: iso(r.completed_at),
-  };
-}
-
-/** Transfers the hospital sent, or received from another hospital of the installation. */
-const visibleTo = (hospitalId: string) =>
-  sql`(t.hospital_id = ${hospitalId} or t.to_hospital_id = ${hospitalId})`;
-
-export async function findTransfer(q: Queryable, hospitalId: string, id: string) {
-  const res = await q.execute<TransferRow>(
-    sql`${TRANSFER_SELECT} where t.id = ${id} and ${visibleTo(hospitalId)}`,
-  );
-  return res.rows[0] ? toTransfer(res.rows[0], hospitalId) : null;
-}
-
-export async function listTransfers(
-  q: Queryable,
-  hospitalId: string,
-  f: { status: string; direction: string; hospitalization?: string | undefined },
-  limit: number,
-  offset: number,
-) {
-  const parts: SQL[] = [];
-  if (f.direction === 'incoming')
-    parts.push(
-      sql`(t.to_hospital_id = ${hospitalId} or (t.hospital_id = ${hospitalId} and t.kind = 'internal'))`,
-    );
-  else if (f.direction === 'outgoing') parts.push(sql`t.hospital_id = ${hospitalId}`);
-  else parts.push(visibleTo(hospitalId));
-  if (f.status === 'open') parts.push(sql`t.status in ('requested', 'accepted')`);
-  else if (f.status !== 'all') parts.push(sql`t.status = ${f.status}`);
-  if (f.hospitalization) parts.push(sql`t.hospitalization_id = ${f.hospitalization}`);
-  const where = sql.join(parts, sql` and `);
-  const rows = await q.execute<TransferRow>(
-    sql`${TRANSFER_SELECT} where ${where} order by t.requested_at desc, t.id desc limit ${limit} offset ${offset}`,
-  );
-  const counted = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from transfers t where ${where}`,
-  );
-  return { rows: rows.rows.map((r) => toTransfer(r, hospitalId)), count: Number(counted.rows[0]?.n ?? 0) };
-}
-
-/** Locks a transfer visible to the hospital, with what its rules need. */
-export async function lockTransfer(q: Queryable, hospitalId: string, id: string) {
-  const res = await q.execute<{
-    id: string;
-    hospital_id: string;
-    hospitalization_id: string;
-    patient_id: string;
-    kind: TTransfer['kind'];
-    status: TTransfer['status'];
-    from_department_id: string;
-    to_department_id: string | null;
-    to_ward_id: string | null;
-    to_hospital_id: string | null;
-    requested_by: string;
-    summary: string | null;
-    treatments: string | null;
-    to_department_head: string | null;
-  }>(sql`select t.id, t.hospital_id, t.hospitalization_id, t.patient_id, t.kind::text as kind,
-      t.status::text as status, t.from_department_id, t.to_department_id, t.to_ward_id, t.to_hospital_id,
-      t.requested_by, t.summary, t.treatments,
-      (select head_user_id from departments where id = t.to_department_id) as to_department_head
-    from transfers t where t.id = ${id} and ${visibleTo(hospitalId)} for update`);
-  return res.rows[0] ?? null;
-}
-export type LockedTransfer = NonNullable<Awaited<ReturnType<typeof lockTransfer>>>;
-
 /**
  * Discharge closes the visit the stay came from (issue 37): it is no longer "hospitalized" but completed, its
  * closing time kept (the wait it measures ended when the patient was admitted). Answers the visit closed, if any.
@@ -803,10 +362,152 @@ export async function completeVisitOfStay(q: Queryable, stayId: string, now: Dat
   return res.rows[0]?.id ?? null;
 }
 
-/** Transfers of a stay still requested or accepted (a discharge waits for them). */
-export async function openTransferCount(q: Queryable, stayId: string) {
-  const res = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from transfers where hospitalization_id = ${stayId} and status in ('requested', 'accepted')`,
+// Admission, update and discharge ---------------------------------------------------------------------------
+
+/** Role codes of the practitioners who may be a stay's doctor. */
+const PRACTITIONER_ROLES = ['DOCTOR', 'PHYSICIAN', 'MD', 'HEAD_DOCTOR', 'SAGE_FEMME'];
+
+/** Stays of the hospital waiting for a bed. */
+export async function pendingStayCount(q: Queryable, hospitalId: string) {
+  const pending = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from hospitalizations where hospital_id = ${hospitalId} and status = 'pending_bed'`,
   );
-  return Number(res.rows[0]?.n ?? 0);
+  return Number(pending.rows[0]?.n ?? 0);
+}
+
+/** Whether a department of the hospital is active; null when the hospital has no such department. */
+export async function departmentIsActive(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<{ is_active: boolean }>(
+    sql`select is_active from departments where id = ${id} and hospital_id = ${hospitalId}`,
+  );
+  return res.rows[0] ? res.rows[0].is_active : null;
+}
+
+/** Whether a user is an active practitioner of the hospital (a stay's doctor). */
+export async function isActivePractitioner(q: Queryable, hospitalId: string, userId: string) {
+  const res = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from memberships m join users u on u.id = m.user_id
+      where m.hospital_id = ${hospitalId} and m.user_id = ${userId} and m.is_active and u.is_active
+        and upper(m.role_code) in (${sql.join(
+          PRACTITIONER_ROLES.map((r) => sql`${r}`),
+          sql`, `,
+        )})`,
+  );
+  return Number(res.rows[0]?.n ?? 0) > 0;
+}
+
+/** Locks a visit of the hospital a stay is opened from. */
+export async function lockVisitToAdmit(q: Queryable, hospitalId: string, admissionId: string) {
+  const [admission] = await q
+    .select({ id: admissions.id, patientId: admissions.patientId, status: admissions.status })
+    .from(admissions)
+    .where(and(eq(admissions.id, admissionId), eq(admissions.hospitalId, hospitalId)))
+    .for('update');
+  return admission ?? null;
+}
+
+/** The visit led to a stay: `hospitalized`, closed now. */
+export async function markVisitHospitalized(q: Queryable, admissionId: string, now: Date) {
+  await q
+    .update(admissions)
+    .set({ status: 'hospitalized', closedAt: now, updatedAt: now })
+    .where(eq(admissions.id, admissionId));
+}
+
+/** A patient of the hospital about to be admitted: the name and whether deceased. */
+export async function patientToAdmit(q: Queryable, hospitalId: string, patientId: string) {
+  const [patient] = await q
+    .select({ first: patients.firstName, last: patients.lastName, deceasedAt: patients.deceasedAt })
+    .from(patients)
+    .where(and(eq(patients.id, patientId), eq(patients.hospitalId, hospitalId)));
+  return patient ?? null;
+}
+
+/** A patient's name (for a notification); the patient is one the caller already holds. */
+export async function patientName(q: Queryable, patientId: string) {
+  const [p] = await q
+    .select({ first: patients.firstName, last: patients.lastName })
+    .from(patients)
+    .where(eq(patients.id, patientId));
+  return p ?? null;
+}
+
+/**
+ * Opens a stay waiting for a bed; answers its id, or null when the patient already has an open stay (the partial
+ * unique index `hospitalizations_open_uq` holds it, and nothing is written).
+ */
+export async function insertStayUnlessOpen(q: Queryable, values: typeof hospitalizations.$inferInsert) {
+  const rows = await q
+    .insert(hospitalizations)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: hospitalizations.id });
+  return rows[0]?.id ?? null;
+}
+
+/** Columns of a stay its doctor may change while it is open. */
+export type StayChanges = Partial<typeof hospitalizations.$inferInsert>;
+
+/** Changes the given columns of a stay. */
+export async function updateStayFields(q: Queryable, id: string, values: StayChanges) {
+  await q.update(hospitalizations).set(values).where(eq(hospitalizations.id, id));
+}
+
+/** The stay lies in `bedId`: admitted (its admission time kept from its first bed). */
+export async function placeStayInBed(q: Queryable, stayId: string, bedId: string, now: Date) {
+  await q
+    .update(hospitalizations)
+    .set({
+      bedId,
+      status: 'admitted',
+      admittedAt: sql`coalesce(${hospitalizations.admittedAt}, ${now.toISOString()}::timestamptz)`,
+      updatedAt: now,
+    })
+    .where(eq(hospitalizations.id, stayId));
+}
+
+/** The stay left its bed and waits for another (an internal transfer without a bed). */
+export async function returnStayToWaiting(q: Queryable, stayId: string, now: Date) {
+  await q
+    .update(hospitalizations)
+    .set({ status: 'pending_bed', bedId: null, updatedAt: now })
+    .where(eq(hospitalizations.id, stayId));
+}
+
+/** The stay belongs to another department (an internal transfer completed). */
+export async function moveStayToDepartment(q: Queryable, stayId: string, departmentId: string, now: Date) {
+  await q
+    .update(hospitalizations)
+    .set({ departmentId, updatedAt: now })
+    .where(eq(hospitalizations.id, stayId));
+}
+
+/** The stay ends: out of its bed, with its discharge (mode, diagnoses, summary, death…) and who signed it. */
+export async function closeStay(
+  q: Queryable,
+  stayId: string,
+  discharge: Pick<
+    typeof hospitalizations.$inferInsert,
+    | 'status'
+    | 'endedAt'
+    | 'dischargeMode'
+    | 'dischargeIcdCodes'
+    | 'dischargeSummary'
+    | 'dischargeTreatments'
+    | 'followUpDate'
+    | 'deathAt'
+    | 'deathIcdCode'
+    | 'dischargedBy'
+    | 'updatedAt'
+  >,
+) {
+  await q
+    .update(hospitalizations)
+    .set({ ...discharge, bedId: null })
+    .where(eq(hospitalizations.id, stayId));
+}
+
+/** The patient died (recorded with a discharge as deceased). */
+export async function markPatientDeceased(q: Queryable, patientId: string, deathAt: Date, now: Date) {
+  await q.update(patients).set({ deceasedAt: deathAt, updatedAt: now }).where(eq(patients.id, patientId));
 }

@@ -36,7 +36,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contextOf } from '../../lib/context.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
+import { BedService } from './beds.service.js';
 import { HospitalizationService } from './hospitalizations.service.js';
+import { ProgressNoteService } from './progress-notes.service.js';
 import { TransferService } from './transfers.service.js';
 
 defineMessages({
@@ -241,7 +243,9 @@ defineMessages({
 export async function hospitalizationRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const stays = new HospitalizationService(app);
-  const moves = new TransferService(app, stays);
+  const beds = new BedService(app, stays);
+  const notes = new ProgressNoteService(app);
+  const moves = new TransferService(app, beds);
   const policy = (roles: readonly DashboardGroup[] | 'any') =>
     ({ access: { scope: 'hospital', module: 'hospitalizations', roles } }) as const;
   const any = policy('any');
@@ -325,7 +329,7 @@ export async function hospitalizationRoutes(app: FastifyInstance) {
         response: { 200: ZBoardBed },
       },
     },
-    async (request) => stays.housekeeping(contextOf(request), request.params.id, request.body.status),
+    async (request) => beds.housekeeping(contextOf(request), request.params.id, request.body.status),
   );
 
   r.get(
@@ -373,7 +377,7 @@ export async function hospitalizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       reply.code(201);
-      return stays.assignBed(
+      return beds.assignBed(
         contextOf(request),
         request.params.id,
         request.body.bed,
@@ -395,7 +399,7 @@ export async function hospitalizationRoutes(app: FastifyInstance) {
         response: { 200: ZBedCheck },
       },
     },
-    async (request) => stays.checkBed(contextOf(request), request.params.id, request.query.bed),
+    async (request) => beds.checkBed(contextOf(request), request.params.id, request.query.bed),
   );
 
   r.post(
@@ -426,7 +430,7 @@ export async function hospitalizationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { rows, count } = await stays.notes(
+      const { rows, count } = await notes.notes(
         contextOf(request),
         request.params.id,
         request.query.page,
@@ -451,7 +455,7 @@ export async function hospitalizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       reply.code(201);
-      return stays.addNote(contextOf(request), request.params.id, request.body);
+      return notes.addNote(contextOf(request), request.params.id, request.body);
     },
   );
 

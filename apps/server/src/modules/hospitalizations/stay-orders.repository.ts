@@ -5,11 +5,18 @@
  * these predicates, so that no screen finds fewer orders than another.
  */
 
+import { OPEN_HOSPITALIZATION_STATUSES } from '@greensen/shared/contracts/hospitalizations';
 import type { TFrequency } from '@greensen/shared/contracts/pharmacy';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { iso, isoRequired } from '../../lib/clinical.js';
 import type { Lang } from '../../lib/i18n.js';
+
+/**
+ * A stay is open while it waits for a bed or lies in one: `s.status in ${OPEN_STAY}`. Written as literals, as the
+ * partial indexes of `hospitalizations` (schema/inpatient.ts) state it, so that the planner matches them.
+ */
+export const OPEN_STAY = sql.raw(`(${OPEN_HOSPITALIZATION_STATUSES.map((s) => `'${s}'`).join(', ')})`);
 
 /**
  * A prescription (alias `rx`) is an order of the stay `stay` or of the visit `admission` (either may be null): it

@@ -1,22 +1,36 @@
 import type { TTransfer, TTransferCreate } from '@greensen/shared/contracts/hospitalizations';
-import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
-import { hospitalizations, hospitals, transfers, wards } from '../../db/schema/index.js';
 import { fullName } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
+import type { BedService } from './beds.service.js';
 import {
+  closeStay,
   departmentHeads,
+  departmentIsActive,
+  lockStay,
+  moveStayToDepartment,
+  patientName,
+  returnStayToWaiting,
+} from './hospitalizations.repository.js';
+import { leaveBed, stayIsOpen } from './stay-rules.js';
+import {
+  findActiveHospital,
   findTransfer,
+  findWardOfHospital,
+  insertTransfer,
   type LockedTransfer,
   listTransfers,
   lockTransfer,
+  markTransferCancelled,
+  markTransferCompleted,
+  otherActiveHospitals,
+  recordTransferDecision,
   type TransferFacts,
   type TransferView,
-} from './hospitalizations.repository.js';
-import type { HospitalizationService } from './hospitalizations.service.js';
+} from './transfers.repository.js';
 
 type Step = 'requested' | 'accepted' | 'rejected' | 'completed' | 'cancelled';
 const STEP_TEXT: Record<Step, { fr: string; en: string }> = {
@@ -38,7 +52,7 @@ const STEP_TEXT: Record<Step, { fr: string; en: string }> = {
 export class TransferService {
   constructor(
     private readonly app: FastifyInstance,
-    private readonly stays: HospitalizationService,
+    private readonly beds: BedService,
   ) {}
 
   async list(
@@ -73,12 +87,7 @@ export class TransferService {
 
   /** The other active hospitals of the installation (the receiving facility of an external transfer). */
   async facilities(ctx: ServiceContext) {
-    const rows = await this.app.db
-      .select({ id: hospitals.id, code: hospitals.code, name: hospitals.name })
-      .from(hospitals)
-      .where(and(eq(hospitals.isActive, true), ne(hospitals.id, scopedHospital(ctx).id)))
-      .orderBy(hospitals.name)
-      .limit(500);
+    const rows = await otherActiveHospitals(this.app.db, scopedHospital(ctx).id);
     return { results: rows };
   }
 
@@ -86,57 +95,45 @@ export class TransferService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const id = await withNotifications(this.app, async (tx, notify) => {
-      const stay = await this.stays.lockStay(tx, hospital.id, body.hospitalization);
+      const stay = await lockStay(tx, hospital.id, body.hospitalization);
       if (!stay) throw badRequest({ hospitalization: ['transfers.stay_unknown'] });
-      if (!['pending_bed', 'admitted'].includes(stay.status)) throw conflict('hospitalizations.closed');
+      if (!stayIsOpen(stay.status)) throw conflict('hospitalizations.closed');
       let toDepartment: string | null = null;
       let toWard: string | null = null;
       let toHospital: string | null = null;
       if (body.kind === 'internal') {
         toDepartment = body.to_department!;
-        const dep = await tx.execute<{ is_active: boolean }>(
-          sql`select is_active from departments where id = ${toDepartment} and hospital_id = ${hospital.id}`,
-        );
-        if (!dep.rows[0]?.is_active)
+        if (!(await departmentIsActive(tx, hospital.id, toDepartment)))
           throw badRequest({ to_department: ['hospitalizations.department_unknown'] });
         if (body.to_ward) {
-          const [ward] = await tx
-            .select({ departmentId: wards.departmentId, isActive: wards.isActive })
-            .from(wards)
-            .where(and(eq(wards.id, body.to_ward), eq(wards.hospitalId, hospital.id)));
+          const ward = await findWardOfHospital(tx, hospital.id, body.to_ward);
           if (!ward?.isActive || ward.departmentId !== toDepartment)
             throw badRequest({ to_ward: ['transfers.ward_unknown'] });
           toWard = body.to_ward;
         }
       } else if (body.to_hospital) {
-        const [other] = await tx
-          .select({ id: hospitals.id })
-          .from(hospitals)
-          .where(and(eq(hospitals.id, body.to_hospital), eq(hospitals.isActive, true)));
+        const other = await findActiveHospital(tx, body.to_hospital);
         if (!other || other.id === hospital.id)
           throw badRequest({ to_hospital: ['transfers.hospital_unknown'] });
         toHospital = other.id;
       }
       let row: { id: string } | undefined;
       try {
-        [row] = await tx
-          .insert(transfers)
-          .values({
-            hospitalId: hospital.id,
-            hospitalizationId: stay.id,
-            patientId: stay.patient_id,
-            kind: body.kind,
-            fromDepartmentId: stay.department_id,
-            toDepartmentId: toDepartment,
-            toWardId: toWard,
-            toHospitalId: toHospital,
-            facilityName: body.kind === 'external' && !toHospital ? (body.facility_name ?? null) : null,
-            reason: body.reason,
-            summary: body.summary ?? null,
-            treatments: body.treatments ?? null,
-            requestedBy: me,
-          })
-          .returning({ id: transfers.id });
+        row = await insertTransfer(tx, {
+          hospitalId: hospital.id,
+          hospitalizationId: stay.id,
+          patientId: stay.patient_id,
+          kind: body.kind,
+          fromDepartmentId: stay.department_id,
+          toDepartmentId: toDepartment,
+          toWardId: toWard,
+          toHospitalId: toHospital,
+          facilityName: body.kind === 'external' && !toHospital ? (body.facility_name ?? null) : null,
+          reason: body.reason,
+          summary: body.summary ?? null,
+          treatments: body.treatments ?? null,
+          requestedBy: me,
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict('transfers.already_open');
         throw error;
@@ -184,10 +181,8 @@ export class TransferService {
     const me = ctx.user?.id ?? null;
     const to = recipients.filter((r) => r !== me);
     if (to.length === 0) return;
-    const p = await tx.execute<{ first_name: string; last_name: string }>(
-      sql`select first_name, last_name from patients where id = ${patientId}`,
-    );
-    const name = fullName(p.rows[0]?.first_name, p.rows[0]?.last_name);
+    const p = await patientName(tx, patientId);
+    const name = fullName(p?.first, p?.last);
     await notify({
       hospitalId,
       recipients: to,
@@ -244,10 +239,12 @@ export class TransferService {
       if (!this.mayDecide(ctx, t)) throw forbidden('transfers.not_receiver');
       if (t.status !== 'requested') throw conflict('transfers.not_requested');
       const now = new Date();
-      await tx
-        .update(transfers)
-        .set({ status: step, decidedBy: me, decidedAt: now, rejectReason: reason, updatedAt: now })
-        .where(eq(transfers.id, id));
+      await recordTransferDecision(tx, id, {
+        status: step,
+        decidedBy: me,
+        decidedAt: now,
+        rejectReason: reason,
+      });
       await this.audit(ctx, tx, `transfer.${step === 'accepted' ? 'accept' : 'reject'}`, id, t.patient_id, {
         reason,
       });
@@ -277,46 +274,33 @@ export class TransferService {
       if (!t) throw notFound();
       if (t.hospital_id !== hospital.id) throw forbidden('transfers.sender_completes');
       if (t.status !== 'accepted') throw conflict('transfers.not_accepted');
-      const stay = (await this.stays.lockStay(tx, hospital.id, t.hospitalization_id))!;
+      const stay = (await lockStay(tx, hospital.id, t.hospitalization_id))!;
       const now = new Date();
       if (t.kind === 'internal') {
         if (bedId) {
-          const bed = await this.stays.moveWithin(tx, ctx, stay, bedId, {
+          const bed = await this.beds.moveWithin(tx, ctx, stay, bedId, {
             ...(t.to_ward_id ? { ward: t.to_ward_id } : { department: t.to_department_id! }),
           });
-          await this.stays.notifyBed(tx, ctx, notify, stay, bed);
+          await this.beds.notifyBed(tx, ctx, notify, stay, bed);
         } else {
-          await this.stays.leave(tx, stay, now);
-          await tx
-            .update(hospitalizations)
-            .set({ status: 'pending_bed', bedId: null, updatedAt: now })
-            .where(eq(hospitalizations.id, stay.id));
+          await leaveBed(tx, stay, now);
+          await returnStayToWaiting(tx, stay.id, now);
         }
-        await tx
-          .update(hospitalizations)
-          .set({ departmentId: t.to_department_id!, updatedAt: now })
-          .where(eq(hospitalizations.id, stay.id));
+        await moveStayToDepartment(tx, stay.id, t.to_department_id!, now);
       } else {
         if (bedId) throw badRequest({ bed: ['transfers.no_bed_external'] });
-        await this.stays.leave(tx, stay, now);
-        await tx
-          .update(hospitalizations)
-          .set({
-            status: 'transferred_out',
-            bedId: null,
-            endedAt: now,
-            dischargeMode: 'transferred',
-            dischargeSummary: t.summary,
-            dischargeTreatments: t.treatments,
-            dischargedBy: me,
-            updatedAt: now,
-          })
-          .where(eq(hospitalizations.id, stay.id));
+        await leaveBed(tx, stay, now);
+        await closeStay(tx, stay.id, {
+          status: 'transferred_out',
+          endedAt: now,
+          dischargeMode: 'transferred',
+          dischargeSummary: t.summary,
+          dischargeTreatments: t.treatments,
+          dischargedBy: me,
+          updatedAt: now,
+        });
       }
-      await tx
-        .update(transfers)
-        .set({ status: 'completed', completedAt: now, updatedAt: now })
-        .where(eq(transfers.id, id));
+      await markTransferCompleted(tx, id, now);
       await this.audit(ctx, tx, 'transfer.complete', id, t.patient_id, { bed: bedId });
       const heads = await receivingHeads(tx, t);
       await this.tellStep(tx, ctx, notify, 'completed', id, t.patient_id, [t.requested_by], hospital.id);
@@ -343,10 +327,7 @@ export class TransferService {
       if (!t) throw notFound();
       if (t.hospital_id !== hospital.id) throw forbidden('transfers.sender_cancels');
       if (t.status !== 'requested' && t.status !== 'accepted') throw conflict('transfers.closed');
-      await tx
-        .update(transfers)
-        .set({ status: 'cancelled', updatedAt: new Date() })
-        .where(eq(transfers.id, id));
+      await markTransferCancelled(tx, id, new Date());
       await this.audit(ctx, tx, 'transfer.cancel', id, t.patient_id);
       const heads = await receivingHeads(tx, t);
       await this.tellStep(

@@ -1,6 +1,7 @@
-import { type SQL, sql } from 'drizzle-orm';
+import type { TriageScale } from '@greensen/shared/domain/triage';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { triageRecords } from '../../db/schema/index.js';
+import { admissions, hospitals, triageRecords } from '../../db/schema/index.js';
 import {
   DEPARTMENT_REF_COLUMNS,
   departmentRef,
@@ -13,6 +14,48 @@ import {
 } from '../../lib/clinical.js';
 
 export type TriageInsert = typeof triageRecords.$inferInsert;
+
+/** The triage scale the hospital uses. */
+export async function hospitalScale(q: Queryable, hospitalId: string): Promise<TriageScale> {
+  const [h] = await q
+    .select({ scale: hospitals.triageScale })
+    .from(hospitals)
+    .where(eq(hospitals.id, hospitalId));
+  return h!.scale;
+}
+
+/** Locks a visit of the hospital about to be triaged: its status and patient. */
+export async function lockVisitToTriage(q: Queryable, hospitalId: string, admissionId: string) {
+  const [admission] = await q
+    .select({ id: admissions.id, status: admissions.status, patientId: admissions.patientId })
+    .from(admissions)
+    .where(and(eq(admissions.hospitalId, hospitalId), eq(admissions.id, admissionId)))
+    .for('update');
+  return admission ?? null;
+}
+
+/** The visit takes its triage's level, which orders every queue. */
+export async function recordVisitTriage(
+  q: Queryable,
+  admissionId: string,
+  t: {
+    triageId: string;
+    level: string;
+    rank: (typeof admissions.$inferInsert)['triageRank'];
+    target: (typeof admissions.$inferInsert)['triageTargetMinutes'];
+  },
+) {
+  await q
+    .update(admissions)
+    .set({
+      triageId: t.triageId,
+      triageLevel: t.level,
+      triageRank: t.rank,
+      triageTargetMinutes: t.target,
+      updatedAt: new Date(),
+    })
+    .where(eq(admissions.id, admissionId));
+}
 
 export async function insertTriage(q: Queryable, values: TriageInsert) {
   const [row] = await q.insert(triageRecords).values(values).returning({ id: triageRecords.id });

@@ -1,27 +1,24 @@
+import { OPEN_ADMISSION_STATUSES } from '@greensen/shared/domain/admissions';
 import {
   isLevelOf,
   levelRank,
   suggestTriageLevel,
   TARGET_MINUTES,
-  type TriageScale,
   type Vitals,
 } from '@greensen/shared/domain/triage';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Queryable } from '../../db/client.js';
-import { admissions, hospitals } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { birthDateOf, news2Of } from '../care/vital-signs.repository.js';
-import { findTriage, insertTriage, listTriage, waitingRoom } from './triage.repository.js';
-
-export async function hospitalScale(q: Queryable, hospitalId: string): Promise<TriageScale> {
-  const [h] = await q
-    .select({ scale: hospitals.triageScale })
-    .from(hospitals)
-    .where(eq(hospitals.id, hospitalId));
-  return h!.scale;
-}
+import {
+  findTriage,
+  hospitalScale,
+  insertTriage,
+  listTriage,
+  lockVisitToTriage,
+  recordVisitTriage,
+  waitingRoom,
+} from './triage.repository.js';
 
 export interface TriageInput {
   admission: string;
@@ -56,14 +53,9 @@ export class TriageService {
   async create(ctx: ServiceContext, input: TriageInput) {
     const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
-      const [admission] = await tx
-        .select({ id: admissions.id, status: admissions.status, patientId: admissions.patientId })
-        .from(admissions)
-        .where(and(eq(admissions.hospitalId, hospital.id), eq(admissions.id, input.admission)))
-        .for('update');
+      const admission = await lockVisitToTriage(tx, hospital.id, input.admission);
       if (!admission) throw badRequest({ admission: ['triage.admission_unknown'] });
-      if (!['waiting', 'assigned', 'in_consultation'].includes(admission.status))
-        throw conflict('admissions.closed');
+      if (!OPEN_ADMISSION_STATUSES.includes(admission.status)) throw conflict('admissions.closed');
       const scale = await hospitalScale(tx, hospital.id);
       const suggestion = suggestTriageLevel(scale, input.vitals, input.discriminators);
       const level = input.level ?? suggestion.level;
@@ -108,16 +100,7 @@ export class TriageService {
         news2: news2 ? { ...news2 } : null,
         recordedBy: actingUser(ctx).id,
       });
-      await tx
-        .update(admissions)
-        .set({
-          triageId: id,
-          triageLevel: level,
-          triageRank: rank,
-          triageTargetMinutes: target,
-          updatedAt: new Date(),
-        })
-        .where(eq(admissions.id, admission.id));
+      await recordVisitTriage(tx, admission.id, { triageId: id, level, rank, target });
       await this.app.audit.record(
         ctx,
         {
