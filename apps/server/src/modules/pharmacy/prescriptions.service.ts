@@ -32,6 +32,7 @@ import {
 import type { RawAlert } from '../medication-safety/safety.rules.js';
 import { type Assessment, MedicationSafetyService } from '../medication-safety/safety.service.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
+import { type PresentationFacts, presentationFacts, toPresentation } from './medications.repository.js';
 import {
   findPrescription,
   type LineDbRow,
@@ -40,16 +41,11 @@ import {
   lockPrescription,
   type PrescriptionDbRow,
   type PrescriptionFilters,
-  type PresentationFacts,
   patientName,
-  pharmaciesOf,
-  pharmacyStaff,
-  presentationFacts,
   refuseLines,
-  stockAvailability,
-  toPresentation,
 } from './pharmacy.repository.js';
 import { computedQuantity } from './pharmacy.rules.js';
+import { pharmaciesOf, pharmacyStaff, stockAvailability } from './stock.repository.js';
 
 const OPEN_TO_CANCEL = ['draft', 'signed', 'partially_dispensed'];
 const DISPENSABLE = ['signed', 'partially_dispensed'];

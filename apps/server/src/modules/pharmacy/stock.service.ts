@@ -16,30 +16,29 @@ import { actingUser, type ServiceContext, scopedHospital } from '../../lib/conte
 import { badRequest, conflict, forbidden, isCheckViolation, notFound } from '../../lib/errors.js';
 import { sqlList } from '../../lib/queries.js';
 import {
-  addDispensedUnits,
-  countLinesToDispense,
-  findDepartment,
   findMedication,
+  type MedicationFilters,
+  presentationFacts,
+  presentationsOf,
+  searchMedications,
+  toMedication,
+} from './medications.repository.js';
+import { addDispensedUnits, countLinesToDispense, linesOf, lockPrescription } from './pharmacy.repository.js';
+import { fold } from './pharmacy.rules.js';
+import { managesPharmacy, type PrescriptionService } from './prescriptions.service.js';
+import {
+  findDepartment,
   type LockedLot,
   type LotFilters,
-  linesOf,
   listLots,
   listMovements,
   listStock,
   lockFefoLots,
   lockLot,
-  lockPrescription,
-  type MedicationFilters,
   type MovementFilters,
   pharmaciesOf,
-  presentationFacts,
-  presentationsOf,
   type StockFilters,
-  searchMedications,
-  toMedication,
-} from './pharmacy.repository.js';
-import { fold } from './pharmacy.rules.js';
-import { managesPharmacy, type PrescriptionService } from './prescriptions.service.js';
+} from './stock.repository.js';
 
 const addDays = (day: string, n: number) => {
   const d = new Date(`${day}T00:00:00Z`);
