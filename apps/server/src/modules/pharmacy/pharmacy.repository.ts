@@ -1,7 +1,8 @@
 import { OPEN_HOSPITALIZATION_STATUSES } from '@greensen/shared/contracts/hospitalizations';
 import type { TFrequency, TPresentation } from '@greensen/shared/contracts/pharmacy';
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { prescriptionLines, prescriptions } from '../../db/schema/index.js';
 import { DEPARTMENT_REF_COLUMNS, PATIENT_REF_COLUMNS, type RefRow, textArray } from '../../lib/clinical.js';
 import { sqlList } from '../../lib/queries.js';
 import { prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
@@ -208,6 +209,106 @@ export async function activeMedications(
   return res.rows;
 }
 
+// Writing a prescription ---------------------------------------------------------------------------------
+
+/** What a prescription's origin says: a consultation of the hospital (its department, patient and status), or null. */
+export async function consultationOrigin(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<{ department_id: string; patient_id: string; status: string }>(
+    sql`select department_id, patient_id, status from consultations where id = ${id} and hospital_id = ${hospitalId}`,
+  );
+  return res.rows[0] ?? null;
+}
+
+/** What a prescription's origin says: a stay of the hospital (its department, patient and status), or null. */
+export async function stayOrigin(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<{ department_id: string; patient_id: string; status: string }>(
+    sql`select department_id, patient_id, status from hospitalizations where id = ${id} and hospital_id = ${hospitalId}`,
+  );
+  return res.rows[0] ?? null;
+}
+
+/** A prescription of the hospital, locked for its author's change (a draft saved or signed, a cancellation). */
+export async function lockPrescriptionForChange(q: Queryable, hospitalId: string, id: string) {
+  const res = await q.execute<{
+    id: string;
+    status: string;
+    version: number;
+    patient_id: string;
+    prescriber_id: string;
+    weight_kg: number | string | null;
+  }>(sql`select id, status, version, patient_id, prescriber_id, weight_kg from prescriptions
+      where id = ${id} and hospital_id = ${hospitalId} for update`);
+  return res.rows[0] ?? null;
+}
+
+export type NewPrescription = typeof prescriptions.$inferInsert;
+export type NewPrescriptionLine = typeof prescriptionLines.$inferInsert;
+
+/** A new draft; returns its id. */
+export async function insertPrescription(q: Queryable, values: NewPrescription): Promise<string> {
+  const [row] = await q.insert(prescriptions).values(values).returning({ id: prescriptions.id });
+  return row!.id;
+}
+
+export async function insertPrescriptionLines(q: Queryable, lines: NewPrescriptionLine[]) {
+  await q.insert(prescriptionLines).values(lines);
+}
+
+/** Every line of a draft (a save writes them again). */
+export async function deletePrescriptionLines(q: Queryable, prescriptionId: string) {
+  await q.delete(prescriptionLines).where(eq(prescriptionLines.prescriptionId, prescriptionId));
+}
+
+/** A draft saved: its weight and notes when given, its next version. */
+export async function saveDraftHead(
+  q: Queryable,
+  id: string,
+  change: { weightKg: number | null | undefined; notes: string | null | undefined; version: number },
+) {
+  await q
+    .update(prescriptions)
+    .set({
+      ...(change.weightKg !== undefined ? { weightKg: change.weightKg } : {}),
+      ...(change.notes !== undefined ? { notes: change.notes } : {}),
+      version: change.version,
+      updatedAt: new Date(),
+    })
+    .where(eq(prescriptions.id, id));
+}
+
+/** A draft signed (read-only from then on), at its next version. */
+export async function markPrescriptionSigned(q: Queryable, id: string, version: number) {
+  await q
+    .update(prescriptions)
+    .set({
+      status: 'signed',
+      signedAt: new Date(),
+      version,
+      updatedAt: new Date(),
+    })
+    .where(eq(prescriptions.id, id));
+}
+
+/** A prescription cancelled with its reason, at its next version. */
+export async function markPrescriptionCancelled(
+  q: Queryable,
+  id: string,
+  c: { by: string; reason: string; version: number },
+) {
+  const now = new Date();
+  await q
+    .update(prescriptions)
+    .set({
+      status: 'cancelled',
+      cancelledAt: now,
+      cancelledBy: c.by,
+      cancelReason: c.reason,
+      version: c.version,
+      updatedAt: now,
+    })
+    .where(eq(prescriptions.id, id));
+}
+
 // Dispensing and refusal ---------------------------------------------------------------------------------
 
 /** A prescription of the hospital, locked for a dispensing or a refusal (one at a time per prescription). */
@@ -237,6 +338,22 @@ export async function countLinesToDispense(q: Queryable, prescriptionId: string)
   const res = await q.execute<{ n: number }>(sql`select count(*)::int as n from prescription_lines
     where prescription_id = ${prescriptionId} and dispensed_quantity < quantity and refused_at is null`);
   return Number(res.rows[0]?.n ?? 0);
+}
+
+/** A dispensing's outcome: the prescription partially dispensed or dispensed, at its next version. */
+export async function setDispensingStatus(
+  q: Queryable,
+  id: string,
+  status: 'dispensed' | 'partially_dispensed',
+) {
+  await q.execute(
+    sql`update prescriptions set status = ${status}, version = version + 1, updated_at = now() where id = ${id}`,
+  );
+}
+
+/** A refusal changes the prescription: its next version (the lines carry the refusal). */
+export async function bumpPrescriptionVersion(q: Queryable, id: string) {
+  await q.execute(sql`update prescriptions set version = version + 1, updated_at = now() where id = ${id}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { TLot, TMovement, TPresentation, TStockItem } from '@greensen/shared/contracts/pharmacy';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { stockItems, stockLots, stockMovements } from '../../db/schema/index.js';
 import { isoRequired, personRef } from '../../lib/clinical.js';
 import { sqlList } from '../../lib/queries.js';
 import {
@@ -52,6 +53,15 @@ const departmentRef = (r: { d_id: string; d_code: string; d_name: string; d_kind
   name: r.d_name,
   kind: r.d_kind,
 });
+
+/** Today in the hospital's time zone and its setting `pharmacy_expiring_days` (null when it has none). */
+export async function todayAndExpiringDays(q: Queryable, hospitalId: string) {
+  const res = await q.execute<{ today: string; days: string | null }>(sql`select
+        (now() at time zone h.time_zone)::date::text as today,
+        s.pharmacy_expiring_days as days
+      from hospitals h left join hospital_settings s on s.hospital_id = h.id where h.id = ${hospitalId}`);
+  return res.rows[0]!;
+}
 
 // Stock --------------------------------------------------------------------------------------------------
 
@@ -261,6 +271,46 @@ export async function lockFefoLots(
   return res.rows;
 }
 
+/** Lots chosen by id, locked, first expiry first (of any pharmacy or presentation: the caller checks them). */
+export async function lockLotsById(q: Queryable, ids: readonly string[]): Promise<LockedLot[]> {
+  const res = await q.execute<LockedLot>(sql`select id, pharmacy_id, presentation_id, lot_number,
+        expiry_date::text as expiry_date, on_hand, unit_cost from stock_lots
+      where id in (${sqlList(ids)}) order by expiry_date, id for update`);
+  return res.rows;
+}
+
+/**
+ * The lot of that number of a presentation in the pharmacy, made when new (with the expiry date and cost given):
+ * its id and its expiry date, which may be another one when the lot existed.
+ */
+export async function ensureLot(q: Queryable, lot: typeof stockLots.$inferInsert) {
+  await q.insert(stockLots).values(lot).onConflictDoNothing();
+  const res = await q.execute<{ id: string; expiry_date: string }>(
+    sql`select id, expiry_date::text as expiry_date from stock_lots where pharmacy_id = ${lot.pharmacyId}
+        and presentation_id = ${lot.presentationId} and lot_number = ${lot.lotNumber}`,
+  );
+  return res.rows[0]!;
+}
+
+/** The reorder level of a presentation in a pharmacy (null: none), its summary row made when new. */
+export async function setReorderLevel(
+  q: Queryable,
+  v: { hospitalId: string; pharmacyId: string; presentationId: string; level: number | null },
+) {
+  await q
+    .insert(stockItems)
+    .values({
+      hospitalId: v.hospitalId,
+      pharmacyId: v.pharmacyId,
+      presentationId: v.presentationId,
+      reorderLevel: v.level,
+    })
+    .onConflictDoUpdate({
+      target: [stockItems.pharmacyId, stockItems.presentationId],
+      set: { reorderLevel: v.level, updatedAt: new Date() },
+    });
+}
+
 /** Units per presentation in the hospital: unexpired and all, to warn of stock-outs when prescribing. */
 export async function stockAvailability(
   q: Queryable,
@@ -363,4 +413,16 @@ export async function listMovements(
     })),
     count: Number(counted.rows[0]?.n ?? 0),
   };
+}
+
+export type NewMovementRow = typeof stockMovements.$inferInsert;
+export type MovementKind = NewMovementRow['kind'];
+
+/**
+ * Ledger rows, in order; returns their ids. The database applies each to its lot in the same statement and
+ * refuses a lot going negative (a check violation, for the caller to answer).
+ */
+export async function insertMovements(q: Queryable, rows: NewMovementRow[]): Promise<string[]> {
+  const inserted = await q.insert(stockMovements).values(rows).returning({ id: stockMovements.id });
+  return inserted.map((r) => r.id);
 }
