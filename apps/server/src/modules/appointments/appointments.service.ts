@@ -17,15 +17,7 @@ import type { Tx } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';
 import { fullName } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import {
-  ApiError,
-  badRequest,
-  conflict,
-  forbidden,
-  isCheckViolation,
-  isUniqueViolation,
-  notFound,
-} from '../../lib/errors.js';
+import { ApiError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { listReadEntry } from '../../lib/queries.js';
 import { findAdmissionView } from '../admissions/admissions.repository.js';
 import { AdmissionsService } from '../admissions/admissions.service.js';
@@ -36,7 +28,6 @@ import {
   type AppointmentFilters,
   appointmentMoves,
   cancelAppointment,
-  countPlace,
   departmentKind,
   findAppointmentRow,
   hospitalZone,
@@ -44,14 +35,12 @@ import {
   type LockedAppointment,
   listAppointments,
   lockAppointment,
-  lockSlotCounter,
   markAppointment,
   markCheckedIn,
   moveAppointment,
   patientArchival,
   patientNames,
   releasePlace,
-  takeSlotPlace,
   toAppointment,
   updateAppointmentFields,
 } from './appointments.repository.js';
@@ -84,50 +73,6 @@ export class AppointmentsService {
   /** The appointment as the API answers it (it exists: called after a write). */
   private async view(q: Tx | FastifyInstance['db'], hospitalId: string, id: string) {
     return toAppointment((await findAppointmentRow(q, hospitalId, id))!);
-  }
-
-  /**
-   * Takes a place of the slot: the counter row is upserted (locked), and `check (booked <= capacity)` refuses a
-   * place beyond the capacity, whatever the concurrency: 409. An overbooking (head doctor, `overbook: true`) takes
-   * a normal place while there is one, else counts apart and is flagged. Returns whether it is an overbooking.
-   */
-  private async takePlace(
-    tx: Tx,
-    hospitalId: string,
-    provider: string,
-    start: Date,
-    capacity: number,
-    overbook: boolean,
-  ): Promise<boolean> {
-    const at = start.toISOString();
-    if (!overbook) {
-      try {
-        await takeSlotPlace(tx, hospitalId, provider, at, capacity);
-      } catch (err) {
-        if (isCheckViolation(err)) throw conflict('appointments.slot_full');
-        throw err;
-      }
-      return false;
-    }
-    const row = await lockSlotCounter(tx, hospitalId, provider, at, capacity);
-    const full = row.booked >= Math.min(row.capacity, capacity);
-    await countPlace(tx, hospitalId, provider, at, full);
-    return full;
-  }
-
-  /** The slot a booking or a move asks for: 400 when it is not one, is past, or does not take the type. */
-  private async requireSlot(
-    tx: Tx,
-    hospitalId: string,
-    target: { provider: string; department: string; start: Date; type: string },
-  ) {
-    if (target.start.getTime() <= this.now().getTime())
-      throw badRequest({ start: ['appointments.slot_past'] });
-    const slot = await this.slots.slotAt(tx, hospitalId, target.provider, target.department, target.start);
-    if (!slot) throw badRequest({ start: ['appointments.not_a_slot'] });
-    if (!slot.types.includes(target.type as never))
-      throw badRequest({ appointment_type: ['appointments.type_not_allowed'] });
-    return slot;
   }
 
   private async tell(
@@ -174,13 +119,13 @@ export class AppointmentsService {
         if (patient.archived) throw conflict('patients.archived');
         await this.slots.checkDepartment(tx, hospital.id, body.department);
         await this.slots.checkProvider(tx, hospital.id, body.provider);
-        const slot = await this.requireSlot(tx, hospital.id, {
+        const slot = await this.slots.requireSlot(tx, hospital.id, {
           provider: body.provider,
           department: body.department,
           start,
           type: body.appointment_type,
         });
-        const overbooked = await this.takePlace(
+        const overbooked = await this.slots.takePlace(
           tx,
           hospital.id,
           body.provider,
@@ -432,14 +377,14 @@ export class AppointmentsService {
           throw badRequest({ start: ['appointments.same_slot'] });
         if (department !== a.department_id) await this.slots.checkDepartment(tx, hospital.id, department);
         if (provider !== a.provider_id) await this.slots.checkProvider(tx, hospital.id, provider);
-        const slot = await this.requireSlot(tx, hospital.id, {
+        const slot = await this.slots.requireSlot(tx, hospital.id, {
           provider,
           department,
           start,
           type: a.appointment_type,
         });
         await releasePlace(tx, hospital.id, a.provider_id, oldStart.toISOString(), a.overbooked);
-        const overbooked = await this.takePlace(
+        const overbooked = await this.slots.takePlace(
           tx,
           hospital.id,
           provider,

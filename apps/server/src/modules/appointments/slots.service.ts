@@ -8,10 +8,17 @@ import {
 import { addDays, zonedDate, zonedInstant } from '@greensen/shared/domain/care';
 import { roleGroup } from '@greensen/shared/domain/roles';
 import type { FastifyInstance } from 'fastify';
-import type { Queryable } from '../../db/client.js';
+import type { Queryable, Tx } from '../../db/client.js';
 import { mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest, forbidden } from '../../lib/errors.js';
-import { hospitalZone, PROVIDER_GROUPS, slotCounts } from './appointments.repository.js';
+import { badRequest, conflict, forbidden, isCheckViolation } from '../../lib/errors.js';
+import {
+  countPlace,
+  hospitalZone,
+  lockSlotCounter,
+  PROVIDER_GROUPS,
+  slotCounts,
+  takeSlotPlace,
+} from './appointments.repository.js';
 import {
   absenceRanges,
   activeDepartmentKind,
@@ -30,8 +37,8 @@ const daysBetween = (from: string, to: string) =>
 
 /**
  * Who may be booked and where (issue 22, decision 0028): the providers and departments a schedule or a booking
- * names, the providers' pickers, and the slots the schedules give once exceptions and holidays are taken out (the
- * free-slot search and the slot a booking asks for).
+ * names, the providers' pickers, the slots the schedules give once exceptions and holidays are taken out (the
+ * free-slot search and the slot a booking asks for), and the places a booking takes in its slot.
  */
 export class SlotsService {
   constructor(private readonly app: FastifyInstance) {}
@@ -207,5 +214,51 @@ export class SlotsService {
       timeZone: zone,
     });
     return slots.find((s) => s.start.getTime() === start.getTime()) ?? null;
+  }
+
+  // Places ------------------------------------------------------------------------------------------------
+
+  /**
+   * Takes a place of the slot: the counter row is upserted (locked), and `check (booked <= capacity)` refuses a
+   * place beyond the capacity, whatever the concurrency: 409. An overbooking (head doctor, `overbook: true`) takes
+   * a normal place while there is one, else counts apart and is flagged. Returns whether it is an overbooking.
+   */
+  async takePlace(
+    tx: Tx,
+    hospitalId: string,
+    provider: string,
+    start: Date,
+    capacity: number,
+    overbook: boolean,
+  ): Promise<boolean> {
+    const at = start.toISOString();
+    if (!overbook) {
+      try {
+        await takeSlotPlace(tx, hospitalId, provider, at, capacity);
+      } catch (err) {
+        if (isCheckViolation(err)) throw conflict('appointments.slot_full');
+        throw err;
+      }
+      return false;
+    }
+    const row = await lockSlotCounter(tx, hospitalId, provider, at, capacity);
+    const full = row.booked >= Math.min(row.capacity, capacity);
+    await countPlace(tx, hospitalId, provider, at, full);
+    return full;
+  }
+
+  /** The slot a booking or a move asks for: 400 when it is not one, is past, or does not take the type. */
+  async requireSlot(
+    q: Queryable,
+    hospitalId: string,
+    target: { provider: string; department: string; start: Date; type: string },
+  ) {
+    if (target.start.getTime() <= this.now().getTime())
+      throw badRequest({ start: ['appointments.slot_past'] });
+    const slot = await this.slotAt(q, hospitalId, target.provider, target.department, target.start);
+    if (!slot) throw badRequest({ start: ['appointments.not_a_slot'] });
+    if (!slot.types.includes(target.type as never))
+      throw badRequest({ appointment_type: ['appointments.type_not_allowed'] });
+    return slot;
   }
 }

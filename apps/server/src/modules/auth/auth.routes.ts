@@ -36,6 +36,9 @@ import {
   ZVerifyParams,
 } from './auth.schemas.js';
 import { AuthService, userBody } from './auth.service.js';
+import { PasswordService } from './passwords.service.js';
+import { PinService } from './pin.service.js';
+import { RegistrationService } from './registration.service.js';
 
 /**
  * `GET /api/profile/`'s answer, checked against its schema and written once per user object and language: the
@@ -76,6 +79,9 @@ export const authRoutes = fp(authRoutesPlugin, {
 
 async function authRoutesPlugin(app: FastifyInstance) {
   const service = new AuthService(app);
+  const registration = new RegistrationService(app, service);
+  const passwords = new PasswordService(app, service);
+  const pin = new PinService(app);
   app.decorate('authService', service);
   app.addHook('onClose', async () => service.idle());
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -204,7 +210,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
     async (request, reply) => {
       const lang = requestLang(request);
       const { username, ...rest } = request.body;
-      const created = await service.register(contextOf(request), {
+      const created = await registration.register(contextOf(request), {
         ...rest,
         username,
         language: request.body.language_preference ?? lang,
@@ -226,7 +232,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
     },
     async (request, reply) => {
       const lang = requestLang(request);
-      const ok = await service.verifyEmail(contextOf(request), request.params.uid, request.params.token);
+      const ok = await registration.verifyEmail(contextOf(request), request.params.uid, request.params.token);
       if (!ok) return reply.status(400).send({ error: translate(lang, authMessage('verify.invalid')) });
       return { detail: translate(lang, authMessage('verify.done')) };
     },
@@ -244,7 +250,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.resendVerification(contextOf(request), request.body.email);
+      await registration.resendVerification(contextOf(request), request.body.email);
       return { detail: translate(requestLang(request), authMessage('resend.sent')) };
     },
   );
@@ -261,7 +267,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.forgotPassword(contextOf(request), request.body.email);
+      await passwords.forgotPassword(contextOf(request), request.body.email);
       return { detail: translate(requestLang(request), authMessage('forgot.sent')) };
     },
   );
@@ -278,7 +284,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.resetPassword(contextOf(request), request.body);
+      await passwords.resetPassword(contextOf(request), request.body);
       return { detail: translate(requestLang(request), authMessage('reset.done')) };
     },
   );
@@ -300,7 +306,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const pair = await service.changePassword(
+      const pair = await passwords.changePassword(
         contextOf(request),
         request.body.current_password,
         request.body.new_password,
@@ -323,7 +329,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.setPin(contextOf(request), request.body.pin, request.body.password);
+      await pin.setPin(contextOf(request), request.body.pin, request.body.password);
       return { has_pin: true };
     },
   );
@@ -335,7 +341,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       schema: { tags, summary: 'Remove the PIN', response: { 200: ZPinState, 401: ZDetailCode } },
     },
     async (request) => {
-      await service.removePin(contextOf(request));
+      await pin.removePin(contextOf(request));
       return { has_pin: false };
     },
   );
@@ -358,7 +364,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await service.unlock(contextOf(request), 'pin', request.body.pin);
+      const result = await pin.unlock(contextOf(request), 'pin', request.body.pin);
       if (result.ok) return { ok: true as const };
       return reply.status(400).send({
         pin: [translate(requestLang(request), authMessage('pin.wrong'))],
@@ -380,7 +386,7 @@ async function authRoutesPlugin(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await service.unlock(contextOf(request), 'password', request.body.password);
+      const result = await pin.unlock(contextOf(request), 'password', request.body.password);
       if (result.ok) return { ok: true as const };
       return reply.status(400).send({
         password: [translate(requestLang(request), authMessage('password.wrong'))],

@@ -381,14 +381,27 @@ export async function patientFacts(q: Queryable, hospitalId: string, id: string)
   return res.rows[0] ?? null;
 }
 
+/** The columns a step of an order's workflow sets (status, who and when, results…). */
+export type ExamOrderChange = Partial<typeof examOrders.$inferInsert>;
+
 /** Changes an order, its version one higher (the optimistic check of the next change). */
-export async function updateExamOrder(
-  q: Queryable,
-  id: string,
-  values: Partial<typeof examOrders.$inferInsert>,
-) {
+export async function updateExamOrder(q: Queryable, id: string, values: ExamOrderChange) {
   await q
     .update(examOrders)
     .set({ ...values, version: sql`${examOrders.version} + 1`, updatedAt: new Date() })
+    .where(eq(examOrders.id, id));
+}
+
+/** A new exam order (its number taken by the caller from the hospital's sequence); returns its id. */
+export async function insertExamOrder(q: Queryable, values: typeof examOrders.$inferInsert): Promise<string> {
+  const [row] = await q.insert(examOrders).values(values).returning({ id: examOrders.id });
+  return row!.id;
+}
+
+/** The requester has seen the validated result: stamped once, the order's version unchanged. */
+export async function markExamAcknowledged(q: Queryable, id: string) {
+  await q
+    .update(examOrders)
+    .set({ acknowledgedAt: new Date(), updatedAt: new Date() })
     .where(eq(examOrders.id, id));
 }

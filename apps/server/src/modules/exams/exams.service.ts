@@ -13,10 +13,8 @@ import {
   validateExamValues,
 } from '@greensen/shared/domain/exams';
 import { roleGroup } from '@greensen/shared/domain/roles';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
-import { examOrders } from '../../db/schema/index.js';
 import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
@@ -27,13 +25,16 @@ import {
   consultationFacts,
   countUrgent,
   EXAM_ORDER_SEQUENCE,
+  type ExamOrderChange,
   findCatalogueExams,
   findOrder,
   findOrders,
   formatOrderNumber,
+  insertExamOrder,
   listCatalogue,
   listOrders,
   lockOrder,
+  markExamAcknowledged,
   type OrderFilters,
   type OrderView,
   patientFacts,
@@ -146,28 +147,25 @@ export class ExamsService {
       const ids: string[] = [];
       for (const exam of chosen) {
         const n = await nextSequenceValue(tx, hospital.id, EXAM_ORDER_SEQUENCE);
-        const [row] = await tx
-          .insert(examOrders)
-          .values({
-            hospitalId: hospital.id,
-            orderNumber: formatOrderNumber(hospital.code, n),
-            patientId: patient.id,
-            consultationId: input.consultation ?? null,
-            admissionId,
-            examId: exam.id,
-            departmentId: departmentByKind.get(exam.kind)!,
-            urgency: input.urgency,
-            clinicalInfo: input.clinical_info?.trim() || null,
-            requestedBy: me,
-          })
-          .returning({ id: examOrders.id });
-        ids.push(row!.id);
+        const orderId = await insertExamOrder(tx, {
+          hospitalId: hospital.id,
+          orderNumber: formatOrderNumber(hospital.code, n),
+          patientId: patient.id,
+          consultationId: input.consultation ?? null,
+          admissionId,
+          examId: exam.id,
+          departmentId: departmentByKind.get(exam.kind)!,
+          urgency: input.urgency,
+          clinicalInfo: input.clinical_info?.trim() || null,
+          requestedBy: me,
+        });
+        ids.push(orderId);
         await this.app.audit.record(
           ctx,
           {
             action: 'exam.order',
             resourceType: 'exam',
-            resourceId: row!.id,
+            resourceId: orderId,
             patientId: patient.id,
             details: { exam: exam.code, urgency: input.urgency, consultation: input.consultation ?? null },
           },
@@ -302,7 +300,7 @@ export class ExamsService {
     });
   }
 
-  private async update(tx: Tx, order: Locked, values: Partial<typeof examOrders.$inferInsert>) {
+  private async update(tx: Tx, order: Locked, values: ExamOrderChange) {
     await updateExamOrder(tx, order.id, values);
   }
 
@@ -418,10 +416,7 @@ export class ExamsService {
   acknowledge(ctx: ServiceContext, id: string) {
     return this.act(ctx, id, 'acknowledge', undefined, async (tx, order) => {
       if (order.acknowledged_at) return { already: true };
-      await tx
-        .update(examOrders)
-        .set({ acknowledgedAt: new Date(), updatedAt: new Date() })
-        .where(eq(examOrders.id, order.id));
+      await markExamAcknowledged(tx, order.id);
       return undefined;
     });
   }

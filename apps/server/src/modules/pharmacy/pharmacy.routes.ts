@@ -45,6 +45,8 @@ import { z } from 'zod';
 import { contextOf } from '../../lib/context.js';
 import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
+import { DispensingService } from './dispensing.service.js';
+import { PrescriptionChecksService } from './prescription-checks.service.js';
 import {
   PrescriptionService,
   type SignConflict,
@@ -227,8 +229,10 @@ function conflictReply(request: FastifyRequest, reply: FastifyReply, result: Sta
  */
 export async function pharmacyRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const rx = new PrescriptionService(app);
-  const stock = new StockService(app, rx);
+  const checks = new PrescriptionChecksService(app);
+  const rx = new PrescriptionService(app, checks);
+  const stock = new StockService(app);
+  const dispensing = new DispensingService(app, rx, checks, stock);
   const policy = (roles: readonly DashboardGroup[] | 'any') =>
     ({ access: { scope: 'hospital', module: 'pharmacy', roles } }) as const;
   // `/medications` is outside the specification's module table: the reference is read by every member of the
@@ -292,7 +296,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
         response: { 200: ZPrescriptionCheckResult },
       },
     },
-    async (request) => rx.check(contextOf(request), request.body),
+    async (request) => checks.check(contextOf(request), request.body),
   );
 
   r.get(
@@ -416,7 +420,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await stock.dispense(contextOf(request), request.params.id, request.body)),
+      reply.status(201).send(await dispensing.dispense(contextOf(request), request.params.id, request.body)),
   );
 
   r.post(
@@ -432,7 +436,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
         response: { 200: ZPrescriptionWithSafety },
       },
     },
-    async (request) => rx.refuse(contextOf(request), request.params.id, request.body),
+    async (request) => dispensing.refuse(contextOf(request), request.params.id, request.body),
   );
 
   // Stock -------------------------------------------------------------------------------------------------

@@ -1,58 +1,53 @@
 import { OPEN_HOSPITALIZATION_STATUSES } from '@greensen/shared/contracts/hospitalizations';
-import type {
-  SafetyStage,
-  TPrescriptionSafety,
-  TSafetyOverrideInput,
-} from '@greensen/shared/contracts/medication-safety';
+import type { TPrescriptionSafety, TSafetyOverrideInput } from '@greensen/shared/contracts/medication-safety';
 import type {
   TPrescription,
   TPrescriptionLineInput,
-  TPrescriptionRefuse,
   TPrescriptionWarning,
 } from '@greensen/shared/contracts/pharmacy';
 import { ZFrequency } from '@greensen/shared/contracts/pharmacy';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import { roleGroup } from '@greensen/shared/domain/roles';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
-import { prescriptionLines, prescriptions } from '../../db/schema/index.js';
 import { departmentRef, fullName, iso, isoRequired, patientRef } from '../../lib/clinical.js';
 import { actingUser, mayAct, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type Lang, translate } from '../../lib/i18n.js';
 import { hospitalToday, listReadEntry } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
-import {
-  prescriptionPlace,
-  prescriptionSafetyLines,
-  presentationsById,
-  type SafetyLineRow,
-} from '../medication-safety/safety.repository.js';
-import type { RawAlert } from '../medication-safety/safety.rules.js';
-import { type Assessment, MedicationSafetyService } from '../medication-safety/safety.service.js';
+import { prescriptionSafetyLines } from '../medication-safety/safety.repository.js';
+import type { Assessment } from '../medication-safety/safety.service.js';
 import { type Notify, withNotifications } from '../notifications/notifications.service.js';
+import { patientInHospital } from '../patients/patients.repository.js';
+import { toPresentation } from './medications.repository.js';
 import {
+  consultationOrigin,
+  deletePrescriptionLines,
   findPrescription,
+  insertPrescription,
+  insertPrescriptionLines,
   type LineDbRow,
   linesOf,
   listPrescriptions,
-  lockPrescription,
+  lockPrescriptionForChange,
+  markPrescriptionCancelled,
+  markPrescriptionSigned,
   type PrescriptionDbRow,
   type PrescriptionFilters,
-  type PresentationFacts,
   patientName,
-  pharmaciesOf,
-  pharmacyStaff,
-  presentationFacts,
-  refuseLines,
-  stockAvailability,
-  toPresentation,
+  saveDraftHead,
+  stayOrigin,
 } from './pharmacy.repository.js';
-import { computedQuantity } from './pharmacy.rules.js';
+import {
+  type CheckedLine,
+  type PrescriptionChecksService,
+  WARNING_KIND,
+} from './prescription-checks.service.js';
+import { pharmacyStaff } from './stock.repository.js';
 
 const OPEN_TO_CANCEL = ['draft', 'signed', 'partially_dispensed'];
-const DISPENSABLE = ['signed', 'partially_dispensed'];
+export const DISPENSABLE = ['signed', 'partially_dispensed'];
 
 /** A draft save or a signature based on an older version: the route answers 409 with the current version. */
 export interface StaleVersion {
@@ -78,228 +73,16 @@ export function managesPharmacy(ctx: ServiceContext, pharmacyId?: string): boole
   );
 }
 
-interface CheckedLine {
-  input: TPrescriptionLineInput;
-  facts: PresentationFacts;
-  quantity: number;
-  computed: number;
-}
-
-interface SafetyInput {
-  patientId: string;
-  weightKg: number | null | undefined;
-  rows: SafetyLineRow[];
-  /** The stored prescription checked (its overrides; not counted as an active one). */
-  prescriptionId: string | null;
-  stage?: SafetyStage;
-  overrides?: readonly TSafetyOverrideInput[] | undefined;
-  extra?: RawAlert[];
-}
-
-/** The kind of the older `warnings` list an alert is shown as (the full alerts are in `safety`). */
-const WARNING_KIND: Record<string, TPrescriptionWarning['kind']> = {
-  allergy: 'allergy',
-  allergy_class: 'allergy',
-  allergy_cross_reactivity: 'allergy',
-  duplicate_substance: 'duplicate',
-  duplicate_class: 'duplicate',
-  weight_required: 'weight_required',
-  dose_single_max: 'dose',
-  dose_daily_max: 'dose',
-  dose_mg_per_kg: 'dose',
-  interaction: 'interaction',
-  pregnancy: 'pregnancy',
-};
-
 /**
  * Prescriptions (issue 18): drafts written by practitioners from a consultation or a stay, checked against the
- * patient's allergies, active treatments and weight, signed (read-only from then on), dispensed by a pharmacy.
+ * patient's allergies, active treatments and weight (`prescription-checks.service.ts`), signed (read-only from then
+ * on), dispensed or refused by a pharmacy (`dispensing.service.ts`).
  */
 export class PrescriptionService {
-  readonly safetyService: MedicationSafetyService;
-  constructor(private readonly app: FastifyInstance) {
-    this.safetyService = new MedicationSafetyService(app);
-  }
-
-  // Safety ------------------------------------------------------------------------------------------------
-
-  /**
-   * The warnings of a set of lines for a patient and the weight they used: the medication-safety assessment
-   * (issue 34: allergies of every source, doses, duplicates, interactions, pregnancy) shown as the older
-   * warnings, and the stock of the hospital.
-   */
-  async safety(q: Queryable, ctx: ServiceContext, input: SafetyInput) {
-    const hospital = scopedHospital(ctx);
-    const lang = ctx.lang;
-    const assessment = await this.safetyService.assess(q, ctx, {
-      patientId: input.patientId,
-      stage: input.stage ?? 'prescribe',
-      lines: input.rows,
-      weightKg: input.weightKg,
-      weightSource: input.prescriptionId ? 'prescription' : 'request',
-      prescriptionId: input.prescriptionId,
-      overrides: input.overrides,
-      extra: input.extra,
-    });
-    const today = await hospitalToday(q, hospital.id);
-    const stock = await stockAvailability(
-      q,
-      hospital.id,
-      input.rows.map((l) => l.presentation_id),
-      today,
-    );
-    const warnings: TPrescriptionWarning[] = [];
-    for (const a of assessment.alerts) {
-      const kind = WARNING_KIND[a.code];
-      if (kind) warnings.push({ line: a.line, kind, blocking: a.requires_reason, message: a.message });
-    }
-    input.rows.forEach((line, i) => {
-      const name = lang === 'en' ? line.inn_en : line.inn_fr;
-      const units = stock.get(line.presentation_id);
-      if (!units || units.all === 0)
-        warnings.push({
-          line: i,
-          kind: 'out_of_stock',
-          blocking: false,
-          message: translate(lang, 'pharmacy.warning.out_of_stock', { name }),
-        });
-      else if (units.usable === 0)
-        warnings.push({
-          line: i,
-          kind: 'expired_only',
-          blocking: false,
-          message: translate(lang, 'pharmacy.warning.expired_only', { name }),
-        });
-    });
-    return { warnings, weight: assessment.weight?.kg ?? null, assessment };
-  }
-
-  /** A draft's lines as the safety rules read them (presentation facts and the typed dose). */
-  private async draftRows(q: Queryable, lines: readonly TPrescriptionLineInput[]): Promise<SafetyLineRow[]> {
-    const facts = await presentationsById(
-      q,
-      lines.map((l) => l.presentation),
-    );
-    return lines.map((l, i) => {
-      const f = facts.get(l.presentation);
-      if (!f?.is_active) throw badRequest({ [`lines.${i}.presentation`]: ['pharmacy.presentation_unknown'] });
-      return {
-        ...f,
-        dose: l.dose,
-        dose_unit: l.dose_unit,
-        route: l.route,
-        frequency: l.frequency,
-        allergy_override_reason: l.allergy_override_reason ?? null,
-      };
-    });
-  }
-
-  /**
-   * The dispense view's safety: the alerts of the prescription as it stands now (an allergy recorded since the
-   * signature included), the patient gone, the overrides of every step, the lines not to pre-tick.
-   */
-  async dispenseSafety(
-    q: Queryable,
-    ctx: ServiceContext,
-    rx: { id: string; patientId: string; weightKg: number | null },
-    only?: { lines: readonly string[]; overrides?: readonly TSafetyOverrideInput[] | undefined },
-  ): Promise<{ safety: TPrescriptionSafety; assessment: Assessment }> {
-    const place = await prescriptionPlace(q, rx.id);
-    const extra: RawAlert[] = [];
-    if (place.left || place.deceased)
-      extra.push({
-        code: 'patient_left',
-        severity: place.deceased ? 'blocking' : 'warning',
-        line: null,
-        key: place.deceased ? 'safety.patient_deceased' : 'safety.patient_left',
-        params: {},
-        details: {},
-      });
-    const rows = await prescriptionSafetyLines(q, rx.id);
-    const { assessment } = await this.safety(q, ctx, {
-      patientId: rx.patientId,
-      weightKg: rx.weightKg,
-      rows,
-      prescriptionId: rx.id,
-      stage: 'dispense',
-      overrides: only?.overrides,
-      extra,
-    });
-    // Only the lines dispensed now (and the whole prescription's alerts) stop this dispensing.
-    const relevant = (a: Assessment['alerts'][number]) =>
-      !only || a.prescription_line === null || only.lines.includes(a.prescription_line);
-    const blocked = assessment.alerts.some((a) => a.requires_reason && relevant(a));
-    const blockedLines = [
-      ...new Set(
-        assessment.alerts
-          .filter((a) => a.requires_reason && a.prescription_line)
-          .map((a) => a.prescription_line!),
-      ),
-    ];
-    return {
-      assessment: {
-        ...assessment,
-        blocked,
-        toRecord: assessment.toRecord.filter((o) => o.line === null || !only || only.lines.includes(o.line)),
-      },
-      safety: {
-        alerts: assessment.alerts,
-        overrides: [
-          ...new Map(assessment.alerts.flatMap((a) => a.overrides ?? []).map((o) => [o.id, o])).values(),
-        ],
-        patient_left: place.left || place.deceased,
-        weight: assessment.weight,
-        allergies: assessment.allergies,
-        pregnant: assessment.pregnant,
-        blocked_lines: blockedLines,
-      },
-    };
-  }
-
-  private async checkLines(q: Queryable, lines: readonly TPrescriptionLineInput[]): Promise<CheckedLine[]> {
-    const facts = await presentationFacts(
-      q,
-      lines.map((l) => l.presentation),
-    );
-    return lines.map((input, i) => {
-      const f = facts.get(input.presentation);
-      if (!f?.is_active) throw badRequest({ [`lines.${i}.presentation`]: ['pharmacy.presentation_unknown'] });
-      const computed = computedQuantity({
-        dose: input.dose,
-        dose_unit: input.dose_unit,
-        frequency: input.frequency,
-        duration_days: input.duration_days,
-        unit: f.unit,
-      });
-      return { input, facts: f, computed, quantity: input.quantity ?? computed };
-    });
-  }
-
-  /** `POST /api/prescriptions/check/`: warnings and computed quantities as the prescriber types. */
-  async check(
-    ctx: ServiceContext,
-    body: {
-      patient: string;
-      weight_kg?: number | null | undefined;
-      lines: TPrescriptionLineInput[];
-      prescription?: string | null | undefined;
-    },
-  ) {
-    const checked = await this.checkLines(this.app.db, body.lines);
-    const { warnings, weight } = await this.safety(this.app.db, ctx, {
-      patientId: body.patient,
-      weightKg: body.weight_kg,
-      rows: await this.draftRows(this.app.db, body.lines),
-      prescriptionId: body.prescription ?? null,
-    });
-    await this.app.audit.record(ctx, {
-      action: 'prescription.check',
-      resourceType: 'prescription',
-      patientId: body.patient,
-      details: { lines: body.lines.length, warnings: warnings.map((w) => w.kind) },
-    });
-    return { warnings, quantities: checked.map((c) => c.computed), weight_kg: weight };
-  }
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly checks: PrescriptionChecksService,
+  ) {}
 
   // Reads -------------------------------------------------------------------------------------------------
 
@@ -316,7 +99,7 @@ export class PrescriptionService {
     let warnings: TPrescriptionWarning[] = [];
     let safety: TPrescriptionSafety | null = null;
     if (row.status === 'draft')
-      ({ warnings } = await this.safety(q, ctx, {
+      ({ warnings } = await this.checks.safety(q, ctx, {
         patientId: row.p_id,
         weightKg,
         rows: await prescriptionSafetyLines(q, id),
@@ -324,7 +107,7 @@ export class PrescriptionService {
       }));
     else if (DISPENSABLE.includes(row.status)) {
       // The pharmacist's view: the prescription as it stands now, with the overrides of every step.
-      const checked = await this.dispenseSafety(q, ctx, { id, patientId: row.p_id, weightKg });
+      const checked = await this.checks.dispenseSafety(q, ctx, { id, patientId: row.p_id, weightKg });
       safety = checked.safety;
       warnings = checked.safety.alerts.flatMap((a) =>
         WARNING_KIND[a.code]
@@ -420,20 +203,14 @@ export class PrescriptionService {
       throw badRequest({ consultation: ['pharmacy.origin_required'] });
     let department: string | null = null;
     if (body.consultation) {
-      const res = await tx.execute<{ department_id: string; patient_id: string; status: string }>(
-        sql`select department_id, patient_id, status from consultations where id = ${body.consultation} and hospital_id = ${hospitalId}`,
-      );
-      const c = res.rows[0];
+      const c = await consultationOrigin(tx, hospitalId, body.consultation);
       if (!c || c.patient_id !== body.patient)
         throw badRequest({ consultation: ['pharmacy.consultation_unknown'] });
       if (c.status === 'cancelled') throw conflict('pharmacy.consultation_cancelled');
       department = c.department_id;
     }
     if (body.hospitalization) {
-      const res = await tx.execute<{ department_id: string; patient_id: string; status: string }>(
-        sql`select department_id, patient_id, status from hospitalizations where id = ${body.hospitalization} and hospital_id = ${hospitalId}`,
-      );
-      const h = res.rows[0];
+      const h = await stayOrigin(tx, hospitalId, body.hospitalization);
       if (!h || h.patient_id !== body.patient)
         throw badRequest({ hospitalization: ['pharmacy.hospitalization_unknown'] });
       // A closed stay is a record: its treatment is prescribed at discharge or in a new visit.
@@ -445,7 +222,8 @@ export class PrescriptionService {
   }
 
   private async writeLines(tx: Tx, prescriptionId: string, checked: CheckedLine[]) {
-    await tx.insert(prescriptionLines).values(
+    await insertPrescriptionLines(
+      tx,
       checked.map((c, i) => ({
         prescriptionId,
         position: i + 1,
@@ -477,41 +255,36 @@ export class PrescriptionService {
     const hospital = scopedHospital(ctx);
     const me = actingUser(ctx).id;
     const id = await this.app.db.transaction(async (tx) => {
-      const patient = await tx.execute<{ id: string }>(
-        sql`select id from patients where id = ${body.patient} and hospital_id = ${hospital.id}`,
-      );
-      if (!patient.rows[0]) throw badRequest({ patient: ['pharmacy.patient_unknown'] });
+      if (!(await patientInHospital(tx, hospital.id, body.patient)))
+        throw badRequest({ patient: ['pharmacy.patient_unknown'] });
       const department = await this.origin(tx, hospital.id, body);
-      const checked = await this.checkLines(tx, body.lines);
+      const checked = await this.checks.checkLines(tx, body.lines);
       const year = (await hospitalToday(tx, hospital.id)).slice(0, 4);
       const n = await nextSequenceValue(tx, hospital.id, `prescription:${year}`);
-      const [row] = await tx
-        .insert(prescriptions)
-        .values({
-          hospitalId: hospital.id,
-          number: `ORD-${hospital.code}-${year}-${String(n).padStart(6, '0')}`,
-          patientId: body.patient,
-          prescriberId: me,
-          departmentId: department,
-          consultationId: body.consultation ?? null,
-          hospitalizationId: body.hospitalization ?? null,
-          weightKg: body.weight_kg ?? null,
-          notes: body.notes ?? null,
-        })
-        .returning({ id: prescriptions.id });
-      await this.writeLines(tx, row!.id, checked);
+      const rxId = await insertPrescription(tx, {
+        hospitalId: hospital.id,
+        number: `ORD-${hospital.code}-${year}-${String(n).padStart(6, '0')}`,
+        patientId: body.patient,
+        prescriberId: me,
+        departmentId: department,
+        consultationId: body.consultation ?? null,
+        hospitalizationId: body.hospitalization ?? null,
+        weightKg: body.weight_kg ?? null,
+        notes: body.notes ?? null,
+      });
+      await this.writeLines(tx, rxId, checked);
       await this.app.audit.record(
         ctx,
         {
           action: 'prescription.create',
           resourceType: 'prescription',
-          resourceId: row!.id,
+          resourceId: rxId,
           patientId: body.patient,
           details: { lines: checked.length, consultation: body.consultation ?? null },
         },
         tx,
       );
-      return row!.id;
+      return rxId;
     });
     return this.detail(ctx, id);
   }
@@ -519,16 +292,7 @@ export class PrescriptionService {
   /** Locks a prescription of the hospital; the prescriber or a head doctor only (else 403). */
   private async lockOwn(tx: Tx, ctx: ServiceContext, id: string, headDoctorToo: boolean) {
     const hospital = scopedHospital(ctx);
-    const res = await tx.execute<{
-      id: string;
-      status: string;
-      version: number;
-      patient_id: string;
-      prescriber_id: string;
-      weight_kg: number | string | null;
-    }>(sql`select id, status, version, patient_id, prescriber_id, weight_kg from prescriptions
-      where id = ${id} and hospital_id = ${hospital.id} for update`);
-    const rx = res.rows[0];
+    const rx = await lockPrescriptionForChange(tx, hospital.id, id);
     if (!rx) throw notFound();
     const me = actingUser(ctx).id;
     const head = headDoctorToo && (ctx.hospital?.groups ?? []).includes('head_doctor');
@@ -550,18 +314,14 @@ export class PrescriptionService {
       const rx = await this.lockOwn(tx, ctx, id, true);
       if (rx.status !== 'draft') throw conflict('pharmacy.not_draft');
       if (Number(rx.version) !== body.version) return { stale: true, version: Number(rx.version) } as const;
-      const checked = await this.checkLines(tx, body.lines);
-      await tx.delete(prescriptionLines).where(eq(prescriptionLines.prescriptionId, id));
+      const checked = await this.checks.checkLines(tx, body.lines);
+      await deletePrescriptionLines(tx, id);
       await this.writeLines(tx, id, checked);
-      await tx
-        .update(prescriptions)
-        .set({
-          ...(body.weight_kg !== undefined ? { weightKg: body.weight_kg } : {}),
-          ...(body.notes !== undefined ? { notes: body.notes } : {}),
-          version: Number(rx.version) + 1,
-          updatedAt: new Date(),
-        })
-        .where(eq(prescriptions.id, id));
+      await saveDraftHead(tx, id, {
+        weightKg: body.weight_kg,
+        notes: body.notes,
+        version: Number(rx.version) + 1,
+      });
       await this.app.audit.record(
         ctx,
         {
@@ -593,7 +353,7 @@ export class PrescriptionService {
       if (rx.status !== 'draft') throw conflict('pharmacy.not_draft');
       if (Number(rx.version) !== version) return { stale: true, version: Number(rx.version) } as const;
       const lines = await linesOf(tx, [id]);
-      const { warnings, assessment } = await this.safety(tx, ctx, {
+      const { warnings, assessment } = await this.checks.safety(tx, ctx, {
         patientId: rx.patient_id,
         weightKg: rx.weight_kg === null ? null : Number(rx.weight_kg),
         rows: await prescriptionSafetyLines(tx, id),
@@ -606,21 +366,13 @@ export class PrescriptionService {
           warnings: warnings.filter((w) => w.blocking),
           alerts: assessment.alerts,
         } as const;
-      await this.safetyService.enforce(
+      await this.checks.safetyService.enforce(
         tx,
         ctx,
         { prescriptionId: id, patientId: rx.patient_id, stage: 'prescribe' },
         assessment,
       );
-      await tx
-        .update(prescriptions)
-        .set({
-          status: 'signed',
-          signedAt: new Date(),
-          version: Number(rx.version) + 1,
-          updatedAt: new Date(),
-        })
-        .where(eq(prescriptions.id, id));
+      await markPrescriptionSigned(tx, id, Number(rx.version) + 1);
       await this.app.audit.record(
         ctx,
         {
@@ -660,11 +412,7 @@ export class PrescriptionService {
       .map((m) => m.user_id)
       .filter((user) => user !== me);
     if (staff.length === 0) return;
-    const patient = (
-      await tx.execute<{ first_name: string; last_name: string }>(
-        sql`select first_name, last_name from patients where id = ${patientId}`,
-      )
-    ).rows[0];
+    const patient = await patientName(tx, patientId);
     const name = patient ? fullName(patient.first_name, patient.last_name) : '';
     await notify({
       hospitalId: hospital.id,
@@ -679,104 +427,15 @@ export class PrescriptionService {
       initiatedBy: me,
     });
   }
-
-  /**
-   * The pharmacist refuses to dispense lines (or every line left, `lines: null`) with a written reason (issue
-   * 34, the answer to an alert or an override they do not accept): the prescription is locked like a dispensing
-   * (the two never both win on one line), the refusal is stored on the lines, audited, and the prescriber told.
-   * Order of the answers as for dispensing: 404 → not a member of a pharmacy (403) → state (409) → content (400).
-   */
-  async refuse(ctx: ServiceContext, id: string, body: TPrescriptionRefuse) {
-    const hospital = scopedHospital(ctx);
-    const me = actingUser(ctx).id;
-    await withNotifications(this.app, async (tx, notify) => {
-      const rx = await lockPrescription(tx, hospital.id, id);
-      if (!rx) throw notFound();
-      // A member of one of the hospital's pharmacies (not of any department).
-      const pharmacies = await pharmaciesOf(tx, hospital.id);
-      if (!pharmacies.some((p) => managesPharmacy(ctx, p.id))) throw forbidden('pharmacy.not_member');
-      if (!DISPENSABLE.includes(rx.status)) throw conflict('pharmacy.not_dispensable');
-      const lines = await linesOf(tx, [id]);
-      const open = (l: LineDbRow) => !l.refused_at && Number(l.dispensed_quantity) < Number(l.quantity);
-      let chosen: LineDbRow[];
-      if (body.lines === null) chosen = lines.filter(open);
-      else {
-        const byId = new Map(lines.map((l) => [l.line_id, l]));
-        chosen = body.lines.map((lineId, i) => {
-          const l = byId.get(lineId);
-          if (!l) throw badRequest({ [`lines.${i}`]: ['pharmacy.line_unknown'] });
-          if (l.refused_at) throw conflict('pharmacy.line_refused');
-          if (!open(l)) throw conflict('pharmacy.line_dispensed');
-          return l;
-        });
-        chosen = [...new Map(chosen.map((l) => [l.line_id, l])).values()];
-      }
-      if (!chosen.length) throw conflict('pharmacy.nothing_to_refuse');
-      const refused = await refuseLines(
-        tx,
-        id,
-        chosen.map((l) => l.line_id),
-        me,
-        body.reason,
-      );
-      if (refused.length !== chosen.length) throw conflict('pharmacy.line_refused');
-      await tx.execute(
-        sql`update prescriptions set version = version + 1, updated_at = now() where id = ${id}`,
-      );
-      const positions = chosen.map((l) => Number(l.position));
-      await this.app.audit.record(
-        ctx,
-        {
-          action: 'prescription.refuse',
-          resourceType: 'prescription',
-          resourceId: id,
-          patientId: rx.patient_id,
-          details: { lines: positions, whole: body.lines === null },
-        },
-        tx,
-      );
-      if (rx.prescriber_id === me) return;
-      const patient = await patientName(tx, rx.patient_id);
-      const name = patient ? fullName(patient.first_name, patient.last_name) : '';
-      const inns = chosen.map((l) => ({ fr: l.inn_fr, en: l.inn_en }));
-      await notify({
-        hospitalId: hospital.id,
-        recipients: [rx.prescriber_id],
-        type: 'other',
-        title: { fr: 'Délivrance refusée par la pharmacie', en: 'Dispensing refused by the pharmacy' },
-        message: {
-          fr: `${name}, ${rx.number} : ${inns.map((m) => m.fr).join(', ')} non délivré. Motif : ${body.reason}`,
-          en: `${name}, ${rx.number}: ${inns.map((m) => m.en).join(', ')} not dispensed. Reason: ${body.reason}`,
-        },
-        data: {
-          action: 'prescription_refused',
-          prescription_id: id,
-          patient: rx.patient_id,
-          lines: positions,
-        },
-        initiatedBy: me,
-      });
-    });
-    return this.detail(ctx, id);
-  }
-
-  /** Cancels a prescription not dispensed yet (or the rest of a partly dispensed one), with a reason. */
   async cancel(ctx: ServiceContext, id: string, reason: string) {
     await this.app.db.transaction(async (tx) => {
       const rx = await this.lockOwn(tx, ctx, id, true);
       if (!OPEN_TO_CANCEL.includes(rx.status)) throw conflict('pharmacy.not_cancellable');
-      const now = new Date();
-      await tx
-        .update(prescriptions)
-        .set({
-          status: 'cancelled',
-          cancelledAt: now,
-          cancelledBy: actingUser(ctx).id,
-          cancelReason: reason,
-          version: Number(rx.version) + 1,
-          updatedAt: now,
-        })
-        .where(eq(prescriptions.id, id));
+      await markPrescriptionCancelled(tx, id, {
+        by: actingUser(ctx).id,
+        reason,
+        version: Number(rx.version) + 1,
+      });
       await this.app.audit.record(
         ctx,
         {

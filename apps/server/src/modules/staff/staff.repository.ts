@@ -4,9 +4,9 @@
  */
 import type { StaffLastLogin, StaffStatus, TStaffMembership } from '@greensen/shared/contracts/staff';
 import { ROLE_CODES, ROLE_GROUPS } from '@greensen/shared/domain/roles';
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { memberships, users } from '../../db/schema/index.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
 import { containsPattern, sqlList } from '../../lib/queries.js';
 
@@ -357,4 +357,29 @@ export async function disableAccount(q: Queryable, userId: string) {
     .update(users)
     .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date(), isActive: false })
     .where(eq(users.id, userId));
+}
+
+/**
+ * Enables an account again (its tokens of before stay dead: `disableAccount` moved their version). With
+ * `onlyIfDisabled`, an account that is active already is left untouched (its `updated_at` too).
+ */
+export async function enableAccount(q: Queryable, userId: string, onlyIfDisabled = false) {
+  await q
+    .update(users)
+    .set({ isActive: true, updatedAt: new Date() })
+    .where(onlyIfDisabled ? and(eq(users.id, userId), eq(users.isActive, false)) : eq(users.id, userId));
+}
+
+/** A new membership (an invitation's, inactive until accepted, or an accepted one); returns its id. */
+export async function insertMembership(
+  q: Queryable,
+  values: typeof memberships.$inferInsert,
+): Promise<string> {
+  const [row] = await q.insert(memberships).values(values).returning({ id: memberships.id });
+  return row!.id;
+}
+
+/** Switches one membership on or off. */
+export async function setMembershipActive(q: Queryable, id: string, active: boolean) {
+  await q.update(memberships).set({ isActive: active, updatedAt: new Date() }).where(eq(memberships.id, id));
 }

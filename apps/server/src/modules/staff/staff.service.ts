@@ -7,10 +7,8 @@ import type {
   TStaffInvite,
   TStaffMailed,
 } from '@greensen/shared/contracts/staff';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
-import { memberships, users } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
@@ -25,16 +23,19 @@ import {
   activeDepartment,
   cancelInvitations,
   disableAccount,
+  enableAccount,
   findInvitation,
   findMembership,
   findSameMembership,
   findStaff,
   hospitalsNotAdministered,
+  insertMembership,
   listStaff,
   lockHospital,
   renewInvitations,
   type StaffFilters,
   type StaffPerson,
+  setMembershipActive,
   setMembershipsActive,
 } from './staff.repository.js';
 
@@ -126,20 +127,17 @@ export class StaffService {
           account = (await auth.findAccountById(tx, created.id))!;
         }
         const token = newSecretToken();
-        const [row] = await tx
-          .insert(memberships)
-          .values({
-            userId: account.id,
-            hospitalId: hospital.id,
-            departmentId,
-            roleCode: body.role_code,
-            isActive: false,
-            acceptedAt: null,
-            invitationTokenHash: sha256(token),
-            invitationExpiresAt: invitationEnd(),
-            invitation: { first_name: body.first_name, last_name: body.last_name, language },
-          })
-          .returning({ id: memberships.id });
+        const membershipId = await insertMembership(tx, {
+          userId: account.id,
+          hospitalId: hospital.id,
+          departmentId,
+          roleCode: body.role_code,
+          isActive: false,
+          acceptedAt: null,
+          invitationTokenHash: sha256(token),
+          invitationExpiresAt: invitationEnd(),
+          invitation: { first_name: body.first_name, last_name: body.last_name, language },
+        });
         // Never whether the account existed: the audit trail is read by the hospital's administrators.
         await this.audit(ctx, tx, 'staff.invite', account.id, {
           email,
@@ -153,7 +151,7 @@ export class StaffService {
           hospital.name,
           INVITATION_DAYS,
         );
-        return { membershipId: row!.id, mail };
+        return { membershipId, mail };
       });
     } catch (error) {
       // Two invitations of one address at the same instant.
@@ -227,10 +225,7 @@ export class StaffService {
         await auth.setPassword(tx, found.user_id, passwordHash);
       }
       const accepted = await acceptInvitations(tx, found.hospital_id, found.user_id);
-      await tx
-        .update(users)
-        .set({ isActive: true, updatedAt: new Date() })
-        .where(and(eq(users.id, found.user_id), eq(users.isActive, false)));
+      await enableAccount(tx, found.user_id, true);
       await this.app.audit.record(
         ctx,
         {
@@ -262,17 +257,15 @@ export class StaffService {
       if (same?.is_active) throw badRequest({ role_code: ['staff.membership_exists'] });
       let id: string;
       if (same) {
-        await tx
-          .update(memberships)
-          .set({ isActive: true, updatedAt: new Date() })
-          .where(eq(memberships.id, same.id));
+        await setMembershipActive(tx, same.id, true);
         id = same.id;
       } else {
-        const [row] = await tx
-          .insert(memberships)
-          .values({ userId, hospitalId: hospital.id, departmentId, roleCode: body.role_code })
-          .returning({ id: memberships.id });
-        id = row!.id;
+        id = await insertMembership(tx, {
+          userId,
+          hospitalId: hospital.id,
+          departmentId,
+          roleCode: body.role_code,
+        });
       }
       await this.app.audit.record(
         ctx,
@@ -297,11 +290,7 @@ export class StaffService {
       if (!membership) throw notFound();
       const before = await activeAdministrators(tx, hospital.id);
       await cancelInvitations(tx, hospital.id, userId, membershipId);
-      if (membership.is_active)
-        await tx
-          .update(memberships)
-          .set({ isActive: false, updatedAt: new Date() })
-          .where(eq(memberships.id, membershipId));
+      if (membership.is_active) await setMembershipActive(tx, membershipId, false);
       await this.keepAnAdministrator(tx, hospital.id, before);
       await this.app.audit.record(
         ctx,
@@ -366,8 +355,7 @@ export class StaffService {
         return;
       }
       const restored = await setMembershipsActive(tx, hospital.id, userId, true);
-      if (!person.is_account_active)
-        await tx.update(users).set({ isActive: true, updatedAt: new Date() }).where(eq(users.id, userId));
+      if (!person.is_account_active) await enableAccount(tx, userId);
       await this.audit(ctx, tx, 'staff.reactivate', userId, {
         memberships_restored: restored,
         account_enabled: !person.is_account_active,
