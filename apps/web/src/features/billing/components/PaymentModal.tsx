@@ -165,7 +165,8 @@ export function PaymentModal({
         amount: amount ?? undefined,
         rate: foreign ? typedRate : null,
         note: v.note.trim() || null,
-        amount_tendered: tendered,
+        // Only what a cashier giving change typed: the body is otherwise the one it always was.
+        ...(tendered !== null ? { amount_tendered: tendered } : {}),
         ...(confirmPending ? { confirm_pending: true } : {}),
       },
       form,
