@@ -47,7 +47,9 @@
  * | GET   | /exchange-rates/current/?on                | billing staff, managers: the rate in force per currency on a day |
  * | POST  | /exchange-rates/                           | managers: a rate from a day (a correction is a new row) |
  */
+
 import { z } from 'zod';
+import { changeDue } from '../domain/money.js';
 import { ZPageQuery, zDateTime, zPage, zSearch } from './common.js';
 import { ACT_CATEGORIES, PAYER_CATEGORIES, zMinor } from './medical-acts.js';
 
@@ -421,6 +423,11 @@ const paymentFields = {
   reference: z.string().trim().min(3).max(64).nullish(),
   note: z.string().trim().max(500).nullish(),
   /**
+   * Cash only (issue 37, decision 0079): what the patient handed over, minor units of `currency`, at least `amount`;
+   * the server computes and keeps the change due (`change_due`) and prints both on the receipt.
+   */
+  amount_tendered: zMinor.min(1).nullish(),
+  /**
    * Take the payment although a mobile-money request of the invoice is pending (issue 36): without it the answer is
    * a 409 with `code: "mobile_money_pending"` and `pending_amount`.
    */
@@ -428,9 +435,23 @@ const paymentFields = {
 };
 
 function refinePayment(
-  v: { method: PaymentMethod; operator?: unknown; phone?: unknown; reference?: unknown },
+  v: {
+    method: PaymentMethod;
+    operator?: unknown;
+    phone?: unknown;
+    reference?: unknown;
+    amount: number;
+    amount_tendered?: number | null | undefined;
+  },
   ctx: z.RefinementCtx,
 ) {
+  // Decision 0079: only cash is handed over (and has change); what is handed over covers the amount.
+  if (v.amount_tendered !== null && v.amount_tendered !== undefined) {
+    if (v.method !== 'cash')
+      ctx.addIssue({ code: 'custom', path: ['amount_tendered'], message: 'billing.tendered_cash_only' });
+    else if (changeDue(v.amount, v.amount_tendered) === null)
+      ctx.addIssue({ code: 'custom', path: ['amount_tendered'], message: 'billing.tendered_short' });
+  }
   if (v.method === 'mobile_money') {
     if (!v.operator)
       ctx.addIssue({ code: 'custom', path: ['operator'], message: 'billing.operator_required' });
@@ -476,6 +497,9 @@ export const ZPayment = ZPaymentSummary.extend({
   reason: z.string().nullable(),
   refunded_payment: z.uuid().nullable(),
   cash_session: z.uuid(),
+  /** A cash payment: what the patient handed over and the change given back (issue 37, decision 0079); else null. */
+  amount_tendered: z.number().int().nullable(),
+  change_due: z.number().int().nullable(),
 });
 export type TPayment = z.infer<typeof ZPayment>;
 

@@ -159,3 +159,13 @@ export function invoiceStanding(inv: {
   if (inv.balance <= 0) return 'settled';
   return inv.paid > 0 ? 'partially_paid' : 'issued';
 }
+
+/**
+ * The change due on a cash payment (issue 37, decision 0079): what the patient handed over less the amount taken,
+ * both in minor units of the payment's currency; null when nothing was handed over or it does not cover the amount
+ * (the payment is refused). The server stores its own figure; the cash desk shows this one as the cashier types.
+ */
+export function changeDue(amount: number, tendered: number | null | undefined): number | null {
+  if (tendered === null || tendered === undefined || tendered < amount) return null;
+  return tendered - amount;
+}

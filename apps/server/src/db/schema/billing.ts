@@ -436,6 +436,9 @@ export const payments = pgTable(
     reason: text('reason'),
     /** A deposit (caution, avance) taken against a stay before its invoice is issued (decision 0036). */
     isDeposit: boolean('is_deposit').notNull().default(false),
+    /** Cash only: what the patient handed over and the change given back (issue 37, decision 0079). */
+    amountTendered: money('amount_tendered'),
+    changeDue: money('change_due'),
     receivedBy: uuid('received_by')
       .notNull()
       .references(() => users.id),
@@ -461,6 +464,10 @@ export const payments = pgTable(
     check('payments_operator_ck', sql`${t.operator} is null or ${t.method} = 'mobile_money'`),
     check('payments_rate_ck', sql`${t.rate} is null or ${t.rate} > 0`),
     check('payments_deposit_ck', sql`not ${t.isDeposit} or ${t.kind} = 'payment'`),
+    check(
+      'payments_tendered_ck',
+      sql`(${t.amountTendered} is null and ${t.changeDue} is null) or (${t.method} = 'cash' and ${t.kind} = 'payment' and ${t.amountTendered} >= ${t.amount} and ${t.changeDue} = ${t.amountTendered} - ${t.amount})`,
+    ),
     index('payments_invoice_idx').on(t.invoiceId, t.receivedAt),
     index('payments_session_idx').on(t.cashSessionId),
     index('payments_refunded_idx').on(t.refundedPaymentId).where(sql`${t.refundedPaymentId} is not null`),

@@ -295,6 +295,8 @@ interface PaymentRow {
   note: string | null;
   reason: string | null;
   is_deposit: boolean;
+  amount_tendered: string | number | null;
+  change_due: string | number | null;
   cash_session_id: string;
   received_by: string;
   rb_first: string;
@@ -306,7 +308,7 @@ interface PaymentRow {
 
 const PAYMENT_SELECT = sql`select pm.id, pm.invoice_id, i.number as invoice_number, pm.kind, pm.method, pm.operator,
     pm.phone, pm.reference, pm.currency, pm.amount, pm.rate::text as rate, pm.amount_invoice,
-    pm.refunded_payment_id, pm.note, pm.reason, pm.is_deposit, pm.cash_session_id, pm.received_by, u.first_name as rb_first,
+    pm.refunded_payment_id, pm.note, pm.reason, pm.is_deposit, pm.amount_tendered, pm.change_due, pm.cash_session_id, pm.received_by, u.first_name as rb_first,
     u.last_name as rb_last, pm.received_at, r.id as receipt_id, r.number as receipt_number
   from payments pm join invoices i on i.id = pm.invoice_id join users u on u.id = pm.received_by
   join receipts r on r.payment_id = pm.id`;
@@ -336,6 +338,8 @@ export function toPayment(r: PaymentRow): TPayment {
     reason: r.reason,
     refunded_payment: r.refunded_payment_id,
     cash_session: r.cash_session_id,
+    amount_tendered: r.amount_tendered === null ? null : num(r.amount_tendered),
+    change_due: r.change_due === null ? null : num(r.change_due),
   };
 }
 

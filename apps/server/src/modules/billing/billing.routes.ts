@@ -232,6 +232,14 @@ defineMessages({
     fr: 'Un paiement mobile de {amount} est en attente sur cette facture : confirmez pour encaisser quand même.',
     en: 'A mobile-money payment of {amount} is pending on this invoice: confirm to take this payment anyway.',
   },
+  'billing.tendered_short': {
+    fr: 'Le montant reçu est inférieur au montant à encaisser : il doit le couvrir.',
+    en: 'The amount tendered is less than the amount to take: it must cover it.',
+  },
+  'billing.tendered_cash_only': {
+    fr: 'Le montant reçu et la monnaie rendue ne concernent que les paiements en espèces.',
+    en: 'The amount tendered and the change due are for cash payments only.',
+  },
   'billing.overpayment': {
     fr: 'Le montant dépasse le reste à payer ({balance}).',
     en: 'The amount is above what is left to pay ({balance}).',

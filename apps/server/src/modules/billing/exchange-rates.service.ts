@@ -10,9 +10,6 @@ import { hospitalCurrency, hospitalToday } from '../../lib/queries.js';
 import { requireBillingReader } from './billing.access.js';
 import { findRate, insertRate, listRates, ratesInForce } from './exchange-rates.repository.js';
 
-// payments.service.ts imports the rate lookup from here (it moves to the repository in the next session of issue 41).
-export { rateInForce } from './exchange-rates.repository.js';
-
 /**
  * The hospital's exchange-rate table (decision 0040): the head doctor and administrators set a currency's rate
  * from a day in the hospital's currency; rows are kept (history), a correction is a new row. A payment in another

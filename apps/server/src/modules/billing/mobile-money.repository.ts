@@ -122,13 +122,6 @@ export async function upsertOperatorSecret(
     });
 }
 
-/** The open cash session of a cashier in the hospital, or null. */
-export async function openSessionOfCashier(q: Queryable, hospitalId: string, cashierId: string) {
-  const session = await q.execute<{ id: string }>(sql`select id from cash_sessions
-    where hospital_id = ${hospitalId} and cashier_id = ${cashierId} and status = 'open'`);
-  return session.rows[0]?.id ?? null;
-}
-
 /** A hospital's name and code (the system context of a callback). */
 export async function hospitalNameAndCode(q: Queryable, hospitalId: string) {
   const hospital = await q.execute<{ name: string; code: string }>(

@@ -22,10 +22,10 @@ import {
   insertMoneyRequest,
   moneyRequestCashier,
   moneyRequestTarget,
-  openSessionOfCashier,
   operatorSecret,
   upsertOperatorSecret,
 } from './mobile-money.repository.js';
+import { openSessionOfCashier } from './payments.repository.js';
 import type { PaymentsService } from './payments.service.js';
 
 /**

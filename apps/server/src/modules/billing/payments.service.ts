@@ -7,16 +7,13 @@ import {
   type TCashSessionClose,
   type TCashSessionOpen,
   type TCashSessionReport,
-  type TCurrencyAmount,
   type TPaymentCreate,
   type TReceipt,
 } from '@greensen/shared/contracts/billing';
-import { convertMinor } from '@greensen/shared/domain/money';
-import { type SQL, sql } from 'drizzle-orm';
+import { changeDue, convertMinor } from '@greensen/shared/domain/money';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
-import { cashSessions, payments, receipts } from '../../db/schema/index.js';
-import { fullName, iso, isoRequired } from '../../lib/clinical.js';
+import { fullName } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { hospitalToday } from '../../lib/queries.js';
@@ -31,25 +28,22 @@ import {
   pendingMobileMoney,
   toPayment,
 } from './billing.repository.js';
-import { rateInForce } from './exchange-rates.service.js';
-
-interface SessionRow {
-  [column: string]: unknown;
-  id: string;
-  cashier_id: string;
-  c_first: string;
-  c_last: string;
-  status: 'open' | 'closed';
-  opened_at: string | Date;
-  closed_at: string | Date | null;
-  floats: TCurrencyAmount[] | string;
-  counted: TCurrencyAmount[] | string | null;
-  note: string | null;
-}
-
-const SESSION_SELECT = sql`select cs.id, cs.cashier_id, u.first_name as c_first, u.last_name as c_last, cs.status,
-  cs.opened_at, cs.closed_at, cs.floats, cs.counted, cs.note
-  from cash_sessions cs join users u on u.id = cs.cashier_id`;
+import { rateInForce } from './exchange-rates.repository.js';
+import { hospitalNameAndCode } from './mobile-money.repository.js';
+import {
+  addToInvoicePaid,
+  closeCashSession,
+  findCashSession,
+  findOpenSessionOfCashier,
+  insertCashSession,
+  insertPaymentRow,
+  insertReceipt,
+  listCashSessions,
+  openSessionOfCashier,
+  receiptIssuedAt,
+  refundedSoFar,
+  sessionTotals,
+} from './payments.repository.js';
 
 /** A payment to insert (`insertPayment`): the amount in its currency and in the invoice's. */
 export interface NewPayment {
@@ -65,24 +59,11 @@ export interface NewPayment {
   amountInvoice: number;
   note: string | null;
   isDeposit: boolean;
+  /** Cash: what the patient handed over (decision 0079); the change due is computed from it. */
+  amountTendered?: number | null;
 }
 
 type LockedInvoice = NonNullable<Awaited<ReturnType<typeof lockInvoice>>>;
-
-const json = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-
-function toSession(r: SessionRow): TCashSession {
-  return {
-    id: r.id,
-    cashier: { id: r.cashier_id, full_name: fullName(r.c_first, r.c_last) },
-    status: r.status,
-    opened_at: isoRequired(r.opened_at),
-    closed_at: iso(r.closed_at),
-    floats: json(r.floats) ?? [],
-    counted: json(r.counted),
-    note: r.note,
-  };
-}
 
 /**
  * Payments, refunds and receipts, and the cash desk's sessions (issue 21, decision 0027). A payment is taken in
@@ -95,10 +76,9 @@ export class PaymentsService {
 
   /** The caller's open cash session in the hospital (409 when none). */
   async openSessionOf(q: Queryable, ctx: ServiceContext): Promise<string> {
-    const res = await q.execute<{ id: string }>(sql`select id from cash_sessions
-      where hospital_id = ${scopedHospital(ctx).id} and cashier_id = ${actingUser(ctx).id} and status = 'open'`);
-    if (!res.rows[0]) throw conflict('billing.no_open_session');
-    return res.rows[0].id;
+    const id = await openSessionOfCashier(q, scopedHospital(ctx).id, actingUser(ctx).id);
+    if (!id) throw conflict('billing.no_open_session');
+    return id;
   }
 
   private async receipt(tx: Tx, ctx: ServiceContext, paymentId: string) {
@@ -106,11 +86,7 @@ export class PaymentsService {
     const year = (await hospitalToday(tx, hospital.id)).slice(0, 4);
     const n = await nextSequenceValue(tx, hospital.id, `receipt:${year}`);
     const number = documentNumber(NUMBER_PREFIXES.receipt, hospital.code, Number(year), n);
-    const [r] = await tx
-      .insert(receipts)
-      .values({ hospitalId: hospital.id, number, paymentId })
-      .returning({ id: receipts.id });
-    return { id: r!.id, number };
+    return { id: await insertReceipt(tx, hospital.id, number, paymentId), number };
   }
 
   /**
@@ -170,6 +146,7 @@ export class PaymentsService {
           amountInvoice,
           note: body.note ?? null,
           isDeposit: opts.deposit === true,
+          amountTendered: body.amount_tendered ?? null,
         });
         return receipt.id;
       });
@@ -190,36 +167,35 @@ export class PaymentsService {
     inv: LockedInvoice,
     p: NewPayment,
   ): Promise<{ paymentId: string; receipt: { id: string; number: string } }> {
-    const [row] = await tx
-      .insert(payments)
-      .values({
-        hospitalId: scopedHospital(ctx).id,
-        invoiceId: inv.id,
-        cashSessionId: p.sessionId,
-        kind: 'payment',
-        method: p.method,
-        operator: p.operator,
-        phone: p.phone,
-        reference: p.reference,
-        currency: p.currency,
-        amount: p.amount,
-        rate: p.rate,
-        amountInvoice: p.amountInvoice,
-        note: p.note,
-        isDeposit: p.isDeposit,
-        receivedBy: p.receivedBy,
-      })
-      .returning({ id: payments.id });
-    await tx.execute(
-      sql`update invoices set paid = paid + ${p.amountInvoice}, updated_at = now() where id = ${inv.id}`,
-    );
-    const receipt = await this.receipt(tx, ctx, row!.id);
+    // Decision 0079: the change is the server's figure (the request's schema refused what does not cover it).
+    const tendered = p.method === 'cash' ? (p.amountTendered ?? null) : null;
+    const paymentId = await insertPaymentRow(tx, {
+      hospitalId: scopedHospital(ctx).id,
+      invoiceId: inv.id,
+      cashSessionId: p.sessionId,
+      kind: 'payment',
+      method: p.method,
+      operator: p.operator,
+      phone: p.phone,
+      reference: p.reference,
+      currency: p.currency,
+      amount: p.amount,
+      rate: p.rate,
+      amountInvoice: p.amountInvoice,
+      note: p.note,
+      isDeposit: p.isDeposit,
+      amountTendered: tendered,
+      changeDue: changeDue(p.amount, tendered),
+      receivedBy: p.receivedBy,
+    });
+    await addToInvoicePaid(tx, inv.id, p.amountInvoice);
+    const receipt = await this.receipt(tx, ctx, paymentId);
     await this.app.audit.record(
       ctx,
       {
         action: p.isDeposit ? 'deposit.create' : 'payment.create',
         resourceType: 'payment',
-        resourceId: row!.id,
+        resourceId: paymentId,
         patientId: inv.patient_id,
         details: {
           invoice: inv.id,
@@ -233,7 +209,7 @@ export class PaymentsService {
       },
       tx,
     );
-    return { paymentId: row!.id, receipt };
+    return { paymentId, receipt };
   }
 
   /** A refund: a negative movement of a payment's method and currency (at its rate), with a reason. */
@@ -248,50 +224,44 @@ export class PaymentsService {
       await requireBillingStaff(tx, ctx);
       if (original.kind !== 'payment') throw conflict('billing.not_refundable');
       const session = await this.openSessionOf(tx, ctx);
-      const done = await tx.execute<{ amount: string; amount_invoice: string }>(sql`select
-          coalesce(-sum(amount), 0) as amount, coalesce(-sum(amount_invoice), 0) as amount_invoice
-        from payments where refunded_payment_id = ${paymentId}`);
-      const left = Number(original.amount) - Number(done.rows[0]!.amount);
+      const done = await refundedSoFar(tx, paymentId);
+      const left = Number(original.amount) - done.amount;
       if (amount > left)
         throw conflict('billing.refund_above_payment', {
           left: { money: left, currency: original.currency },
         });
-      const leftInvoice = Number(original.amount_invoice) - Number(done.rows[0]!.amount_invoice);
+      const leftInvoice = Number(original.amount_invoice) - done.amountInvoice;
       const amountInvoice =
         amount === left
           ? leftInvoice
           : original.currency === inv.currency
             ? amount
             : convertMinor(amount, original.currency, original.rate!, inv.currency);
-      const [p] = await tx
-        .insert(payments)
-        .values({
-          hospitalId: hospital.id,
-          invoiceId: inv.id,
-          cashSessionId: session,
-          kind: 'refund',
-          method: original.method,
-          operator: original.operator,
-          phone: original.phone,
-          reference: original.reference,
-          currency: original.currency,
-          amount: -amount,
-          rate: original.rate,
-          amountInvoice: -Math.min(amountInvoice, leftInvoice),
-          refundedPaymentId: paymentId,
-          reason,
-          receivedBy: user.id,
-        })
-        .returning({ id: payments.id });
-      await tx.execute(sql`update invoices set paid = paid - ${Math.min(amountInvoice, leftInvoice)},
-        updated_at = now() where id = ${inv.id}`);
-      const receipt = await this.receipt(tx, ctx, p!.id);
+      const refundId = await insertPaymentRow(tx, {
+        hospitalId: hospital.id,
+        invoiceId: inv.id,
+        cashSessionId: session,
+        kind: 'refund',
+        method: original.method,
+        operator: original.operator,
+        phone: original.phone,
+        reference: original.reference,
+        currency: original.currency,
+        amount: -amount,
+        rate: original.rate,
+        amountInvoice: -Math.min(amountInvoice, leftInvoice),
+        refundedPaymentId: paymentId,
+        reason,
+        receivedBy: user.id,
+      });
+      await addToInvoicePaid(tx, inv.id, -Math.min(amountInvoice, leftInvoice));
+      const receipt = await this.receipt(tx, ctx, refundId);
       await this.app.audit.record(
         ctx,
         {
           action: 'payment.refund',
           resourceType: 'payment',
-          resourceId: p!.id,
+          resourceId: refundId,
           patientId: inv.patient_id,
           details: {
             payment: paymentId,
@@ -313,17 +283,12 @@ export class PaymentsService {
     const row = await findPaymentByReceipt(this.app.db, hospital.id, receiptId);
     if (!row) throw notFound();
     const inv = await findInvoice(this.app.db, hospital.id, row.invoice_id);
-    const h = await this.app.db.execute<{ name: string; code: string }>(
-      sql`select name, code from hospitals where id = ${hospital.id}`,
-    );
-    const issued = await this.app.db.execute<{ issued_at: string | Date }>(
-      sql`select issued_at from receipts where id = ${receiptId}`,
-    );
+    const h = (await hospitalNameAndCode(this.app.db, hospital.id))!;
     return {
       id: receiptId,
       number: row.receipt_number,
-      issued_at: isoRequired(issued.rows[0]!.issued_at),
-      hospital: { id: hospital.id, name: h.rows[0]!.name, code: h.rows[0]!.code },
+      issued_at: await receiptIssuedAt(this.app.db, receiptId),
+      hospital: { id: hospital.id, name: h.name, code: h.code },
       patient: {
         id: inv!.patient_id,
         record_number: inv!.p_record_number,
@@ -365,43 +330,32 @@ export class PaymentsService {
     await requireBillingStaff(this.app.db, ctx);
     try {
       const id = await this.app.db.transaction(async (tx) => {
-        const [s] = await tx
-          .insert(cashSessions)
-          .values({ hospitalId: hospital.id, cashierId: user.id, floats: body.floats ?? [] })
-          .returning({ id: cashSessions.id });
+        const sessionId = await insertCashSession(tx, hospital.id, user.id, body.floats ?? []);
         await this.app.audit.record(
           ctx,
           {
             action: 'cash_session.open',
             resourceType: 'cash_session',
-            resourceId: s!.id,
+            resourceId: sessionId,
             details: { floats: body.floats ?? [] },
           },
           tx,
         );
-        return s!.id;
+        return sessionId;
       });
-      return (await this.find(this.app.db, hospital.id, id))!;
+      return (await findCashSession(this.app.db, hospital.id, id))!;
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('billing.session_already_open');
       throw err;
     }
   }
 
-  private async find(q: Queryable, hospitalId: string, id: string, lock = false) {
-    const res =
-      await q.execute<SessionRow>(sql`${SESSION_SELECT} where cs.hospital_id = ${hospitalId} and cs.id = ${id}
-      ${lock ? sql`for update of cs` : sql``}`);
-    return res.rows[0] ? toSession(res.rows[0]) : null;
-  }
-
   async current(ctx: ServiceContext): Promise<TCashSession> {
     const hospital = scopedHospital(ctx);
     await requireBillingStaff(this.app.db, ctx);
-    const res = await this.app.db.execute<SessionRow>(sql`${SESSION_SELECT}
-      where cs.hospital_id = ${hospital.id} and cs.cashier_id = ${actingUser(ctx).id} and cs.status = 'open'`);
-    if (!res.rows[0]) throw notFound('billing.no_open_session');
-    return toSession(res.rows[0]);
+    const session = await findOpenSessionOfCashier(this.app.db, hospital.id, actingUser(ctx).id);
+    if (!session) throw notFound('billing.no_open_session');
+    return session;
   }
 
   /** Sessions, newest first: billing staff see their own, the head doctor and administrators everyone's. */
@@ -413,30 +367,27 @@ export class PaymentsService {
   ) {
     const hospital = scopedHospital(ctx);
     await requireBillingReader(this.app.db, ctx);
-    const where: SQL[] = [sql`cs.hospital_id = ${hospital.id}`];
-    if (!isBillingManager(ctx)) where.push(sql`cs.cashier_id = ${actingUser(ctx).id}`);
-    else if (f.cashier) where.push(sql`cs.cashier_id = ${f.cashier}`);
-    if (f.status) where.push(sql`cs.status = ${f.status}`);
-    const cond = sql.join(where, sql` and `);
-    const [rows, count] = await Promise.all([
-      this.app.db.execute<SessionRow>(sql`${SESSION_SELECT} where ${cond} order by cs.opened_at desc, cs.id
-        limit ${pageSize} offset ${(page - 1) * pageSize}`),
-      this.app.db.execute<{ n: number }>(sql`select count(*)::int as n from cash_sessions cs where ${cond}`),
-    ]);
-    return { rows: rows.rows.map(toSession), count: Number(count.rows[0]?.n ?? 0) };
+    // A cashier lists her own sessions only, whatever the filter asks.
+    const cashier = isBillingManager(ctx) ? f.cashier : actingUser(ctx).id;
+    return listCashSessions(
+      this.app.db,
+      hospital.id,
+      { cashier, status: f.status },
+      pageSize,
+      (page - 1) * pageSize,
+    );
   }
 
   /** Closes the caller's own open session with the cash counted per currency; the report shows the variance. */
   async close(ctx: ServiceContext, id: string, body: TCashSessionClose): Promise<TCashSessionReport> {
     const hospital = scopedHospital(ctx);
     await this.app.db.transaction(async (tx) => {
-      const s = await this.find(tx, hospital.id, id, true);
+      const s = await findCashSession(tx, hospital.id, id, true);
       if (!s) throw notFound();
       await requireBillingStaff(tx, ctx);
       if (s.cashier.id !== actingUser(ctx).id) throw forbidden('billing.not_your_session');
       if (s.status !== 'open') throw conflict('billing.session_closed');
-      await tx.execute(sql`update cash_sessions set status = 'closed', closed_at = now(),
-        counted = ${JSON.stringify(body.counted)}::jsonb, note = ${body.note ?? null} where id = ${id}`);
+      await closeCashSession(tx, id, body.counted, body.note ?? null);
       await this.app.audit.record(
         ctx,
         {
@@ -453,7 +404,7 @@ export class PaymentsService {
 
   async report(ctx: ServiceContext, id: string): Promise<TCashSessionReport> {
     const hospital = scopedHospital(ctx);
-    const s = await this.find(this.app.db, hospital.id, id);
+    const s = await findCashSession(this.app.db, hospital.id, id);
     if (!s) throw notFound();
     await requireBillingReader(this.app.db, ctx);
     // Decision 0027 (issue 36): a cashier reads her own sessions only, as she lists them; the head doctor and the
@@ -464,19 +415,8 @@ export class PaymentsService {
   }
 
   private async reportOf(q: Queryable, hospitalId: string, id: string): Promise<TCashSessionReport> {
-    const session = (await this.find(q, hospitalId, id))!;
-    const res = await q.execute<{
-      method: string;
-      operator: string | null;
-      currency: string;
-      kind: string;
-      n: number;
-      total: string;
-    }>(
-      sql`select method, operator, currency, kind, count(*)::int as n, sum(amount) as total
-        from payments where cash_session_id = ${id} group by method, operator, currency, kind
-        order by method, operator nulls first, currency, kind`,
-    );
+    const session = (await findCashSession(q, hospitalId, id))!;
+    const totals = await sessionTotals(q, id);
     const cash = new Map<string, { float: number; received: number; refunded: number }>();
     const entry = (c: string) => {
       const e = cash.get(c) ?? { float: 0, received: 0, refunded: 0 };
@@ -486,7 +426,7 @@ export class PaymentsService {
     for (const f of session.floats) entry(f.currency).float += f.amount;
     for (const c of session.counted ?? []) entry(c.currency);
     const byMethod = new Map<string, TCashSessionReport['by_method'][number]>();
-    for (const r of res.rows) {
+    for (const r of totals) {
       const total = Number(r.total);
       if (r.method === 'cash') {
         if (r.kind === 'payment') entry(r.currency).received += total;
@@ -494,8 +434,8 @@ export class PaymentsService {
       }
       const key = `${r.method}|${r.operator ?? ''}|${r.currency}`;
       const m = byMethod.get(key) ?? {
-        method: r.method as TCashSessionReport['by_method'][number]['method'],
-        operator: r.operator as TCashSessionReport['by_method'][number]['operator'],
+        method: r.method,
+        operator: r.operator,
         currency: r.currency,
         count: 0,
         total: 0,

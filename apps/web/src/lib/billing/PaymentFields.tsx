@@ -11,7 +11,7 @@ import {
   type PaymentMethod,
   type TReceipt,
 } from '@greensen/shared/contracts/billing';
-import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { GetInputPropsReturnType } from '@mantine/form';
 import { IconAlertTriangle, IconCircleCheck, IconPrinter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -136,6 +136,14 @@ export function PaymentDone({
             amount: money(receipt.payment.amount, receipt.payment.currency),
             receipt: receipt.number,
           })}
+          {receipt.payment.change_due !== null && receipt.payment.amount_tendered !== null && (
+            <Text size="sm" fw={700} mt={4} data-testid="payment-change">
+              {t('pay.changeDone', {
+                tendered: money(receipt.payment.amount_tendered, receipt.payment.currency),
+                change: money(receipt.payment.change_due, receipt.payment.currency),
+              })}
+            </Text>
+          )}
         </Alert>
         <Group justify="flex-end">
           <Button

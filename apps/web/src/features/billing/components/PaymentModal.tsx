@@ -6,12 +6,32 @@
  * come: a reference already recorded (409), no open cash session (409). While a mobile-money request of the invoice
  * is pending (issue 36), the server asks for a confirmation (409, `mobile_money_pending`): the dialog shows the
  * pending amount and takes the payment only when the cashier confirms. After the payment, its receipt to print.
+ * In cash, « Rendre la monnaie » opens « Montant reçu » (what the patient hands over) and shows the change due as the
+ * cashier types, in red when it does not cover the amount (issue 37, decision 0079); the change stored and printed is
+ * the server's.
  */
 
 import { type TInvoiceDetail, type TReceipt, ZPaymentCreate } from '@greensen/shared/contracts/billing';
 import { COMMON_CURRENCIES } from '@greensen/shared/contracts/structure';
-import { convertMinor, minorToDecimal, parseMoney, RATE_PATTERN } from '@greensen/shared/domain/money';
-import { Alert, Anchor, Button, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  changeDue,
+  convertMinor,
+  minorToDecimal,
+  parseMoney,
+  RATE_PATTERN,
+} from '@greensen/shared/domain/money';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconDeviceMobileDollar } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -41,6 +61,9 @@ interface Values extends PaymentMethodValues, Record<string, unknown> {
   amount: string;
   rate: string;
   note: string;
+  /** Cash: the cashier gives change (opens « Montant reçu »). */
+  give_change: boolean;
+  amount_tendered: string;
 }
 
 /** The text of an amount for the field, with the UI's decimal separator. */
@@ -89,6 +112,8 @@ export function PaymentModal({
       amount: invoice.balance > 0 ? amountField(invoice.balance, invoice.currency) : '',
       rate: '',
       note: '',
+      give_change: false,
+      amount_tendered: '',
     },
   });
   const { general, clear, fail } = useFormFailure(form, t('pay.failed'));
@@ -105,6 +130,11 @@ export function PaymentModal({
     foreign && amount !== null && amount > 0 && rate
       ? convertMinor(amount, v.currency, rate, invoice.currency)
       : null;
+  // What the patient hands over, in cash (decision 0079): the change shown live is the shared rule's figure.
+  const tendering = v.method === 'cash' && v.give_change;
+  const tendered = tendering ? parseMoney(v.amount_tendered, v.currency) : null;
+  const change = amount !== null && amount > 0 ? changeDue(amount, tendered) : null;
+  const short = tendered !== null && amount !== null && amount > 0 && change === null;
 
   async function submit(confirmPending = false) {
     clear();
@@ -112,6 +142,10 @@ export function PaymentModal({
     setPendingQuestion(null);
     if (v.amount.trim() !== '' && (amount === null || amount <= 0)) {
       form.setFieldError('amount', t('amountInvalid'));
+      return;
+    }
+    if (tendering && v.amount_tendered.trim() !== '' && (tendered === null || tendered <= 0)) {
+      form.setFieldError('amount_tendered', t('amountInvalid'));
       return;
     }
     if (foreign && v.rate.trim() === '' && !tableRate) {
@@ -131,6 +165,8 @@ export function PaymentModal({
         amount: amount ?? undefined,
         rate: foreign ? typedRate : null,
         note: v.note.trim() || null,
+        // Only what a cashier giving change typed: the body is otherwise the one it always was.
+        ...(tendered !== null ? { amount_tendered: tendered } : {}),
         ...(confirmPending ? { confirm_pending: true } : {}),
       },
       form,
@@ -209,6 +245,28 @@ export function PaymentModal({
           <Text size="sm" data-testid="converted">
             {t('pay.converted', { amount: money(converted, invoice.currency) })}
           </Text>
+        )}
+        {v.method === 'cash' && (
+          <Switch label={t('pay.giveChange')} {...form.getInputProps('give_change', { type: 'checkbox' })} />
+        )}
+        {tendering && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <MoneyInput
+              label={t('pay.tendered')}
+              currency={v.currency}
+              {...form.getInputProps('amount_tendered')}
+            />
+            {change !== null && (
+              <Text size="sm" fw={700} mt={{ sm: 28 }} aria-live="polite" data-testid="change-due">
+                {t('pay.changeDue', { amount: money(change, v.currency) })}
+              </Text>
+            )}
+            {short && (
+              <Text size="sm" c="red" mt={{ sm: 28 }} role="alert" data-testid="tendered-short">
+                {t('pay.tenderedShort', { amount: money(amount ?? 0, v.currency) })}
+              </Text>
+            )}
+          </SimpleGrid>
         )}
         <Textarea label={t('pay.note')} autosize minRows={1} {...form.getInputProps('note')} />
         <PaymentRefused message={refused} />

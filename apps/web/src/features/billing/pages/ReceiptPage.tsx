@@ -2,8 +2,9 @@
  * /billing/receipts/{id} (issue 21): a payment's numbered receipt laid out for printing — the hospital, the receipt
  * number and date, the patient (identity only), the invoice, the method (mobile money with operator, phone and
  * transaction reference), the amount (another currency with its rate and the amount in the invoice's currency),
- * what remains to pay, the cashier. "Imprimer" prints it with the browser: the print stylesheet keeps the receipt
- * alone on the sheet (decision 0030; the templates issue brings a PDF).
+ * what was handed over and the change given back in cash (issue 37, decision 0079), what remains to pay, the
+ * cashier. "Imprimer" prints it with the browser: the print stylesheet keeps the receipt alone on the sheet
+ * (decision 0030; the templates issue brings a PDF).
  */
 import { Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
@@ -60,6 +61,8 @@ export default function ReceiptPage() {
   const p = r.payment;
   const refund = p.kind === 'refund';
   const foreign = p.currency !== r.invoice.currency;
+  // A cash payment with what the patient handed over and the change given back (decision 0079).
+  const tendered = p.amount_tendered !== null && p.change_due !== null;
 
   return (
     <Stack gap="md" align="center">
@@ -105,9 +108,22 @@ export default function ReceiptPage() {
             </Row>
           )}
           <Divider my={4} />
-          <Row label={refund ? t('receipt.refunded') : t('receipt.received')} strong>
+          <Row
+            label={refund ? t('receipt.refunded') : tendered ? t('receipt.paid') : t('receipt.received')}
+            strong
+          >
             <span data-testid="receipt-amount">{money(Math.abs(p.amount), p.currency)}</span>
           </Row>
+          {tendered && (
+            <>
+              <Row label={t('receipt.tendered')}>
+                <span data-testid="receipt-tendered">{money(p.amount_tendered ?? 0, p.currency)}</span>
+              </Row>
+              <Row label={t('receipt.change')} strong>
+                <span data-testid="receipt-change">{money(p.change_due ?? 0, p.currency)}</span>
+              </Row>
+            </>
+          )}
           {foreign && (
             <Row label={t('receipt.rate', { from: p.currency, to: r.invoice.currency })}>
               {p.rate} → {money(Math.abs(p.amount_invoice_currency), r.invoice.currency)}
