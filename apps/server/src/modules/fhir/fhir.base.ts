@@ -1,3 +1,4 @@
+import { canAccessModule } from '@greensen/shared/domain/access';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { type ServiceContext, scopedHospital } from '../../lib/context.js';
@@ -43,6 +44,19 @@ export function patientParam(params: Params): string | undefined | false {
  */
 export class FhirBase {
   constructor(protected readonly app: FastifyInstance) {}
+
+  /**
+   * Whether the caller may use the exams module (its audience, as the access plugin decides it for a route):
+   * laboratory values reached through another route (Observation, $everything) keep the exams module's rule.
+   */
+  protected mayReadExams(ctx: ServiceContext) {
+    return canAccessModule({
+      moduleName: 'exams',
+      environment: this.app.config.appEnv,
+      extraModules: this.app.config.extraModules,
+      user: { active_roles: (ctx.hospital?.roleCodes ?? []).map((role_code) => ({ role_code })) },
+    }).allowed;
+  }
 
   protected audit(
     ctx: ServiceContext,

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { notFound } from '../../lib/errors.js';
+import { forbidden, notFound } from '../../lib/errors.js';
 import { FhirBase, isUuid, type Params, patientParam, ranges, type SearchRequest } from './fhir.base.js';
 import { type FhirResource, tokenOf, valuesOf } from './fhir.bundle.js';
 import {
@@ -76,7 +76,10 @@ const fieldOf = (row: ExamReportRow & { key: string }) =>
 export class FhirObservationsService extends FhirBase {
   async readObservation(ctx: ServiceContext, id: string) {
     const lab = parseLabObservationId(id);
-    if (lab) return this.readLabObservation(ctx, lab);
+    if (lab) {
+      if (!this.mayReadExams(ctx)) throw forbidden();
+      return this.readLabObservation(ctx, lab);
+    }
     const hospital = scopedHospital(ctx);
     const parsed = parseObservationId(id.toLowerCase());
     if (!parsed) throw notFound();
@@ -151,9 +154,9 @@ export class FhirObservationsService extends FhirBase {
   }
 
   /** The laboratory values a search asks for: by patient, the analytes' LOINC codes, date, last update. */
-  private labFilters(params: Params): LabValueFilters | null {
+  private labFilters(ctx: ServiceContext, params: Params): LabValueFilters | null {
     const patient = patientParam(params);
-    if (patient === false || !this.categories(params).labs) return null;
+    if (patient === false || !this.categories(params).labs || !this.mayReadExams(ctx)) return null;
     const codes = valuesOf(params.code).flatMap((v) => v.split(','));
     const loinc = codes.flatMap((c) => {
       const t = tokenOf(c);
@@ -170,7 +173,7 @@ export class FhirObservationsService extends FhirBase {
 
   async searchObservations(ctx: ServiceContext, req: SearchRequest, include: boolean) {
     const vitals = this.vitalFilters(req.params);
-    const labs = this.labFilters(req.params);
+    const labs = this.labFilters(ctx, req.params);
     return this.searchWithPatients(
       ctx,
       req,

@@ -409,14 +409,16 @@ export class FhirService extends FhirBase {
             0,
           )
         : { rows: [] };
-      // The page's validated exams (and, on the first page, those ordered outside a visit) and MAR doses.
-      const reports = await searchReports(
-        tx,
-        hospital.id,
-        { patientId: patient.id, admissionIds, date: [], lastUpdated: [] },
-        50 * Math.max(1, admissionIds.length),
-        0,
-      );
+      // The page's validated exams (for the exams module's audience) and MAR doses (for the care readers).
+      const reports = this.mayReadExams(ctx)
+        ? await searchReports(
+            tx,
+            hospital.id,
+            { patientId: patient.id, admissionIds, date: [], lastUpdated: [] },
+            50 * Math.max(1, admissionIds.length),
+            0,
+          )
+        : { rows: [] };
       const doses = mayReadAdministrations(ctx)
         ? await searchAdministrations(
             tx,
