@@ -1,6 +1,6 @@
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { notFound } from '../../lib/errors.js';
+import { forbidden, notFound } from '../../lib/errors.js';
 import { findPrescription, linesOf, listPrescriptions } from '../pharmacy/pharmacy.repository.js';
 import { FhirBase, isUuid, type Params, patientParam, ranges, type SearchRequest } from './fhir.base.js';
 import { searchset, tokenOf, valuesOf } from './fhir.bundle.js';
@@ -89,8 +89,17 @@ export class FhirMedicationService extends FhirBase {
         0,
       );
       const row = rows[0];
-      // A dose of a department the caller does not work in is not found, like another hospital's.
-      if (!row) throw notFound();
+      if (!row) {
+        // A dose of a department the caller does not work in: 403, as the care module answers (404 elsewhere).
+        const { total } = await searchAdministrations(
+          tx,
+          hospital.id,
+          { id: id.toLowerCase(), date: [], lastUpdated: [], userId: null },
+          0,
+          0,
+        );
+        throw total ? forbidden('care.other_department') : notFound();
+      }
       await this.audit(ctx, tx, 'fhir.read', 'MedicationAdministration', row.id, row.patient_id);
       return toFhirMedicationAdministration(row, ctx.lang);
     });

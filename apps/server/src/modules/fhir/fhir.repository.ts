@@ -364,8 +364,11 @@ export interface AdministrationFilters {
   date: Range[];
   lastUpdated: Range[];
   admissionIds?: string[];
-  /** The caller: only the doses of the departments she works in (the care module's rule, care.repository). */
-  userId: string;
+  /**
+   * The caller: only the doses of the departments she works in (the care module's rule, care.repository); null
+   * only to tell a dose of another department (403) from one that does not exist (404).
+   */
+  userId: string | null;
 }
 
 /** The stay or visit of a plan `cp` and its department (`s`, `a`), as the care module reads them. */
@@ -387,7 +390,9 @@ export async function searchAdministrations(
   const effective = sql`coalesce(ma.given_at, ma.scheduled_at)`;
   const where = all([
     sql`ma.hospital_id = ${hospitalId}`,
-    inScope(hospitalId, f.userId, sql`coalesce(s.department_id, a.department_id)`),
+    f.userId === null
+      ? undefined
+      : inScope(hospitalId, f.userId, sql`coalesce(s.department_id, a.department_id)`),
     f.id ? sql`ma.id = ${f.id}` : undefined,
     f.patientId ? sql`ma.patient_id = ${f.patientId}` : undefined,
     f.outcomes ? sql`ma.outcome::text in (${list(f.outcomes, sql`''`)})` : undefined,

@@ -833,7 +833,7 @@ describe('FHIR R4 MedicationAdministration', () => {
     // Not the secretary (no nursing records); not a nurse of another department; not another hospital.
     expectOutcome(await fhir(secretary, 'GET', `/MedicationAdministration?patient=${v.patient.id}`), 403);
     const maternity = await h.as('NURSE', 'MAT');
-    expectOutcome(await fhir(maternity, 'GET', `/MedicationAdministration/${given.json().id}`), 404);
+    expectOutcome(await fhir(maternity, 'GET', `/MedicationAdministration/${given.json().id}`), 403);
     expect(
       (await fhir(maternity, 'GET', `/MedicationAdministration?patient=${v.patient.id}`)).json().total,
     ).toBe(0);
