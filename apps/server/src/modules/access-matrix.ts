@@ -127,6 +127,8 @@ export interface HospitalKit {
   handoff(): Promise<{ id: string; plan: string }>;
   /** A dose due of a signed prescription of an emergency visit with its care plan (the next scheduled one). */
   dose(): Promise<{ line: string; scheduled_at: string; plan: string }>;
+  /** A MAR dose recorded (not given) by a nurse of the visit's department: its id. */
+  administration(): Promise<string>;
   /**
    * The hospital's billing department (CAI, the cash desk; decision 0027). Its members are the harness's secretary
    * and head doctor (a second membership each): the queue manager and the nurse pass the billing routes' roles but
@@ -846,6 +848,31 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     allow: PRESCRIPTION_READERS,
     audit: 'read',
     request: async (kit) => ({ params: { id: `${(await kit.prescription()).id}-1` } }),
+  },
+  // The MAR: the care team, each the doses of her departments (the midwife's department is not the visit's).
+  'GET /fhir/R4/MedicationAdministration': {
+    allow: CARE_TEAM,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: `Patient/${kit.standing.patient}`, status: 'not-done' } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/MedicationAdministration/:id': {
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'read',
+    request: async (kit) => ({ params: { id: await kit.administration() } }),
+  },
+  // Validated exams: the exams module's groups, as the REST exam reads.
+  'GET /fhir/R4/DiagnosticReport': {
+    allow: EXAMS,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient, category: 'LAB' } }),
+    otherHospital: 'empty',
+  },
+  'GET /fhir/R4/DiagnosticReport/:id': {
+    allow: EXAMS,
+    audit: 'read',
+    request: async (kit) => ({ params: { id: (await kit.exam('validated')).id } }),
   },
   // The hospital's staff and structure: no patient data, read by every member (the encounters refer to them).
   'GET /fhir/R4/Practitioner': {

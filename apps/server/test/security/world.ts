@@ -632,6 +632,21 @@ async function makeKit(app: FastifyInstance, ctx: TestContext): Promise<Hospital
       keep(plan);
       return { line: rx.line, scheduled_at: doses[0]!.scheduled_at, plan };
     },
+    /** A dose of the MAR recorded as not given (FHIR MedicationAdministration). */
+    async administration() {
+      const dose = await kit.dose();
+      const res = await as('nurse', 'POST', '/api/care/mar/administrations/', {
+        outcome: 'not_given',
+        prescription_line: dose.line,
+        scheduled_at: dose.scheduled_at,
+        idempotency_key: randomUUID(),
+        reason: 'patient_absent',
+      });
+      expectStatus(res, 201, 'MAR dose');
+      const id = (res.json() as { id: string }).id;
+      keep(id);
+      return id;
+    },
     async staffMember() {
       const res = await as('admin', 'POST', '/api/admin/staff/', {
         email: `${uniqueName('staff-')}@example.test`,

@@ -159,6 +159,8 @@ export interface ExamField {
   decimals?: number;
   /** The field may stay empty when the results are entered (e.g. a differential count not done). */
   optional?: boolean;
+  /** The LOINC code of this analyte in this unit, when it is certain (FHIR Observation.code; issue 39). */
+  loinc?: string;
 }
 
 export type ExamFlag = 'low' | 'high' | 'abnormal' | null;

@@ -289,6 +289,9 @@ export const medicationAdministrations = pgTable(
       sql`${t.outcome} <> 'not_given' or ${t.reason} is not null`,
     ),
     index('medication_administrations_plan_idx').on(t.planId, t.scheduledAt),
+    // FHIR MedicationAdministration searches: a patient's doses, the hospital's latest (issue 39, migration 0050).
+    index('medication_administrations_patient_idx').on(t.patientId, t.scheduledAt.desc()),
+    index('medication_administrations_hospital_idx').on(t.hospitalId, t.scheduledAt.desc()),
   ],
 );
 

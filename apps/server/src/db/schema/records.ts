@@ -144,6 +144,8 @@ export const examCatalogue = pgTable(
     nameFr: text('name_fr').notNull(),
     nameEn: text('name_en').notNull(),
     specimen: text('specimen'),
+    /** The LOINC code of the exam as a whole, when certain (FHIR DiagnosticReport.code; migration 0050). */
+    loinc: text('loinc'),
     fields: jsonb('fields').$type<ExamFieldDefinition[]>().notNull().default([]),
     active: boolean('active').notNull().default(true),
     sortOrder: smallint('sort_order').notNull().default(0),

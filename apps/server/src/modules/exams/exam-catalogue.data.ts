@@ -16,6 +16,8 @@ export interface CatalogueEntry {
   name_fr: string;
   name_en: string;
   specimen: string | null;
+  /** The LOINC code of the exam as a whole (FHIR DiagnosticReport.code), when it is certain (migration 0050). */
+  loinc?: string;
   fields: ExamField[];
 }
 
@@ -58,6 +60,7 @@ const num = (
   unit: string,
   bounds: { min: number; max: number; decimals?: number; optional?: boolean },
   ranges: ExamField['ranges'],
+  loinc?: string,
 ): ExamField => ({
   key,
   label_fr,
@@ -69,68 +72,160 @@ const num = (
   decimals: bounds.decimals ?? 1,
   ...(bounds.optional ? { optional: true } : {}),
   ranges,
+  ...(loinc ? { loinc } : {}),
 });
 
 export const EXAM_CATALOGUE: CatalogueEntry[] = [
   // Hematology
   {
     code: 'NFS',
+    loinc: '58410-2',
     kind: 'lab',
     category: 'hematology',
     name_fr: 'Numération formule sanguine (NFS)',
     name_en: 'Full blood count (FBC)',
     specimen: 'Sang total EDTA',
     fields: [
-      num('hb', 'Hémoglobine', 'Haemoglobin', 'g/dL', { min: 1, max: 25 }, [
-        { age_max: 4, low: 11, high: 14 },
-        { age_min: 5, age_max: 11, low: 11.5, high: 15.5 },
-        { age_min: 12, age_max: 14, low: 12, high: 16 },
-        { sex: 'F', low: 12, high: 16 },
-        { sex: 'M', low: 13, high: 17 },
-      ]),
-      num('hct', 'Hématocrite', 'Haematocrit', '%', { min: 5, max: 75 }, [
-        { age_max: 11, low: 33, high: 43 },
-        { sex: 'F', low: 36, high: 46 },
-        { sex: 'M', low: 40, high: 52 },
-      ]),
-      num('rbc', 'Globules rouges', 'Red blood cells', '10⁶/µL', { min: 0.5, max: 10, decimals: 2 }, [
-        { age_max: 11, low: 3.9, high: 5.3 },
-        { sex: 'F', low: 4, high: 5.2 },
-        { sex: 'M', low: 4.5, high: 5.9 },
-      ]),
-      num('mcv', 'VGM', 'MCV', 'fL', { min: 40, max: 150 }, [
-        { age_max: 11, low: 70, high: 90 },
-        { low: 80, high: 100 },
-      ]),
-      num('mch', 'TCMH', 'MCH', 'pg', { min: 10, max: 50, optional: true }, [
-        { age_max: 11, low: 24, high: 31 },
-        { low: 27, high: 33 },
-      ]),
-      num('mchc', 'CCMH', 'MCHC', 'g/dL', { min: 20, max: 45, optional: true }, [{ low: 32, high: 36 }]),
-      num('wbc', 'Globules blancs', 'White blood cells', '10³/µL', { min: 0.1, max: 500 }, [
-        { age_max: 0, low: 6, high: 17.5 },
-        { age_min: 1, age_max: 5, low: 5.5, high: 15.5 },
-        { age_min: 6, age_max: 11, low: 4.5, high: 13.5 },
-        { low: 4, high: 10 },
-      ]),
-      num('neut', 'Neutrophiles', 'Neutrophils', '10³/µL', { min: 0, max: 400 }, [
-        { age_max: 11, low: 1.5, high: 8.5 },
-        { low: 1.5, high: 7 },
-      ]),
-      num('lymph', 'Lymphocytes', 'Lymphocytes', '10³/µL', { min: 0, max: 400 }, [
-        { age_max: 5, low: 2, high: 8 },
-        { age_min: 6, age_max: 11, low: 1.5, high: 6.5 },
-        { low: 1, high: 4 },
-      ]),
-      num('mono', 'Monocytes', 'Monocytes', '10³/µL', { min: 0, max: 100, decimals: 2, optional: true }, [
-        { low: 0.2, high: 1 },
-      ]),
-      num('eos', 'Éosinophiles', 'Eosinophils', '10³/µL', { min: 0, max: 100, decimals: 2, optional: true }, [
-        { high: 0.5 },
-      ]),
-      num('plt', 'Plaquettes', 'Platelets', '10³/µL', { min: 1, max: 2000, decimals: 0 }, [
-        { low: 150, high: 400 },
-      ]),
+      num(
+        'hb',
+        'Hémoglobine',
+        'Haemoglobin',
+        'g/dL',
+        { min: 1, max: 25 },
+        [
+          { age_max: 4, low: 11, high: 14 },
+          { age_min: 5, age_max: 11, low: 11.5, high: 15.5 },
+          { age_min: 12, age_max: 14, low: 12, high: 16 },
+          { sex: 'F', low: 12, high: 16 },
+          { sex: 'M', low: 13, high: 17 },
+        ],
+        '718-7',
+      ),
+      num(
+        'hct',
+        'Hématocrite',
+        'Haematocrit',
+        '%',
+        { min: 5, max: 75 },
+        [
+          { age_max: 11, low: 33, high: 43 },
+          { sex: 'F', low: 36, high: 46 },
+          { sex: 'M', low: 40, high: 52 },
+        ],
+        '4544-3',
+      ),
+      num(
+        'rbc',
+        'Globules rouges',
+        'Red blood cells',
+        '10⁶/µL',
+        { min: 0.5, max: 10, decimals: 2 },
+        [
+          { age_max: 11, low: 3.9, high: 5.3 },
+          { sex: 'F', low: 4, high: 5.2 },
+          { sex: 'M', low: 4.5, high: 5.9 },
+        ],
+        '789-8',
+      ),
+      num(
+        'mcv',
+        'VGM',
+        'MCV',
+        'fL',
+        { min: 40, max: 150 },
+        [
+          { age_max: 11, low: 70, high: 90 },
+          { low: 80, high: 100 },
+        ],
+        '787-2',
+      ),
+      num(
+        'mch',
+        'TCMH',
+        'MCH',
+        'pg',
+        { min: 10, max: 50, optional: true },
+        [
+          { age_max: 11, low: 24, high: 31 },
+          { low: 27, high: 33 },
+        ],
+        '785-6',
+      ),
+      num(
+        'mchc',
+        'CCMH',
+        'MCHC',
+        'g/dL',
+        { min: 20, max: 45, optional: true },
+        [{ low: 32, high: 36 }],
+        '786-4',
+      ),
+      num(
+        'wbc',
+        'Globules blancs',
+        'White blood cells',
+        '10³/µL',
+        { min: 0.1, max: 500 },
+        [
+          { age_max: 0, low: 6, high: 17.5 },
+          { age_min: 1, age_max: 5, low: 5.5, high: 15.5 },
+          { age_min: 6, age_max: 11, low: 4.5, high: 13.5 },
+          { low: 4, high: 10 },
+        ],
+        '6690-2',
+      ),
+      num(
+        'neut',
+        'Neutrophiles',
+        'Neutrophils',
+        '10³/µL',
+        { min: 0, max: 400 },
+        [
+          { age_max: 11, low: 1.5, high: 8.5 },
+          { low: 1.5, high: 7 },
+        ],
+        '751-8',
+      ),
+      num(
+        'lymph',
+        'Lymphocytes',
+        'Lymphocytes',
+        '10³/µL',
+        { min: 0, max: 400 },
+        [
+          { age_max: 5, low: 2, high: 8 },
+          { age_min: 6, age_max: 11, low: 1.5, high: 6.5 },
+          { low: 1, high: 4 },
+        ],
+        '731-0',
+      ),
+      num(
+        'mono',
+        'Monocytes',
+        'Monocytes',
+        '10³/µL',
+        { min: 0, max: 100, decimals: 2, optional: true },
+        [{ low: 0.2, high: 1 }],
+        '742-7',
+      ),
+      num(
+        'eos',
+        'Éosinophiles',
+        'Eosinophils',
+        '10³/µL',
+        { min: 0, max: 100, decimals: 2, optional: true },
+        [{ high: 0.5 }],
+        '711-2',
+      ),
+      num(
+        'plt',
+        'Plaquettes',
+        'Platelets',
+        '10³/µL',
+        { min: 1, max: 2000, decimals: 0 },
+        [{ low: 150, high: 400 }],
+        '777-3',
+      ),
     ],
   },
   {
@@ -241,32 +336,48 @@ export const EXAM_CATALOGUE: CatalogueEntry[] = [
   // Biochemistry
   {
     code: 'GLY',
+    loinc: '14771-0',
     kind: 'lab',
     category: 'biochemistry',
     name_fr: 'Glycémie à jeun',
     name_en: 'Fasting blood glucose',
     specimen: 'Plasma fluoré',
     fields: [
-      num('glucose', 'Glucose à jeun', 'Fasting glucose', 'mmol/L', { min: 0.5, max: 60 }, [
-        { low: 3.9, high: 6 },
-      ]),
+      num(
+        'glucose',
+        'Glucose à jeun',
+        'Fasting glucose',
+        'mmol/L',
+        { min: 0.5, max: 60 },
+        [{ low: 3.9, high: 6 }],
+        '14771-0',
+      ),
     ],
   },
   {
     code: 'CREA',
+    loinc: '14682-9',
     kind: 'lab',
     category: 'biochemistry',
     name_fr: 'Créatininémie',
     name_en: 'Serum creatinine',
     specimen: 'Sérum',
     fields: [
-      num('creatinine', 'Créatinine', 'Creatinine', 'µmol/L', { min: 5, max: 3000, decimals: 0 }, [
-        { age_max: 0, low: 14, high: 34 },
-        { age_min: 1, age_max: 11, low: 18, high: 62 },
-        { age_min: 12, age_max: 17, low: 35, high: 90 },
-        { sex: 'F', low: 44, high: 80 },
-        { sex: 'M', low: 62, high: 106 },
-      ]),
+      num(
+        'creatinine',
+        'Créatinine',
+        'Creatinine',
+        'µmol/L',
+        { min: 5, max: 3000, decimals: 0 },
+        [
+          { age_max: 0, low: 14, high: 34 },
+          { age_min: 1, age_max: 11, low: 18, high: 62 },
+          { age_min: 12, age_max: 17, low: 35, high: 90 },
+          { sex: 'F', low: 44, high: 80 },
+          { sex: 'M', low: 62, high: 106 },
+        ],
+        '14682-9',
+      ),
     ],
   },
   {
@@ -285,12 +396,13 @@ export const EXAM_CATALOGUE: CatalogueEntry[] = [
   },
   {
     code: 'CRP',
+    loinc: '1988-5',
     kind: 'lab',
     category: 'biochemistry',
     name_fr: 'Protéine C réactive (CRP)',
     name_en: 'C-reactive protein (CRP)',
     specimen: 'Sérum',
-    fields: [num('crp', 'CRP', 'CRP', 'mg/L', { min: 0, max: 1000 }, [{ high: 5 }])],
+    fields: [num('crp', 'CRP', 'CRP', 'mg/L', { min: 0, max: 1000 }, [{ high: 5 }], '1988-5')],
   },
   {
     code: 'TRANSA',
@@ -300,14 +412,30 @@ export const EXAM_CATALOGUE: CatalogueEntry[] = [
     name_en: 'Transaminases (ALT, AST)',
     specimen: 'Sérum',
     fields: [
-      num('alat', 'ALAT (TGP)', 'ALT', 'U/L', { min: 0, max: 20000, decimals: 0 }, [
-        { sex: 'F', high: 35 },
-        { sex: 'M', high: 45 },
-      ]),
-      num('asat', 'ASAT (TGO)', 'AST', 'U/L', { min: 0, max: 20000, decimals: 0 }, [
-        { sex: 'F', high: 35 },
-        { sex: 'M', high: 40 },
-      ]),
+      num(
+        'alat',
+        'ALAT (TGP)',
+        'ALT',
+        'U/L',
+        { min: 0, max: 20000, decimals: 0 },
+        [
+          { sex: 'F', high: 35 },
+          { sex: 'M', high: 45 },
+        ],
+        '1742-6',
+      ),
+      num(
+        'asat',
+        'ASAT (TGO)',
+        'AST',
+        'U/L',
+        { min: 0, max: 20000, decimals: 0 },
+        [
+          { sex: 'F', high: 35 },
+          { sex: 'M', high: 40 },
+        ],
+        '1920-8',
+      ),
     ],
   },
   {
@@ -339,13 +467,27 @@ export const EXAM_CATALOGUE: CatalogueEntry[] = [
     name_en: 'Electrolytes (Na, K, Cl)',
     specimen: 'Sérum',
     fields: [
-      num('na', 'Sodium (Na⁺)', 'Sodium (Na⁺)', 'mmol/L', { min: 90, max: 200, decimals: 0 }, [
-        { low: 135, high: 145 },
-      ]),
-      num('k', 'Potassium (K⁺)', 'Potassium (K⁺)', 'mmol/L', { min: 1, max: 10 }, [
-        { age_max: 11, low: 3.5, high: 5.5 },
-        { low: 3.5, high: 5 },
-      ]),
+      num(
+        'na',
+        'Sodium (Na⁺)',
+        'Sodium (Na⁺)',
+        'mmol/L',
+        { min: 90, max: 200, decimals: 0 },
+        [{ low: 135, high: 145 }],
+        '2951-2',
+      ),
+      num(
+        'k',
+        'Potassium (K⁺)',
+        'Potassium (K⁺)',
+        'mmol/L',
+        { min: 1, max: 10 },
+        [
+          { age_max: 11, low: 3.5, high: 5.5 },
+          { low: 3.5, high: 5 },
+        ],
+        '2823-3',
+      ),
       num(
         'cl',
         'Chlore (Cl⁻)',
@@ -353,6 +495,7 @@ export const EXAM_CATALOGUE: CatalogueEntry[] = [
         'mmol/L',
         { min: 60, max: 150, decimals: 0, optional: true },
         [{ low: 98, high: 107 }],
+        '2075-0',
       ),
     ],
   },

@@ -2,7 +2,7 @@ import { FHIR_RESOURCES } from './fhir.resources.js';
 
 /** The CapabilityStatement of `GET /fhir/R4/metadata`, generated from the router's own table. */
 /** When this statement was last changed (with the table). */
-const STATEMENT_DATE = '2026-12-06';
+const STATEMENT_DATE = '2026-12-07';
 
 export function capabilityStatement(opts: { version: string; baseUrl: string }) {
   return {

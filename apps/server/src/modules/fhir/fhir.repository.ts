@@ -1,11 +1,14 @@
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { hospitals, patients } from '../../db/schema/index.js';
+import { inScope } from '../care/care.repository.js';
 import type { PatientRow } from '../patients/patients.repository.js';
 import type { Comparator } from './fhir.bundle.js';
 import type { DiagnosisRow } from './map-condition.js';
 import type { EncounterRow } from './map-encounter.js';
+import type { ExamReportRow } from './map-lab.js';
 import type { LocationKind, LocationRow } from './map-location.js';
+import type { AdministrationRow } from './map-medication-administration.js';
 import type { VitalKey, VitalsRow } from './map-observation.js';
 import type { HospitalRow } from './map-organization.js';
 import type { PractitionerRow } from './map-practitioner.js';
@@ -347,6 +350,177 @@ export async function searchLocations(
       : [];
   const counted = await q.execute<{ n: number }>(
     sql`select count(*)::int as n from (select 1 from ${from} where ${where} limit ${TOTAL_CAP}) t`,
+  );
+  return { rows, total: Number(counted.rows[0]?.n ?? 0) };
+}
+
+const list = (values: readonly string[], empty = sql`null`) =>
+  sql.join(values.length ? values.map((v) => sql`${v}`) : [empty], sql`, `);
+
+export interface AdministrationFilters {
+  id?: string;
+  patientId?: string;
+  outcomes?: ('given' | 'not_given')[];
+  date: Range[];
+  lastUpdated: Range[];
+  admissionIds?: string[];
+  /**
+   * The caller: only the doses of the departments she works in (the care module's rule, care.repository); null
+   * only to tell a dose of another department (403) from one that does not exist (404).
+   */
+  userId: string | null;
+}
+
+/** The stay or visit of a plan `cp` and its department (`s`, `a`), as the care module reads them. */
+const ADMINISTRATION_FROM = sql`medication_administrations ma join care_plans cp on cp.id = ma.plan_id
+  left join hospitalizations s on s.id = cp.hospitalization_id
+  left join admissions a on a.id = coalesce(cp.admission_id, s.admission_id)
+  join prescription_lines l on l.id = ma.prescription_line_id
+  join medication_presentations pr on pr.id = l.presentation_id
+  join medications m on m.id = l.medication_id`;
+
+/** The MAR's doses (given or not), the latest first, of the departments the caller works in. */
+export async function searchAdministrations(
+  q: Queryable,
+  hospitalId: string,
+  f: AdministrationFilters,
+  limit: number,
+  offset: number,
+): Promise<{ rows: AdministrationRow[]; total: number }> {
+  const effective = sql`coalesce(ma.given_at, ma.scheduled_at)`;
+  const where = all([
+    sql`ma.hospital_id = ${hospitalId}`,
+    f.userId === null
+      ? undefined
+      : inScope(hospitalId, f.userId, sql`coalesce(s.department_id, a.department_id)`),
+    f.id ? sql`ma.id = ${f.id}` : undefined,
+    f.patientId ? sql`ma.patient_id = ${f.patientId}` : undefined,
+    f.outcomes ? sql`ma.outcome::text in (${list(f.outcomes, sql`''`)})` : undefined,
+    f.admissionIds ? sql`a.id in (${list(f.admissionIds)})` : undefined,
+    ...f.date.map((r) => rangePredicate(effective, r)),
+    ...f.lastUpdated.map((r) => rangePredicate(sql`ma.recorded_at`, r)),
+  ]);
+  const rows =
+    limit > 0
+      ? (
+          await q.execute<AdministrationRow>(sql`select ma.id, ma.patient_id, a.id as admission_id,
+            l.prescription_id, l.position, ma.outcome, ma.scheduled_at, ma.given_at, ma.dose, ma.dose_unit,
+            ma.route::text as route, ma.site, ma.reason, ma.note, ma.recorded_by, ma.recorded_at, m.inn_fr,
+            m.inn_en, m.atc_code, pr.strength
+          from ${ADMINISTRATION_FROM} where ${where}
+          order by ma.scheduled_at desc, ma.id limit ${limit} offset ${offset}`)
+        ).rows
+      : [];
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from (select 1 from ${ADMINISTRATION_FROM} where ${where} limit ${TOTAL_CAP}) t`,
+  );
+  return { rows, total: Number(counted.rows[0]?.n ?? 0) };
+}
+
+export interface ReportFilters {
+  id?: string;
+  patientId?: string;
+  kinds?: ('lab' | 'imaging')[];
+  /** LOINC codes (of the exam) or catalogue codes. */
+  loinc?: string[];
+  examCodes?: string[];
+  date: Range[];
+  lastUpdated: Range[];
+  admissionIds?: string[];
+}
+
+const REPORT_FROM = sql`exam_orders eo join exam_catalogue ec on ec.id = eo.exam_id
+  join patients p on p.id = eo.patient_id`;
+const REPORT_EFFECTIVE = sql`coalesce(eo.started_at, eo.requested_at)`;
+const REPORT_COLUMNS = sql`eo.id, eo.order_number, eo.patient_id, eo.admission_id, ec.kind, ec.code as exam_code,
+  ec.name_fr, ec.name_en, ec.loinc as exam_loinc, ec.fields, eo.results, eo.report,
+  ${REPORT_EFFECTIVE} as effective_at, eo.validated_at, eo.validated_by, eo.resulted_by, eo.updated_at, eo.version,
+  p.sex, p.birth_date::text as birth_date`;
+
+function reportWhere(hospitalId: string, f: ReportFilters) {
+  return all([
+    sql`eo.hospital_id = ${hospitalId}`,
+    sql`eo.status = 'validated'`,
+    f.id ? sql`eo.id = ${f.id}` : undefined,
+    f.patientId ? sql`eo.patient_id = ${f.patientId}` : undefined,
+    f.kinds ? sql`ec.kind::text in (${list(f.kinds, sql`''`)})` : undefined,
+    f.loinc || f.examCodes
+      ? sql`(ec.loinc in (${list(f.loinc ?? [])}) or ec.code in (${list(f.examCodes ?? [])}))`
+      : undefined,
+    f.admissionIds ? sql`eo.admission_id in (${list(f.admissionIds)})` : undefined,
+    ...f.date.map((r) => rangePredicate(REPORT_EFFECTIVE, r)),
+    ...f.lastUpdated.map((r) => rangePredicate(sql`eo.updated_at`, r)),
+  ]);
+}
+
+/** The hospital's validated exams (reports), the latest first. */
+export async function searchReports(
+  q: Queryable,
+  hospitalId: string,
+  f: ReportFilters,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ExamReportRow[]; total: number }> {
+  const where = reportWhere(hospitalId, f);
+  const rows =
+    limit > 0
+      ? (
+          await q.execute<ExamReportRow>(sql`select ${REPORT_COLUMNS} from ${REPORT_FROM} where ${where}
+          order by ${REPORT_EFFECTIVE} desc, eo.id limit ${limit} offset ${offset}`)
+        ).rows
+      : [];
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from (select 1 from ${REPORT_FROM} where ${where} limit ${TOTAL_CAP}) t`,
+  );
+  return { rows, total: Number(counted.rows[0]?.n ?? 0) };
+}
+
+export interface LabValueFilters {
+  orderId?: string;
+  key?: string;
+  patientId?: string;
+  /** Analytes' LOINC codes. */
+  loinc?: string[];
+  date: Range[];
+  lastUpdated: Range[];
+}
+
+/** One row per valued field of a validated laboratory exam (its catalogue field in `field`, `key`). */
+const LAB_VALUES_FROM = sql`${REPORT_FROM}
+  cross join lateral jsonb_each(coalesce(eo.results, '{}'::jsonb)) r(key, val)
+  cross join lateral (select x.f, x.n from jsonb_array_elements(ec.fields) with ordinality x(f, n)
+    where x.f->>'key' = r.key limit 1) fd`;
+
+/** The laboratory values of validated exams, the latest first (each with its report row and field key). */
+export async function searchLabValues(
+  q: Queryable,
+  hospitalId: string,
+  f: LabValueFilters,
+  limit: number,
+  offset: number,
+): Promise<{ rows: (ExamReportRow & { key: string })[]; total: number }> {
+  const where = all([
+    reportWhere(hospitalId, {
+      ...(f.orderId ? { id: f.orderId } : {}),
+      ...(f.patientId ? { patientId: f.patientId } : {}),
+      kinds: ['lab'],
+      date: f.date,
+      lastUpdated: f.lastUpdated,
+    }),
+    sql`coalesce(r.val->>'value', '') <> ''`,
+    f.key ? sql`r.key = ${f.key}` : undefined,
+    f.loinc ? sql`fd.f->>'loinc' in (${list(f.loinc)})` : undefined,
+  ]);
+  const rows =
+    limit > 0
+      ? (
+          await q.execute<ExamReportRow & { key: string }>(sql`select ${REPORT_COLUMNS}, r.key
+          from ${LAB_VALUES_FROM} where ${where}
+          order by ${REPORT_EFFECTIVE} desc, eo.id, fd.n limit ${limit} offset ${offset}`)
+        ).rows
+      : [];
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from (select 1 from ${LAB_VALUES_FROM} where ${where} limit ${TOTAL_CAP}) t`,
   );
   return { rows, total: Number(counted.rows[0]?.n ?? 0) };
 }

@@ -23,7 +23,9 @@ export interface ResourceEntry {
     | 'Organization'
     | 'Practitioner'
     | 'Location'
-    | 'MedicationRequest';
+    | 'MedicationRequest'
+    | 'MedicationAdministration'
+    | 'DiagnosticReport';
   interactions: readonly ('read' | 'search-type' | 'create' | 'update')[];
   search: readonly SearchParam[];
   /** `_include` values accepted on this type's search. */
@@ -94,8 +96,13 @@ export const FHIR_RESOURCES: readonly ResourceEntry[] = [
     interactions: ['read', 'search-type'],
     search: [
       PATIENT_REF,
-      { name: 'category', type: 'token', documentation: 'vital-signs' },
-      { name: 'code', type: 'token', documentation: 'LOINC code: http://loinc.org|8867-4 or 8867-4' },
+      { name: 'category', type: 'token', documentation: 'vital-signs | laboratory' },
+      {
+        name: 'code',
+        type: 'token',
+        documentation:
+          'LOINC code of a vital sign or of a catalogue analyte: http://loinc.org|718-7 or 718-7',
+      },
       { name: 'date', type: 'date', documentation: 'effectiveDateTime: eq, ge, gt, le, lt' },
       LAST_UPDATED,
     ],
@@ -140,6 +147,33 @@ export const FHIR_RESOURCES: readonly ResourceEntry[] = [
     search: [
       PATIENT_REF,
       { name: 'status', type: 'token', documentation: 'draft | active | completed | cancelled' },
+    ],
+    includes: [],
+  },
+  {
+    type: 'MedicationAdministration',
+    interactions: ['read', 'search-type'],
+    search: [
+      PATIENT_REF,
+      { name: 'date', type: 'date', documentation: 'effective time (given, else due): eq, ge, gt, le, lt' },
+      { name: 'status', type: 'token', documentation: 'completed | not-done' },
+      LAST_UPDATED,
+    ],
+    includes: [],
+  },
+  {
+    type: 'DiagnosticReport',
+    interactions: ['read', 'search-type'],
+    search: [
+      PATIENT_REF,
+      { name: 'category', type: 'token', documentation: 'LAB | RAD (v2-0074)' },
+      {
+        name: 'code',
+        type: 'token',
+        documentation: 'LOINC code of the exam, or its catalogue code (urn:greensen:exam-catalogue|NFS)',
+      },
+      { name: 'date', type: 'date', documentation: 'effectiveDateTime: eq, ge, gt, le, lt' },
+      LAST_UPDATED,
     ],
     includes: [],
   },

@@ -7,10 +7,14 @@ import { contextOf } from '../../lib/context.js';
 import { ApiError } from '../../lib/errors.js';
 import { defineMessages, requestLang, translate } from '../../lib/i18n.js';
 import { errorAnswer } from '../../plugins/errors.js';
+import type { SearchRequest } from './fhir.base.js';
 import { etagOf, FHIR_JSON, operationOutcome, outcomeOfErrorBody, versionOfIfMatch } from './fhir.bundle.js';
 import { capabilityStatement } from './fhir.capability.js';
+import { FhirDirectoryService } from './fhir.directory.service.js';
+import { ADMINISTRATION_READERS, FhirMedicationService } from './fhir.medication.service.js';
+import { FhirObservationsService } from './fhir.observations.service.js';
 import { entryOf, type ResourceEntry, searchQuerySchema, zFhirIdParams } from './fhir.resources.js';
-import { CONDITION_READERS, FhirService, type SearchRequest } from './fhir.service.js';
+import { CONDITION_READERS, FhirService } from './fhir.service.js';
 import type { FhirPatientIn } from './map-patient.js';
 
 defineMessages({
@@ -51,7 +55,7 @@ defineMessages({
 });
 
 const access = (
-  module: 'patients' | 'admissions' | 'triage' | 'consultations' | 'pharmacy' | null,
+  module: 'patients' | 'admissions' | 'triage' | 'consultations' | 'pharmacy' | 'care' | 'exams' | null,
   roles: readonly DashboardGroup[] | 'any',
 ) => ({ access: { scope: 'hospital', module, roles } }) as const;
 
@@ -157,6 +161,9 @@ const fhir = (reply: FastifyReply, status = 200) => reply.status(status).type(FH
  */
 export async function fhirRoutes(app: FastifyInstance) {
   const service = new FhirService(app);
+  const observations = new FhirObservationsService(app);
+  const medication = new FhirMedicationService(app);
+  const directory = new FhirDirectoryService(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['fhir'];
 
@@ -323,8 +330,8 @@ export async function fhirRoutes(app: FastifyInstance) {
   readAndSearch(
     entryOf('Observation'),
     access('triage', 'any'),
-    (request, id) => service.readObservation(contextOf(request), id),
-    (request, req, include) => service.searchObservations(contextOf(request), req, include),
+    (request, id) => observations.readObservation(contextOf(request), id),
+    (request, req, include) => observations.searchObservations(contextOf(request), req, include),
   );
   readAndSearch(
     entryOf('Condition'),
@@ -344,19 +351,31 @@ export async function fhirRoutes(app: FastifyInstance) {
   readAndSearch(
     entryOf('Practitioner'),
     access(null, 'any'),
-    (request, id) => service.readPractitioner(contextOf(request), id),
-    (request, req) => service.searchPractitioners(contextOf(request), req),
+    (request, id) => directory.readPractitioner(contextOf(request), id),
+    (request, req) => directory.searchPractitioners(contextOf(request), req),
   );
   readAndSearch(
     entryOf('MedicationRequest'),
     access('pharmacy', ACTION_GROUPS['prescription.read']),
-    (request, id) => service.readMedicationRequest(contextOf(request), id),
-    (request, req) => service.searchMedicationRequests(contextOf(request), req),
+    (request, id) => medication.readMedicationRequest(contextOf(request), id),
+    (request, req) => medication.searchMedicationRequests(contextOf(request), req),
   );
   readAndSearch(
     entryOf('Location'),
     access(null, 'any'),
-    (request, id) => service.readLocation(contextOf(request), id),
-    (request, req) => service.searchLocations(contextOf(request), req),
+    (request, id) => directory.readLocation(contextOf(request), id),
+    (request, req) => directory.searchLocations(contextOf(request), req),
+  );
+  readAndSearch(
+    entryOf('MedicationAdministration'),
+    access('care', ADMINISTRATION_READERS),
+    (request, id) => medication.readMedicationAdministration(contextOf(request), id),
+    (request, req) => medication.searchMedicationAdministrations(contextOf(request), req),
+  );
+  readAndSearch(
+    entryOf('DiagnosticReport'),
+    access('exams', 'any'),
+    (request, id) => observations.readDiagnosticReport(contextOf(request), id),
+    (request, req) => observations.searchDiagnosticReports(contextOf(request), req),
   );
 }

