@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, type Page, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { apiAs, signIn, signOut, urgencesPatient } from './helpers';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -100,3 +100,91 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   }
 }
+
+/**
+ * The states of issue 37's axe findings, each opened as its user sees it: an open notification (its close button),
+ * the dispense modal (its close button), the appointments list with a filled field that has a clear button, the
+ * public verification page (its status heading, both schemes) and the analytics page (its scrollable region).
+ */
+test('axe: no serious or critical violation on the open states of issue 37', async ({ page, request }) => {
+  test.setTimeout(300_000);
+  const found: Record<string, Finding[]> = {};
+  const scan = async (name: string) => {
+    const violations = await seriousViolations(page);
+    if (violations.length > 0) found[name] = violations;
+  };
+
+  // A doctor sees a patient assigned to her as a toast (kept open by the pointer): its close button.
+  const socket = page.waitForEvent('websocket', (ws) => ws.url().includes('/ws/notifications/'));
+  await signIn(page, 'medecin2@greensen.test');
+  await socket;
+  const suffix = Math.random().toString(36).slice(2, 7);
+  const walk = await urgencesPatient(
+    request,
+    { first_name: 'Axe', last_name: `Patient${suffix}`, sex: 'F', birth_date: '1988-03-14' },
+    'Fièvre',
+  );
+  const secretary = await apiAs(request, 'secretaire@greensen.test');
+  const other = await secretary.post('patients/', {
+    first_name: 'Axe',
+    last_name: `Toast${suffix}`,
+    sex: 'M',
+    birth_date: '1979-06-01',
+    confirm_duplicate: true,
+  });
+  const admission = await secretary.post('admissions/', {
+    patient: other.id,
+    department: walk.urgences,
+    admission_type: 'emergency',
+    reason: 'Fièvre',
+  });
+  const queue = await apiAs(request, 'file@greensen.test');
+  const doctor2 = await apiAs(request, 'medecin2@greensen.test');
+  await queue.post('assign-patient/', { admission: admission.id, doctor: doctor2.user.id });
+  const toast = page.locator('.mantine-Notification-root').filter({ hasText: `Toast${suffix}` });
+  await expect(toast.first()).toBeVisible({ timeout: 5000 });
+  await toast.first().hover();
+  await scan('notification');
+  // The prescription to dispense, and its printed copy for the public verification page.
+  const rx = await walk.prescribe([
+    { atc: 'N02BE01', strength: '500 mg', dose: 1, frequency: { kind: 'times_per_day', times: 3 } },
+  ]);
+  const document = await walk.doctor.post('documents/', {
+    kind: 'prescription',
+    source: { type: 'prescription', id: rx.id },
+  });
+
+  // The head doctor's analytics (its tables scroll).
+  await signOut(page);
+  await signIn(page, 'chef@greensen.test');
+  await page.goto('/analytics');
+  await page.waitForLoadState('networkidle');
+  await scan('analytics');
+
+  // The appointments list filtered by a department: a filled field with its clear button.
+  await signOut(page);
+  await signIn(page, 'secretaire@greensen.test');
+  await page.goto('/appointments');
+  const department = page.getByTestId('appointments-page').getByRole('combobox', { name: 'Service' });
+  await department.click();
+  await page.getByRole('option', { name: 'Urgences' }).first().click();
+  await page.waitForLoadState('networkidle');
+  await scan('appointments');
+
+  // The pharmacist's dispense modal.
+  await signOut(page);
+  await signIn(page, 'pharmacie@greensen.test');
+  await page.goto(`/pharmacy/prescriptions/${rx.id}?dispense=1`);
+  await expect(page.getByTestId('dispense-form')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await scan('dispense');
+
+  // The public verification page, in both schemes.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(document.verification_path);
+    await expect(page.getByTestId('verify-result')).toBeVisible();
+    await scan(`verification (${scheme})`);
+  }
+  expect(found).toEqual({});
+});

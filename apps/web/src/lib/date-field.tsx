@@ -107,11 +107,18 @@ export type TimeFieldProps = Omit<TimePickerProps, 'format' | 'value' | 'onChang
   onChange?: (value: string) => void;
 };
 
-/** A time of day on a 24-hour clock whatever the browser's language (never the native `time` field's AM/PM). */
-export function TimeField({ value, onChange, ...props }: TimeFieldProps) {
+/**
+ * A time of day on a 24-hour clock whatever the browser's language (never the native `time` field's AM/PM). Its
+ * hours are named by the label, or by `aria-label` when the field has no visible label (a table's cell); its
+ * minutes « Minutes ».
+ */
+export function TimeField({ value, onChange, 'aria-label': ariaLabel, ...props }: TimeFieldProps) {
+  const { t } = useTranslation('common');
   return (
     <TimePicker
       format="24h"
+      hoursInputLabel={ariaLabel}
+      minutesInputLabel={t('dateField.minutes')}
       {...props}
       value={value ?? ''}
       onChange={(next) => onChange?.(next.slice(0, 5))}

@@ -258,6 +258,11 @@ export const ZPrescriptionListItem = ZPrescription.omit({ lines: true, warnings:
   patient_left: z.boolean(),
   /** When the patient left (the stay's end, or the death); null while the patient is here. */
   patient_left_at: z.string().nullable(),
+  /**
+   * Written for an emergency visit (the consultation's or the stay's admission): first in the dispensing queue,
+   * with its « Urgent » badge (issue 37).
+   */
+  urgent: z.boolean(),
 });
 export const ZPrescriptionList = zPage(ZPrescriptionListItem);
 export const ZPrescriptionQuery = ZPageQuery.extend({

@@ -687,6 +687,11 @@ describe('tenancy and departments', () => {
     expect(
       (await call(ctx.app, otherNurse, 'POST', '/api/care/plans/', { hospitalization: stay })).statusCode,
     ).toBe(404);
+    // `/care/{stay id}` (issue 37): the stay's id finds the stay's care file, within the hospital only.
+    const byStay = await call(ctx.app, nurse, 'GET', `/api/care/plans/${stay}/`);
+    expect(byStay.statusCode, byStay.body).toBe(200);
+    expect(byStay.json().id).toBe(plan);
+    expect((await call(ctx.app, otherNurse, 'GET', `/api/care/plans/${stay}/`)).statusCode).toBe(404);
     const list = await call(ctx.app, medNurse, 'GET', '/api/care/patients/?page_size=100');
     expect(list.json().results.map((r: { plan: string | null }) => r.plan)).not.toContain(plan);
     const mine = await call(ctx.app, nurse, 'GET', '/api/care/patients/?page_size=100');

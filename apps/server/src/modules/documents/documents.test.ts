@@ -383,6 +383,51 @@ describe('issued documents', () => {
     expect(invoice.statusCode).toBe(400); // models only until billing exists
   });
 
+  it('prints a French prescription with its unit in words and its dose in French numbers (issue 37)', async () => {
+    const c = await startedConsultation(ctx.app, actors(), urg);
+    const med = (await call(ctx.app, doctor, 'GET', '/api/medications/?atc=J01CA04&page_size=5')).json()
+      .results[0];
+    const presentation = med.presentations.find(
+      (p: { form: string; strength: string }) => p.form === 'capsule' && p.strength === '500 mg',
+    ).id;
+    const rx = await call(ctx.app, doctor, 'POST', '/api/prescriptions/', {
+      patient: c.patient,
+      consultation: c.id,
+      lines: [
+        {
+          presentation,
+          dose: 1.5,
+          dose_unit: 'capsule',
+          route: 'oral',
+          frequency: { kind: 'times_per_day', times: 2 },
+          duration_days: 5,
+        },
+      ],
+    });
+    expect(rx.statusCode, rx.body).toBe(201);
+    const signed = await call(ctx.app, doctor, 'POST', `/api/prescriptions/${rx.json().id}/sign/`, {
+      version: 1,
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const source = { type: 'prescription', id: rx.json().id };
+    const draft = await call(ctx.app, doctor, 'POST', '/api/documents/draft/', {
+      kind: 'prescription',
+      source,
+      language: 'fr',
+    });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const text: string = draft.json().text;
+    expect(text).toMatch(/1,5 gélules?/);
+    expect(text).not.toContain('capsule');
+    expect(text).not.toContain('1.5');
+    const doc = await issue(doctor, { kind: 'prescription', source, language: 'fr' });
+    const pdf = await pdfText(
+      (await call(ctx.app, doctor, 'GET', `/api/documents/${doc.id}/pdf/`)).rawPayload,
+    );
+    expect(pdf).toMatch(/1,5 gélules?/);
+    expect(pdf).not.toContain('capsule');
+  });
+
   it('issues a document without the logo when the stored logo cannot be drawn, and logs why (issue 36)', async () => {
     const patient = await createPatient(ctx.app, secretary);
     // A corrupt logo put straight into the storage (as before issue 36, when only the first bytes were checked).

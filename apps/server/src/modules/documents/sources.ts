@@ -1,7 +1,9 @@
 import type { DocumentKind, DocumentLanguage, TDocumentSource } from '@greensen/shared/contracts/documents';
 import { ZFrequency } from '@greensen/shared/contracts/pharmacy';
 import { isGroupRestricted } from '@greensen/shared/domain/access';
+import { formatClinicalNumber } from '@greensen/shared/domain/clinical-number';
 import { consultationAccess } from '@greensen/shared/domain/consultation-access';
+import { doseUnitLabel } from '@greensen/shared/domain/dose-units';
 import { type ExamField, examResultLines } from '@greensen/shared/domain/exams';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import { type DashboardGroup, roleLabel, titlePrefix } from '@greensen/shared/domain/roles';
@@ -468,7 +470,7 @@ async function prescriptionGroup(q: Queryable, ctx: ServiceContext, id: string, 
           medication: capitalized(c.lang === 'fr' ? l.inn_fr : l.inn_en),
           strength: l.strength,
           form: label(FORMS, l.form, c.lang),
-          dose: `${Number(l.dose)} ${l.dose_unit}`,
+          dose: `${formatClinicalNumber(Number(l.dose), c.lang)} ${doseUnitLabel(l.dose_unit, Number(l.dose), c.lang)}`,
           route: label(ROUTES, l.route, c.lang),
           frequency: frequencyText(l.frequency, c.lang),
           duration: l.duration_days

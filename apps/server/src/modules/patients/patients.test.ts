@@ -409,6 +409,26 @@ describe('patients', () => {
     expect(found.json().results[0]).toMatchObject({ id: notAsked.id, allergies_recorded: true });
   });
 
+  it('stores phone numbers normalised, on registration and on edit, the patient’s and the emergency contact’s (issue 37)', async () => {
+    const p = await createPatient(ctx.app, secretary, {
+      phone: ' +243 81-234.5670 ',
+      emergency_contact_name: 'Jean Mbuyi',
+      emergency_contact_phone: '0998 765 430',
+    });
+    expect(p).toMatchObject({ phone: '+243812345670', emergency_contact_phone: '0998765430' });
+    const edited = await call(ctx.app, secretary, 'PATCH', `/api/patients/${p.id}/`, {
+      phone: '081.555.00.01',
+      emergency_contact_phone: '+243 99 876 5431',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ phone: '0815550001', emergency_contact_phone: '+243998765431' });
+    const read = await call(ctx.app, secretary, 'GET', `/api/patients/${p.id}/`);
+    expect(read.json()).toMatchObject({ phone: '0815550001', emergency_contact_phone: '+243998765431' });
+    // Found by the digits as stored, whatever the spacing typed.
+    const found = await call(ctx.app, secretary, 'GET', '/api/patients/?search=081%20555%2000%2001');
+    expect(found.json().results.map((r: { id: string }) => r.id)).toContain(p.id);
+  });
+
   it('edits and archives with a reason, never deletes; archived records leave the default list', async () => {
     const p = await createPatient(ctx.app, secretary, { last_name: 'Archivable' });
     const edited = await call(ctx.app, secretary, 'PATCH', `/api/patients/${p.id}/`, {

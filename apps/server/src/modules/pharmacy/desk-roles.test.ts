@@ -134,6 +134,22 @@ describe('the pharmacist (decision 0070)', () => {
     expect(ids.indexOf(urgent.id)).toBeLessThan(ids.indexOf(outpatient.id));
   });
 
+  it('marks the urgent prescriptions of the dispensing queue, and only them (issue 37)', async () => {
+    const medDoctor = await h.as('DOCTOR', 'MED');
+    const outpatient = await signedFor(h.dep('MED').id, 'outpatient', medDoctor);
+    const urgent = await signedFor(h.dep('URG').id, 'emergency', desk.doctor);
+    const res = await call(
+      ctx.app,
+      pharmacist,
+      'GET',
+      '/api/prescriptions/?status=to_dispense&page_size=100',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json().results as { id: string; urgent: boolean }[];
+    expect(rows.find((r) => r.id === urgent.id)?.urgent).toBe(true);
+    expect(rows.find((r) => r.id === outpatient.id)?.urgent).toBe(false);
+  });
+
   it("reads a patient's identity and allergies", async () => {
     const rx = await signedFor(h.dep('URG').id, 'emergency', desk.doctor);
     const res = await call(ctx.app, pharmacist, 'GET', `/api/patients/${rx.patient.id}/`);

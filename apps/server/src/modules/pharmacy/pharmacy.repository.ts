@@ -38,6 +38,7 @@ export interface PrescriptionDbRow extends RefRow {
   refused_lines: number;
   patient_left: boolean;
   patient_left_at: Date | string | null;
+  urgent: boolean;
 }
 /**
  * The status of a prescription `rx`'s stay: the stay it was written in, or the one its consultation's visit led to
@@ -72,7 +73,8 @@ export const PRESCRIPTION_SELECT = sql`select rx.id, rx.number, rx.status, rx.pr
        join medications m on m.id = l.medication_id where l.prescription_id = rx.id) as summary,
     (select count(*)::int from prescription_lines l where l.prescription_id = rx.id
       and l.refused_at is not null) as refused_lines,
-    ${RX_PATIENT_LEFT} as patient_left, case when ${RX_PATIENT_LEFT} then ${RX_PATIENT_LEFT_AT} end as patient_left_at
+    ${RX_PATIENT_LEFT} as patient_left, case when ${RX_PATIENT_LEFT} then ${RX_PATIENT_LEFT_AT} end as patient_left_at,
+    ${RX_URGENT} as urgent
   from prescriptions rx join patients p on p.id = rx.patient_id join departments d on d.id = rx.department_id
   join users u on u.id = rx.prescriber_id`;
 

@@ -187,6 +187,7 @@ export class PrescriptionService {
         refused_lines: Number(r.refused_lines ?? 0),
         patient_left: Boolean(r.patient_left),
         patient_left_at: r.patient_left ? iso(r.patient_left_at) : null,
+        urgent: Boolean(r.urgent),
       })),
     };
   }

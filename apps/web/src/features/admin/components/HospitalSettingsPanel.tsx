@@ -28,12 +28,12 @@ import {
   Switch,
   Table,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconBuildingHospital, IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TimeField } from '../../../lib/date-field';
 import { useServerFieldErrors } from '../../../lib/field-errors';
 import { formatDateTime } from '../../../lib/format';
 import { useHospitalSettings, useUpdateHospitalSettings } from '../../../lib/hospital-settings';
@@ -169,8 +169,7 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
           maw={260}
           {...form.getInputProps('pharmacy_expiring_days')}
         />
-        <TextInput
-          type="time"
+        <TimeField
           label={t('hospitalSettings.reminderTime')}
           description={t('hospitalSettings.reminderTimeHint')}
           w={260}
@@ -196,8 +195,7 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
                       <Table.Td>
                         {open ? (
                           <Group gap="xs" wrap="nowrap" align="flex-start">
-                            <TextInput
-                              type="time"
+                            <TimeField
                               aria-label={t('hospitalSettings.opens', {
                                 day: t(`hospitalSettings.days.${day}`),
                               })}
@@ -205,8 +203,7 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
                               {...form.getInputProps(`days.${day}.from`)}
                             />
                             <Text pt={6}>–</Text>
-                            <TextInput
-                              type="time"
+                            <TimeField
                               aria-label={t('hospitalSettings.closes', {
                                 day: t(`hospitalSettings.days.${day}`),
                               })}
@@ -237,8 +234,7 @@ function SettingsForm({ settings }: { settings: THospitalSettings }) {
           <Group gap="xs" align="flex-end">
             {form.values.shift_times.map((_, index) => (
               <Group key={`shift-${index.toString()}`} gap={4} align="flex-end" wrap="nowrap">
-                <TextInput
-                  type="time"
+                <TimeField
                   w={130}
                   aria-label={t('hospitalSettings.shiftAt', { n: index + 1 })}
                   {...form.getInputProps(`shift_times.${index}`)}

@@ -49,10 +49,10 @@ export function PyramidChart({
   return (
     <Stack gap={4} role="figure" aria-label={title} data-testid="pyramid">
       <Group justify="space-between" wrap="nowrap">
-        <Text size="sm" fw={600} c={`blue.${shade}`}>
+        <Text size="sm" fw={600} c="blue">
           {menLabel}
         </Text>
-        <Text size="sm" fw={600} c={`pink.${shade}`}>
+        <Text size="sm" fw={600} c="pink">
           {womenLabel}
         </Text>
       </Group>

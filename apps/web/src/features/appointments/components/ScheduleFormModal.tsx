@@ -31,7 +31,6 @@ import {
   Stack,
   Text,
   Textarea,
-  TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { randomId } from '@mantine/hooks';
@@ -39,7 +38,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
-import { DateField } from '../../../lib/date-field';
+import { DateField, TimeField } from '../../../lib/date-field';
 import { useFormFailure } from '../../../lib/field-errors';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { toast } from '../../../lib/toast';
@@ -243,14 +242,12 @@ function ScheduleForm({
                   {...form.getInputProps(`sessions.${index}.weekday`)}
                 />
               )}
-              <TextInput
-                type="time"
+              <TimeField
                 aria-label={t('schedules.form.start')}
                 w={130}
                 {...form.getInputProps(`sessions.${index}.start`)}
               />
-              <TextInput
-                type="time"
+              <TimeField
                 aria-label={t('schedules.form.end')}
                 w={130}
                 {...form.getInputProps(`sessions.${index}.end`)}

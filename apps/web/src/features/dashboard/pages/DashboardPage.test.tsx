@@ -107,6 +107,32 @@ describe('the pharmacist’s home', () => {
   });
 });
 
+describe('the pharmacist’s dispensing queue', () => {
+  it('shows the urgent prescriptions, first as the server sends them, with an « Urgent » badge (issue 37)', async () => {
+    const row = { ...listed, line_count: 1, allergy_override: false, refused_lines: 0 };
+    renderApp('/', {
+      user: pharmacist,
+      routes: {
+        '/api/pharmacy/pharmacies/': () => Response.json({ results: [{ ...PHARMACY, member: true }] }),
+        '/api/prescriptions/': () =>
+          pageOf([
+            { ...row, id: 'rx-urgent', number: 'ORD-URG', summary: 'Artésunate', urgent: true },
+            { ...row, id: 'rx-routine', number: 'ORD-EXT', summary: 'Paracétamol', urgent: false },
+          ]),
+      },
+    });
+    const queue = await screen.findByTestId('to-dispense', {}, { timeout: 15_000 });
+    const rows = within(queue).getAllByTestId('to-dispense-row');
+    expect(rows.map((r) => (r.textContent?.includes('ORD-URG') ? 'urgent' : 'routine'))).toEqual([
+      'urgent',
+      'routine',
+    ]);
+    expect(within(rows[0] as HTMLElement).getByTestId('urgent-badge')).toHaveTextContent('Urgent');
+    expect(within(rows[0] as HTMLElement).getByTestId('urgent-badge')).toBeVisible();
+    expect(within(rows[1] as HTMLElement).queryByTestId('urgent-badge')).not.toBeInTheDocument();
+  });
+});
+
 describe('the cashier’s home', () => {
   it('shows the invoices waiting (issued) and her cash session, and only her modules', async () => {
     const asked: MockRequest[] = [];

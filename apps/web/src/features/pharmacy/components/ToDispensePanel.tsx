@@ -1,6 +1,7 @@
 /**
- * The À délivrer tab: the prescriptions signed or partially dispensed (the pharmacy's worklist), oldest
- * signature first as the server orders them — number, patient with allergies, prescriber, medicines; "Lignes"
+ * The À délivrer tab: the prescriptions signed or partially dispensed (the pharmacy's worklist), the urgent ones
+ * first with their « Urgent » badge (issue 37), then the oldest signature first, as the server orders them —
+ * number, patient with allergies, prescriber, medicines; "Lignes"
  * unfolds the lines with their posology and any allergy override reason; members open the dispensing.
  */
 import {
@@ -21,6 +22,7 @@ import {
   IconChevronUp,
   IconDoorExit,
   IconPackageExport,
+  IconUrgent,
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -60,6 +62,17 @@ function WorklistRow({ prescription, manage }: { prescription: WorklistItem; man
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
           <PatientCell patient={prescription.patient} />
           <Group gap="xs">
+            {prescription.urgent && (
+              <Badge
+                color="red"
+                variant="filled"
+                size="sm"
+                leftSection={<IconUrgent size={12} />}
+                data-testid="urgent-badge"
+              >
+                {t('worklist.urgent')}
+              </Badge>
+            )}
             {prescription.patient_left && (
               <Badge
                 color="red"

@@ -1,13 +1,14 @@
 /**
  * Medicines and prescriptions as people read them (issue 18): the INN in the UI language, a presentation
  * ("Comprimé 500 mg"), a structured frequency and a whole posology in words ("1 comprimé 3 fois par jour pendant
- * 3 jours"). Units of the reference are codes (tablet, vial, mL…) put in words with their plural; an unknown unit
- * is shown as written.
+ * 3 jours"). Units of the reference are codes (tablet, vial, mL…) put in words with their plural by the shared
+ * list the printed documents use too (`@greensen/shared/domain/dose-units`); an unknown unit is shown as written.
  */
 import type { TFrequency, TPresentation } from '@greensen/shared/contracts/pharmacy';
 import type { Language } from '@greensen/shared/domain/constants';
+import { doseUnitLabel } from '@greensen/shared/domain/dose-units';
 import { formatNumber } from '../../format';
-import { translate } from '../../i18n';
+import { translate, uiLanguage } from '../../i18n';
 import { useModuleAllowed, usePermissions } from '../../permissions';
 
 export function medicationName(medication: { inn_fr: string; inn_en: string }, lang: Language): string {
@@ -15,10 +16,13 @@ export function medicationName(medication: { inn_fr: string; inn_en: string }, l
 }
 
 /** A unit code in words, agreeing with the amount ("1 comprimé", "2 comprimés"). */
-export function unitLabel(unit: string, count: number): string {
-  const key = `pharmacy:units.${unit.trim()}`;
-  const text = translate(key, { count });
-  return text === key || text === `units.${unit.trim()}` ? unit : text;
+export function unitLabel(unit: string, count: number, lang: Language = uiLanguage()): string {
+  return doseUnitLabel(unit, count, lang);
+}
+
+/** A dose as the language writes it, with its unit in words ("1,5 gélule", "2 comprimés"). */
+export function doseLabel(dose: number, unit: string, lang: Language = uiLanguage()): string {
+  return `${formatNumber(dose, lang)} ${unitLabel(unit, dose, lang)}`;
 }
 
 export function formLabel(form: TPresentation['form']): string {
@@ -57,7 +61,7 @@ export interface PosologyLike {
 
 /** The posology in words: "1 comprimé 3 fois par jour pendant 3 jours". */
 export function posologyText(line: PosologyLike, lang: Language): string {
-  const dose = `${formatNumber(line.dose, lang)} ${unitLabel(line.dose_unit, line.dose)}`;
+  const dose = doseLabel(line.dose, line.dose_unit, lang);
   const duration = line.duration_days
     ? ` ${translate('pharmacy:posology.duration', { count: line.duration_days })}`
     : '';

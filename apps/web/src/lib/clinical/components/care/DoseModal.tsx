@@ -48,7 +48,7 @@ import { useIdempotencyKey } from '../../../idempotency';
 import { ModalForm } from '../../../modal-form';
 import { useRecordDose } from '../../api/care';
 import { safetyConflictAlerts, useStatDose } from '../../api/medication-safety';
-import { medicationName, presentationLabel, routeLabel, unitLabel } from '../prescription-format';
+import { doseLabel, medicationName, presentationLabel, routeLabel, unitLabel } from '../prescription-format';
 import { asksReason, mergeAlerts, missingReasons, overridesOf, SafetyAlertList } from '../SafetyAlerts';
 import { fromLocalInput, realTimeError, toLocalInput } from './care-time';
 import { ReasonChips } from './ReasonChips';
@@ -197,7 +197,7 @@ export function DoseModal({
   const off = stat || outcome !== 'given' ? null : minutesOff(dose.scheduled_at, fromLocalInput(givenAt));
   const offFlag = off !== null && Math.abs(off) > TIMING_WINDOW_MINUTES;
 
-  const doseText = `${line.dose} ${unitLabel(line.dose_unit, line.dose)}`;
+  const doseText = doseLabel(line.dose, line.dose_unit);
   return (
     <ModalForm
       opened

@@ -33,7 +33,7 @@ import { isQueued } from '../../../offline/clinical-queue';
 import { hideToast, toast } from '../../../toast';
 import { useLocalizedPath } from '../../../use-localized-path';
 import { useAssignExecution, useRecordExecution, useUndoExecution } from '../../api/care';
-import { medicationName, routeLabel, unitLabel } from '../prescription-format';
+import { doseLabel, medicationName, routeLabel } from '../prescription-format';
 import { DoseModal } from './DoseModal';
 import { AssignModal, type NurseChoice, RecordExecutionModal } from './ExecutionModals';
 
@@ -307,7 +307,7 @@ export function TaskList({
                     {medicationName(line.medication, lang)} {line.strength}
                   </Text>
                   <Text size="sm">
-                    {line.dose} {unitLabel(line.dose_unit, line.dose)} · {routeLabel(line.route)}
+                    {doseLabel(line.dose, line.dose_unit)} · {routeLabel(line.route)}
                   </Text>
                 </Group>
                 <Group gap="xs">
