@@ -120,7 +120,9 @@ try {
   );
   // Every Mantine class the sign-in page's scripts use is styled by the sign-in page's stylesheets (its Mantine
   // styles are a list of components, apps/web/src/app/styles/mantine-sign-in.ts).
-  const signInCss = new Set([...signIn].filter((f) => f.endsWith('.css')).flatMap((f) => [...mantineClasses(f)]));
+  const signInCss = new Set(
+    [...signIn].filter((f) => f.endsWith('.css')).flatMap((f) => [...mantineClasses(f)]),
+  );
   const unstyled = [...signIn]
     .filter((f) => f.endsWith('.js'))
     .flatMap((f) => [...mantineClasses(f)])
@@ -132,7 +134,7 @@ try {
     );
   }
   const signedIn = screen(
-    'signed-in screen (the above + shell, dashboard and role dashboards, the rest of Mantine\'s styles; only the chunks it adds are listed)',
+    "signed-in screen (the above + shell, dashboard and role dashboards, the rest of Mantine's styles; only the chunks it adds are listed)",
     [...SIGN_IN, groupKey('shell'), sourceKey('src/app/styles/mantine-rest.ts')],
     [largestLocale(CORE_LOCALE)],
     BUDGETS.signedIn,
