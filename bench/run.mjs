@@ -854,11 +854,14 @@ const SCREENS = [
   { key: 'billing', label: 'billing', user: 'caisse@greensen.test', path: '/billing', data: 'main tbody tr' },
 ];
 
-/** The page test of a screen: its data selector matches and nothing is loading in the main area any more. */
+/**
+ * The page test of a screen: its data selector matches and nothing is loading in the main area any more (the data
+ * table keeps its loader in the page, hidden: `-fetching` marks it shown).
+ */
 function screenReady(selector) {
   // Run in the page (loadPage serialises it): no closure, the selector written into the body.
   return new Function(`return !!document.querySelector(${JSON.stringify(selector)}) &&
-    document.querySelectorAll('main .mantine-Loader-root, main .mantine-Skeleton-root, main .mantine-datatable-loader, main [data-loading="true"]').length === 0;`);
+    document.querySelectorAll('main .mantine-Loader-root, main .mantine-Skeleton-root, main .mantine-datatable-loader-fetching, main [data-loading="true"]').length === 0;`);
 }
 
 async function screensScenario(database) {
