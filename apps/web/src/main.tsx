@@ -1,7 +1,6 @@
 import './lib/zod-csp';
-import '@mantine/core/styles.css';
+import './app/styles/mantine-sign-in';
 import '@mantine/notifications/styles.css';
-import 'mantine-datatable/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';

@@ -11,14 +11,15 @@ import { GuestGuard } from './guards/GuestGuard';
 import { MaintenanceGuard } from './guards/MaintenanceGuard';
 import { AuthLayout } from './layout/AuthLayout';
 import { RootLayout } from './layout/RootLayout';
-import { type PageLoader, pageLoaders } from './page-loaders';
+import { type PageLoader, pageLoaders, withRestStyles } from './page-loaders';
 import { NotFoundRoute, RouteErrorBoundary } from './RouteErrorBoundary';
 import type { RouteHandle } from './route-handle';
 import { loadShell } from './shell-loader';
 import './home-screens';
 
+/** A lazy page; every page but the sign-in form also loads Mantine's stylesheets beyond the sign-in page's. */
 function lazyPage(load: PageLoader): RouteObject['lazy'] {
-  const guarded = withChunkReload(load);
+  const guarded = withChunkReload(load === pageLoaders.login ? load : withRestStyles(load));
   return async () => ({ Component: (await guarded()).default });
 }
 

@@ -3,7 +3,8 @@
  * shell itself imports those (idle preloading), so that keeping this one there made a cycle
  * (AppLayout → PlatformEffects → page-loaders → AppLayout).
  */
-import type { PageLoader } from './page-loaders';
+import { type PageLoader, withRestStyles } from './page-loaders';
 
-export const loadShell: PageLoader = () =>
-  import('./layout/AppLayout').then((module) => ({ default: module.AppLayout }));
+export const loadShell: PageLoader = withRestStyles(() =>
+  import('./layout/AppLayout').then((module) => ({ default: module.AppLayout })),
+);

@@ -1,6 +1,5 @@
 /** The `greensen` theme: green primary, cool grays. */
 import {
-  Anchor,
   type CSSVariablesResolver,
   createTheme,
   darken,
@@ -109,7 +108,7 @@ export const theme = createTheme({
   components: {
     // Links are underlined, as in the NHS and GOV.UK designs: inside a sentence a link is told apart by more
     // than its colour (axe link-in-text-block, WCAG 1.4.1).
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Anchor: { defaultProps: { underline: 'always' } },
     Pagination: { defaultProps: { getControlProps: paginationControlProps } },
   },
 });

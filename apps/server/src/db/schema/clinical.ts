@@ -147,6 +147,17 @@ export const patients = pgTable(
   ],
 );
 
+/**
+ * How many visits a patient has (issue 38, migration 0051, decision 0084): kept by a trigger on `admissions` in the
+ * writer's transaction, read by the record instead of counting the history. No row: no visit.
+ */
+export const patientVisitCounts = pgTable('patient_visit_counts', {
+  patientId: uuid('patient_id')
+    .primaryKey()
+    .references(() => patients.id, { onDelete: 'cascade' }),
+  visits: integer('visits').notNull(),
+});
+
 export const admissions = pgTable(
   'admissions',
   {

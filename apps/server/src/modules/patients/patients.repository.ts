@@ -570,10 +570,13 @@ export async function findDuplicates(
  */
 export const RECENT_ADMISSIONS = 5;
 
-/** How many visits a patient has (the index on admissions' patient, without reading the visits). */
+/**
+ * How many visits a patient has: one row of `patient_visit_counts`, which a trigger on admissions keeps (migration
+ * 0051), whatever the length of the history (issue 38: the count read the patient's every visit in the index).
+ */
 export async function countAdmissions(q: Queryable, patientId: string): Promise<number> {
   const res = await q.execute<{ n: number }>(
-    sql`select count(*)::int as n from admissions where patient_id = ${patientId}`,
+    sql`select visits as n from patient_visit_counts where patient_id = ${patientId}`,
   );
   return Number(res.rows[0]?.n ?? 0);
 }
