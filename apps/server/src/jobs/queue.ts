@@ -50,17 +50,17 @@ export async function insertJob(
   return { id: existing.rows[0]!.id, created: false };
 }
 
-export interface ClaimedJob {
-  [column: string]: unknown;
+export type ClaimedJob = {
   id: string;
   name: string;
+  /** The job's own JSON arguments (free-form per job name; a string when the driver does not parse it). */
   payload: Record<string, unknown> | string;
   hospital_id: string | null;
   on_behalf_of: string | null;
   attempts: number;
   max_attempts: number;
   run_id: string;
-}
+};
 
 /**
  * Takes up to `limit` due jobs of the given names for this instance: queued ones whose time has come, and

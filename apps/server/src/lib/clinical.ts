@@ -38,8 +38,8 @@ export const DEPARTMENT_REF_COLUMNS = sql.raw(
   'd.id as d_id, d.code as d_code, d.name as d_name, d.kind as d_kind',
 );
 
-export interface RefRow {
-  [column: string]: unknown;
+/** The columns of `PATIENT_REF_COLUMNS`. */
+export type PatientRefRow = {
   p_id: string;
   p_record_number: string;
   p_first_name: string;
@@ -47,11 +47,20 @@ export interface RefRow {
   p_sex: 'F' | 'M';
   p_birth_date: string | null;
   p_allergies: string[] | string;
+  p_allergies_recorded: boolean | null;
+  p_deceased_at: Date | string | null;
+};
+
+/** The columns of `DEPARTMENT_REF_COLUMNS`. */
+export type DepartmentRefRow = {
   d_id: string;
   d_code: string;
   d_name: string;
   d_kind: string;
-}
+};
+
+/** A row selecting both `PATIENT_REF_COLUMNS` and `DEPARTMENT_REF_COLUMNS`. */
+export type RefRow = PatientRefRow & DepartmentRefRow;
 
 /** A text array selected as JSON (`array_to_json(…)`): both drivers parse it; a string is parsed here. */
 export function textArray(v: string[] | string | null | undefined): string[] {
@@ -61,7 +70,7 @@ export function textArray(v: string[] | string | null | undefined): string[] {
   return Array.isArray(parsed) ? parsed.map(String) : [];
 }
 
-export function patientRef(r: RefRow) {
+export function patientRef(r: PatientRefRow) {
   return {
     id: r.p_id,
     record_number: r.p_record_number,
@@ -69,8 +78,8 @@ export function patientRef(r: RefRow) {
     sex: r.p_sex,
     age: ageOf(r.p_birth_date),
     allergies: textArray(r.p_allergies),
-    allergies_recorded: allergiesRecorded(r.p_allergies_recorded, r.p_allergies as string[] | string | null),
-    deceased_at: iso(r.p_deceased_at as Date | string | null),
+    allergies_recorded: allergiesRecorded(r.p_allergies_recorded, r.p_allergies),
+    deceased_at: iso(r.p_deceased_at),
   };
 }
 
@@ -82,7 +91,7 @@ export function allergiesRecorded(
   return recorded === true || textArray(allergies).length > 0;
 }
 
-export function departmentRef(r: RefRow) {
+export function departmentRef(r: DepartmentRefRow) {
   return { id: r.d_id, code: r.d_code, name: r.d_name, kind: r.d_kind };
 }
 

@@ -18,7 +18,7 @@ import { visitDischargedAt } from '../hospitalizations/stay-orders.repository.js
 
 export type AdmissionRow = typeof admissions.$inferSelect;
 
-interface AdmissionViewRow extends RefRow {
+type AdmissionViewRow = RefRow & {
   id: string;
   admission_type: 'outpatient' | 'emergency' | 'maternity' | 'inpatient';
   reason: string;
@@ -39,7 +39,7 @@ interface AdmissionViewRow extends RefRow {
   cancelled_at: Date | string | null;
   closed_at: Date | string | null;
   discharged_at: Date | string | null;
-}
+};
 
 const VIEW_SELECT = sql`select a.id, a.admission_type, a.reason, a.status, a.queue_number, a.queue_date::text as queue_date,
     a.admitted_at, a.triage_id, a.triage_level, a.triage_rank, a.triage_target_minutes, a.cancel_reason,

@@ -81,7 +81,7 @@ async function shiftPlaces(
 
 // Appointments ----------------------------------------------------------------------------------------------
 
-export interface AppointmentRow extends RefRow {
+export type AppointmentRow = RefRow & {
   id: string;
   provider_id: string;
   pr_first: string;
@@ -111,7 +111,7 @@ export interface AppointmentRow extends RefRow {
   adm_status: string | null;
   adm_queue: number | null;
   reschedule_count: number;
-}
+};
 
 const APPOINTMENT_FROM = sql`from appointments a join patients p on p.id = a.patient_id
   join departments d on d.id = a.department_id join users pr on pr.id = a.provider_id

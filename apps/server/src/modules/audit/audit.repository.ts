@@ -15,8 +15,7 @@ export interface AuditFilters {
   to?: string | undefined;
 }
 
-interface AuditRow {
-  [column: string]: unknown;
+type AuditRow = {
   id: string;
   occurred_at: Date | string;
   user_id: string | null;
@@ -39,7 +38,9 @@ interface AuditRow {
   ip: string | null;
   request_id: string | null;
   details: Record<string, unknown> | string | null;
-}
+  /** `occurred_at` as text, with its microseconds: the keyset of `auditBatches`. */
+  at_key: string;
+};
 
 /** `details.system.on_behalf_of` is cast to uuid only when it is one (the join must never fail a listing). */
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
@@ -183,8 +184,7 @@ export async function* auditBatches(
   }
 }
 
-interface AccessRow {
-  [column: string]: unknown;
+type AccessRow = {
   id: string;
   occurred_at: Date | string;
   user_id: string | null;
@@ -194,7 +194,7 @@ interface AccessRow {
   action: string;
   resource_type: string | null;
   ip: string | null;
-}
+};
 
 /**
  * Who opened a patient's record (reads of the patient or of their records: `*.read`), newest first, from the

@@ -22,8 +22,7 @@ const ref = (id: unknown, first: unknown, last: unknown) =>
 // Invoices ----------------------------------------------------------------------------------------------
 
 /** An invoice's header as `invoiceHeaderSelect` reads it (what `toInvoice` needs). */
-export interface InvoiceHeaderRow {
-  [column: string]: unknown;
+export type InvoiceHeaderRow = {
   id: string;
   number: string | null;
   kind: TInvoice['kind'];
@@ -51,10 +50,10 @@ export interface InvoiceHeaderRow {
   credited_number: string | null;
   issued_at: string | Date | null;
   created_at: string | Date;
-}
+};
 
 /** An invoice with its detail's names as `invoiceSelect` reads it. */
-export interface InvoiceRow extends InvoiceHeaderRow {
+export type InvoiceRow = InvoiceHeaderRow & {
   credit_reason: string | null;
   cancel_reason: string | null;
   created_by: string;
@@ -64,7 +63,7 @@ export interface InvoiceRow extends InvoiceHeaderRow {
   ib_first: string | null;
   ib_last: string | null;
   hospital_code: string;
-}
+};
 
 /** The columns `toInvoice` reads from an invoice aliased `i`, and their joins (patient, payer, credited invoice). */
 const HEADER_COLUMNS = sql`i.id, i.number, i.kind, i.status, i.patient_id,
@@ -211,8 +210,7 @@ export async function listInvoices(
   return { rows: rows.rows, count: Math.min(n, CAP), capped: n > CAP };
 }
 
-export interface LineRow {
-  [column: string]: unknown;
+export type LineRow = {
   id: string;
   position: number;
   act_id: string;
@@ -236,7 +234,7 @@ export interface LineRow {
   rb_id: string | null;
   rb_first: string | null;
   rb_last: string | null;
-}
+};
 
 /** The invoice's lines as `toLine` reads them, in position order. */
 function lineRowsOf(q: Queryable, invoiceId: string) {
@@ -277,8 +275,7 @@ export function toLine(r: LineRow): TInvoiceLine {
 
 // Payments ----------------------------------------------------------------------------------------------
 
-interface PaymentRow {
-  [column: string]: unknown;
+type PaymentRow = {
   id: string;
   invoice_id: string;
   invoice_number: string | null;
@@ -304,7 +301,7 @@ interface PaymentRow {
   received_at: string | Date;
   receipt_id: string;
   receipt_number: string;
-}
+};
 
 const PAYMENT_SELECT = sql`select pm.id, pm.invoice_id, i.number as invoice_number, pm.kind, pm.method, pm.operator,
     pm.phone, pm.reference, pm.currency, pm.amount, pm.rate::text as rate, pm.amount_invoice,

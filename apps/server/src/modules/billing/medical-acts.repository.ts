@@ -5,8 +5,7 @@ import { actTariffs, medicalActs, performedActs } from '../../db/schema/index.js
 import { fullName, isoRequired } from '../../lib/clinical.js';
 import { containsPattern, sqlList } from '../../lib/queries.js';
 
-export interface ActRow {
-  [column: string]: unknown;
+export type ActRow = {
   id: string;
   code: string;
   label_fr: string;
@@ -20,7 +19,7 @@ export interface ActRow {
   presentation_id: string | null;
   created_at: string | Date;
   updated_at: string | Date;
-}
+};
 
 const ACT_COLUMNS = sql`ma.id, ma.code, ma.label_fr, ma.label_en, ma.category, ma.is_active, ma.auto_source,
   ma.exam_id, ec.code as exam_code, ec.name_fr as exam_name_fr, ma.presentation_id, ma.created_at, ma.updated_at`;
@@ -65,8 +64,7 @@ export async function findAct(q: Queryable, hospitalId: string, id: string, lock
   return res.rows[0] ?? null;
 }
 
-interface TariffRow {
-  [column: string]: unknown;
+type TariffRow = {
   id: string;
   act_id: string;
   payer_category: TTariff['payer_category'];
@@ -74,7 +72,7 @@ interface TariffRow {
   currency: string;
   valid_from: string;
   valid_to: string | null;
-}
+};
 
 export const toTariff = (r: TariffRow): TTariff => ({
   id: r.id,
@@ -123,8 +121,7 @@ export function toAct(r: ActRow, current: TTariff[]): TMedicalAct {
 
 // Performed acts ---------------------------------------------------------------------------------------
 
-interface PerformedRow {
-  [column: string]: unknown;
+type PerformedRow = {
   id: string;
   act_id: string;
   act_code: string;
@@ -143,7 +140,7 @@ interface PerformedRow {
   cancelled_at: string | Date | null;
   cancel_reason: string | null;
   is_billed: boolean;
-}
+};
 
 const PERFORMED_SELECT = sql`select pa.id, pa.act_id, ma.code as act_code, ma.label_fr as act_label_fr,
     ma.label_en as act_label_en, ma.category as act_category, pa.patient_id, pa.admission_id,

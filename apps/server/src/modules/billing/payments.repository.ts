@@ -51,8 +51,7 @@ export async function receiptIssuedAt(q: Queryable, receiptId: string) {
 
 // Cash sessions -----------------------------------------------------------------------------------------------
 
-interface SessionRow {
-  [column: string]: unknown;
+type SessionRow = {
   id: string;
   cashier_id: string;
   c_first: string;
@@ -63,7 +62,7 @@ interface SessionRow {
   floats: TCurrencyAmount[] | string;
   counted: TCurrencyAmount[] | string | null;
   note: string | null;
-}
+};
 
 /** A cash session with its cashier's name (aliased `cs`), as `toSession` reads it: the one select of a session. */
 const SESSION_SELECT = sql`select cs.id, cs.cashier_id, u.first_name as c_first, u.last_name as c_last, cs.status,

@@ -70,21 +70,22 @@ export const PLAN_COLUMNS = sql`cp.id as plan_id, cp.hospital_id, cp.hospitaliza
   coalesce(s.requested_at, a.admitted_at) as since,
   ${PLAN_IS_OPEN} as is_open`;
 
-export interface PlanRow extends RefRow, PlaceRow {
-  plan_id: string;
-  hospital_id: string;
-  hospitalization_id: string | null;
-  admission_id: string | null;
-  hypercapnic: boolean;
-  goals: string | null;
-  created_at: Date | string;
-  created_by: string;
-  doc_id: string | null;
-  doc_first: string | null;
-  doc_last: string | null;
-  since: Date | string;
-  is_open: boolean;
-}
+export type PlanRow = RefRow &
+  PlaceRow & {
+    plan_id: string;
+    hospital_id: string;
+    hospitalization_id: string | null;
+    admission_id: string | null;
+    hypercapnic: boolean;
+    goals: string | null;
+    created_at: Date | string;
+    created_by: string;
+    doc_id: string | null;
+    doc_first: string | null;
+    doc_last: string | null;
+    since: Date | string;
+    is_open: boolean;
+  };
 
 export function placeOf(r: PlaceRow) {
   if (!r.b_id || !r.r_id || !r.w_id) return null;
@@ -228,7 +229,7 @@ export type ExecutionOwnRow = {
   dn_last: string | null;
 };
 
-export interface ExecutionRow extends RefRow, ExecutionOwnRow, PlaceRow {}
+export type ExecutionRow = RefRow & ExecutionOwnRow & PlaceRow;
 
 /** `ref`: where the patient, department and place are read from (the row itself unless they come apart). */
 export function toExecution(

@@ -28,8 +28,7 @@ export async function ensureChannels(q: Queryable, hospitalId: string): Promise<
     on conflict do nothing`);
 }
 
-export interface ConversationRow {
-  [k: string]: unknown;
+export type ConversationRow = {
   id: string;
   kind: 'direct' | 'group' | 'department';
   title: string | null;
@@ -41,7 +40,7 @@ export interface ConversationRow {
   lm_deleted_at: Date | string | null;
   lm_author: string | null;
   total: number | string;
-}
+};
 
 const unreadOf = (userId: string) => sql`(select count(*) from chat_messages x
   where x.conversation_id = c.id and x.author_id <> ${userId} and x.deleted_at is null and x.event is null
@@ -92,14 +91,13 @@ export async function unreadTotal(q: Queryable, userId: string, hospitalId: stri
   return Number(res.rows[0]?.n ?? 0);
 }
 
-export interface BareConversation {
-  [k: string]: unknown;
+export type BareConversation = {
   id: string;
   kind: 'direct' | 'group' | 'department';
   department_id: string | null;
   hospital_id: string;
   created_by: string | null;
-}
+};
 
 /** The conversation when the user may see it, else null (another hospital's, or not a member: not found). */
 export async function findVisibleConversation(
@@ -128,11 +126,10 @@ export async function conversationAudience(q: Queryable, c: BareConversation): P
   return res.rows.map((r) => r.id);
 }
 
-export interface PersonRow {
-  [k: string]: unknown;
+export type PersonRow = {
   id: string;
   full_name: string;
-}
+};
 
 export async function audiencePeople(q: Queryable, c: BareConversation): Promise<PersonRow[]> {
   const ids = await conversationAudience(q, c);
@@ -143,13 +140,12 @@ export async function audiencePeople(q: Queryable, c: BareConversation): Promise
   return res.rows;
 }
 
-export interface ReceiptRow {
-  [k: string]: unknown;
+export type ReceiptRow = {
   user_id: string;
   full_name: string;
   last_read_message_id: string | null;
   last_read_at: Date | string | null;
-}
+};
 
 export async function receipts(q: Queryable, conversationId: string): Promise<ReceiptRow[]> {
   const res =
@@ -160,8 +156,7 @@ export async function receipts(q: Queryable, conversationId: string): Promise<Re
   return res.rows;
 }
 
-export interface MessageRow {
-  [k: string]: unknown;
+export type MessageRow = {
   id: string;
   conversation_id: string;
   hospital_id: string;
@@ -188,7 +183,7 @@ export interface MessageRow {
   attachment_size: number | null;
   attachment_key: string | null;
   conversation_title?: string | null;
-}
+};
 
 const MESSAGE_COLUMNS = sql`x.id, x.conversation_id, x.hospital_id, x.author_id,
   trim(au.first_name || ' ' || au.last_name) as author_name, x.body, x.created_at, x.edited_at, x.deleted_at,

@@ -117,7 +117,7 @@ export async function loadFacts(
   };
 }
 
-interface ListRow extends RefRow {
+type ListRow = RefRow & {
   id: string;
   status: ConsultationStatus;
   doctor_id: string;
@@ -134,7 +134,7 @@ interface ListRow extends RefRow {
   pd_label: string | null;
   pd_coded: boolean | null;
   pd_certainty: DiagnosisCertainty | null;
-}
+};
 
 const LIST_COLUMNS = sql`c.id, c.status, c.doctor_id, c.department_id, c.admission_id, a.admission_type, c.reason,
   c.started_at, c.completed_at, c.outcome, doc.first_name as doc_first_name, doc.last_name as doc_last_name,
@@ -254,7 +254,7 @@ export async function listConsultations(
   return { rows: rows.rows.map(toListItem), count: Number(counted.rows[0]?.n ?? 0) };
 }
 
-interface DetailRow extends ListRow {
+type DetailRow = ListRow & {
   execution_id: string | null;
   a_status: string | null;
   a_queue_number: number | null;
@@ -275,7 +275,7 @@ interface DetailRow extends ListRow {
   cancel_reason: string | null;
   cancelled_at: Date | string | null;
   updated_at: Date | string;
-}
+};
 
 function toDetail(r: DetailRow) {
   const vitals = typeof r.vitals === 'string' ? (JSON.parse(r.vitals) as TVitals) : r.vitals;

@@ -5,7 +5,7 @@ import { PATIENT_REF_COLUMNS, type RefRow } from '../../lib/clinical.js';
 
 // The SQL of the recordings kept to be typed (issue 23, decision 0034); the rules are in dictation.service.ts.
 
-export interface RecordingRow extends RefRow {
+export type RecordingRow = RefRow & {
   id: string;
   document_id: string;
   language: 'fr' | 'en';
@@ -13,7 +13,7 @@ export interface RecordingRow extends RefRow {
   size_bytes: number;
   created_at: Date | string;
   typed_at: Date | string | null;
-}
+};
 
 export async function insertRecording(q: Queryable, values: typeof dictationRecordings.$inferInsert) {
   await q.insert(dictationRecordings).values(values);

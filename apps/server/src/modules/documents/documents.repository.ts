@@ -7,7 +7,7 @@ import { containsPattern } from '../../lib/queries.js';
 
 // The SQL of issued documents (issue 19; decision 0023); who may issue, read and cancel is in documents.service.ts.
 
-export interface DocumentRow extends RefRow {
+export type DocumentRow = RefRow & {
   id: string;
   number: string;
   kind: DocumentKind;
@@ -31,7 +31,7 @@ export interface DocumentRow extends RefRow {
   cancelled_by_id: string | null;
   cancelled_by_name: string | null;
   cancel_reason: string | null;
-}
+};
 
 const SELECT = sql`select doc.id, doc.number, doc.kind, doc.language, doc.paper, doc.author_id,
     trim(au.first_name || ' ' || au.last_name) as author_name, doc.template_id, doc.template_name,

@@ -7,7 +7,7 @@ import { PATIENT_REF_COLUMNS, type RefRow } from '../../lib/clinical.js';
 // The SQL of the files added to patients' records (issue 19; decision 0023); the rules are in
 // patient-documents.service.ts.
 
-export interface PatientDocumentRow extends RefRow {
+export type PatientDocumentRow = RefRow & {
   id: string;
   category: PatientDocumentCategory;
   document_date: string | null;
@@ -20,7 +20,7 @@ export interface PatientDocumentRow extends RefRow {
   uploaded_by: string;
   uploader_name: string;
   uploaded_at: Date | string;
-}
+};
 
 const SELECT = sql`select pd.id, pd.category, pd.document_date::text as document_date, pd.description, pd.file_name,
     pd.content_type, pd.size_bytes, pd.sha256, pd.storage_key, pd.uploaded_by,

@@ -32,8 +32,7 @@ export function formatOrderNumber(hospitalCode: string, n: number): string {
 // ---------------------------------------------------------------------------------------------------------
 // Catalogue
 
-interface CatalogueRow {
-  [column: string]: unknown;
+type CatalogueRow = {
   id: string;
   code: string;
   kind: ExamKind;
@@ -42,7 +41,7 @@ interface CatalogueRow {
   name_en: string;
   specimen: string | null;
   fields: ExamField[] | string;
-}
+};
 
 const jsonOf = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -119,7 +118,7 @@ export async function performingDepartment(q: Queryable, hospitalId: string, kin
 // ---------------------------------------------------------------------------------------------------------
 // Orders
 
-interface OrderRow extends RefRow {
+type OrderRow = RefRow & {
   id: string;
   order_number: string;
   consultation_id: string | null;
@@ -162,7 +161,7 @@ interface OrderRow extends RefRow {
   ca_id: string | null;
   ca_first: string | null;
   ca_last: string | null;
-}
+};
 
 const ORDER_SELECT = sql`select o.id, o.order_number, o.consultation_id, o.admission_id, o.urgency, o.clinical_info,
     o.status, o.results, o.report, o.abnormal, o.requested_by, o.requested_at, o.started_at, o.resulted_at,

@@ -70,7 +70,7 @@ export async function roomNeighbourSexes(
 
 // The bed board --------------------------------------------------------------------------------------------
 
-interface BoardRow extends RefRow {
+type BoardRow = RefRow & {
   w_id: string;
   w_code: string;
   w_name: string;
@@ -92,7 +92,7 @@ interface BoardRow extends RefRow {
   u_first: string | null;
   u_last: string | null;
   open_transfer: string | null;
-}
+};
 
 /**
  * Every active ward of the hospital with its active rooms and beds and each bed's occupant, in one query (a

@@ -33,7 +33,7 @@ export const wardNurseRole = (m?: string) =>
 export const icdLabel = (lang: Lang, code: unknown, fr: unknown, en: unknown) =>
   code ? { code: String(code), label: String((lang === 'fr' ? fr : en) ?? code) } : null;
 
-export interface StayRow extends RefRow {
+export type StayRow = RefRow & {
   id: string;
   status: THospitalizationListItem['status'];
   reason: string;
@@ -56,7 +56,7 @@ export interface StayRow extends RefRow {
   w_name: string | null;
   days: number;
   open_transfer: string | null;
-}
+};
 
 /** A stay with its patient, department, doctor, provisional diagnosis, bed and days (alias `s`). */
 const STAY_COLUMNS = sql`s.id, s.status::text as status, s.reason, s.expected_days, s.requested_at,

@@ -20,7 +20,7 @@ import {
 /** A transfer is open while requested or accepted (one per stay; a discharge waits for it). Alias `t`. */
 export const OPEN_TRANSFER = sql.raw(`('requested', 'accepted')`);
 
-interface TransferRow extends RefRow {
+type TransferRow = RefRow & {
   id: string;
   hospital_id: string;
   kind: TTransfer['kind'];
@@ -52,7 +52,7 @@ interface TransferRow extends RefRow {
   decided_at: Date | string | null;
   reject_reason: string | null;
   completed_at: Date | string | null;
-}
+};
 
 const TRANSFER_SELECT = sql`select t.id, t.hospital_id, t.kind::text as kind, t.status::text as status,
     t.hospitalization_id, ${PATIENT_REF_COLUMNS}, ${DEPARTMENT_REF_COLUMNS},

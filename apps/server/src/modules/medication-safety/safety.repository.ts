@@ -34,13 +34,24 @@ export interface PatientSafetyRow {
   pregnant: boolean;
 }
 
+/** The columns `patientSafetyFacts` selects, as the drivers return them (JSON and numeric maybe as text). */
+type PatientSafetyDbRow = Omit<
+  PatientSafetyRow,
+  'allergies' | 'consultation_allergies' | 'weight' | 'weight_at'
+> & {
+  allergies: string[] | string;
+  consultation_allergies: PatientSafetyRow['consultation_allergies'] | string;
+  weight: number | string | null;
+  weight_at: string | Date | null;
+};
+
 /** The patient's safety facts in one statement (null: no such patient in the hospital). */
 export async function patientSafetyFacts(
   q: Queryable,
   hospitalId: string,
   patientId: string,
 ): Promise<PatientSafetyRow | null> {
-  const res = await q.execute<Record<string, unknown>>(sql`select p.id, p.first_name, p.last_name,
+  const res = await q.execute<PatientSafetyDbRow>(sql`select p.id, p.first_name, p.last_name,
       p.record_number, p.sex::text as sex, p.birth_date::text as birth_date, p.deceased_at,
       array_to_json(p.allergies) as allergies, p.allergies_recorded,
       (select coalesce(json_agg(json_build_object('allergies', c.allergies, 'confirmed', c.allergies_confirmed)), '[]'::json)
@@ -67,11 +78,11 @@ export async function patientSafetyFacts(
   const r = res.rows[0];
   if (!r) return null;
   return {
-    ...(r as unknown as PatientSafetyRow),
-    allergies: jsonOf<string[]>(r.allergies as string[]),
-    consultation_allergies: jsonOf(r.consultation_allergies as PatientSafetyRow['consultation_allergies']),
+    ...r,
+    allergies: jsonOf<string[]>(r.allergies),
+    consultation_allergies: jsonOf(r.consultation_allergies),
     weight: r.weight === null ? null : Number(r.weight),
-    weight_at: r.weight_at === null ? null : new Date(r.weight_at as string).toISOString(),
+    weight_at: r.weight_at === null ? null : new Date(r.weight_at).toISOString(),
     pregnant: Boolean(r.pregnant),
   };
 }
@@ -103,24 +114,55 @@ export interface SafetyLineRow {
 const MED_COLUMNS = sql`pr.id as presentation_id, m.id as medication_id, m.code, m.inn_fr, m.inn_en, m.atc_code,
   array_to_json(m.allergy_classes) as allergy_classes, pr.strength, pr.unit, pr.paediatric, pr.is_active`;
 
-function toLineRow(r: Record<string, unknown>): SafetyLineRow {
+/** The columns of `MED_COLUMNS`, as the drivers return them. */
+type MedDbRow = {
+  presentation_id: string;
+  medication_id: string;
+  code: string;
+  inn_fr: string;
+  inn_en: string;
+  atc_code: string | null;
+  allergy_classes: string[] | string;
+  strength: string;
+  unit: string;
+  paediatric: boolean;
+  is_active: boolean;
+};
+
+/** The columns of `LINE_SELECT`: a prescription line with its medicine. */
+type LineDbRow = MedDbRow & {
+  line_id: string;
+  prescription_id: string;
+  number: string | null;
+  position: number;
+  dose: number | string;
+  dose_unit: string;
+  route: string;
+  frequency: TFrequency | string;
+  allergy_override_reason: string | null;
+};
+
+/** A line, or a presentation alone (no line columns: a draft's). */
+function toLineRow(r: MedDbRow | LineDbRow): SafetyLineRow {
+  const line: Partial<LineDbRow> = r;
   return {
-    ...(r as unknown as SafetyLineRow),
-    line_id: (r.line_id as string | undefined) ?? null,
-    prescription_id: (r.prescription_id as string | undefined) ?? null,
-    number: (r.number as string | undefined) ?? null,
-    allergy_override_reason: (r.allergy_override_reason as string | undefined) ?? null,
-    allergy_classes: jsonOf<string[]>(r.allergy_classes as string[]),
-    dose: Number(r.dose ?? 0),
-    position: r.position === undefined || r.position === null ? null : Number(r.position),
-    frequency: jsonOf<TFrequency>(r.frequency as TFrequency),
+    // A presentation alone has no line columns: its dose_unit and route stay undefined.
+    ...(r as SafetyLineRow),
+    line_id: line.line_id ?? null,
+    prescription_id: line.prescription_id ?? null,
+    number: line.number ?? null,
+    allergy_override_reason: line.allergy_override_reason ?? null,
+    allergy_classes: jsonOf<string[]>(r.allergy_classes),
+    dose: Number(line.dose ?? 0),
+    position: line.position === undefined || line.position === null ? null : Number(line.position),
+    frequency: jsonOf<TFrequency>(line.frequency as TFrequency),
   };
 }
 
 /** Presentations (with their medicine) by id. */
 export async function presentationsById(q: Queryable, ids: readonly string[]) {
   if (!ids.length) return new Map<string, SafetyLineRow>();
-  const res = await q.execute<Record<string, unknown>>(sql`select ${MED_COLUMNS}
+  const res = await q.execute<MedDbRow>(sql`select ${MED_COLUMNS}
     from medication_presentations pr join medications m on m.id = pr.medication_id
     where pr.id in (${sqlList([...new Set(ids)])})`);
   return new Map(res.rows.map((r) => [String(r.presentation_id), toLineRow(r)]));
@@ -133,7 +175,7 @@ const LINE_SELECT = sql`select l.id as line_id, rx.id as prescription_id, rx.num
 
 /** The lines of a prescription, in order. */
 export async function prescriptionSafetyLines(q: Queryable, prescriptionId: string) {
-  const res = await q.execute<Record<string, unknown>>(
+  const res = await q.execute<LineDbRow>(
     sql`${LINE_SELECT} where l.prescription_id = ${prescriptionId} order by l.position`,
   );
   return res.rows.map(toLineRow);
@@ -144,7 +186,7 @@ export async function prescriptionSafetyLines(q: Queryable, prescriptionId: stri
  * whose duration has not run out (one day for a line without a duration).
  */
 export async function activeSafetyLines(q: Queryable, patientId: string, exclude: string | null) {
-  const res = await q.execute<Record<string, unknown>>(sql`${LINE_SELECT}
+  const res = await q.execute<LineDbRow>(sql`${LINE_SELECT}
     where rx.patient_id = ${patientId} and rx.status in ('signed', 'partially_dispensed', 'dispensed')
       and coalesce(l.first_dose_at, rx.signed_at) + make_interval(days => coalesce(l.duration_days, 1)::int) > now()
       ${exclude ? sql`and rx.id <> ${exclude}` : sql``}
@@ -152,8 +194,7 @@ export async function activeSafetyLines(q: Queryable, patientId: string, exclude
   return res.rows.map(toLineRow);
 }
 
-export interface OverrideRow {
-  [k: string]: unknown;
+export type OverrideRow = {
   id: string;
   prescription_id: string;
   prescription_line_id: string | null;
@@ -164,7 +205,7 @@ export interface OverrideRow {
   u_id: string;
   u_first: string;
   u_last: string;
-}
+};
 
 export async function overridesOf(q: Queryable, prescriptionIds: readonly string[]): Promise<OverrideRow[]> {
   if (!prescriptionIds.length) return [];
@@ -196,6 +237,23 @@ export async function insertOverrides(
   });
 }
 
+/** The columns of `hospital_dose_limits` that `hospitalDoseLimitRows` selects (numeric maybe as text). */
+type DoseLimitDbRow = {
+  medication_code: string;
+  route: string;
+  substance: string;
+  component: number;
+  unit: string;
+  adult_dose: number | string | null;
+  adult_day: number | string | null;
+  kg_dose: number | string | null;
+  kg_day: number | string | null;
+  weight_dosed: boolean;
+  pregnancy: string | null;
+  no_limit: string | null;
+  source: string;
+};
+
 /** A hospital's own dose limits of some medicines. */
 export async function hospitalDoseLimitRows(
   q: Queryable,
@@ -203,9 +261,7 @@ export async function hospitalDoseLimitRows(
   codes: readonly string[],
 ): Promise<DoseLimit[]> {
   if (!codes.length) return [];
-  const res = await q.execute<
-    Record<string, unknown>
-  >(sql`select medication_code, route, substance, component,
+  const res = await q.execute<DoseLimitDbRow>(sql`select medication_code, route, substance, component,
       unit, adult_dose, adult_day, kg_dose, kg_day, weight_dosed, pregnancy, no_limit, source
     from hospital_dose_limits where hospital_id = ${hospitalId}
       and medication_code in (${sqlList([...new Set(codes)])})`);
@@ -222,7 +278,7 @@ export async function hospitalDoseLimitRows(
     kgDay: n(r.kg_day),
     weightDosed: Boolean(r.weight_dosed),
     pregnancy: r.pregnancy === 'contraindicated' || r.pregnancy === 'avoid' ? r.pregnancy : null,
-    noLimit: (r.no_limit as string | null) ?? null,
+    noLimit: r.no_limit ?? null,
     source: String(r.source),
   }));
 }

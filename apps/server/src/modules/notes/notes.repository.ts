@@ -1,13 +1,11 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { notes } from '../../db/schema/index.js';
-import { PATIENT_REF_COLUMNS } from '../../lib/clinical.js';
+import { PATIENT_REF_COLUMNS, type PatientRefRow } from '../../lib/clinical.js';
 import { containsPattern } from '../../lib/queries.js';
 
-export interface NoteRow {
-  [column: string]: unknown;
+type NoteOwnRow = {
   id: string;
-  patient_id: string | null;
   author_id: string;
   author_first: string;
   author_last: string;
@@ -17,8 +15,17 @@ export interface NoteRow {
   pinned: boolean;
   created_at: Date | string;
   updated_at: Date | string;
-  p_id: string;
-}
+};
+
+/**
+ * A note with its author's name: a patient note with its patient's reference columns, or a personal note, whose
+ * patient columns (left join) are all null.
+ */
+export type NoteRow = NoteOwnRow &
+  (
+    | ({ patient_id: string } & PatientRefRow)
+    | ({ patient_id: null } & { [column in keyof PatientRefRow]: null })
+  );
 
 const SELECT = sql`select n.id, n.patient_id, n.author_id, u.first_name as author_first, u.last_name as author_last,
     n.title, n.body, array_to_json(n.tags) as tags, n.pinned, n.created_at, n.updated_at, ${PATIENT_REF_COLUMNS}

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';
 import type { notes } from '../../db/schema/index.js';
-import { fullName, isoRequired, patientRef, type RefRow, textArray } from '../../lib/clinical.js';
+import { fullName, isoRequired, patientRef, textArray } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { listReadEntry } from '../../lib/queries.js';
@@ -33,7 +33,7 @@ export class NotesService {
     return {
       id: r.id,
       kind: r.patient_id ? 'patient' : 'personal',
-      patient: r.patient_id ? patientRef(r as unknown as RefRow) : null,
+      patient: r.patient_id ? patientRef(r) : null,
       title: r.title,
       body: r.body,
       tags: textArray(r.tags),

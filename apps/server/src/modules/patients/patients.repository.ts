@@ -24,8 +24,7 @@ const SUMMARY_COLUMNS = sql.raw(`p.id, p.record_number, p.first_name, p.last_nam
   p.birth_date::text as birth_date, p.birth_date_estimated, p.phone, p.national_id,
   array_to_json(p.allergies) as allergies, p.allergies_recorded, p.deceased_at, p.archived_at`);
 
-export interface SummaryRow {
-  [column: string]: unknown;
+export type SummaryRow = {
   id: string;
   record_number: string;
   first_name: string;
@@ -37,9 +36,9 @@ export interface SummaryRow {
   national_id: string | null;
   allergies: string[] | string;
   allergies_recorded: boolean;
-  deceased_at?: Date | string | null;
+  deceased_at: Date | string | null;
   archived_at: Date | string | null;
-}
+};
 
 export function toSummary(r: SummaryRow) {
   return {
@@ -516,12 +515,12 @@ export async function searchPatients(
   return { rows: result, count: Math.min(total, SEARCH_COUNT_CAP), capped: total > SEARCH_COUNT_CAP };
 }
 
-export interface DuplicateRow extends SummaryRow {
+export type DuplicateRow = SummaryRow & {
   name_score: number;
   same_birth: boolean;
   same_phone: boolean;
   same_national_id: boolean;
-}
+};
 
 /**
  * Probable duplicates among the hospital's active records: a similar name (trigram similarity on the

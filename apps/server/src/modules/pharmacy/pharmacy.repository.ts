@@ -16,7 +16,7 @@ import { PRESENTATION_COLUMNS, type PresentationDbRow } from './medications.repo
 
 // Prescriptions ------------------------------------------------------------------------------------------
 
-export interface PrescriptionDbRow extends RefRow {
+export type PrescriptionDbRow = RefRow & {
   id: string;
   number: string;
   status: 'draft' | 'signed' | 'partially_dispensed' | 'dispensed' | 'cancelled';
@@ -39,7 +39,7 @@ export interface PrescriptionDbRow extends RefRow {
   patient_left: boolean;
   patient_left_at: Date | string | null;
   urgent: boolean;
-}
+};
 /**
  * The status of a prescription `rx`'s stay: the stay it was written in, or the one its consultation's visit led to
  * (the latest); null when it belongs to no stay.

@@ -65,8 +65,7 @@ export async function departmentExists(q: Queryable, hospitalId: string, id: str
   return res.rows.length > 0;
 }
 
-interface DoctorRow {
-  [column: string]: unknown;
+type DoctorRow = {
   id: string;
   first_name: string;
   last_name: string;
@@ -77,7 +76,7 @@ interface DoctorRow {
   in_progress: number;
   completed_today: number;
   avg_minutes: number | string | null;
-}
+};
 
 const parseJson = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -179,7 +178,7 @@ export async function findDoctor(q: Queryable, hospitalId: string, id: string) {
   return res.rows[0] ?? null;
 }
 
-interface ExecutionRow extends RefRow {
+type ExecutionRow = RefRow & {
   e_id: string | null;
   e_status: 'assigned' | 'in_progress' | 'completed' | 'cancelled' | null;
   scheduled_at: Date | string | null;
@@ -196,7 +195,7 @@ interface ExecutionRow extends RefRow {
   doc_id: string | null;
   doc_first_name: string | null;
   doc_last_name: string | null;
-}
+};
 
 function toExecution(r: ExecutionRow) {
   const end = r.started_at ?? r.closed_at;

@@ -21,8 +21,7 @@ export interface StaffFilters {
   ordering: 'name' | '-name' | 'last_login' | '-last_login';
 }
 
-interface PersonRow {
-  [column: string]: unknown;
+type PersonRow = {
   id: string;
   email: string;
   first_name: string;
@@ -37,10 +36,9 @@ interface PersonRow {
   has_pin: boolean;
   failed_unlock_attempts: number;
   created_at: Date | string;
-}
+};
 
-interface MembershipRow {
-  [column: string]: unknown;
+type MembershipRow = {
   id: string;
   user_id: string;
   role_code: string;
@@ -49,7 +47,7 @@ interface MembershipRow {
   d_id: string | null;
   d_code: string | null;
   d_name: string | null;
-}
+};
 
 /**
  * The hospital's people: one row per user with a membership there, active or not. `accepted`: the person accepted

@@ -9,8 +9,7 @@ import type { Queryable } from '../../db/client.js';
 import { hospitals } from '../../db/schema/index.js';
 import { textArray } from '../../lib/clinical.js';
 
-interface WardRow {
-  [column: string]: unknown;
+type WardRow = {
   id: string;
   name: string;
   code: string;
@@ -29,7 +28,7 @@ interface WardRow {
   occupied: number;
   cleaning: number;
   out_of_service: number;
-}
+};
 
 /** A ward with its department and, counted in one pass, its active rooms and the beds of those by status. */
 const WARD_SELECT = sql`select w.id, w.name, w.code, w.category, w.sex_restriction::text as sex_restriction,

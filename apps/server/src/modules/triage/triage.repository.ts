@@ -62,7 +62,7 @@ export async function insertTriage(q: Queryable, values: TriageInsert) {
   return row!.id;
 }
 
-interface TriageViewRow extends RefRow {
+type TriageViewRow = RefRow & {
   id: string;
   admission_id: string;
   scale: 'FRENCH' | 'SATS';
@@ -93,7 +93,7 @@ interface TriageViewRow extends RefRow {
   u_id: string;
   u_first_name: string;
   u_last_name: string;
-}
+};
 
 const num = (v: string | number | null) => (v === null ? null : Number(v));
 
@@ -185,7 +185,7 @@ export async function listTriage(
   return { rows: rows.rows.map(toTriage), count: Number(counted.rows[0]?.n ?? 0) };
 }
 
-interface WaitingRow extends RefRow {
+type WaitingRow = RefRow & {
   admission_id: string;
   status: 'waiting' | 'assigned';
   queue_number: number;
@@ -199,7 +199,7 @@ interface WaitingRow extends RefRow {
   doc_id: string | null;
   doc_first_name: string | null;
   doc_last_name: string | null;
-}
+};
 
 /**
  * The live waiting room: open visits not yet in consultation — those nobody has triaged yet first (nobody knows
