@@ -198,11 +198,15 @@ export class FhirObservationsService extends FhirBase {
       throw badRequest({ 'Observation.encounter': ['error.not_found'] });
     const setKey = keyOfIdentifier(ident.system, ident.value);
     const setId = await withNotifications(this.app, async (tx, notify) => {
-      // Both the condition and the identifier sent: one at a time, so that two parallel posts store one set.
-      await lockIdentifier(tx, hospital.id, `Observation:${ident.system}`, ident.value!);
+      // Posts of one identifier (the condition's, the resource's) run one at a time, so that two parallel posts
+      // store one set; the keys are locked in one order, so that two posts naming both never wait on each other.
       const wanted = condition ? keyOfIdentifier(condition.system ?? '', condition.code) : setKey;
-      const kept = (await vitalsByKeys(tx, hospital.id, [wanted])).get(wanted);
-      if (kept) return { id: kept.id, created: false };
+      const keys = [...new Set([wanted, setKey])].sort();
+      for (const k of keys) await lockIdentifier(tx, hospital.id, 'Observation', k);
+      // The condition's match, else the set the identifier sent already names (a retry): answered, not recorded.
+      const kept = await vitalsByKeys(tx, hospital.id, keys);
+      const found = kept.get(wanted) ?? kept.get(setKey);
+      if (found) return { id: found.id, created: false };
       if (!(await findPatient(tx, hospital.id, patientId.toLowerCase())))
         throw new ApiError(404, 'fhir.subject_unknown');
       const target = await openCareTargetOf(

@@ -932,6 +932,12 @@ describe('FHIR R4 Observation create (an instrument posts a vital sign)', () => 
     const again = await fhir(nurse, 'POST', '/Observation', body);
     expect(again.statusCode).toBe(200);
     expect(again.json().id).toBe(a.json().id);
+    // A condition on another identifier finds nothing, but the identifier sent is the one stored: no second set.
+    const other = await fhir(nurse, 'POST', '/Observation', body, {
+      'if-none-exist': 'identifier=urn:monitor:bed-12|never-sent',
+    });
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json().id).toBe(a.json().id);
     const rows = await ctx.database.db.execute<{ n: number }>(
       sql`select count(*)::int as n from care_vitals where patient_id = ${v.patient}`,
     );
