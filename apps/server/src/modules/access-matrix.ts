@@ -356,6 +356,16 @@ const fhirPatientBody = () => ({
   birthDate: `19${10 + (randomBytes(1)[0]! % 89)}-0${1 + (randomBytes(1)[0]! % 9)}-1${randomBytes(1)[0]! % 9}`,
   telecom: [{ system: 'phone', value: '+243 81 000 00 00' }],
 });
+/** A heart rate a monitor would post for `patient` (issue 39), under a new identifier each time. */
+const fhirObservationBody = (patient: string) => ({
+  resourceType: 'Observation',
+  identifier: [{ system: 'urn:matrix:monitor', value: randomBytes(8).toString('hex') }],
+  status: 'final',
+  code: { coding: [{ system: 'http://loinc.org', code: '8867-4' }] },
+  subject: { reference: `Patient/${patient}` },
+  effectiveDateTime: new Date().toISOString(),
+  valueQuantity: { value: 88, unit: '/min', system: 'http://unitsofmeasure.org', code: '/min' },
+});
 const idOf = (response: unknown) => (response as { id: string }).id;
 const paramId = (_: unknown, parts: RequestParts) => parts.params!.id!;
 const callerRow = (_: unknown, _parts: RequestParts, caller: Caller) => caller.userId!;
@@ -804,6 +814,19 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient, category: 'vital-signs' } }),
     otherHospital: 'empty',
+  },
+  'POST /fhir/R4/Observation': {
+    // The ward's writers record an instrument's vital sign (a set of the care plan, like the ward's own sets).
+    allow: CARE_TEAM,
+    objectRule: ['midwife'],
+    audit: 'create',
+    request: async (kit) => ({
+      body: fhirObservationBody((await kit.carePlan()).patient),
+      headers: { 'if-none-exist': 'identifier=urn:matrix:monitor|ignored' },
+    }),
+    // Another hospital's patient is not found (404).
+    otherHospital: 'rejected',
+    massAssignment: { extras: 'refused' },
   },
   'GET /fhir/R4/Observation/:id': {
     allow: STAFF,

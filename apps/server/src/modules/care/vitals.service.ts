@@ -173,9 +173,10 @@ export class VitalsService {
   /**
    * One set: NEWS2 for an adult (scale 2 when the plan says hypercapnic); at an escalation (aggregate ≥ 5 or a
    * parameter at 3: urgent; ≥ 7: emergency) the doctor in charge is notified at once (else the department's
-   * head, else the head doctors). The vitals execution it answers is done by the recorder.
+   * head, else the head doctors). The vitals execution it answers is done by the recorder. FHIR's Observation
+   * create (an instrument's result) records its set through this too, in its own transaction.
    */
-  private async insertSet(
+  async insertSet(
     tx: Tx,
     ctx: ServiceContext,
     notify: Notify,

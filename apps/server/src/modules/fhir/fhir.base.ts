@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest } from '../../lib/errors.js';
-import { dateRange, type FhirResource, referenceId, searchset, valuesOf } from './fhir.bundle.js';
+import { dateRange, type FhirResource, referenceId, searchset, tokenOf, valuesOf } from './fhir.bundle.js';
 import { patientsByIds, type Range } from './fhir.repository.js';
 import { toFhirPatient } from './map-patient.js';
 
@@ -28,6 +28,15 @@ export function ranges(params: Params, name: string): Range[] {
     if (!r) throw badRequest({ [name]: ['fhir.date_invalid'] });
     return r;
   });
+}
+
+/** `identifier=system|value` of an `If-None-Exist` header (the only condition supported). */
+export function conditionOf(header: string) {
+  const params = new URLSearchParams(header);
+  const keys = [...params.keys()];
+  const value = params.get('identifier');
+  if (keys.length !== 1 || !value) throw badRequest({ 'If-None-Exist': ['fhir.condition_unsupported'] });
+  return tokenOf(value);
 }
 
 /** The patient a `patient` parameter names (Patient/{id} or {id}); `false` when it names nothing of ours. */

@@ -1,10 +1,30 @@
+import { createHash } from 'node:crypto';
+import { ZCareVitals } from '@greensen/shared/contracts/care';
 import type { Queryable } from '../../db/client.js';
 import { type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { forbidden, notFound } from '../../lib/errors.js';
-import { FhirBase, isUuid, type Params, patientParam, ranges, type SearchRequest } from './fhir.base.js';
-import { type FhirResource, tokenOf, valuesOf } from './fhir.bundle.js';
+import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { defineMessages } from '../../lib/i18n.js';
+import { vitalsByKeys } from '../care/care.repository.js';
+import { CareService } from '../care/care.service.js';
+import { ExecutionsService } from '../care/executions.service.js';
+import { VitalsService } from '../care/vitals.service.js';
+import { EXAM_CATALOGUE } from '../exams/exam-catalogue.data.js';
+import { withNotifications } from '../notifications/notifications.service.js';
+import { findPatient } from '../patients/patients.repository.js';
+import {
+  conditionOf,
+  FhirBase,
+  isUuid,
+  type Params,
+  patientParam,
+  ranges,
+  type SearchRequest,
+} from './fhir.base.js';
+import { type FhirResource, referenceId, tokenOf, valuesOf } from './fhir.bundle.js';
 import {
   type LabValueFilters,
+  lockIdentifier,
+  openCareTargetOf,
   type ReportFilters,
   searchLabValues,
   searchReports,
@@ -21,12 +41,86 @@ import {
   valuedFields,
 } from './map-lab.js';
 import {
+  type FhirObservationIn,
+  ObservationRefused,
   parseObservationId,
   toFhirVital,
   type VitalKey,
   type VitalsRow,
   vitalKeyOfLoinc,
+  vitalOfObservation,
 } from './map-observation.js';
+
+defineMessages({
+  'fhir.identifier_required': {
+    fr: 'Un identifiant (system et value) est obligatoire : il évite qu’un nouvel envoi crée un doublon.',
+    en: 'An identifier (system and value) is required: it keeps a retry from creating a duplicate.',
+  },
+  'fhir.value_required': {
+    fr: 'La valeur (valueQuantity) est obligatoire.',
+    en: 'The value (valueQuantity) is required.',
+  },
+  'fhir.unit_unexpected': {
+    fr: 'Unité inattendue : l’unité UCUM publiée pour ce code est attendue.',
+    en: 'Unexpected unit: the UCUM unit published for this code is expected.',
+  },
+  'fhir.value_out_of_bounds': {
+    fr: 'Valeur hors des limites cliniquement plausibles.',
+    en: 'Value outside the clinically plausible bounds.',
+  },
+  'fhir.code_unknown': {
+    fr: 'Code inconnu : un code LOINC de signe vital publié par Greensen est attendu.',
+    en: 'Unknown code: a LOINC vital-sign code that Greensen publishes is expected.',
+  },
+  'fhir.lab_create_unsupported': {
+    fr: 'Les résultats de laboratoire ne peuvent pas encore être envoyés en FHIR : saisissez-les dans la demande d’examen.',
+    en: 'Laboratory results cannot be sent through FHIR yet: enter them in the exam order.',
+  },
+  'fhir.height_create_unsupported': {
+    fr: 'La taille se mesure au triage : elle ne peut pas être envoyée en FHIR.',
+    en: 'Height is measured at triage: it cannot be sent through FHIR.',
+  },
+  'fhir.bp_components': {
+    fr: 'La tension s’envoie en panel 85354-9 avec ses composantes systolique (8480-6) et diastolique (8462-4), la diastolique sous la systolique.',
+    en: 'Blood pressure is sent as the 85354-9 panel with its systolic (8480-6) and diastolic (8462-4) components, the diastolic below the systolic.',
+  },
+  'fhir.component_unexpected': {
+    fr: 'Seule la tension (85354-9) a des composantes.',
+    en: 'Only blood pressure (85354-9) has components.',
+  },
+  'fhir.subject_unknown': {
+    fr: 'Le sujet doit être un patient de cet hôpital (Patient/{id}).',
+    en: 'The subject must be a patient of this hospital (Patient/{id}).',
+  },
+  'fhir.effective_future': {
+    fr: 'La date de mesure ne peut pas être dans le futur.',
+    en: 'The time of measurement cannot be in the future.',
+  },
+  'fhir.no_open_stay': {
+    fr: 'Ce patient n’a ni hospitalisation ni passage aux urgences en cours : le signe vital n’a pas où être enregistré.',
+    en: 'This patient has no current stay or emergency visit: the vital sign has nowhere to be recorded.',
+  },
+});
+
+/** The analytes' and exams' LOINC codes of the catalogue (a laboratory result, refused by create for now). */
+const LAB_LOINC = new Set(
+  EXAM_CATALOGUE.flatMap((e) => [e.loinc, ...e.fields.map((f) => f.loinc)]).filter(
+    (c): c is string => typeof c === 'string',
+  ),
+);
+
+/**
+ * The care set's key (`care_vitals.idempotency_key`, unique in the hospital) of an Observation's identifier: a
+ * name-based uuid, so that the same identifier always gives the same key.
+ */
+export function keyOfIdentifier(system: string, value: string) {
+  const h = createHash('sha256').update(`fhir:Observation:${system}|${value}`).digest('hex');
+  const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A clock a little ahead of the instrument's is tolerated (one minute, as for the ward's sets). */
+const FUTURE_TOLERANCE_MS = 60_000;
 
 type ObservationRow =
   | { patient_id: string; vital: VitalsRow & { key: VitalKey } }
@@ -74,6 +168,92 @@ const fieldOf = (row: ExamReportRow & { key: string }) =>
 
 /** Observation (vital signs from triage, values of validated laboratory exams) and DiagnosticReport (exams). */
 export class FhirObservationsService extends FhirBase {
+  private readonly care = new CareService(this.app);
+  private readonly vitals = new VitalsService(
+    this.app,
+    this.care,
+    new ExecutionsService(this.app, this.care),
+  );
+
+  /**
+   * Records a vital sign an instrument posts (decision 0083): checked like a ward set (LOINC code, UCUM unit,
+   * the app's bounds), stored as a set of the patient's open stay or emergency visit (with its NEWS2 and
+   * escalation), keyed by its identifier so that a retry never records twice. With `If-None-Exist`, the
+   * Observation of that identifier is answered (200) when it exists.
+   */
+  async createObservation(ctx: ServiceContext, body: FhirObservationIn, ifNoneExist: string | null) {
+    const hospital = scopedHospital(ctx);
+    const ident = body.identifier[0]!;
+    if (!ident.system || !ident.value)
+      throw badRequest({ 'Observation.identifier': ['fhir.identifier_required'] });
+    const condition = ifNoneExist === null ? null : conditionOf(ifNoneExist);
+    const { values } = this.checked(body);
+    const recordedAt = new Date(body.effectiveDateTime);
+    if (recordedAt.getTime() > this.care.now().getTime() + FUTURE_TOLERANCE_MS)
+      throw badRequest({ 'Observation.effectiveDateTime': ['fhir.effective_future'] });
+    const patientId = referenceId(body.subject.reference, 'Patient');
+    if (!isUuid(patientId)) throw new ApiError(404, 'fhir.subject_unknown');
+    const encounter = body.encounter ? referenceId(body.encounter.reference, 'Encounter') : null;
+    if (body.encounter && !isUuid(encounter))
+      throw badRequest({ 'Observation.encounter': ['error.not_found'] });
+    const setKey = keyOfIdentifier(ident.system, ident.value);
+    const setId = await withNotifications(this.app, async (tx, notify) => {
+      // Posts of one identifier (the condition's, the resource's) run one at a time, so that two parallel posts
+      // store one set; the keys are locked in one order, so that two posts naming both never wait on each other.
+      const wanted = condition ? keyOfIdentifier(condition.system ?? '', condition.code) : setKey;
+      const keys = [...new Set([wanted, setKey])].sort();
+      for (const k of keys) await lockIdentifier(tx, hospital.id, 'Observation', k);
+      // The condition's match, else the set the identifier sent already names (a retry): answered, not recorded.
+      const kept = await vitalsByKeys(tx, hospital.id, keys);
+      const found = kept.get(wanted) ?? kept.get(setKey);
+      if (found) return { id: found.id, created: false };
+      if (!(await findPatient(tx, hospital.id, patientId.toLowerCase())))
+        throw new ApiError(404, 'fhir.subject_unknown');
+      const target = await openCareTargetOf(
+        tx,
+        hospital.id,
+        patientId.toLowerCase(),
+        encounter?.toLowerCase() ?? null,
+      );
+      if (!target) throw new ApiError(422, 'fhir.no_open_stay');
+      const plan = await this.care.ensurePlanIn(tx, ctx, target);
+      const row = await this.care.plan(ctx, plan.id, tx);
+      const note = body.note?.[0]?.text || null;
+      const id = await this.vitals.insertSet(
+        tx,
+        ctx,
+        notify,
+        row,
+        ZCareVitals.parse({ ...values, note }),
+        recordedAt,
+        { executionId: null, key: setKey },
+      );
+      return { id, created: true };
+    });
+    const { rows } = await searchVitals(this.app.db, hospital.id, { setId: setId.id, date: [] }, 1, 0);
+    const resource = rows[0] ? toFhirVital(rows[0], rows[0].key) : null;
+    if (!resource) throw notFound();
+    if (!setId.created)
+      await this.audit(ctx, this.app.db, 'fhir.read', 'Observation', resource.id, rows[0]!.patient_id, {
+        conditional: true,
+      });
+    return { created: setId.created, resource, version: 1 };
+  }
+
+  /** The vital sign of a posted Observation, or the reason it is refused. */
+  private checked(body: FhirObservationIn) {
+    try {
+      const vital = vitalOfObservation(body, (c) => LAB_LOINC.has(c));
+      if (vital.key === 'height')
+        throw new ObservationRefused('Observation.code', 'fhir.height_create_unsupported', 422);
+      return vital;
+    } catch (err) {
+      if (!(err instanceof ObservationRefused)) throw err;
+      if (err.status === 422) throw new ApiError(422, err.key, { fields: { [err.expression]: [err.key] } });
+      throw badRequest({ [err.expression]: [err.key] });
+    }
+  }
+
   async readObservation(ctx: ServiceContext, id: string) {
     const lab = parseLabObservationId(id);
     if (lab) {
@@ -87,7 +267,7 @@ export class FhirObservationsService extends FhirBase {
       const { rows } = await searchVitals(
         tx,
         hospital.id,
-        { triageId: parsed.triageId, keys: [parsed.key], date: [] },
+        { setId: parsed.setId, keys: [parsed.key], date: [] },
         1,
         0,
       );

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { hospitals, patients } from '../../db/schema/index.js';
-import { inScope } from '../care/care.repository.js';
+import { inScope, OPEN_STAY } from '../care/care.repository.js';
+import { OPEN_EMERGENCY_VISIT } from '../care/plans.repository.js';
 import type { PatientRow } from '../patients/patients.repository.js';
 import type { Comparator } from './fhir.bundle.js';
 import type { DiagnosisRow } from './map-condition.js';
@@ -176,7 +177,8 @@ export async function searchEncounters(
 
 export interface VitalFilters {
   patientId?: string;
-  triageId?: string;
+  /** A set's id: a triage record's or a ward set's. */
+  setId?: string;
   keys?: VitalKey[];
   date: Range[];
   admissionIds?: string[];
@@ -187,7 +189,22 @@ const MEASURED = sql.raw(`(values ('hr', t.heart_rate is not null), ('temp', t.t
   ('bp', t.systolic_bp is not null and t.diastolic_bp is not null), ('rr', t.respiratory_rate is not null),
   ('spo2', t.spo2 is not null), ('weight', t.weight is not null), ('height', t.height is not null)) k(key, measured)`);
 
-/** The measured vital signs of the hospital's triage records, one row per sign, the latest first. */
+/**
+ * The sets a vital-sign Observation comes from: triage records and the ward's sets (`care_vitals`, where the
+ * Observations an instrument posts are stored; their visit is the plan's, or its stay's). Ids are uuids of either.
+ */
+const VITAL_SETS = sql.raw(`(select tr.id, tr.hospital_id, tr.patient_id, tr.admission_id, tr.recorded_at,
+    tr.recorded_by, tr.temperature::numeric as temperature, tr.heart_rate, tr.respiratory_rate, tr.systolic_bp,
+    tr.diastolic_bp, tr.spo2, tr.weight::numeric as weight, tr.height::numeric as height
+  from triage_records tr
+  union all
+  select cv.id, cv.hospital_id, cv.patient_id, coalesce(cp.admission_id, h.admission_id), cv.recorded_at,
+    cv.recorded_by, cv.temperature::numeric, cv.heart_rate, cv.respiratory_rate, cv.systolic_bp, cv.diastolic_bp,
+    cv.spo2, cv.weight::numeric, null::numeric
+  from care_vitals cv join care_plans cp on cp.id = cv.plan_id
+    left join hospitalizations h on h.id = cp.hospitalization_id)`);
+
+/** The measured vital signs of the hospital's triage records and ward sets, one row per sign, the latest first. */
 export async function searchVitals(
   q: Queryable,
   hospitalId: string,
@@ -198,7 +215,7 @@ export async function searchVitals(
   const where = all([
     sql`t.hospital_id = ${hospitalId}`,
     sql`k.measured`,
-    f.triageId ? sql`t.id = ${f.triageId}` : undefined,
+    f.setId ? sql`t.id = ${f.setId}` : undefined,
     f.patientId ? sql`t.patient_id = ${f.patientId}` : undefined,
     f.admissionIds
       ? sql`t.admission_id in (${sql.join(f.admissionIds.length ? f.admissionIds.map((s) => sql`${s}`) : [sql`null`], sql`, `)})`
@@ -208,7 +225,7 @@ export async function searchVitals(
       : undefined,
     ...f.date.map((r) => rangePredicate(sql`t.recorded_at`, r)),
   ]);
-  const from = sql`triage_records t cross join lateral ${MEASURED}`;
+  const from = sql`${VITAL_SETS} t cross join lateral ${MEASURED}`;
   const rows =
     limit > 0
       ? (
@@ -523,4 +540,30 @@ export async function searchLabValues(
     sql`select count(*)::int as n from (select 1 from ${LAB_VALUES_FROM} where ${where} limit ${TOTAL_CAP}) t`,
   );
   return { rows, total: Number(counted.rows[0]?.n ?? 0) };
+}
+
+/**
+ * Where an Observation an instrument posts for patient `patientId` is stored: the patient's open stay, else her
+ * open emergency visit (the targets a care plan has), within the visit `admissionId` when the client names it.
+ */
+export async function openCareTargetOf(
+  q: Queryable,
+  hospitalId: string,
+  patientId: string,
+  admissionId: string | null,
+): Promise<{ hospitalization: string } | { admission: string } | null> {
+  const inVisit = (column: SQL) => (admissionId ? sql`and ${column} = ${admissionId}` : sql``);
+  const stay = await q.execute<{ id: string }>(
+    sql`select h.id from hospitalizations h where h.hospital_id = ${hospitalId} and h.patient_id = ${patientId}
+          and h.status in ${OPEN_STAY} ${inVisit(sql`h.admission_id`)}
+        order by h.created_at desc limit 1`,
+  );
+  if (stay.rows[0]) return { hospitalization: stay.rows[0].id };
+  const visit = await q.execute<{ id: string }>(
+    sql`select a.id from admissions a join departments d on d.id = a.department_id
+        where a.hospital_id = ${hospitalId} and a.patient_id = ${patientId} and ${OPEN_EMERGENCY_VISIT}
+          ${inVisit(sql`a.id`)}
+        order by a.created_at desc limit 1`,
+  );
+  return visit.rows[0] ? { admission: visit.rows[0].id } : null;
 }

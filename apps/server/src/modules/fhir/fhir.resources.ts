@@ -93,7 +93,7 @@ export const FHIR_RESOURCES: readonly ResourceEntry[] = [
   },
   {
     type: 'Observation',
-    interactions: ['read', 'search-type'],
+    interactions: ['read', 'search-type', 'create'],
     search: [
       PATIENT_REF,
       { name: 'category', type: 'token', documentation: 'vital-signs | laboratory' },
@@ -107,6 +107,7 @@ export const FHIR_RESOURCES: readonly ResourceEntry[] = [
       LAST_UPDATED,
     ],
     includes: ['Observation:patient'],
+    conditionalCreate: true,
   },
   {
     type: 'Condition',

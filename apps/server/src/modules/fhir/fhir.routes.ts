@@ -15,6 +15,7 @@ import { ADMINISTRATION_READERS, FhirMedicationService } from './fhir.medication
 import { FhirObservationsService } from './fhir.observations.service.js';
 import { entryOf, type ResourceEntry, searchQuerySchema, zFhirIdParams } from './fhir.resources.js';
 import { CONDITION_READERS, FhirService } from './fhir.service.js';
+import { type FhirObservationIn, ZFhirObservationIn } from './map-observation.js';
 import type { FhirPatientIn } from './map-patient.js';
 
 defineMessages({
@@ -332,6 +333,34 @@ export async function fhirRoutes(app: FastifyInstance) {
     access('triage', 'any'),
     (request, id) => observations.readObservation(contextOf(request), id),
     (request, req, include) => observations.searchObservations(contextOf(request), req, include),
+  );
+  r.post(
+    '/Observation',
+    {
+      // Who records a ward set records an instrument's vital sign (the care module's writers).
+      config: access('care', ACTION_GROUPS['care.write']),
+      schema: {
+        tags,
+        summary: 'Create a vital-sign Observation (conditional with If-None-Exist: identifier=system|value)',
+        body: ZFhirObservationIn,
+      },
+    },
+    async (request, reply) => {
+      const header = request.headers['if-none-exist'];
+      const ifNoneExist = typeof header === 'string' ? header.slice(0, 300) : null;
+      const result = await observations.createObservation(
+        contextOf(request),
+        request.body as FhirObservationIn,
+        ifNoneExist,
+      );
+      return fhir(reply, result.created ? 201 : 200)
+        .header('etag', etagOf(result.version))
+        .header(
+          'location',
+          `${baseUrlOf(request)}/Observation/${result.resource.id}/_history/${result.version}`,
+        )
+        .send(result.resource);
+    },
   );
   readAndSearch(
     entryOf('Condition'),

@@ -10,7 +10,15 @@ import {
   searchPatients,
 } from '../patients/patients.repository.js';
 import { PatientsService } from '../patients/patients.service.js';
-import { FhirBase, isUuid, type Params, patientParam, ranges, type SearchRequest } from './fhir.base.js';
+import {
+  conditionOf,
+  FhirBase,
+  isUuid,
+  type Params,
+  patientParam,
+  ranges,
+  type SearchRequest,
+} from './fhir.base.js';
 import { type FhirResource, searchset, tokenOf, valuesOf } from './fhir.bundle.js';
 import { mayReadAdministrations } from './fhir.medication.service.js';
 import {
@@ -174,7 +182,7 @@ export class FhirService extends FhirBase {
   async createPatient(ctx: ServiceContext, body: FhirPatientIn, ifNoneExist: string | null) {
     const hospital = scopedHospital(ctx);
     const input = this.patientInput(body);
-    const condition = ifNoneExist === null ? null : this.conditionOf(ifNoneExist);
+    const condition = ifNoneExist === null ? null : conditionOf(ifNoneExist);
     return this.app.db.transaction(async (tx) => {
       if (condition) {
         await lockIdentifier(tx, hospital.id, condition.system ?? '', condition.code);
@@ -205,15 +213,6 @@ export class FhirService extends FhirBase {
       const row = (await findPatient(tx, hospital.id, result.patient.id))!;
       return { created: true, resource: toFhirPatient(row, hospital.code), version: row.version };
     });
-  }
-
-  /** `identifier=system|value` of an `If-None-Exist` header (the only condition supported). */
-  private conditionOf(header: string) {
-    const params = new URLSearchParams(header);
-    const keys = [...params.keys()];
-    const value = params.get('identifier');
-    if (keys.length !== 1 || !value) throw badRequest({ 'If-None-Exist': ['fhir.condition_unsupported'] });
-    return tokenOf(value);
   }
 
   /** Replaces a patient's demographics (PUT), at the version `If-Match` names. */

@@ -15,6 +15,7 @@ import { createTestApp, type TestContext } from '../../../test/app.js';
 import { call, insertTestIcd10 } from '../../../test/consultations.js';
 import { type Actor, admit, createPatient, journeyHospital } from '../../../test/journey.js';
 import { examCatalogue, examOrders, medicationPresentations } from '../../db/schema/index.js';
+import { latestVitals } from '../care/vital-signs.repository.js';
 import { ensureExamCatalogue } from '../exams/exam-catalogue.js';
 import { ensureMedicationReference } from '../pharmacy/medication-reference.js';
 import { FHIR_RESOURCES } from './fhir.resources.js';
@@ -839,5 +840,152 @@ describe('FHIR R4 MedicationAdministration', () => {
     ).toBe(0);
     const otherNurse = await (await journeyHospital(ctx, { code: 'FHM' })).as('NURSE');
     expectOutcome(await fhir(otherNurse, 'GET', `/MedicationAdministration/${given.json().id}`), 404);
+  });
+});
+
+describe('FHIR R4 Observation create (an instrument posts a vital sign)', () => {
+  const LOINC = 'http://loinc.org';
+  const UCUM = 'http://unitsofmeasure.org';
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+  const heartRate = (patient: string, value: string, over: Record<string, unknown> = {}) => ({
+    resourceType: 'Observation',
+    identifier: [{ system: 'urn:monitor:bed-12', value }],
+    status: 'final',
+    category: [
+      {
+        coding: [
+          { system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' },
+        ],
+      },
+    ],
+    code: { coding: [{ system: LOINC, code: '8867-4', display: 'Heart rate' }] },
+    subject: { reference: `Patient/${patient}` },
+    effectiveDateTime: minutesAgo(10),
+    valueQuantity: { value: 88, unit: '/min', system: UCUM, code: '/min' },
+    ...over,
+  });
+  /** A patient in the emergency department (an open visit: where a ward set can be recorded). */
+  async function inEmergency() {
+    const patient = await createPatient(ctx.app, secretary, {});
+    const admission = await admit(ctx.app, secretary, patient.id, h.dep('URG').id);
+    return { patient: patient.id as string, admission: admission.id as string };
+  }
+
+  it('records it as a set of the one vitals series (NEWS2), answers 201 with Location and ETag, readable by GET', async () => {
+    const v = await inEmergency();
+    const res = await fhir(nurse, 'POST', '/Observation', heartRate(v.patient, `hr-${randomUUID()}`));
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json() as Resource;
+    expectValid(created);
+    expect(created.valueQuantity).toMatchObject({ value: 88, system: UCUM, code: '/min' });
+    expect(created.encounter).toEqual({ reference: `Encounter/${v.admission}` });
+    expect(res.headers.etag).toBe('W/"1"');
+    expect(res.headers.location).toMatch(new RegExp(`/fhir/R4/Observation/${created.id}/_history/1$`));
+    const read = await fhir(nurse, 'GET', `/Observation/${created.id}`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual(created);
+    // The app's series: the ward's latest set is this one, with its NEWS2 computed like the ward's sets.
+    const latest = (await latestVitals(ctx.app.db, h.hospital.id, [v.patient])).get(v.patient)!;
+    expect(latest.source).toBe('ward');
+    expect(Number(latest.heart_rate)).toBe(88);
+    expect(new Date(latest.recorded_at).toISOString()).toBe(created.effectiveDateTime);
+    expect(latest.news2_score).not.toBeNull();
+    // A search by patient and code finds it.
+    const found = await fhir(nurse, 'GET', `/Observation?patient=${v.patient}&code=${LOINC}|8867-4`);
+    expect((found.json() as Bundle).entry!.map((e) => e.resource!.id)).toContain(created.id);
+    // Blood pressure as its panel.
+    const bp = await fhir(
+      doctor,
+      'POST',
+      '/Observation',
+      heartRate(v.patient, `bp-${randomUUID()}`, {
+        code: { coding: [{ system: LOINC, code: '85354-9' }] },
+        valueQuantity: undefined,
+        component: [
+          {
+            code: { coding: [{ system: LOINC, code: '8480-6' }] },
+            valueQuantity: { value: 132, unit: 'mmHg', system: UCUM, code: 'mm[Hg]' },
+          },
+          {
+            code: { coding: [{ system: LOINC, code: '8462-4' }] },
+            valueQuantity: { value: 81, unit: 'mmHg', system: UCUM, code: 'mm[Hg]' },
+          },
+        ],
+      }),
+    );
+    expect(bp.statusCode, bp.body).toBe(201);
+    expectValid(bp.json());
+    expect(bp.json().component.map((c: Resource) => c.valueQuantity.value)).toEqual([132, 81]);
+  });
+
+  it('never records a retry twice, even two parallel posts; If-None-Exist answers the one stored', async () => {
+    const v = await inEmergency();
+    const ident = `hr-${randomUUID()}`;
+    const body = heartRate(v.patient, ident);
+    const headers = { 'if-none-exist': `identifier=urn:monitor:bed-12|${ident}` };
+    const [a, b] = await Promise.all([
+      fhir(nurse, 'POST', '/Observation', body, headers),
+      fhir(nurse, 'POST', '/Observation', body, headers),
+    ]);
+    expect([a.statusCode, b.statusCode].sort(), `${a.body} ${b.body}`).toEqual([200, 201]);
+    expect(a.json().id).toBe(b.json().id);
+    const again = await fhir(nurse, 'POST', '/Observation', body);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().id).toBe(a.json().id);
+    // A condition on another identifier finds nothing, but the identifier sent is the one stored: no second set.
+    const other = await fhir(nurse, 'POST', '/Observation', body, {
+      'if-none-exist': 'identifier=urn:monitor:bed-12|never-sent',
+    });
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json().id).toBe(a.json().id);
+    const rows = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from care_vitals where patient_id = ${v.patient}`,
+    );
+    expect(Number(rows.rows[0]!.n)).toBe(1);
+  });
+
+  it('refuses a wrong unit, an implausible value, an unknown or laboratory code, the future, another hospital', async () => {
+    const v = await inEmergency();
+    const post = (body: unknown, actor = nurse) => fhir(actor, 'POST', '/Observation', body);
+    const id = () => `x-${randomUUID()}`;
+    const unit = expectOutcome(
+      await post(heartRate(v.patient, id(), { valueQuantity: { value: 88, system: UCUM, code: '/h' } })),
+      400,
+    );
+    expect(unit.issue[0]!.expression).toEqual(['Observation.valueQuantity.code']);
+    const bounds = expectOutcome(
+      await post(heartRate(v.patient, id(), { valueQuantity: { value: 400, system: UCUM, code: '/min' } })),
+      400,
+    );
+    expect(bounds.issue[0]!.expression).toEqual(['Observation.valueQuantity.value']);
+    expectOutcome(
+      await post(heartRate(v.patient, id(), { code: { coding: [{ system: LOINC, code: '1234-5' }] } })),
+      400,
+    );
+    // A laboratory analyte of the catalogue (haemoglobin): not accepted by create yet.
+    expectOutcome(
+      await post(heartRate(v.patient, id(), { code: { coding: [{ system: LOINC, code: '718-7' }] } })),
+      422,
+    );
+    const future = expectOutcome(
+      await post(
+        heartRate(v.patient, id(), { effectiveDateTime: new Date(Date.now() + 3_600_000).toISOString() }),
+      ),
+      400,
+    );
+    expect(future.issue[0]!.expression).toEqual(['Observation.effectiveDateTime']);
+    expectOutcome(await post({ ...heartRate(v.patient, id()), identifier: [] }), 400);
+    expectOutcome(await post({ ...heartRate(v.patient, id()), interpretation: [] }), 400);
+    // Another hospital's patient is not found; a secretary does not record vital signs.
+    const foreign = await createPatient(ctx.app, otherSecretary, {});
+    expectOutcome(await post(heartRate(foreign.id, id())), 404);
+    expectOutcome(await post(heartRate(v.patient, id()), secretary), 403);
+    // A patient with no open stay or emergency visit: nowhere to record it.
+    const home = await createPatient(ctx.app, secretary, {});
+    expectOutcome(await post(heartRate(home.id, id())), 422);
+    const rows = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from care_vitals where patient_id = ${v.patient}`,
+    );
+    expect(Number(rows.rows[0]!.n)).toBe(0);
   });
 });

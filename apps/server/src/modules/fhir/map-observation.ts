@@ -1,3 +1,5 @@
+import { VITAL_BOUNDS } from '@greensen/shared/domain/triage';
+import { z } from 'zod';
 import { metaOf } from './fhir.bundle.js';
 import { BP_PROFILE, LOINC, OBSERVATION_CATEGORY, UCUM, VITAL_SIGNS_PROFILE } from './fhir.systems.js';
 
@@ -5,9 +7,10 @@ export interface VitalsRow {
   [column: string]: unknown;
   id: string;
   patient_id: string;
-  admission_id: string;
   recorded_at: Date | string;
   recorded_by: string;
+  /** Null for a ward set whose plan's stay has no visit. */
+  admission_id: string | null;
   temperature: number | string | null;
   heart_rate: number | null;
   respiratory_rate: number | null;
@@ -59,11 +62,11 @@ const BY_LOINC = new Map(VITAL_KEYS.map((k) => [VITALS[k].loinc as string, k]));
 /** The key of a LOINC code we publish (the panel's components are found through the panel). */
 export const vitalKeyOfLoinc = (code: string): VitalKey | null => BY_LOINC.get(code) ?? null;
 
-/** `{triage id}-{key}` → its parts, or null. */
-export function parseObservationId(id: string): { triageId: string; key: VitalKey } | null {
+/** `{set id}-{key}` (a triage record's or a ward set's id) → its parts, or null. */
+export function parseObservationId(id: string): { setId: string; key: VitalKey } | null {
   const m = /^([0-9a-f-]{36})-([a-z0-9]+)$/.exec(id);
   if (!m || !(m[2]! in VITALS)) return null;
-  return { triageId: m[1]!, key: m[2] as VitalKey };
+  return { setId: m[1]!, key: m[2] as VitalKey };
 }
 
 const quantity = (value: number, key: VitalKey) => ({
@@ -94,7 +97,7 @@ export function toFhirVital(t: VitalsRow, key: VitalKey) {
     ],
     code: codeOf(v.loinc, v.display),
     subject: { reference: `Patient/${t.patient_id}` },
-    encounter: { reference: `Encounter/${t.admission_id}` },
+    ...(t.admission_id ? { encounter: { reference: `Encounter/${t.admission_id}` } } : {}),
     effectiveDateTime: at,
     performer: [{ reference: `Practitioner/${t.recorded_by}` }],
   };
@@ -111,4 +114,152 @@ export function toFhirVital(t: VitalsRow, key: VitalKey) {
   const raw = t[v.column as keyof VitalsRow];
   if (raw === null || raw === undefined) return null;
   return { ...base, valueQuantity: quantity(Number(raw), key) };
+}
+
+// —— Observation create (an instrument posts a vital sign; decision 0083) ——
+
+const zCoding = z.object({
+  system: z.string().max(200).optional(),
+  code: z.string().max(50).optional(),
+  display: z.string().max(200).optional(),
+});
+const zConcept = z.object({
+  coding: z.array(zCoding).max(10).optional(),
+  text: z.string().max(200).optional(),
+});
+const zQuantity = z.strictObject({
+  value: z.number(),
+  unit: z.string().max(50).optional(),
+  system: z.string().max(200).optional(),
+  code: z.string().max(50).optional(),
+});
+const zReference = z.object({ reference: z.string().max(200), display: z.string().max(200).optional() });
+
+/**
+ * The Observation a client sends: the elements the endpoint maps, and the ones it accepts and does not keep
+ * (`meta`, `text`, `category`, `issued`, `performer`, `device`: the recorder is the signed-in account). Any other
+ * element is refused (400), never silently dropped.
+ */
+export const ZFhirObservationIn = z.strictObject({
+  resourceType: z.literal('Observation'),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9\-.]{1,64}$/)
+    .optional(),
+  meta: z.looseObject({}).optional(),
+  text: z.looseObject({}).optional(),
+  identifier: z
+    .array(z.object({ system: z.string().max(200).optional(), value: z.string().max(100).optional() }))
+    .min(1)
+    .max(5),
+  status: z.enum(['final', 'amended', 'corrected']),
+  category: z.array(zConcept).max(5).optional(),
+  code: zConcept,
+  subject: zReference,
+  encounter: zReference.optional(),
+  effectiveDateTime: z.iso.datetime({ offset: true }),
+  issued: z.string().max(40).optional(),
+  performer: z.array(zReference).max(5).optional(),
+  device: zReference.optional(),
+  valueQuantity: zQuantity.optional(),
+  component: z
+    .array(z.strictObject({ code: zConcept, valueQuantity: zQuantity }))
+    .max(2)
+    .optional(),
+  note: z
+    .array(z.object({ text: z.string().trim().max(500) }))
+    .max(1)
+    .optional(),
+});
+export type FhirObservationIn = z.infer<typeof ZFhirObservationIn>;
+
+/** The columns of a ward set a vital sign fills (bounds: `VITAL_BOUNDS` of packages/shared). */
+const COLUMNS = {
+  hr: ['heart_rate'],
+  temp: ['temperature'],
+  rr: ['respiratory_rate'],
+  spo2: ['spo2'],
+  weight: ['weight'],
+  height: ['height'],
+  bp: ['systolic_bp', 'diastolic_bp'],
+} as const satisfies Record<VitalKey, readonly (keyof typeof VITAL_BOUNDS)[]>;
+
+export type VitalValues = Partial<Record<keyof typeof VITAL_BOUNDS, number>>;
+
+/** Why an Observation cannot be recorded: the element and the message key (a 400 on that element). */
+export class ObservationRefused extends Error {
+  constructor(
+    readonly expression: string,
+    readonly key: string,
+    readonly status: 400 | 422 = 400,
+  ) {
+    super(key);
+  }
+}
+
+const loincOf = (concept: z.infer<typeof zConcept>) =>
+  (concept.coding ?? []).filter((c) => c.system === LOINC && c.code).map((c) => c.code!);
+
+function checkedValue(
+  q: z.infer<typeof zQuantity> | undefined,
+  key: VitalKey,
+  column: keyof typeof VITAL_BOUNDS,
+  at: string,
+) {
+  if (!q) throw new ObservationRefused(at, 'fhir.value_required');
+  if (q.system !== UCUM || q.code !== VITALS[key].ucum)
+    throw new ObservationRefused(`${at}.code`, 'fhir.unit_unexpected');
+  const b = VITAL_BOUNDS[column];
+  if (
+    !Number.isFinite(q.value) ||
+    q.value < b.min ||
+    q.value > b.max ||
+    (b.integer && !Number.isInteger(q.value))
+  )
+    throw new ObservationRefused(`${at}.value`, 'fhir.value_out_of_bounds');
+  return q.value;
+}
+
+/**
+ * The vital sign an Observation carries: its key and values, checked against the LOINC codes the module maps,
+ * the UCUM unit it publishes and the app's plausibility bounds. `isLab` says whether a code is a laboratory one.
+ */
+export function vitalOfObservation(
+  body: FhirObservationIn,
+  isLab: (loinc: string) => boolean,
+): { key: VitalKey; values: VitalValues } {
+  const codes = loincOf(body.code);
+  const key = codes.map(vitalKeyOfLoinc).find((k) => k !== null) ?? null;
+  if (!key) {
+    if (codes.some(isLab))
+      throw new ObservationRefused('Observation.code', 'fhir.lab_create_unsupported', 422);
+    throw new ObservationRefused('Observation.code', 'fhir.code_unknown');
+  }
+  if (key === 'bp') {
+    if (body.valueQuantity) throw new ObservationRefused('Observation.valueQuantity', 'fhir.bp_components');
+    const part = (loinc: string, column: 'systolic_bp' | 'diastolic_bp') => {
+      const i = (body.component ?? []).findIndex((c) => loincOf(c.code).includes(loinc));
+      if (i < 0) throw new ObservationRefused('Observation.component', 'fhir.bp_components');
+      return checkedValue(
+        body.component![i]!.valueQuantity,
+        'bp',
+        column,
+        `Observation.component[${i}].valueQuantity`,
+      );
+    };
+    const values = {
+      systolic_bp: part('8480-6', 'systolic_bp'),
+      diastolic_bp: part('8462-4', 'diastolic_bp'),
+    };
+    if (values.diastolic_bp >= values.systolic_bp)
+      throw new ObservationRefused('Observation.component', 'fhir.bp_components');
+    return { key, values };
+  }
+  if (body.component?.length)
+    throw new ObservationRefused('Observation.component', 'fhir.component_unexpected');
+  const [column] = COLUMNS[key];
+  return {
+    key,
+    values: { [column]: checkedValue(body.valueQuantity, key, column, 'Observation.valueQuantity') },
+  };
 }
