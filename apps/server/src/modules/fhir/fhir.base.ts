@@ -1,7 +1,8 @@
 import { canAccessModule } from '@greensen/shared/domain/access';
+import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
-import { type ServiceContext, scopedHospital } from '../../lib/context.js';
+import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest } from '../../lib/errors.js';
 import { dateRange, type FhirResource, referenceId, searchset, tokenOf, valuesOf } from './fhir.bundle.js';
 import { patientsByIds, type Range } from './fhir.repository.js';
@@ -58,6 +59,17 @@ export class FhirBase {
    * Whether the caller may use the exams module (its audience, as the access plugin decides it for a route):
    * laboratory values reached through another route (Observation, $everything) keep the exams module's rule.
    */
+  /**
+   * Whose ward sets of vital signs the caller reads besides the triage records: the app shows them to the care
+   * readers (`care.read`), each those of her departments; to anyone else, none (null).
+   */
+  protected wardReader(ctx: ServiceContext): string | null {
+    const groups = ctx.hospital?.groups ?? [];
+    return groups.some((g) => (ACTION_GROUPS['care.read'] as readonly string[]).includes(g))
+      ? actingUser(ctx).id
+      : null;
+  }
+
   protected mayReadExams(ctx: ServiceContext) {
     return canAccessModule({
       moduleName: 'exams',

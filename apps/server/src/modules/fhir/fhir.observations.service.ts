@@ -230,7 +230,13 @@ export class FhirObservationsService extends FhirBase {
       );
       return { id, created: true };
     });
-    const { rows } = await searchVitals(this.app.db, hospital.id, { setId: setId.id, date: [] }, 1, 0);
+    const { rows } = await searchVitals(
+      this.app.db,
+      hospital.id,
+      { setId: setId.id, date: [], wardReader: this.wardReader(ctx) },
+      1,
+      0,
+    );
     const resource = rows[0] ? toFhirVital(rows[0], rows[0].key) : null;
     if (!resource) throw notFound();
     if (!setId.created)
@@ -267,7 +273,7 @@ export class FhirObservationsService extends FhirBase {
       const { rows } = await searchVitals(
         tx,
         hospital.id,
-        { setId: parsed.setId, keys: [parsed.key], date: [] },
+        { setId: parsed.setId, keys: [parsed.key], date: [], wardReader: this.wardReader(ctx) },
         1,
         0,
       );
@@ -309,7 +315,7 @@ export class FhirObservationsService extends FhirBase {
     return { vitals: codes.includes('vital-signs'), labs: codes.includes('laboratory') };
   }
 
-  private vitalFilters(params: Params): VitalFilters | null {
+  private vitalFilters(ctx: ServiceContext, params: Params): VitalFilters | null {
     const patient = patientParam(params);
     if (patient === false) return null;
     if (!this.categories(params).vitals) return null;
@@ -325,6 +331,7 @@ export class FhirObservationsService extends FhirBase {
     return {
       ...(patient ? { patientId: patient } : {}),
       ...(keys ? { keys } : {}),
+      wardReader: this.wardReader(ctx),
       date: ranges(params, 'date'),
       // The vital signs of a triage record never change: their last update is their recording.
       ...(valuesOf(params._lastUpdated).length
@@ -352,7 +359,7 @@ export class FhirObservationsService extends FhirBase {
   }
 
   async searchObservations(ctx: ServiceContext, req: SearchRequest, include: boolean) {
-    const vitals = this.vitalFilters(req.params);
+    const vitals = this.vitalFilters(ctx, req.params);
     const labs = this.labFilters(ctx, req.params);
     return this.searchWithPatients(
       ctx,

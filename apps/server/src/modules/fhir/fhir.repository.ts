@@ -182,6 +182,12 @@ export interface VitalFilters {
   keys?: VitalKey[];
   date: Range[];
   admissionIds?: string[];
+  /**
+   * Whose ward sets are given besides the triage records (which every member of the staff reads): a care reader's,
+   * those of the departments she works in (the care module's rule, `inScope`); null, none — the app shows ward sets
+   * to the care team only.
+   */
+  wardReader: string | null;
 }
 
 /** Which vital signs a triage record holds, as SQL: one row per measured sign (`key`). */
@@ -195,14 +201,16 @@ const MEASURED = sql.raw(`(values ('hr', t.heart_rate is not null), ('temp', t.t
  */
 const VITAL_SETS = sql.raw(`(select tr.id, tr.hospital_id, tr.patient_id, tr.admission_id, tr.recorded_at,
     tr.recorded_by, tr.temperature::numeric as temperature, tr.heart_rate, tr.respiratory_rate, tr.systolic_bp,
-    tr.diastolic_bp, tr.spo2, tr.weight::numeric as weight, tr.height::numeric as height
+    tr.diastolic_bp, tr.spo2, tr.weight::numeric as weight, tr.height::numeric as height,
+    false as ward, null::uuid as department_id
   from triage_records tr
   union all
   select cv.id, cv.hospital_id, cv.patient_id, coalesce(cp.admission_id, h.admission_id), cv.recorded_at,
     cv.recorded_by, cv.temperature::numeric, cv.heart_rate, cv.respiratory_rate, cv.systolic_bp, cv.diastolic_bp,
-    cv.spo2, cv.weight::numeric, null::numeric
+    cv.spo2, cv.weight::numeric, null::numeric, true, coalesce(h.department_id, a.department_id)
   from care_vitals cv join care_plans cp on cp.id = cv.plan_id
-    left join hospitalizations h on h.id = cp.hospitalization_id)`);
+    left join hospitalizations h on h.id = cp.hospitalization_id
+    left join admissions a on a.id = cp.admission_id)`);
 
 /** The measured vital signs of the hospital's triage records and ward sets, one row per sign, the latest first. */
 export async function searchVitals(
@@ -215,6 +223,9 @@ export async function searchVitals(
   const where = all([
     sql`t.hospital_id = ${hospitalId}`,
     sql`k.measured`,
+    f.wardReader === null
+      ? sql`not t.ward`
+      : sql`(not t.ward or ${inScope(hospitalId, f.wardReader, sql`t.department_id`)})`,
     f.setId ? sql`t.id = ${f.setId}` : undefined,
     f.patientId ? sql`t.patient_id = ${f.patientId}` : undefined,
     f.admissionIds

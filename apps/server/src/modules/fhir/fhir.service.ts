@@ -395,7 +395,7 @@ export class FhirService extends FhirBase {
       const vitals = await searchVitals(
         tx,
         hospital.id,
-        { patientId: patient.id, admissionIds, date: [] },
+        { patientId: patient.id, admissionIds, date: [], wardReader: this.wardReader(ctx) },
         7 * 50 * Math.max(1, admissionIds.length),
         0,
       );

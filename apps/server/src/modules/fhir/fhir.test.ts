@@ -893,6 +893,14 @@ describe('FHIR R4 Observation create (an instrument posts a vital sign)', () => 
     // A search by patient and code finds it.
     const found = await fhir(nurse, 'GET', `/Observation?patient=${v.patient}&code=${LOINC}|8867-4`);
     expect((found.json() as Bundle).entry!.map((e) => e.resource!.id)).toContain(created.id);
+    // The app shows ward sets to the care team only: a secretary reads triage vital signs, never this set.
+    expect((await fhir(secretary, 'GET', `/Observation/${created.id}`)).statusCode).toBe(404);
+    const hidden = await fhir(secretary, 'GET', `/Observation?patient=${v.patient}&code=${LOINC}|8867-4`);
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    expect(((hidden.json() as Bundle).entry ?? []).map((e) => e.resource!.id)).not.toContain(created.id);
+    const everything = await fhir(secretary, 'GET', `/Patient/${v.patient}/$everything`);
+    expect(everything.statusCode, everything.body).toBe(200);
+    expect(((everything.json() as Bundle).entry ?? []).map((e) => e.resource!.id)).not.toContain(created.id);
     // Blood pressure as its panel.
     const bp = await fhir(
       doctor,
