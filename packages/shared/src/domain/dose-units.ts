@@ -37,12 +37,25 @@ export const DOSE_UNIT_LABELS: Readonly<
 };
 
 /**
+ * A unit written as words rather than as a code (« comprimé », "tablets", as older prescriptions and the demo
+ * hold them): its code, so that it agrees with the amount and reads in the document's language all the same.
+ */
+const UNIT_OF_WORD = new Map(
+  Object.entries(DOSE_UNIT_LABELS).flatMap(([code, w]) =>
+    [...w.fr, ...w.en].map((word) => [word.toLocaleLowerCase('fr'), code] as const),
+  ),
+);
+
+/**
  * A unit in words agreeing with the amount, by the language's plural rule ("1 gélule", "1,5 gélule" and
- * "2 gélules" in French; "1 capsule", "1.5 capsules" in English). A unit that is not a code is returned as written.
+ * "2 gélules" in French; "1 capsule", "1.5 capsules" in English). A unit written as one of the words is read as its code;
+ * any other unit is returned as written.
  */
 export function doseUnitLabel(unit: string, count: number, lang: Language): string {
   const code = unit.trim();
-  const words = Object.hasOwn(DOSE_UNIT_LABELS, code) ? DOSE_UNIT_LABELS[code] : undefined;
+  const words = Object.hasOwn(DOSE_UNIT_LABELS, code)
+    ? DOSE_UNIT_LABELS[code]
+    : DOSE_UNIT_LABELS[UNIT_OF_WORD.get(code.toLocaleLowerCase('fr')) ?? ''];
   if (!words) return unit;
   const plural = new Intl.PluralRules(lang === 'en' ? 'en-GB' : 'fr-FR').select(count);
   return words[lang === 'en' ? 'en' : 'fr'][plural === 'one' ? 0 : 1];
