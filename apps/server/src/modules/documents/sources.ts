@@ -61,8 +61,7 @@ export const formatLongDate = (v: Date, c: Clock) =>
 const t = (lang: DocumentLanguage, fr: string, en: string) => (lang === 'fr' ? fr : en);
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
-export interface HospitalFacts {
-  [column: string]: unknown;
+export type HospitalFacts = {
   id: string;
   name: string;
   code: string;
@@ -73,7 +72,7 @@ export interface HospitalFacts {
   print_footer: string | null;
   logo_type: string | null;
   logo_data: string | null;
-}
+};
 
 export async function hospitalFacts(q: Queryable, hospitalId: string): Promise<HospitalFacts> {
   const res = await q.execute<HospitalFacts>(sql`select h.id, h.name, h.code, h.time_zone, h.address,
@@ -83,13 +82,12 @@ export async function hospitalFacts(q: Queryable, hospitalId: string): Promise<H
   return res.rows[0]!;
 }
 
-export interface AuthorFacts {
-  [column: string]: unknown;
+export type AuthorFacts = {
   id: string;
   full_name: string;
   role_code: string;
   department: string | null;
-}
+};
 
 /** The author: name, their first role in the hospital and its department. */
 export async function authorFacts(q: Queryable, hospitalId: string, userId: string): Promise<AuthorFacts> {
@@ -132,8 +130,7 @@ export function commonVariables(h: HospitalFacts, a: AuthorFacts, lang: Document
   };
 }
 
-interface PatientRow {
-  [column: string]: unknown;
+type PatientRow = {
   id: string;
   record_number: string;
   first_name: string;
@@ -143,7 +140,7 @@ interface PatientRow {
   address: string | null;
   phone: string | null;
   allergies: string[] | string;
-}
+};
 
 async function patientVariables(q: Queryable, hospitalId: string, patientId: string, lang: DocumentLanguage) {
   const res = await q.execute<PatientRow>(sql`select id, record_number, first_name, last_name, sex,

@@ -1,8 +1,7 @@
 import { metaOf } from './fhir.bundle.js';
 import { CONDITION_CATEGORY, CONDITION_CLINICAL, CONDITION_VERIFICATION, ICD10 } from './fhir.systems.js';
 
-export interface DiagnosisRow {
-  [column: string]: unknown;
+export type DiagnosisRow = {
   id: string;
   patient_id: string;
   admission_id: string | null;
@@ -15,7 +14,7 @@ export interface DiagnosisRow {
   created_by: string;
   created_at: Date | string;
   updated_at: Date | string;
-}
+};
 
 /** A diagnosis of a consultation as a FHIR R4 Condition (encounter diagnosis, ICD-10 code or free text). */
 export function toFhirCondition(d: DiagnosisRow) {

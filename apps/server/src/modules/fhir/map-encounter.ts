@@ -1,8 +1,7 @@
 import { metaOf } from './fhir.bundle.js';
 import { PARTICIPATION_TYPE, V3_ACT_CODE } from './fhir.systems.js';
 
-export interface EncounterRow {
-  [column: string]: unknown;
+export type EncounterRow = {
   id: string;
   patient_id: string;
   hospital_id: string;
@@ -15,7 +14,7 @@ export interface EncounterRow {
   updated_at: Date | string;
   /** The doctor of the visit's consultation, when one is assigned. */
   doctor_id: string | null;
-}
+};
 
 /** Admission status → Encounter.status (R4). A visit that led to a stay goes on as the stay: in progress. */
 export const ENCOUNTER_STATUS: Record<string, string> = {

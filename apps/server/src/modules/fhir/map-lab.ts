@@ -16,8 +16,7 @@ import {
 } from './fhir.systems.js';
 
 /** A validated exam order with its catalogue entry and what the reference ranges need of the patient. */
-export interface ExamReportRow {
-  [column: string]: unknown;
+export type ExamReportRow = {
   id: string;
   order_number: string;
   patient_id: string;
@@ -38,7 +37,7 @@ export interface ExamReportRow {
   version: number;
   sex: 'F' | 'M';
   birth_date: string | null;
-}
+};
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 

@@ -3,8 +3,7 @@ import { LOCATION_PHYSICAL_TYPE, V2_BED_STATUS } from './fhir.systems.js';
 
 export type LocationKind = 'ward' | 'room' | 'bed';
 
-export interface LocationRow {
-  [column: string]: unknown;
+export type LocationRow = {
   id: string;
   kind: LocationKind;
   name: string;
@@ -14,7 +13,7 @@ export interface LocationRow {
   bed_status: string | null;
   is_active: boolean;
   updated_at: Date | string;
-}
+};
 
 /** The physical type of each level (http://terminology.hl7.org/CodeSystem/location-physical-type). */
 export const PHYSICAL_TYPE: Record<LocationKind, { code: string; display: string }> = {

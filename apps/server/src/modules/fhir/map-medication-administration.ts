@@ -3,8 +3,7 @@ import { ATC, DOSE_NOT_GIVEN_SYSTEM, quantityOf } from './fhir.systems.js';
 import { medicationRequestId } from './map-medication-request.js';
 
 /** One dose of the MAR (`medication_administrations`) with its line's medicine and its stay or visit. */
-export interface AdministrationRow {
-  [column: string]: unknown;
+export type AdministrationRow = {
   id: string;
   patient_id: string;
   /** The visit (admission) of the plan, or of the plan's stay. */
@@ -26,7 +25,7 @@ export interface AdministrationRow {
   inn_en: string;
   atc_code: string | null;
   strength: string;
-}
+};
 
 /** The FHIR status of a MAR outcome (MedicationAdministration.status), and back for searches. */
 export const ADMINISTRATION_STATUS = { given: 'completed', not_given: 'not-done' } as const;

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { metaOf } from './fhir.bundle.js';
 import { BP_PROFILE, LOINC, OBSERVATION_CATEGORY, UCUM, VITAL_SIGNS_PROFILE } from './fhir.systems.js';
 
-export interface VitalsRow {
-  [column: string]: unknown;
+export type VitalsRow = {
   id: string;
   patient_id: string;
   recorded_at: Date | string;
@@ -19,7 +18,7 @@ export interface VitalsRow {
   spo2: number | null;
   weight: number | string | null;
   height: number | string | null;
-}
+};
 
 /**
  * The vital signs of a triage record, each one Observation of the vital-signs profile (LOINC code, UCUM unit).

@@ -1,14 +1,13 @@
 import { metaOf } from './fhir.bundle.js';
 
-export interface PractitionerRow {
-  [column: string]: unknown;
+export type PractitionerRow = {
   id: string;
   first_name: string;
   last_name: string;
   /** Whether the person holds an active membership of the hospital. */
   active: boolean;
   updated_at: Date | string;
-}
+};
 
 /**
  * A member of the hospital's staff as a FHIR R4 Practitioner: the name and whether they still work there. No
