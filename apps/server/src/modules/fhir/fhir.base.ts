@@ -3,7 +3,7 @@ import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { dateRange, type FhirResource, referenceId, searchset, tokenOf, valuesOf } from './fhir.bundle.js';
 import { patientsByIds, type Range } from './fhir.repository.js';
 import { toFhirPatient } from './map-patient.js';
@@ -77,6 +77,27 @@ export class FhirBase {
       extraModules: this.app.config.extraModules,
       user: { active_roles: (ctx.hospital?.roleCodes ?? []).map((role_code) => ({ role_code })) },
     }).allowed;
+  }
+
+  /**
+   * A resource read by its id: the one row the search of its type finds in the caller's hospital (a malformed or
+   * unknown id is a 404), audited as a read of the row's patient, then mapped.
+   */
+  protected readById<R extends { id: string; patient_id: string }>(
+    ctx: ServiceContext,
+    type: string,
+    id: string,
+    find: (q: Queryable, hospitalId: string, id: string) => Promise<{ rows: R[] }>,
+    map: (row: R) => FhirResource,
+  ) {
+    const hospital = scopedHospital(ctx);
+    if (!isUuid(id)) throw notFound();
+    return this.app.db.transaction(async (tx) => {
+      const row = (await find(tx, hospital.id, id.toLowerCase())).rows[0];
+      if (!row) throw notFound();
+      await this.audit(ctx, tx, 'fhir.read', type, row.id, row.patient_id);
+      return map(row);
+    });
   }
 
   protected audit(

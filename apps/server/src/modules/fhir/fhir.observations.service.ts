@@ -385,21 +385,13 @@ export class FhirObservationsService extends FhirBase {
   // —— DiagnosticReport (validated exams) ——
 
   async readDiagnosticReport(ctx: ServiceContext, id: string) {
-    const hospital = scopedHospital(ctx);
-    if (!isUuid(id)) throw notFound();
-    return this.app.db.transaction(async (tx) => {
-      const { rows } = await searchReports(
-        tx,
-        hospital.id,
-        { id: id.toLowerCase(), date: [], lastUpdated: [] },
-        1,
-        0,
-      );
-      const row = rows[0];
-      if (!row) throw notFound();
-      await this.audit(ctx, tx, 'fhir.read', 'DiagnosticReport', row.id, row.patient_id);
-      return toFhirDiagnosticReport(row, ctx.lang);
-    });
+    return this.readById(
+      ctx,
+      'DiagnosticReport',
+      id,
+      (q, hospitalId, rowId) => searchReports(q, hospitalId, { id: rowId, date: [], lastUpdated: [] }, 1, 0),
+      (row) => toFhirDiagnosticReport(row, ctx.lang),
+    );
   }
 
   private reportFilters(params: Params): ReportFilters | null {

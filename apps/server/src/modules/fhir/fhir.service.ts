@@ -264,21 +264,14 @@ export class FhirService extends FhirBase {
   }
 
   async readEncounter(ctx: ServiceContext, id: string) {
-    const hospital = scopedHospital(ctx);
-    if (!isUuid(id)) throw notFound();
-    return this.app.db.transaction(async (tx) => {
-      const { rows } = await searchEncounters(
-        tx,
-        hospital.id,
-        { id: id.toLowerCase(), date: [], lastUpdated: [] },
-        1,
-        0,
-      );
-      const row = rows[0];
-      if (!row) throw notFound();
-      await this.audit(ctx, tx, 'fhir.read', 'Encounter', row.id, row.patient_id);
-      return toFhirEncounter(row);
-    });
+    return this.readById(
+      ctx,
+      'Encounter',
+      id,
+      (q, hospitalId, rowId) =>
+        searchEncounters(q, hospitalId, { id: rowId, date: [], lastUpdated: [] }, 1, 0),
+      toFhirEncounter,
+    );
   }
 
   async searchEncounters(ctx: ServiceContext, req: SearchRequest, include: boolean) {
@@ -291,21 +284,13 @@ export class FhirService extends FhirBase {
   // —— Condition ——
 
   async readCondition(ctx: ServiceContext, id: string) {
-    const hospital = scopedHospital(ctx);
-    if (!isUuid(id)) throw notFound();
-    return this.app.db.transaction(async (tx) => {
-      const { rows } = await searchDiagnoses(
-        tx,
-        hospital.id,
-        { id: id.toLowerCase(), lastUpdated: [] },
-        1,
-        0,
-      );
-      const row = rows[0];
-      if (!row) throw notFound();
-      await this.audit(ctx, tx, 'fhir.read', 'Condition', row.id, row.patient_id);
-      return toFhirCondition(row);
-    });
+    return this.readById(
+      ctx,
+      'Condition',
+      id,
+      (q, hospitalId, rowId) => searchDiagnoses(q, hospitalId, { id: rowId, lastUpdated: [] }, 1, 0),
+      toFhirCondition,
+    );
   }
 
   async searchConditions(ctx: ServiceContext, req: SearchRequest) {
