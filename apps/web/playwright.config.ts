@@ -35,7 +35,10 @@ export default defineConfig({
         '--no-first-run',
       ],
     },
-    trace: 'retain-on-failure',
+    // A trace records a screencast and DOM snapshots of every test, kept only on failure: 40 % of the suite's CPU
+    // (measured: shell + xss specs, 67 → 39 CPU seconds, wall 164 → 118 s). CI cannot open a trace (its log is
+    // what is read), so CI runs without; a developer's run keeps them for the failures it shows.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
   webServer: {
