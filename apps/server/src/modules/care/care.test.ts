@@ -339,12 +339,12 @@ describe('vitals rounds and NEWS2', () => {
     });
     expect(set.statusCode, set.body).toBe(201);
     expect(set.json()).toMatchObject({ weight: 64, height: 168.5 });
-    // Height alone is a set; NEWS2 does not read it (incomplete, score of nothing measured).
+    // Height alone is a set; NEWS2 does not read it: no sign of its own, no score.
     const alone = await call(ctx.app, nurse, 'POST', `/api/care/plans/${a.plan}/vitals/`, {
       vitals: { height: 169 },
     });
     expect(alone.statusCode, alone.body).toBe(201);
-    expect(alone.json().news2).toMatchObject({ score: 0, complete: false });
+    expect(alone.json().news2).toBeNull();
     const tall = await call(ctx.app, nurse, 'POST', `/api/care/plans/${a.plan}/vitals/`, {
       vitals: { height: 300 },
     });
