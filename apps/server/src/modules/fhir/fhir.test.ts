@@ -1208,11 +1208,27 @@ describe('FHIR R4 Observation create (a laboratory posts a result)', () => {
       ),
       422,
     );
+    const far = await examHospital(ctx, { code: 'FHY' });
+    const farPatient = await createPatient(ctx.app, await far.as('SECRETARY'), {});
+    const [farOrder] = await orderExams(ctx, await far.as('DOCTOR'), {
+      patient: farPatient.id,
+      exams: ['NFS'],
+    });
     const otherHospital = expectOutcome(
-      await post(labNurse, hb(patient, 12, { basedOn: [{ reference: `ServiceRequest/${randomUUID()}` }] })),
+      await post(labNurse, hb(patient, 12, { basedOn: [{ reference: `ServiceRequest/${farOrder!.id}` }] })),
       422,
     );
     expect(otherHospital.issue[0]!.diagnostics).toBe(foreignOrder.issue[0]!.diagnostics);
+    const none = expectOutcome(
+      await post(labNurse, hb(patient, 12, { basedOn: [{ reference: `ServiceRequest/${randomUUID()}` }] })),
+      422,
+    );
+    expect(none.issue[0]!.diagnostics).toBe(foreignOrder.issue[0]!.diagnostics);
+    // The other hospital's order is untouched.
+    const untouched = (
+      await request(ctx, await far.as('DOCTOR', 'LAB'), 'GET', `/api/exams/${farOrder!.id}/`)
+    ).json();
+    expect(untouched).toMatchObject({ status: 'requested', results: null });
     const cancelled = await request(ctx, requester, 'POST', `/api/exams/${other.orders[0]!.id}/cancel/`, {
       reason: 'Prélèvement hémolysé',
     });
