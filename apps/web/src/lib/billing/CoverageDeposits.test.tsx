@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tenderShort, xof } from '../../test/cash-tendered';
 import { TestProviders } from '../../test/render';
 import { queryClient } from '../query-client';
 import { PatientCoveragePanel } from './PatientCoveragePanel';
@@ -162,8 +163,6 @@ describe('the deposit on the stay (issue 21, decision 0036)', () => {
   }, 30_000);
 });
 
-/** "15 000 F CFA" whatever the spaces Intl puts (narrow no-break, no-break). */
-const xof = (text: string) => new RegExp(text.replace(/ /g, '\\s'));
 const noDeposit = { ...deposits, invoice: null, deposits: [], total: 0 };
 
 /** The deposit dialog opened by the cash desk, cash by default. */
@@ -186,20 +185,8 @@ describe('the deposit’s amount tendered and change due (issue 37, decision 007
     const user = userEvent.setup({ delay: null });
     const amount = within(form).getByRole('textbox', { name: /Montant/ });
     await user.type(amount, '35 000');
-    // « Montant reçu » opens with « Rendre la monnaie ».
-    expect(within(form).queryByLabelText('Montant reçu')).toBeNull();
-    await user.click(within(form).getByRole('switch', { name: 'Rendre la monnaie' }));
-    const tendered = within(form).getByLabelText('Montant reçu');
-
-    await user.type(tendered, '30 000');
-    expect(within(form).getByTestId('tendered-short')).toHaveTextContent(
-      xof('Le montant reçu ne couvre pas le montant à encaisser \\(35 000 F CFA\\)'),
-    );
-    expect(within(form).queryByTestId('change-due')).toBeNull();
-    await user.click(within(form).getByRole('button', { name: 'Encaisser' }));
-    expect(
-      await within(form).findByText('Le montant reçu est inférieur au montant à encaisser.'),
-    ).toBeInTheDocument();
+    // « Montant reçu » opens with « Rendre la monnaie »; short, refused before sending.
+    const tendered = await tenderShort(user, form, '30 000', '35 000 F CFA');
     expect(sent.filter((s) => s.method === 'POST')).toHaveLength(0);
 
     await user.clear(tendered);

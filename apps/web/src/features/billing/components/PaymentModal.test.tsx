@@ -2,6 +2,7 @@ import type { TReceipt } from '@greensen/shared/contracts/billing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tenderShort, xof } from '../../../test/cash-tendered';
 import { stubDesktopWidth } from '../../../test/media-query';
 import { type MockRequest, renderApp } from '../../../test/render';
 import {
@@ -23,8 +24,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** "2 500 F CFA" whatever the spaces Intl puts (narrow no-break, no-break). */
-const xof = (text: string) => new RegExp(text.replace(/ /g, '\\s'));
 const RECEIPT_ID = '0190f0f0-bbbb-7222-8333-444455550009';
 
 function receipt(payment: Partial<TReceipt['payment']> = {}): TReceipt {
@@ -88,19 +87,7 @@ describe('the cash desk’s amount tendered and change due', () => {
     await user.click(await screen.findByRole('button', { name: 'Encaisser' }, { timeout: 15_000 }));
     const form = await screen.findByTestId('payment-form');
     // Cash by default, the balance proposed; « Montant reçu » opens with « Rendre la monnaie ».
-    expect(within(form).queryByLabelText('Montant reçu')).toBeNull();
-    await user.click(within(form).getByRole('switch', { name: 'Rendre la monnaie' }));
-    const tendered = within(form).getByLabelText('Montant reçu');
-
-    await user.type(tendered, '5 000');
-    expect(within(form).getByTestId('tendered-short')).toHaveTextContent(
-      xof('Le montant reçu ne couvre pas le montant à encaisser \\(7 500 F CFA\\)'),
-    );
-    expect(within(form).queryByTestId('change-due')).toBeNull();
-    await user.click(within(form).getByRole('button', { name: 'Encaisser' }));
-    expect(
-      await within(form).findByText('Le montant reçu est inférieur au montant à encaisser.'),
-    ).toBeInTheDocument();
+    const tendered = await tenderShort(user, form, '5 000', '7 500 F CFA');
     expect(sent).toHaveLength(0);
 
     await user.clear(tendered);
@@ -148,10 +135,13 @@ describe('the cash desk’s amount tendered and change due', () => {
     expect(screen.queryByTestId('payment-change')).toBeNull();
   }, 60_000);
 
-  it('prints « Montant reçu » and « Monnaie rendue » on the receipt of a cash payment', async () => {
+  it.each([
+    ['payment', false],
+    ['deposit on admission', true],
+  ])('prints « Montant reçu » and « Monnaie rendue » on the receipt of a cash %s', async (_, is_deposit) => {
     renderApp(`/billing/receipts/${RECEIPT_ID}`, {
       user: cashier,
-      routes: { [`/api/receipts/${RECEIPT_ID}/`]: () => Response.json(receipt()) },
+      routes: { [`/api/receipts/${RECEIPT_ID}/`]: () => Response.json(receipt({ is_deposit })) },
     });
     const printed = await screen.findByTestId('receipt', {}, { timeout: 15_000 });
     expect(within(printed).getByText('Montant encaissé')).toBeInTheDocument();
