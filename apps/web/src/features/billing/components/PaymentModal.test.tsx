@@ -1,4 +1,3 @@
-import type { TReceipt } from '@greensen/shared/contracts/billing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,14 +5,14 @@ import { tenderShort, xof } from '../../../test/cash-tendered';
 import { stubDesktopWidth } from '../../../test/media-query';
 import { type MockRequest, renderApp } from '../../../test/render';
 import {
-  CASHIER_ID,
   cashier,
   departments,
   INVOICE_ID,
   invoice,
   invoiceDetail,
   page,
-  SESSION_ID,
+  RECEIPT_ID,
+  receipt,
   session,
 } from '../billing.fixture';
 
@@ -23,50 +22,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-const RECEIPT_ID = '0190f0f0-bbbb-7222-8333-444455550009';
-
-function receipt(payment: Partial<TReceipt['payment']> = {}): TReceipt {
-  return {
-    id: RECEIPT_ID,
-    number: 'REC-HGG-2026-000009',
-    issued_at: '2026-03-04T12:00:00Z',
-    hospital: { id: 'h1', name: 'Hôpital Général de Greensen', code: 'HGG' },
-    patient: invoiceDetail().patient,
-    invoice: {
-      id: INVOICE_ID,
-      number: 'FAC-HGG-2026-000042',
-      currency: 'XOF',
-      patient_share: 12500,
-      paid: 12500,
-      balance: 0,
-    },
-    payment: {
-      id: '0190f0f0-aaaa-7222-8333-444455550009',
-      kind: 'payment',
-      method: 'cash',
-      operator: null,
-      currency: 'XOF',
-      amount: 7500,
-      rate: null,
-      amount_invoice_currency: 7500,
-      reference: null,
-      is_deposit: false,
-      receipt: { id: RECEIPT_ID, number: 'REC-HGG-2026-000009' },
-      received_by: { id: CASHIER_ID, full_name: 'Mariam Koné' },
-      received_at: '2026-03-04T12:00:00Z',
-      invoice: { id: INVOICE_ID, number: 'FAC-HGG-2026-000042' },
-      phone: null,
-      note: null,
-      reason: null,
-      refunded_payment: null,
-      cash_session: SESSION_ID,
-      amount_tendered: 10000,
-      change_due: 2500,
-      ...payment,
-    },
-  };
-}
 
 describe('the cash desk’s amount tendered and change due', () => {
   it('shows the change as the cashier types, refuses what does not cover the amount, sends what was handed over', async () => {
