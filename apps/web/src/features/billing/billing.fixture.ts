@@ -28,14 +28,11 @@ export const cashier = makeUser({
 
 /** The hospital's departments as GET /api/departments/ answers them. */
 /** A pure cashier (decision 0070) of the "Caisse" department, as `caisse@` of the demo. */
-export const pureCashier = makeUser({
-  id: CASHIER_ID,
-  email: 'caisse@greensen.test',
-  full_name: 'Mariam Koné',
-  departments: [{ id: BILLING_DEPT, name: 'Caisse', hospital: 'h1' }],
+export const pureCashier = {
+  ...cashier,
   active_roles: [{ role_code: 'CASHIER', hospital: 'h1', department: BILLING_DEPT }],
   roles: [{ code: 'CASHIER', name: 'Cashier' }],
-});
+};
 
 export function departments() {
   return Response.json({

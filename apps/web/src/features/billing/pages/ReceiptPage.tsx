@@ -67,7 +67,7 @@ export default function ReceiptPage() {
   // A deposit reads as one (decision 0088): its title, its stay for the draft's missing number, and money paid
   // ahead of the stay's bill as the patient's credit rather than a negative « Reste à payer ».
   const stay = r.stay;
-  const credit = stay !== null && r.invoice.balance < 0;
+  const credit = stay ? r.invoice.balance < 0 : false;
 
   return (
     <Stack gap="md" align="center">
