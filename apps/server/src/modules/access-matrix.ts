@@ -2452,6 +2452,13 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.stay()).id } }),
   },
+  // The cash desk finds the open stay taking a deposit (decision 0088): the stay's deposits' readers, not the stay's.
+  'GET /api/deposits/stays/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'search',
+    request: () => ({ query: { search: 'a' } }),
+  },
   // A stay without an invoice gets its draft first: the invoice's creation and the deposit are both recorded.
   'POST /api/hospitalizations/:id/deposits/': {
     allow: BILLING_WORKERS,

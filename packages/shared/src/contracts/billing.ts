@@ -487,6 +487,23 @@ export const ZStayDeposits = z.object({
 });
 export type TStayDeposits = z.infer<typeof ZStayDeposits>;
 
+/**
+ * A stay as the cash desk sees it (issue 37, decision 0088): enough to find the patient's open stay and take a
+ * deposit — no reason, diagnosis, doctor or bed (the stay page stays the clinicians').
+ */
+export const ZDepositStay = z.object({
+  id: z.uuid(),
+  status: z.enum(['pending_bed', 'admitted']),
+  patient: ZBillingPatient,
+  department: z.string(),
+  requested_at: zDateTime,
+  admitted_at: zDateTime.nullable(),
+});
+export type TDepositStay = z.infer<typeof ZDepositStay>;
+export const ZDepositStayList = zPage(ZDepositStay);
+/** The open stays of the hospital; `search`: the patient's name or record number. */
+export const ZDepositStayQuery = ZPageQuery.extend({ ...zSearch() });
+
 /** A refund: a negative movement in the payment's currency (≤ what is left of it), with a reason. */
 export const ZPaymentRefund = z.object({ amount: zMinor.min(1), reason }).strict();
 
@@ -512,6 +529,8 @@ export const ZReceipt = z.object({
   patient: ZBillingPatient,
   invoice: ZInvoiceMoney.extend({ currency: z.string() }),
   payment: ZPayment,
+  /** A deposit's stay (its department and dates: a stay has no number of its own; decision 0088); else null. */
+  stay: ZDepositStay.pick({ id: true, department: true, requested_at: true, admitted_at: true }).nullable(),
 });
 export type TReceipt = z.infer<typeof ZReceipt>;
 

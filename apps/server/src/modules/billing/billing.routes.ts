@@ -11,6 +11,8 @@ import {
   ZCoverageList,
   ZCreditNoteCreate,
   ZDepositCreate,
+  ZDepositStayList,
+  ZDepositStayQuery,
   ZExchangeRate,
   ZExchangeRateCreate,
   ZExchangeRateList,
@@ -636,6 +638,23 @@ export async function billingRoutes(app: FastifyInstance) {
       },
     },
     async (request) => deposits.list(contextOf(request), request.params.id),
+  );
+  r.get(
+    '/api/deposits/stays/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'The open stays, to find the one taking a deposit at the cash desk (decision 0088)',
+        querystring: ZDepositStayQuery,
+        response: { 200: ZDepositStayList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, search } = request.query;
+      const { rows, count } = await deposits.stays(contextOf(request), search, page, page_size);
+      return pageOf(request, request.query, count, rows);
+    },
   );
   r.post(
     '/api/hospitalizations/:id/deposits/',
