@@ -15,7 +15,7 @@ import {
   receipt,
 } from '../billing.fixture';
 
-// The cash desk's Acomptes tab (issue 37, decision 0088): a pure cashier finds the open stay and takes its deposit.
+// The cash desk's Cautions tab (issue 37, decision 0088): a pure cashier finds the open stay and takes its deposit.
 beforeEach(() => stubDesktopWidth());
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -58,7 +58,7 @@ const open = (
   extra: Record<string, (r: MockRequest) => Response> = {},
 ) => renderApp('/billing?tab=deposits', { user: pureCashier, routes: routes(stays, extra) });
 
-describe('the cash desk’s deposits (Acomptes)', () => {
+describe('the cash desk’s deposits (Cautions)', () => {
   it('shows the loading state, then says when no stay is open', async () => {
     // Every request waits until the test answers (the hospital's arrival may ask twice).
     const waiting: ((r: Response) => void)[] = [];
@@ -147,7 +147,7 @@ describe('the cash desk’s deposits (Acomptes)', () => {
     expect(print).toHaveAttribute('href', `/billing/receipts/${RECEIPT_ID}`);
     // « Imprimer le reçu » opens the deposit's receipt.
     await user.click(print);
-    expect(await screen.findByText("REÇU D'ACOMPTE", {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(await screen.findByText("REÇU DE CAUTION", {}, { timeout: 15_000 })).toBeInTheDocument();
   }, 60_000);
 
   it('shows the deposits but no « Encaisser une caution » to the management outside the cash desk', async () => {
@@ -193,13 +193,13 @@ describe('a deposit’s receipt (issue 37, decision 0088)', () => {
     },
   );
 
-  it('reads « Reçu d’acompte », names the stay and shows the credit « En faveur du patient »', async () => {
+  it('reads « Reçu de caution », names the stay and shows the credit « En faveur du patient »', async () => {
     renderApp(`/billing/receipts/${RECEIPT_ID}`, {
       user: pureCashier,
       routes: { [`/api/receipts/${RECEIPT_ID}/`]: () => Response.json(deposit) },
     });
     const printed = await screen.findByTestId('receipt', {}, { timeout: 15_000 });
-    expect(within(printed).getByText("REÇU D'ACOMPTE")).toBeInTheDocument();
+    expect(within(printed).getByText("REÇU DE CAUTION")).toBeInTheDocument();
     expect(within(printed).queryByText('REÇU DE PAIEMENT')).toBeNull();
     expect(within(printed).getByText('Séjour')).toBeInTheDocument();
     expect(within(printed).getByTestId('receipt-stay')).toHaveTextContent(

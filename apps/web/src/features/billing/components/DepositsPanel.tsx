@@ -1,5 +1,5 @@
 /**
- * The Acomptes tab (issue 37, decision 0088): the cash desk takes the admission deposit. The cashier finds the
+ * The Cautions tab (issue 37, decision 0088): the cash desk takes the admission deposit. The cashier finds the
  * patient's open stay — by name or record number (debounced), only this hospital's, server-paginated — and the
  * stay's deposits, balance and « Encaisser une caution » open below: the stay page's own panel and form, without
  * the stay page (the clinicians'). The server decides who may take one; the button follows `staff`.

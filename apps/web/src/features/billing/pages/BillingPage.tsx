@@ -1,6 +1,6 @@
 /**
  * /billing (Facturation, issue 21): the tabs Factures (invoices and credit notes), Caisse (the cashier's session and
- * the sessions' reports), Acomptes (a stay's deposits, taken at the cash desk: `?tab=deposits`, decision 0088), Relevés (payer statements over a period) and Tiers payants (the payers). Billing staff — members of a billing
+ * the sessions' reports), Cautions (a stay's deposits, taken at the cash desk: `?tab=deposits`, decision 0088), Relevés (payer statements over a period) and Tiers payants (the payers). Billing staff — members of a billing
  * department — invoice visits and work the cash desk; the management reads everything. The tab is kept in the
  * address (`?tab=cash`, `?tab=payers`: the payers, created and changed by the management — decision 0036; `?tab=rates`: the exchange rates, decision 0040); `?patient=` filters the invoices on a patient (the patient record's link).
  */

@@ -3,7 +3,7 @@
  * number and date, the patient (identity only), the invoice, the method (mobile money with operator, phone and
  * transaction reference), the amount (another currency with its rate and the amount in the invoice's currency),
  * what was handed over and the change given back in cash (issue 37, decision 0079), what remains to pay, the
- * cashier. A deposit's receipt (decision 0088) is titled « Reçu d'acompte », names the stay instead of the draft
+ * cashier. A deposit's receipt (decision 0088) is titled « Reçu de caution », names the stay instead of the draft
  * invoice and shows money paid ahead as « En faveur du patient ». "Imprimer" prints it with the browser: the print stylesheet keeps the receipt alone on the sheet
  * (decision 0030; the templates issue brings a PDF).
  */
