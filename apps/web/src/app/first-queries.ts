@@ -10,7 +10,10 @@ import { adminHomeFirstQueries } from '../features/dashboard/api/overview';
 import { documentsFirstQueries } from '../features/documents/pages/documents-first';
 import { hospitalizationsFirstQueries } from '../features/hospitalizations/pages/hospitalizations-first';
 import { medicationsFirstQueries } from '../features/pharmacy/pages/medications-first';
+import type { AppConfig } from '../lib/app-config';
 import type { FirstQueries } from '../lib/first-data';
+import type { User } from '../stores/user';
+import { moduleRedirect } from './guards/ModuleGuard';
 
 /** By path (without the /en prefix). */
 export const FIRST_BY_PATH: Readonly<Record<string, FirstQueries>> = {
@@ -25,3 +28,25 @@ export const FIRST_BY_HOME: Partial<Readonly<Record<DashboardKind, FirstQueries>
   admin: adminHomeFirstQueries,
   doctor: doctorHomeFirstQueries,
 };
+
+/**
+ * Whether the module guard lets the user open `path` (ModuleGuard's own rule): a refused page never asks for its
+ * data, and a refusal from the API would show its notice and leave the page.
+ */
+export function guardAllows(
+  path: string,
+  config: AppConfig,
+  user: User | null,
+  hospitalId: string | null,
+): boolean {
+  return (
+    moduleRedirect({
+      pathname: path,
+      environment: config.environment,
+      extraModules: config.extra_modules,
+      user,
+      hospitalId,
+      lang: 'fr',
+    }) === null
+  );
+}

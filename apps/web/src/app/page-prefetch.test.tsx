@@ -66,6 +66,21 @@ describe('the page’s first data, started by path as the app starts (issue 38)'
     ]);
   });
 
+  it('asks nothing for a page the module guard refuses (a refusal from the API would leave the page)', async () => {
+    const { fetchMock } = renderApp('/hospitalizations', {
+      user: makeUser({ active_roles: [{ role_code: 'CASHIER', hospital: 'h1', department: null }] }),
+    });
+    await prefetchPage(queryClient, '/hospitalizations');
+    expect(asked(fetchMock).filter((path) => path.startsWith('/api/hospitalizations/'))).toEqual([]);
+    expect(asked(fetchMock)).toContain('/api/config/');
+  });
+
+  it('asks for the bed board when the module guard lets the user in', async () => {
+    const { fetchMock } = renderApp('/hospitalizations', { user: makeUser() });
+    await prefetchPage(queryClient, '/hospitalizations');
+    expect(asked(fetchMock)).toContain('/api/hospitalizations/board/');
+  });
+
   it('knows the home by the dashboard the user opens on, and nothing for a path it has no entry for', () => {
     renderApp('/', { user: makeUser() });
     expect(prefetchEntry('/')).not.toBeNull();

@@ -8,7 +8,8 @@
 import { dashboardsForUser, homeDashboard } from '@greensen/shared/domain/dashboards';
 import type { DashboardKind } from '@greensen/shared/domain/roles';
 import type { QueryClient } from '@tanstack/react-query';
-import { asFetchOptions, type FirstDataContext, type FirstQueries, type FirstQuery } from '../lib/first-data';
+import { configQueryOptions } from '../lib/app-config';
+import { asFetchOptions, type FirstQueries, type FirstQuery } from '../lib/first-data';
 import { useAuthStore } from '../stores/auth';
 import { rolesInHospital, useUserStore } from '../stores/user';
 import { type PageLoader, pageLoaders, withRestStyles } from './page-loaders';
@@ -77,13 +78,25 @@ export function prefetchEntry(pathname: string): PrefetchEntry | null {
   return BY_PATH[path] ?? null;
 }
 
-/** The first queries of the page at `pathname`, for the persisted session (none when signed out). */
-export async function firstQueriesFor(pathname: string): Promise<readonly FirstQuery[]> {
+/**
+ * The first queries of the page at `pathname`, for the persisted session: none when signed out, or when the module
+ * guard would refuse the page (with the installation's configuration, asked with the page: index.html).
+ */
+export async function firstQueriesFor(
+  queryClient: QueryClient,
+  pathname: string,
+): Promise<readonly FirstQuery[]> {
   const entry = prefetchEntry(pathname);
   const hospitalId = useAuthStore.getState().currentHospitalId;
   if (!entry || !hospitalId || !useAuthStore.getState().isAuthenticated) return [];
-  const context: FirstDataContext = { hospitalId, userId: useUserStore.getState().user?.id ?? null };
-  return (await entry.first())?.(context) ?? [];
+  const [first, config, map] = await Promise.all([
+    entry.first(),
+    queryClient.ensureQueryData(configQueryOptions()),
+    firstQueries(),
+  ]);
+  const user = useUserStore.getState().user;
+  if (!first || !map.guardAllows(routePath(pathname), config, user, hospitalId)) return [];
+  return first({ hospitalId, userId: user?.id ?? null });
 }
 
 /**
@@ -95,7 +108,7 @@ export async function prefetchPage(queryClient: QueryClient, pathname: string): 
   if (!entry || !useAuthStore.getState().isAuthenticated) return;
   for (const load of entry.chunks) void withRestStyles(load as PageLoader)().catch(() => {});
   try {
-    const queries = await firstQueriesFor(pathname);
+    const queries = await firstQueriesFor(queryClient, pathname);
     for (const query of queries) void queryClient.prefetchQuery(asFetchOptions(query));
   } catch {
     // The page's own queries ask again.
