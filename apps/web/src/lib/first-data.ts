@@ -8,7 +8,8 @@
  *   settings, what waits in the other hospitals — wait until the page's first data is in (no query in flight
  *   once the shell is on screen), or `SHELL_REQUESTS_MAX_WAIT_MS` at the latest. The embedded database answers
  *   one query at a time: asked together, they queued the page's own data behind them. They are held only when
- *   the app starts signed in (`holdShellRequests`, app/StartupGate.tsx); otherwise they go at once.
+ *   the app starts signed in (`holdShellRequests`, app/StartupGate.tsx); otherwise they go at once. The installable
+ *   app's worker registers after them too (its precache downloads every file of the build).
  */
 import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
@@ -62,6 +63,17 @@ export function releaseShellRequests(): void {
   if (released) return;
   released = true;
   for (const listener of [...listeners]) listener();
+}
+
+/** Resolves once the shell's secondary requests may go (at once when they are not held). */
+export function whenShellRequestsReleased(): Promise<void> {
+  if (released) return Promise.resolve();
+  return new Promise((resolve) => {
+    const off = subscribe(() => {
+      off();
+      resolve();
+    });
+  });
 }
 
 /** For components: true once the shell's secondary requests may go (re-renders then). */

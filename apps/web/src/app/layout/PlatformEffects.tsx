@@ -11,7 +11,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { watchForNewBuild } from '../../lib/build-check';
-import { releaseAfterFirstData, shellRequestsReleased } from '../../lib/first-data';
+import {
+  releaseAfterFirstData,
+  shellRequestsReleased,
+  whenShellRequestsReleased,
+} from '../../lib/first-data';
 import { useHospitalSoundDefault } from '../../lib/hospital-settings';
 import { clearOfflineWard } from '../../lib/offline/clinical-queue';
 import { preloadWhenIdle } from '../../lib/preload';
@@ -49,7 +53,8 @@ export function useNewBuildNotice(): void {
         withCloseButton: true,
       });
     // Issue 40: the installable app's worker, after load; a new build's worker waits for the notice's reload.
-    registerAppServiceWorker(show);
+    // Issue 38: and after the page's first data (its precache downloads every file of the build).
+    void whenShellRequestsReleased().then(() => registerAppServiceWorker(show));
     return watchForNewBuild(show);
   }, []);
 }
