@@ -24,9 +24,9 @@ export default function MedicationsPage() {
   const navigate = useNavigate();
   const lang = uiLanguage();
   const { page, setPage, resetPage } = useListPage();
-  const [q, setQ] = useState(MEDICATIONS_FIRST_INPUTS.q);
+  const [search, setSearch] = useState(MEDICATIONS_FIRST_INPUTS.search);
   const [atc, setAtc] = useState(MEDICATIONS_FIRST_INPUTS.atc);
-  const [filters] = useDebouncedValue({ q, atc }, 300);
+  const [filters] = useDebouncedValue({ search, atc }, 300);
   const query = useMedications({ ...filters, page, pageSize: MEDICATIONS_PAGE_SIZE });
   const path = (m: TMedication) => to(`/pharmacy/medications/${m.id}`);
 
@@ -37,8 +37,8 @@ export default function MedicationsPage() {
         <SearchFilter
           placeholder={t('search.placeholder')}
           aria-label={t('search.label')}
-          value={q}
-          onChange={resetPage(setQ)}
+          value={search}
+          onChange={resetPage(setSearch)}
           style={{ flex: 1, minWidth: 240 }}
         />
         <TextInput

@@ -5,7 +5,7 @@ import type { FirstQueries } from '../../../lib/first-data';
 export const MEDICATIONS_PAGE_SIZE = 25;
 
 /** The search and ATC inputs (empty as the page opens), debounced before they reach the query. */
-export const MEDICATIONS_FIRST_INPUTS = { q: '', atc: '' };
+export const MEDICATIONS_FIRST_INPUTS = { search: '', atc: '' };
 
 export const medicationsFirstQueries: FirstQueries = ({ hospitalId }) => [
   medicationsQueryOptions(hospitalId, {
