@@ -147,7 +147,7 @@ describe('the cash desk’s deposits (Cautions)', () => {
     expect(print).toHaveAttribute('href', `/billing/receipts/${RECEIPT_ID}`);
     // « Imprimer le reçu » opens the deposit's receipt.
     await user.click(print);
-    expect(await screen.findByText("REÇU DE CAUTION", {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(await screen.findByText('REÇU DE CAUTION', {}, { timeout: 15_000 })).toBeInTheDocument();
   }, 60_000);
 
   it('shows the deposits but no « Encaisser une caution » to the management outside the cash desk', async () => {
@@ -199,7 +199,7 @@ describe('a deposit’s receipt (issue 37, decision 0088)', () => {
       routes: { [`/api/receipts/${RECEIPT_ID}/`]: () => Response.json(deposit) },
     });
     const printed = await screen.findByTestId('receipt', {}, { timeout: 15_000 });
-    expect(within(printed).getByText("REÇU DE CAUTION")).toBeInTheDocument();
+    expect(within(printed).getByText('REÇU DE CAUTION')).toBeInTheDocument();
     expect(within(printed).queryByText('REÇU DE PAIEMENT')).toBeNull();
     expect(within(printed).getByText('Séjour')).toBeInTheDocument();
     expect(within(printed).getByTestId('receipt-stay')).toHaveTextContent(
