@@ -2307,6 +2307,13 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient } }),
   },
+  // « Facturer une visite »'s list (decision 0088): who may assemble, not who may read the visits (the pure cashier).
+  'GET /api/invoices/visits/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+  },
   'POST /api/invoices/assemble/': {
     allow: BILLING_WORKERS,
     objectRule: NOT_BILLING_MEMBERS,

@@ -29,6 +29,8 @@ import {
   ZInvoiceLineRemove,
   ZInvoiceList,
   ZInvoiceQuery,
+  ZInvoiceVisitList,
+  ZInvoiceVisitQuery,
   ZMobileMoneyCallbackAck,
   ZMobileMoneyOperatorParams,
   ZMobileMoneyRequest,
@@ -450,6 +452,24 @@ export async function billingRoutes(app: FastifyInstance) {
       const { page, page_size, ...f } = request.query;
       const { rows, count, capped } = await invoices.list(contextOf(request), f, page, page_size);
       return pageOf(request, request.query, count, rows, { countCapped: capped });
+    },
+  );
+  r.get(
+    '/api/invoices/visits/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary:
+          "A patient's visits to pick for the assembly: date, department, status, live invoice; no clinical content (decision 0088)",
+        querystring: ZInvoiceVisitQuery,
+        response: { 200: ZInvoiceVisitList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, patient } = request.query;
+      const { rows, count } = await invoices.visits(contextOf(request), patient, page, page_size);
+      return pageOf(request, request.query, count, rows);
     },
   );
   r.post(

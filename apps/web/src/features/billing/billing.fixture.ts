@@ -163,6 +163,19 @@ export function report(closed = false): TCashSessionReport {
   };
 }
 
+/** The patient as GET /api/patients/ lists them (the pickers' search). */
+export const listedPatient = {
+  id: PATIENT_ID,
+  record_number: 'HGG-2026-00017',
+  full_name: 'Aïcha Traoré',
+  sex: 'F',
+  age: 30,
+  birth_date: null,
+  phone: null,
+  allergies: [],
+  is_archived: false,
+};
+
 export const page = <T>(results: T[]) =>
   Response.json({ count: results.length, next: null, previous: null, results });
 
