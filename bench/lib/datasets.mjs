@@ -149,7 +149,17 @@ export function ensureBeds(dataset, beds, log) {
  */
 export function ensureRecords(dataset, log) {
   log(`  ${dataset.name}: a 500-visit record and a 5-visit one (npm run seed:scale -- --records)…`);
-  return JSON.parse(cli(['seed-scale', '--records'], dataset.database).trim().split('\n').at(-1));
+  const records = () =>
+    JSON.parse(cli(['seed-scale', '--records'], dataset.database).trim().split('\n').at(-1));
+  try {
+    return records();
+  } catch (error) {
+    // The records take two patients without any visit: the demo alone has none (each demo patient has a visit).
+    if (!/Not enough patients without visits/.test(String(error.message))) throw error;
+    log(`  ${dataset.name}: two patients without visits for them (npm run seed:scale -- --patients 2)…`);
+    cli(['seed-scale', '--patients', '2'], dataset.database);
+    return records();
+  }
 }
 
 /** The e-mail of bench nurse n (1…): as `seedScaleNurses` names them. */

@@ -131,9 +131,12 @@ export function staticClosure(roots: readonly string[], graph: ModuleGraph): Set
 
 /** The entry (main.tsx) and what the providers lazy-load on every page (the toasts), with the sign-in page. */
 const SIGN_IN = /[\\/]src[\\/](main|features[\\/]auth[\\/]pages[\\/]LoginPage|lib[\\/]toast-container)\.tsx$/;
-/** The signed-in shell, the dashboard page and the role dashboards it shows (every user lands on one). */
+/**
+ * The signed-in shell, the dashboard page and the role dashboards it shows (every user lands on one), and the first
+ * queries the app starts by path as it starts (app/first-queries.ts, issue 38).
+ */
 const SHELL =
-  /[\\/]src[\\/](app[\\/]layout[\\/]AppLayout|features[\\/]dashboard[\\/](pages[\\/]DashboardPage|components[\\/]\w+Dashboard))\.tsx$/;
+  /[\\/]src[\\/](app[\\/]layout[\\/]AppLayout|features[\\/]dashboard[\\/](pages[\\/]DashboardPage|components[\\/]\w+Dashboard)|app[\\/]first-queries)\.tsx?$/;
 
 /** The module ids of the graph matching `pattern`, found by walking down from the entry's imports. */
 function rootsOf(pattern: RegExp, graph: ModuleGraph, all: () => Iterable<string>): string[] {

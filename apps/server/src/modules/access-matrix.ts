@@ -2307,6 +2307,13 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     audit: 'search',
     request: (kit) => ({ query: { patient: kit.standing.patient } }),
   },
+  // « Facturer une visite »'s list (decision 0088): who may assemble, not who may read the visits (the pure cashier).
+  'GET /api/invoices/visits/': {
+    allow: BILLING_WORKERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'search',
+    request: (kit) => ({ query: { patient: kit.standing.patient } }),
+  },
   'POST /api/invoices/assemble/': {
     allow: BILLING_WORKERS,
     objectRule: NOT_BILLING_MEMBERS,
@@ -2451,6 +2458,13 @@ export const ACCESS_MATRIX: Readonly<Record<string, RoutePolicy>> = {
     objectRule: NOT_BILLING_MEMBERS,
     audit: 'read',
     request: async (kit) => ({ params: { id: (await kit.stay()).id } }),
+  },
+  // The cash desk finds the open stay taking a deposit (decision 0088): the stay's deposits' readers, not the stay's.
+  'GET /api/deposits/stays/': {
+    allow: BILLING_READERS,
+    objectRule: NOT_BILLING_MEMBERS,
+    audit: 'search',
+    request: () => ({ query: { search: 'a' } }),
   },
   // A stay without an invoice gets its draft first: the invoice's creation and the deposit are both recorded.
   'POST /api/hospitalizations/:id/deposits/': {

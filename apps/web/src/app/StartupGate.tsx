@@ -9,8 +9,10 @@ import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { configQueryOptions } from '../lib/app-config';
+import { holdShellRequests } from '../lib/first-data';
 import { refreshUser } from '../lib/profile';
 import { useAuthStore } from '../stores/auth';
+import { prefetchPage } from './page-prefetch';
 import { StartupLoader } from './StartupLoader';
 
 let userRefreshed = false;
@@ -41,9 +43,22 @@ function refreshUserOnce(): Promise<void> {
  * beside the strings of its language (main.tsx), instead of after the first render: one round trip less before
  * the first screen on slow links (issue 16).
  */
-export function beginStartup(queryClient: QueryClient): void {
+export function beginStartup(queryClient: QueryClient, pathname = window.location.pathname): void {
   void queryClient.prefetchQuery(configQueryOptions());
-  if (useAuthStore.getState().isAuthenticated) refreshUserOnce().catch(() => {});
+  if (!useAuthStore.getState().isAuthenticated) return;
+  const hospitalBefore = useAuthStore.getState().currentHospitalId;
+  refreshUserOnce().then(
+    () => {
+      // The refresh chose another hospital (the saved one is no longer the user's): what was started for the
+      // saved one is not shown.
+      if (hospitalBefore && useAuthStore.getState().currentHospitalId !== hospitalBefore)
+        queryClient.removeQueries({ predicate: (query) => query.queryKey.includes(hospitalBefore) });
+    },
+    () => {},
+  );
+  // Issue 38: the page's chunks and first data beside the refresh; the shell's own requests wait for them.
+  holdShellRequests();
+  void prefetchPage(queryClient, pathname);
 }
 
 export function StartupGate({ lang, children }: { lang: Language; children: ReactNode }) {

@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useAuthStore } from '../stores/auth';
 import { api } from './api-client';
+import { useShellRequestsReleased } from './first-data';
 import { notificationSocket } from './socket';
 
 export const chatKeys = {
@@ -19,10 +20,12 @@ export const isChatEvent = (e: TSocketEnvelope) => e.action.startsWith('chat.');
 export function useChatUnread(enabled = true): number {
   const hospital = useAuthStore((s) => s.currentHospitalId);
   const queryClient = useQueryClient();
+  // After the page's first data (lib/first-data.ts).
+  const released = useShellRequestsReleased();
   const query = useQuery({
     queryKey: chatKeys.unread(hospital),
     queryFn: () => api.get<{ unread_total: number }>('chat/unread/', { silent: true }),
-    enabled: enabled && !!hospital,
+    enabled: enabled && released && !!hospital,
     staleTime: 30_000,
   });
   useEffect(() => {

@@ -11,6 +11,7 @@ import { useEffect } from 'react';
 import { useAuthStore } from '../stores/auth';
 import { usePreferencesStore } from '../stores/preferences';
 import { api } from './api-client';
+import { useShellRequestsReleased } from './first-data';
 
 export const hospitalSettingsKey = (hospitalId: string | null) => ['hospital-settings', hospitalId] as const;
 
@@ -40,7 +41,12 @@ export function useUpdateHospitalSettings() {
 
 /** Keeps the current hospital's notification sound default in the preferences store (signed-in shell). */
 export function useHospitalSoundDefault(): void {
-  const sound = useHospitalSettings().data?.notification_sound;
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  // After the page's first data (lib/first-data.ts).
+  const released = useShellRequestsReleased();
+  const options = hospitalSettingsQueryOptions(hospitalId);
+  const sound = useQuery({ ...options, enabled: options.enabled !== false && released }).data
+    ?.notification_sound;
   useEffect(() => {
     if (sound !== undefined) usePreferencesStore.getState().setHospitalNotificationSound(sound);
   }, [sound]);

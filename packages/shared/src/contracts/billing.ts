@@ -23,6 +23,7 @@
  * | POST  | /patients/{id}/coverages/{coverage_id}/end/ | billing staff, managers |
  * | GET   | /patients/{id}/balance/                    | billing staff, managers and clinicians (doctor, midwife, nurse) |
  * | GET   | /invoices/                                 | billing staff, managers (patient, status, kind, from, to, number) |
+ * | GET   | /invoices/visits/?patient                  | billing staff: a patient's visits to pick for the assembly (date, department, status, live invoice; no clinical content) |
  * | POST  | /invoices/assemble/                        | billing staff: the draft of a visit or a stay (201 new, 200 existing draft, refreshed); answers its summary (`ZInvoiceAssembly`: header, line counts, unpriced acts), not its lines |
  * | GET   | /invoices/{id}/                            | billing staff, managers (audited read) |
  * | POST  | /invoices/{id}/lines/                      | billing staff: a manual line on a draft |
@@ -49,6 +50,7 @@
  */
 
 import { z } from 'zod';
+import { ADMISSION_STATUSES } from '../domain/admissions.js';
 import { changeDue } from '../domain/money.js';
 import { ZPageQuery, zDateTime, zPage, zSearch } from './common.js';
 import { ACT_CATEGORIES, PAYER_CATEGORIES, zMinor } from './medical-acts.js';
@@ -64,6 +66,7 @@ export const BILLING_ROUTES = {
   balance: (patientId: string) => `/patients/${patientId}/balance/`,
   invoices: '/invoices/',
   assemble: '/invoices/assemble/',
+  invoiceVisits: '/invoices/visits/',
   invoice: (id: string) => `/invoices/${id}/`,
   invoiceLines: (id: string) => `/invoices/${id}/lines/`,
   lineRemove: (id: string, lineId: string) => `/invoices/${id}/lines/${lineId}/remove/`,
@@ -355,6 +358,24 @@ export const ZInvoiceQuery = ZPageQuery.extend({
   number: z.string().trim().max(40).optional(),
 });
 
+/**
+ * A visit as « Facturer une visite » lists it (issue 37, decision 0088): enough to pick the one to bill — its date,
+ * department and status, and its live invoice if any; no reason, triage or doctor (the cash desk may not read the
+ * visit itself).
+ */
+export const ZInvoiceVisit = z.object({
+  id: z.uuid(),
+  admitted_at: zDateTime,
+  department: z.string(),
+  status: z.enum(ADMISSION_STATUSES),
+  /** The visit's live invoice (a draft or issued; a visit billed with its stay has none of its own), else null. */
+  invoice: z.object({ id: z.uuid(), status: z.enum(['draft', 'issued']) }).nullable(),
+});
+export type TInvoiceVisit = z.infer<typeof ZInvoiceVisit>;
+export const ZInvoiceVisitList = zPage(ZInvoiceVisit);
+/** The patient's visits in this hospital, newest first. */
+export const ZInvoiceVisitQuery = ZPageQuery.extend({ patient: z.uuid() });
+
 export const ZInvoiceAssemble = z
   .object({
     admission: z.uuid().nullish(),
@@ -487,6 +508,23 @@ export const ZStayDeposits = z.object({
 });
 export type TStayDeposits = z.infer<typeof ZStayDeposits>;
 
+/**
+ * A stay as the cash desk sees it (issue 37, decision 0088): enough to find the patient's open stay and take a
+ * deposit — no reason, diagnosis, doctor or bed (the stay page stays the clinicians').
+ */
+export const ZDepositStay = z.object({
+  id: z.uuid(),
+  status: z.enum(['pending_bed', 'admitted']),
+  patient: ZBillingPatient,
+  department: z.string(),
+  requested_at: zDateTime,
+  admitted_at: zDateTime.nullable(),
+});
+export type TDepositStay = z.infer<typeof ZDepositStay>;
+export const ZDepositStayList = zPage(ZDepositStay);
+/** The open stays of the hospital; `search`: the patient's name or record number. */
+export const ZDepositStayQuery = ZPageQuery.extend({ ...zSearch() });
+
 /** A refund: a negative movement in the payment's currency (≤ what is left of it), with a reason. */
 export const ZPaymentRefund = z.object({ amount: zMinor.min(1), reason }).strict();
 
@@ -512,6 +550,8 @@ export const ZReceipt = z.object({
   patient: ZBillingPatient,
   invoice: ZInvoiceMoney.extend({ currency: z.string() }),
   payment: ZPayment,
+  /** A deposit's stay (its department and dates: a stay has no number of its own; decision 0088); else null. */
+  stay: ZDepositStay.pick({ id: true, department: true, requested_at: true, admitted_at: true }).nullable(),
 });
 export type TReceipt = z.infer<typeof ZReceipt>;
 

@@ -494,6 +494,8 @@ export const ZCareVitals = z
     confused: z.boolean().nullish(),
     pain: zVital('pain'),
     weight: zVital('weight'),
+    /** cm (optional; not part of NEWS2). */
+    height: zVital('height'),
     glycaemia: zVital('glycaemia'),
     note: z.string().trim().max(500).nullish(),
   })
@@ -510,6 +512,7 @@ export const ZCareVitals = z
         v.avpu,
         v.pain,
         v.weight,
+        v.height,
         v.glycaemia,
       ].some((x) => x !== null && x !== undefined),
     { message: 'care.vitals_empty', path: ['temperature'] },
@@ -560,6 +563,8 @@ export const ZVitalsRecord = z.object({
   confused: z.boolean().nullable(),
   pain: z.number().int().nullable(),
   weight: z.number().nullable(),
+  /** cm (optional; not part of NEWS2). */
+  height: z.number().nullable(),
   glycaemia: z.number().nullable(),
   note: z.string().nullable(),
   /** Null for a child (NEWS2 is from 16 years). */
@@ -665,6 +670,8 @@ export const ZChartPoint = z.object({
   spo2: z.number().int().nullable(),
   pain: z.number().int().nullable(),
   weight: z.number().nullable(),
+  /** cm. */
+  height: z.number().nullable(),
   news2: z.number().int().nullable(),
   /** Where the set was recorded (ward, triage, consultation): the chart shows the patient's one series. */
   source: z.enum(VITALS_SOURCES),

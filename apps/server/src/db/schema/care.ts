@@ -194,6 +194,8 @@ export const careVitals = pgTable(
     confused: boolean('confused'),
     pain: smallint('pain'),
     weight: numeric('weight', { precision: 5, scale: 2, mode: 'number' }),
+    /** cm (issue 39: a scale-and-stadiometer or the ward's measure; FHIR 8302-2). Not part of NEWS2. */
+    height: numeric('height', { precision: 4, scale: 1, mode: 'number' }),
     glycaemia: numeric('glycaemia', { precision: 4, scale: 1, mode: 'number' }),
     note: text('note'),
     /** Null for a child (NEWS2 is from 16 years). */
@@ -217,6 +219,8 @@ export const careVitals = pgTable(
     index('care_vitals_plan_idx').on(t.planId, t.recordedAt.desc()),
     index('care_vitals_patient_idx').on(t.patientId, t.recordedAt.desc()),
     index('care_vitals_hospital_idx').on(t.hospitalId, t.recordedAt.desc()),
+    // The app's bounds (VITAL_BOUNDS.height of packages/shared, the triage's): 20–250 cm.
+    check('care_vitals_height_ck', sql`${t.height} between 20 and 250`),
   ],
 );
 

@@ -232,3 +232,29 @@ export const examOrders = pgTable(
     index('exam_orders_requester_idx').on(t.requestedBy, t.status, t.acknowledgedAt),
   ],
 );
+
+/**
+ * The retry key of a laboratory value an instrument or a reference laboratory posted through FHIR (issue 39,
+ * decision 0085): the identifier's name-based uuid, once per hospital, and the order field it went into. A retry
+ * of the same identifier answers that value and writes nothing.
+ */
+export const examResultPosts = pgTable(
+  'exam_result_posts',
+  {
+    id: id(),
+    hospitalId: hospitalRef(),
+    idempotencyKey: uuid('idempotency_key').notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => examOrders.id),
+    fieldKey: text('field_key').notNull(),
+    postedBy: uuid('posted_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('exam_result_posts_key_uq').on(t.hospitalId, t.idempotencyKey),
+    index('exam_result_posts_order_idx').on(t.orderId),
+  ],
+);

@@ -11,6 +11,8 @@ import {
   ZCoverageList,
   ZCreditNoteCreate,
   ZDepositCreate,
+  ZDepositStayList,
+  ZDepositStayQuery,
   ZExchangeRate,
   ZExchangeRateCreate,
   ZExchangeRateList,
@@ -27,6 +29,8 @@ import {
   ZInvoiceLineRemove,
   ZInvoiceList,
   ZInvoiceQuery,
+  ZInvoiceVisitList,
+  ZInvoiceVisitQuery,
   ZMobileMoneyCallbackAck,
   ZMobileMoneyOperatorParams,
   ZMobileMoneyRequest,
@@ -450,6 +454,24 @@ export async function billingRoutes(app: FastifyInstance) {
       return pageOf(request, request.query, count, rows, { countCapped: capped });
     },
   );
+  r.get(
+    '/api/invoices/visits/',
+    {
+      config: worker,
+      schema: {
+        tags,
+        summary:
+          "A patient's visits to pick for the assembly: date, department, status, live invoice; no clinical content (decision 0088)",
+        querystring: ZInvoiceVisitQuery,
+        response: { 200: ZInvoiceVisitList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, patient } = request.query;
+      const { rows, count } = await invoices.visits(contextOf(request), patient, page, page_size);
+      return pageOf(request, request.query, count, rows);
+    },
+  );
   r.post(
     '/api/invoices/assemble/',
     {
@@ -636,6 +658,23 @@ export async function billingRoutes(app: FastifyInstance) {
       },
     },
     async (request) => deposits.list(contextOf(request), request.params.id),
+  );
+  r.get(
+    '/api/deposits/stays/',
+    {
+      config: reader,
+      schema: {
+        tags,
+        summary: 'The open stays, to find the one taking a deposit at the cash desk (decision 0088)',
+        querystring: ZDepositStayQuery,
+        response: { 200: ZDepositStayList },
+      },
+    },
+    async (request) => {
+      const { page, page_size, search } = request.query;
+      const { rows, count } = await deposits.stays(contextOf(request), search, page, page_size);
+      return pageOf(request, request.query, count, rows);
+    },
   );
   r.post(
     '/api/hospitalizations/:id/deposits/',

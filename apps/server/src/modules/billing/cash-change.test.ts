@@ -149,6 +149,61 @@ describe(`the amount tendered and the change due (${TEST_DB_KIND})`, () => {
     expect(await paidOf(inv.id)).toBe(0);
   });
 
+  it('a cash deposit keeps what was handed over and the change, on its receipt; refuses what does not cover it', async () => {
+    const s = await stayOfDays(ctx, { desk, doctor }, urg, 1);
+    const url = `/api/hospitalizations/${s.id}/deposits/`;
+    const deposit = (body: Record<string, unknown>, language = 'fr') =>
+      ctx.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...cashier.headers, 'accept-language': language },
+        payload: body,
+      });
+    // Short, in French and English; with a card; nothing recorded.
+    const short = await deposit({ method: 'cash', amount: 35_000, amount_tendered: 30_000 });
+    expect(short.statusCode, short.body).toBe(400);
+    expect(short.json().amount_tendered).toEqual([
+      'Le montant reçu est inférieur au montant à encaisser : il doit le couvrir.',
+    ]);
+    const en = await deposit({ method: 'cash', amount: 35_000, amount_tendered: 30_000 }, 'en');
+    expect(en.statusCode, en.body).toBe(400);
+    expect(en.json().amount_tendered).toEqual([
+      'The amount tendered is less than the amount to take: it must cover it.',
+    ]);
+    const card = await deposit({
+      method: 'card',
+      amount: 35_000,
+      amount_tendered: 50_000,
+      reference: 'TPE-0042',
+    });
+    expect(card.statusCode, card.body).toBe(400);
+    expect(Object.keys(card.json())).toEqual(['amount_tendered']);
+    const none = await call(ctx.app, cashier, 'GET', url);
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.json().deposits).toEqual([]);
+
+    const res = await deposit({ method: 'cash', amount: 35_000, amount_tendered: 50_000 });
+    expect(res.statusCode, res.body).toBe(201);
+    const receipt = res.json() as TReceipt;
+    expect(receipt.payment).toMatchObject({
+      is_deposit: true,
+      amount: 35_000,
+      amount_tendered: 50_000,
+      change_due: 15_000,
+    });
+    // The printable receipt of the deposit carries both lines; the deposit counts the amount taken.
+    const printed = await call(ctx.app, cashier, 'GET', `/api/receipts/${receipt.id}/`);
+    expect(printed.statusCode, printed.body).toBe(200);
+    expect((printed.json() as TReceipt).payment).toMatchObject({
+      is_deposit: true,
+      amount_tendered: 50_000,
+      change_due: 15_000,
+    });
+    const shown = await call(ctx.app, cashier, 'GET', url);
+    expect(shown.json().total).toBe(35_000);
+    expect(await paidOf(receipt.invoice.id)).toBe(35_000);
+  });
+
   it('the database keeps the change consistent with what was handed over', async () => {
     const inv = await issuedInvoice();
     const res = await pay({ invoice: inv.id, method: 'cash', amount: 2_000, amount_tendered: 5_000 });

@@ -1,11 +1,16 @@
-import type { TDepositCreate, TReceipt, TStayDeposits } from '@greensen/shared/contracts/billing';
+import type {
+  TDepositCreate,
+  TDepositStay,
+  TReceipt,
+  TStayDeposits,
+} from '@greensen/shared/contracts/billing';
 import type { FastifyInstance } from 'fastify';
 import { type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { ApiError, conflict, notFound } from '../../lib/errors.js';
 import { hospitalCurrency } from '../../lib/queries.js';
 import { requireBillingReader, requireBillingStaff } from './billing.access.js';
 import { balanceOf, depositsOfInvoice, findInvoice } from './billing.repository.js';
-import { liveInvoiceOfStay, patientOfStay } from './deposits.repository.js';
+import { listDepositStays, liveInvoiceOfStay, patientOfStay } from './deposits.repository.js';
 import type { InvoicesService } from './invoices.service.js';
 import type { PaymentsService } from './payments.service.js';
 
@@ -45,6 +50,27 @@ export class DepositsService {
     }
     if (!invoiceId) throw conflict('billing.assembling');
     return this.payments.record(ctx, { ...body, invoice: invoiceId }, { deposit: true });
+  }
+
+  /**
+   * `GET /api/deposits/stays/` (decision 0088): the open stays of the hospital for the cash desk to find the one
+   * taking a deposit — the billing readers of the stay's deposits, who may not read the stay itself; a search.
+   */
+  async stays(
+    ctx: ServiceContext,
+    search: string | undefined,
+    page: number,
+    pageSize: number,
+  ): Promise<{ rows: TDepositStay[]; count: number }> {
+    const hospital = scopedHospital(ctx);
+    await requireBillingReader(this.app.db, ctx);
+    const found = await listDepositStays(this.app.db, hospital.id, search, pageSize, (page - 1) * pageSize);
+    await this.app.audit.record(ctx, {
+      action: 'deposit.stays',
+      resourceType: 'hospitalization',
+      details: { filters: { search: search ?? null }, page, results: found.rows.length },
+    });
+    return found;
   }
 
   /** `GET /api/hospitalizations/{id}/deposits/`: the deposits (and their refunds) and the invoice counting them. */

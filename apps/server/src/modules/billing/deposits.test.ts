@@ -1,4 +1,5 @@
 import {
+  type TDepositStay,
   type TInvoiceDetail,
   type TReceipt,
   type TStayDeposits,
@@ -23,6 +24,8 @@ let hospitalId: string;
 let urg: string;
 let cashier: Actor;
 let cashier2: Actor;
+/** A `CASHIER` of the billing department (decision 0070): no access to the stay itself. */
+let pureCashier: Actor;
 let doctor: Actor;
 let desk: Actor;
 let headDoctor: Actor;
@@ -42,6 +45,25 @@ async function depositsOf(stayId: string, actor = cashier): Promise<TStayDeposit
   return res.json();
 }
 
+interface Page {
+  count: number;
+  next: string | null;
+  results: TDepositStay[];
+}
+
+async function openStays(actor: Actor, query: Record<string, string>): Promise<Page> {
+  const res = await call(ctx.app, actor, 'GET', `/api/deposits/stays/?${new URLSearchParams(query)}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function patientOf(patientId: string) {
+  const res = await ctx.database.db.execute<{ first_name: string; last_name: string; record_number: string }>(
+    sql`select first_name, last_name, record_number from patients where id = ${patientId}`,
+  );
+  return res.rows[0]!;
+}
+
 beforeAll(async () => {
   ctx = await createTestApp();
   const h = await journeyHospital(ctx, { code: `DE${Math.floor(Math.random() * 1e5)}` });
@@ -51,6 +73,7 @@ beforeAll(async () => {
   const cai = await billingDepartment(ctx, hospitalId);
   cashier = await memberOf(ctx, hospitalId, 'SECRETARY', [cai]);
   cashier2 = await memberOf(ctx, hospitalId, 'SECRETARY', [cai]);
+  pureCashier = await memberOf(ctx, hospitalId, 'CASHIER', [cai]);
   headDoctor = await memberOf(ctx, hospitalId, 'HEAD_DOCTOR', [urg]);
   doctor = await h.as('DOCTOR');
   desk = await h.as('SECRETARY');
@@ -192,5 +215,114 @@ describe(`deposits under concurrency (${TEST_DB_KIND})`, () => {
       sql`select count(*)::int as n from payments where reference = ${body.reference}`,
     );
     expect(Number(n.rows[0]!.n)).toBe(1);
+  });
+});
+
+// The cash desk's deposits (issue 37, decision 0088): a pure cashier finds the open stay without reading the stay,
+// takes the deposit, and its receipt reads as a deposit's.
+describe(`the cash desk's open stays (${TEST_DB_KIND})`, () => {
+  it('a cashier finds an open stay by name or record number, without reading the stay itself; audited', async () => {
+    const s = await stay(1);
+    const p = await patientOf(s.patient);
+    // The stay page stays the clinicians': the cashier may not read it.
+    expect((await call(ctx.app, pureCashier, 'GET', `/api/hospitalizations/${s.id}/`)).statusCode).toBe(403);
+
+    const byName = await openStays(pureCashier, { search: p.last_name.toUpperCase() });
+    expect(byName.results.map((r) => r.id)).toContain(s.id);
+    const found = byName.results.find((r) => r.id === s.id)!;
+    expect(found.patient).toEqual({
+      id: s.patient,
+      record_number: p.record_number,
+      full_name: expect.stringContaining(p.last_name),
+    });
+    expect(found.department).toBeTruthy();
+    expect(found.status).toBe('pending_bed');
+    // Nothing clinical in the item: no reason, doctor, diagnosis or bed.
+    expect(Object.keys(found).sort()).toEqual([
+      'admitted_at',
+      'department',
+      'id',
+      'patient',
+      'requested_at',
+      'status',
+    ]);
+    expect((await openStays(pureCashier, { search: p.record_number })).results.map((r) => r.id)).toEqual([
+      s.id,
+    ]);
+    expect((await openStays(pureCashier, { search: 'zzz-nobody-zzz' })).results).toEqual([]);
+
+    const audit = await ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_events
+      where action = 'deposit.stays' and hospital_id = ${hospitalId} and resource_type = 'hospitalization'`);
+    expect(Number(audit.rows[0]!.n)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('lists only the open stays of this hospital, paginated; refuses a clinician', async () => {
+    const open = await stay(1);
+    const closed = await stay(1);
+    await ctx.database.db.execute(
+      sql`update hospitalizations set status = 'discharged', ended_at = now(), discharge_mode = 'home'
+        where id = ${closed.id}`,
+    );
+    const all = await openStays(pureCashier, { page_size: '100' });
+    const ids = all.results.map((r) => r.id);
+    expect(ids).toContain(open.id);
+    expect(ids).not.toContain(closed.id);
+    expect(all.results.every((r) => r.status === 'pending_bed' || r.status === 'admitted')).toBe(true);
+
+    const first = await openStays(pureCashier, { page_size: '1' });
+    expect(first.results).toHaveLength(1);
+    expect(first.count).toBe(all.count);
+    expect(first.next).toContain('page=2');
+    const second = await openStays(pureCashier, { page_size: '1', page: '2' });
+    expect(second.results[0]!.id).not.toBe(first.results[0]!.id);
+
+    // Another hospital's pureCashier sees none of these stays.
+    const theirs = await openStays(stranger, { page_size: '100' });
+    expect(theirs.results.filter((r) => ids.includes(r.id))).toEqual([]);
+    expect((await call(ctx.app, doctor, 'GET', '/api/deposits/stays/')).statusCode).toBe(403);
+  });
+
+  it("a deposit's receipt names its stay; a payment's receipt has none", async () => {
+    const s = await stay(1);
+    await openSession(pureCashier);
+    const res = await call(ctx.app, pureCashier, 'POST', `/api/hospitalizations/${s.id}/deposits/`, {
+      method: 'cash',
+      amount: 900_000,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const taken = res.json() as TReceipt;
+    const found = (await openStays(pureCashier, { search: (await patientOf(s.patient)).record_number }))
+      .results[0]!;
+    const expected = {
+      id: s.id,
+      department: found.department,
+      requested_at: found.requested_at,
+      admitted_at: found.admitted_at,
+    };
+    expect(taken.stay).toEqual(expected);
+    // More deposited than used so far: a credit in the patient's favour (a negative balance).
+    expect(taken.invoice.balance).toBeLessThan(0);
+    const read = await call(ctx.app, pureCashier, 'GET', `/api/receipts/${taken.id}/`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect((read.json() as TReceipt).stay).toEqual(expected);
+
+    // Another stay's invoice issued and paid: a payment's receipt is an invoice's, without a stay.
+    const other = await stay(1);
+    const draft = await call(ctx.app, pureCashier, 'POST', '/api/invoices/assemble/', {
+      hospitalization: other.id,
+    });
+    expect(draft.statusCode, draft.body).toBe(201);
+    const invoice = draft.json().id as string;
+    const issued = await call(ctx.app, pureCashier, 'POST', `/api/invoices/${invoice}/issue/`);
+    expect(issued.statusCode, issued.body).toBe(200);
+    const paid = await call(ctx.app, pureCashier, 'POST', '/api/payments/', {
+      invoice,
+      method: 'cash',
+      amount: 1_000,
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const payment = paid.json() as TReceipt;
+    expect(payment.payment.is_deposit).toBe(false);
+    expect(payment.stay).toBeNull();
   });
 });

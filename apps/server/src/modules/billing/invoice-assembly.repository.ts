@@ -2,10 +2,12 @@
  * The SQL of an invoice's assembly (issue 21, decision 0027; issue 41): the encounter and its live invoice,
  * locked; the coverages that may pay; the acts derived from what the journey recorded; the acts not billed yet.
  */
+import type { TInvoiceVisit } from '@greensen/shared/contracts/billing';
 import type { PayerCategory } from '@greensen/shared/contracts/medical-acts';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { invoices } from '../../db/schema/index.js';
+import { isoRequired } from '../../lib/clinical.js';
 import { examOfStay, prescriptionOfStay } from '../hospitalizations/stay-orders.repository.js';
 import { notOnInvoice, ruleJoin, type SplitRow, splitRowsOf, tariffOn } from './invoice-lines.repository.js';
 import { liveInvoice } from './invoice-money.js';
@@ -209,4 +211,50 @@ export async function linesAndUnbilledActs(
       where ${actsOfEncounter(enc)} and pa.cancelled_at is null and ${notOnInvoice(invoiceId)}
       order by kind desc, position, performed_at, id`);
   return res.rows;
+}
+
+type InvoiceVisitRow = {
+  id: string;
+  admitted_at: Date | string;
+  department: string;
+  status: TInvoiceVisit['status'];
+  invoice_id: string | null;
+  invoice_status: 'draft' | 'issued' | null;
+};
+
+/**
+ * « Facturer une visite »'s list (issue 37, decision 0088): the patient's visits in the hospital, newest first, with
+ * their live invoice (one per visit: the unique index) — the date, department and status only; the count only past
+ * a full first page.
+ */
+export async function listInvoiceVisits(
+  q: Queryable,
+  hospitalId: string,
+  patientId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: TInvoiceVisit[]; count: number }> {
+  const where = sql`a.hospital_id = ${hospitalId} and a.patient_id = ${patientId}`;
+  const res = await q.execute<InvoiceVisitRow>(sql`select a.id, a.admitted_at, d.name as department,
+      a.status::text as status, inv.id as invoice_id, inv.status::text as invoice_status
+    from admissions a
+    join departments d on d.id = a.department_id
+    left join lateral (select i.id, i.status from invoices i
+      where i.hospital_id = a.hospital_id and i.admission_id = a.id and ${liveInvoice('i')} limit 1) inv on true
+    where ${where}
+    order by a.admitted_at desc, a.id desc limit ${limit} offset ${offset}`);
+  const rows = res.rows.map(
+    (r): TInvoiceVisit => ({
+      id: r.id,
+      admitted_at: isoRequired(r.admitted_at),
+      department: r.department,
+      status: r.status,
+      invoice: r.invoice_id && r.invoice_status ? { id: r.invoice_id, status: r.invoice_status } : null,
+    }),
+  );
+  if (offset === 0 && rows.length < limit) return { rows, count: rows.length };
+  const counted = await q.execute<{ n: number }>(
+    sql`select count(*)::int as n from admissions a where ${where}`,
+  );
+  return { rows, count: Number(counted.rows[0]?.n ?? 0) };
 }

@@ -7,6 +7,7 @@ import {
   type TInvoiceDetail,
   type TInvoiceLine,
   type TInvoiceLineCreate,
+  type TInvoiceVisit,
   type TPaymentSummary,
   type TUnpriced,
 } from '@greensen/shared/contracts/billing';
@@ -29,6 +30,7 @@ import {
   paymentsOf,
   toInvoice,
 } from './billing.repository.js';
+import { listInvoiceVisits } from './invoice-assembly.repository.js';
 import { InvoiceAssemblyService, unpricedOf } from './invoice-assembly.service.js';
 import {
   hasLiveLine,
@@ -140,6 +142,26 @@ export class InvoicesService {
   private async unpricedActs(q: Queryable, invoiceId: string): Promise<TUnpriced[]> {
     const rows = await unpricedActsOfInvoice(q, invoiceId);
     return rows.map((r) => ({ performed_act: r.id, label: r.label, reason: 'no_tariff' }));
+  }
+
+  /**
+   * `GET /api/invoices/visits/` (issue 37, decision 0088): the patient's visits for « Facturer une visite » — who
+   * may assemble an invoice, who may not read the visits themselves (the pure cashier); audited as a list read.
+   */
+  async visits(
+    ctx: ServiceContext,
+    patient: string,
+    page: number,
+    pageSize: number,
+  ): Promise<{ rows: TInvoiceVisit[]; count: number }> {
+    const hospital = scopedHospital(ctx);
+    await requireBillingStaff(this.app.db, ctx);
+    const found = await listInvoiceVisits(this.app.db, hospital.id, patient, pageSize, (page - 1) * pageSize);
+    await this.app.audit.record(
+      ctx,
+      listReadEntry('invoice.visits', 'admission', { patient }, page, found.rows.length),
+    );
+    return found;
   }
 
   /** `POST /api/invoices/assemble/` (invoice-assembly.service.ts). */

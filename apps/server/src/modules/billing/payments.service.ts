@@ -28,6 +28,7 @@ import {
   pendingMobileMoney,
   toPayment,
 } from './billing.repository.js';
+import { depositStayOf } from './deposits.repository.js';
 import { rateInForce } from './exchange-rates.repository.js';
 import { hospitalNameAndCode } from './mobile-money.repository.js';
 import {
@@ -303,6 +304,11 @@ export class PaymentsService {
         balance: balanceOf(inv!),
       },
       payment: toPayment(row),
+      // A deposit reads as one (decision 0088): its stay rather than the draft's missing number.
+      stay:
+        row.is_deposit && inv!.hospitalization_id
+          ? await depositStayOf(this.app.db, hospital.id, inv!.hospitalization_id)
+          : null,
     };
   }
 

@@ -361,6 +361,7 @@ export type VitalsRow = {
   confused: boolean | null;
   pain: Numeric;
   weight: Numeric;
+  height: Numeric;
   glycaemia: Numeric;
   note: string | null;
   news2: TNews2 | string | null;
@@ -390,6 +391,7 @@ export function toVitals(r: VitalsRow): TVitalsRecord {
     confused: r.confused ?? null,
     pain: num(r.pain),
     weight: num(r.weight),
+    height: num(r.height),
     glycaemia: num(r.glycaemia),
     note: r.note ?? null,
     news2: parseJson<TNews2>(r.news2),

@@ -331,6 +331,31 @@ describe('vitals rounds and NEWS2', () => {
       weight: 71.5,
     });
   });
+
+  it('keeps an optional height in cm with a set (not in NEWS2), within the app’s bounds; the chart and the series show it', async () => {
+    const a = await planInBed();
+    const set = await call(ctx.app, nurse, 'POST', `/api/care/plans/${a.plan}/vitals/`, {
+      vitals: { weight: 64, height: 168.5 },
+    });
+    expect(set.statusCode, set.body).toBe(201);
+    expect(set.json()).toMatchObject({ weight: 64, height: 168.5 });
+    // Height alone is a set; NEWS2 does not read it: no sign of its own, no score.
+    const alone = await call(ctx.app, nurse, 'POST', `/api/care/plans/${a.plan}/vitals/`, {
+      vitals: { height: 169 },
+    });
+    expect(alone.statusCode, alone.body).toBe(201);
+    expect(alone.json().news2).toBeNull();
+    const tall = await call(ctx.app, nurse, 'POST', `/api/care/plans/${a.plan}/vitals/`, {
+      vitals: { height: 300 },
+    });
+    expect(tall.statusCode).toBe(400);
+    const list = await call(ctx.app, nurse, 'GET', `/api/care/plans/${a.plan}/vitals/`);
+    expect(list.json().results.map((v: { height: number | null }) => v.height)).toEqual([169, 168.5]);
+    const chart = await call(ctx.app, nurse, 'GET', `/api/care/plans/${a.plan}/chart/?days=1`);
+    expect(chart.json().points.map((p: { height: number | null }) => p.height)).toEqual(
+      expect.arrayContaining([168.5, 169]),
+    );
+  });
 });
 
 describe('records queued offline (issue 40)', () => {

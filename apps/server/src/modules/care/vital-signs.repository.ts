@@ -74,20 +74,20 @@ function sources(
         cv.respiratory_rate::numeric as respiratory_rate, cv.systolic_bp::numeric as systolic_bp,
         cv.diastolic_bp::numeric as diastolic_bp, cv.spo2::numeric as spo2, cv.on_oxygen,
         cv.oxygen_flow::numeric as oxygen_flow, cv.avpu, cv.confused, cv.pain::numeric as pain,
-        cv.weight::numeric as weight, cv.glycaemia::numeric as glycaemia, cv.note, cv.news2_score, cv.news2,
+        cv.weight::numeric as weight, cv.height::numeric as height, cv.glycaemia::numeric as glycaemia, cv.note, cv.news2_score, cv.news2,
         cv.escalated_to
       from care_vitals cv where cv.hospital_id = ${hospitalId} and cv.patient_id = ${patient}
         ${within(sql`cv.recorded_at`)} ${tail('cv.recorded_at')})`,
     sql`(select 'triage'::text, tr.id, null::uuid, tr.patient_id, tr.recorded_at, tr.recorded_by,
         tr.temperature::numeric, tr.heart_rate::numeric, tr.respiratory_rate::numeric, tr.systolic_bp::numeric,
         tr.diastolic_bp::numeric, tr.spo2::numeric, false, null::numeric, tr.avpu, tr.confused, tr.pain::numeric,
-        tr.weight::numeric, tr.glycaemia::numeric, tr.notes, tr.news2_score, tr.news2, '{}'::uuid[]
+        tr.weight::numeric, tr.height::numeric, tr.glycaemia::numeric, tr.notes, tr.news2_score, tr.news2, '{}'::uuid[]
       from triage_records tr where tr.hospital_id = ${hospitalId} and tr.patient_id = ${patient}
         ${within(sql`tr.recorded_at`)} ${tail('tr.recorded_at')})`,
     sql`(select 'consultation'::text, c.id, null::uuid, c.patient_id, c.started_at, c.doctor_id,
         ${num('temperature')}, ${num('heart_rate')}, ${num('respiratory_rate')}, ${num('systolic_bp')},
         ${num('diastolic_bp')}, ${num('spo2')}, false, null::numeric, c.vitals->>'avpu',
-        (c.vitals->>'confused')::boolean, ${num('pain')}, ${num('weight')}, ${num('glycaemia')}, null::text,
+        (c.vitals->>'confused')::boolean, ${num('pain')}, ${num('weight')}, ${num('height')}, ${num('glycaemia')}, null::text,
         c.news2_score, c.news2, '{}'::uuid[]
       from consultations c where c.hospital_id = ${hospitalId} and c.patient_id = ${patient}
         and c.vitals is not null and c.status <> 'cancelled'
@@ -123,6 +123,7 @@ export type SeriesRow = {
   confused: boolean | null;
   pain: string | number | null;
   weight: string | number | null;
+  height: string | number | null;
   glycaemia: string | number | null;
   note: string | null;
   news2_score: number | null;
@@ -154,6 +155,7 @@ export function toSeriesVitals(r: SeriesRow): TVitalsRecord {
     confused: r.confused ?? null,
     pain: n(r.pain),
     weight: n(r.weight),
+    height: n(r.height),
     glycaemia: n(r.glycaemia),
     note: r.note ?? null,
     news2: parseJson<TVitalsRecord['news2'] & object>(r.news2),

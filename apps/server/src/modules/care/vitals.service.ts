@@ -217,6 +217,7 @@ export class VitalsService {
       confused: v.confused ?? null,
       pain: v.pain ?? null,
       weight: v.weight ?? null,
+      height: v.height ?? null,
       glycaemia: v.glycaemia ?? null,
       note: v.note ?? null,
       news2Score: news2?.score ?? null,
@@ -359,6 +360,7 @@ export class VitalsService {
       spo2: num(r.spo2),
       pain: num(r.pain),
       weight: num(r.weight),
+      height: num(r.height),
       news2: num(r.news2_score),
       source: r.source,
     }));

@@ -52,6 +52,7 @@ export interface ExamOrderInput {
 }
 
 type Locked = NonNullable<Awaited<ReturnType<typeof lockOrder>>>;
+type Change = (tx: Tx, order: Locked, notify: Notify) => Promise<Record<string, unknown> | undefined>;
 
 /** The user's memberships in the current hospital, as the exam rules read them. */
 export function examActorOf(ctx: ServiceContext): ExamActor {
@@ -265,39 +266,52 @@ export class ExamsService {
     id: string,
     action: ExamAction,
     version: number | undefined,
-    change: (tx: Tx, order: Locked, notify: Notify) => Promise<Record<string, unknown> | undefined>,
+    change: Change,
+  ) {
+    return withNotifications(this.app, (tx, notify) =>
+      this.actIn(tx, notify, ctx, id, action, version, change),
+    );
+  }
+
+  /** `act` inside the caller's transaction (a FHIR post locks its retry key in the same one). */
+  private async actIn(
+    tx: Tx,
+    notify: Notify,
+    ctx: ServiceContext,
+    id: string,
+    action: ExamAction,
+    version: number | undefined,
+    change: Change,
   ) {
     const hospital = scopedHospital(ctx);
     const actor = examActorOf(ctx);
-    return withNotifications(this.app, async (tx, notify) => {
-      const order = await lockOrder(tx, hospital.id, id);
-      if (!order) throw notFound();
-      if (!examActionLegal(order.status, action))
-        throw conflict('exams.illegal_move', {
-          status: translate(ctx.lang, `exams.status.${order.status}`),
-        });
-      const facts = {
-        status: order.status,
-        requestedBy: order.requested_by,
-        departmentId: order.department_id,
-      };
-      if (!examActionPermitted(actor, facts, action)) throw forbidden(`exams.forbidden.${action}`);
-      if (version !== undefined && version !== order.version) throw conflict('exams.stale');
-      const details = await change(tx, order, notify);
-      await this.app.audit.record(
-        ctx,
-        {
-          action: `exam.${action}`,
-          resourceType: 'exam',
-          resourceId: order.id,
-          patientId: order.patient_id,
-          details: { from: order.status, ...(details ?? {}) },
-        },
-        tx,
-      );
-      const view = (await findOrder(tx, hospital.id, order.id))!;
-      return this.present(actor, view);
-    });
+    const order = await lockOrder(tx, hospital.id, id);
+    if (!order) throw notFound();
+    if (!examActionLegal(order.status, action))
+      throw conflict('exams.illegal_move', {
+        status: translate(ctx.lang, `exams.status.${order.status}`),
+      });
+    const facts = {
+      status: order.status,
+      requestedBy: order.requested_by,
+      departmentId: order.department_id,
+    };
+    if (!examActionPermitted(actor, facts, action)) throw forbidden(`exams.forbidden.${action}`);
+    if (version !== undefined && version !== order.version) throw conflict('exams.stale');
+    const details = await change(tx, order, notify);
+    await this.app.audit.record(
+      ctx,
+      {
+        action: `exam.${action}`,
+        resourceType: 'exam',
+        resourceId: order.id,
+        patientId: order.patient_id,
+        details: { from: order.status, ...(details ?? {}) },
+      },
+      tx,
+    );
+    const view = (await findOrder(tx, hospital.id, order.id))!;
+    return this.present(actor, view);
   }
 
   private async update(tx: Tx, order: Locked, values: ExamOrderChange) {
@@ -305,11 +319,15 @@ export class ExamsService {
   }
 
   start(ctx: ServiceContext, id: string, version: number | undefined) {
+    return this.act(ctx, id, 'start', version, this.startChange(ctx));
+  }
+
+  private startChange(ctx: ServiceContext): Change {
     const me = actingUser(ctx).id;
-    return this.act(ctx, id, 'start', version, async (tx, order) => {
+    return async (tx, order) => {
       await this.update(tx, order, { status: 'in_progress', startedBy: me, startedAt: new Date() });
       return undefined;
-    });
+    };
   }
 
   /**
@@ -326,33 +344,90 @@ export class ExamsService {
       version: number;
     },
   ) {
+    return this.act(ctx, id, 'results', body.version, async (tx, order) =>
+      this.enterResults(tx, ctx, order, body.results, body.report, false),
+    );
+  }
+
+  /**
+   * One value an instrument or a reference laboratory posts through FHIR (decision 0085), in the caller's
+   * transaction: the order is started first when it is still requested (the sample was analysed), then the value
+   * is merged into the values entered so far and goes through `results`' own checks, flags, audit and version —
+   * the order becomes `completed` once every required field has its value (it stays in progress before).
+   * Never validated here: validation stays the biologist's act in the app.
+   */
+  async postValue(
+    tx: Tx,
+    notify: Notify,
+    ctx: ServiceContext,
+    id: string,
+    key: string,
+    value: number | string,
+  ) {
+    const hospital = scopedHospital(ctx);
+    const current = await lockOrder(tx, hospital.id, id);
+    if (!current) throw notFound();
+    if (current.status === 'requested')
+      await this.actIn(tx, notify, ctx, id, 'start', undefined, this.startChange(ctx));
+    return this.actIn(tx, notify, ctx, id, 'results', undefined, async (tx2, order) => {
+      const view = (await findOrder(tx2, hospital.id, order.id))!;
+      const entered = Object.fromEntries(
+        Object.entries(view.results ?? {}).map(([k, entry]) => [k, entry.value]),
+      );
+      const details = await this.enterResults(
+        tx2,
+        ctx,
+        order,
+        { ...entered, [key]: value },
+        view.report,
+        true,
+      );
+      return { ...details, fhir: true, field: key };
+    });
+  }
+
+  /**
+   * Enters (or corrects, before validation) the results: every value checked against the exam's fields, the
+   * flags computed here against the patient's reference ranges at the sampling date — never taken from the
+   * client. The order becomes `completed`; with `partial` (a FHIR post of one value), only once every required
+   * field has a value.
+   */
+  private async enterResults(
+    tx: Tx,
+    ctx: ServiceContext,
+    order: Locked,
+    input: Record<string, number | string | null>,
+    reportIn: string | null | undefined,
+    partial: boolean,
+  ) {
     const me = actingUser(ctx).id;
     const lang = ctx.lang;
-    return this.act(ctx, id, 'results', body.version, async (tx, order) => {
-      const view = (await findOrder(tx, scopedHospital(ctx).id, order.id))!;
-      const { values, issues } = validateExamValues(view.exam.kind, view.fields, body.results, body.report);
-      if (issues.length > 0) {
-        const fields: Record<string, string[]> = {};
-        for (const issue of issues) {
-          const list = fields[issue.path] ?? [];
-          list.push(translate(lang, `exams.${issue.code}`, issue.params));
-          fields[issue.path] = list;
-        }
-        throw new ApiError(400, 'validation.invalid', { fields });
+    const view = (await findOrder(tx, scopedHospital(ctx).id, order.id))!;
+    const checked = validateExamValues(view.exam.kind, view.fields, input, reportIn);
+    const missing = checked.issues.filter((i) => i.code === 'value_required');
+    const issues = partial ? checked.issues.filter((i) => i.code !== 'value_required') : checked.issues;
+    if (issues.length > 0) {
+      const fields: Record<string, string[]> = {};
+      for (const issue of issues) {
+        const list = fields[issue.path] ?? [];
+        list.push(translate(lang, `exams.${issue.code}`, issue.params));
+        fields[issue.path] = list;
       }
-      const patient = { sex: view.patient.sex, age: view.reference_age };
-      const { results, abnormal } = computeExamResults(view.fields, values, patient);
-      const report = body.report?.trim() || null;
-      await this.update(tx, order, {
-        status: 'completed',
-        results,
-        report,
-        abnormal,
-        resultedBy: me,
-        resultedAt: new Date(),
-      });
-      return { abnormal, corrected: order.status === 'completed' };
+      throw new ApiError(400, 'validation.invalid', { fields });
+    }
+    const patient = { sex: view.patient.sex, age: view.reference_age };
+    const { results, abnormal } = computeExamResults(view.fields, checked.values, patient);
+    const report = reportIn?.trim() || null;
+    const complete = missing.length === 0;
+    await this.update(tx, order, {
+      status: complete ? 'completed' : 'in_progress',
+      results,
+      report,
+      abnormal,
+      resultedBy: me,
+      resultedAt: new Date(),
     });
+    return { abnormal, corrected: order.status === 'completed', ...(partial ? { complete } : {}) };
   }
 
   /**

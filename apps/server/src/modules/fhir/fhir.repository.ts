@@ -1,6 +1,7 @@
+import type { ExamField } from '@greensen/shared/domain/exams';
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { hospitals, patients } from '../../db/schema/index.js';
+import { examResultPosts, hospitals, patients } from '../../db/schema/index.js';
 import { inScope, OPEN_STAY } from '../care/care.repository.js';
 import { OPEN_EMERGENCY_VISIT } from '../care/plans.repository.js';
 import type { PatientRow } from '../patients/patients.repository.js';
@@ -207,7 +208,7 @@ const VITAL_SETS = sql.raw(`(select tr.id, tr.hospital_id, tr.patient_id, tr.adm
   union all
   select cv.id, cv.hospital_id, cv.patient_id, coalesce(cp.admission_id, h.admission_id), cv.recorded_at,
     cv.recorded_by, cv.temperature::numeric, cv.heart_rate, cv.respiratory_rate, cv.systolic_bp, cv.diastolic_bp,
-    cv.spo2, cv.weight::numeric, null::numeric, true, coalesce(h.department_id, a.department_id)
+    cv.spo2, cv.weight::numeric, cv.height::numeric, true, coalesce(h.department_id, a.department_id)
   from care_vitals cv join care_plans cp on cp.id = cv.plan_id
     left join hospitalizations h on h.id = cp.hospitalization_id
     left join admissions a on a.id = cp.admission_id)`);
@@ -455,6 +456,12 @@ export interface ReportFilters {
   date: Range[];
   lastUpdated: Range[];
   admissionIds?: string[];
+  /**
+   * Also the orders whose results are entered but not validated yet (in progress with values, completed): a read
+   * by id of a laboratory Observation, which answers what an instrument posted (preliminary). Searches, reports
+   * and `$everything` never set it: only validated exams are published there.
+   */
+  entered?: boolean;
 }
 
 const REPORT_FROM = sql`exam_orders eo join exam_catalogue ec on ec.id = eo.exam_id
@@ -462,13 +469,13 @@ const REPORT_FROM = sql`exam_orders eo join exam_catalogue ec on ec.id = eo.exam
 const REPORT_EFFECTIVE = sql`coalesce(eo.started_at, eo.requested_at)`;
 const REPORT_COLUMNS = sql`eo.id, eo.order_number, eo.patient_id, eo.admission_id, ec.kind, ec.code as exam_code,
   ec.name_fr, ec.name_en, ec.loinc as exam_loinc, ec.fields, eo.results, eo.report,
-  ${REPORT_EFFECTIVE} as effective_at, eo.validated_at, eo.validated_by, eo.resulted_by, eo.updated_at, eo.version,
+  ${REPORT_EFFECTIVE} as effective_at, eo.status::text as status, eo.validated_at, eo.validated_by, eo.resulted_by, eo.updated_at, eo.version,
   p.sex, p.birth_date::text as birth_date`;
 
 function reportWhere(hospitalId: string, f: ReportFilters) {
   return all([
     sql`eo.hospital_id = ${hospitalId}`,
-    sql`eo.status = 'validated'`,
+    f.entered ? sql`eo.status in ('in_progress', 'completed', 'validated')` : sql`eo.status = 'validated'`,
     f.id ? sql`eo.id = ${f.id}` : undefined,
     f.patientId ? sql`eo.patient_id = ${f.patientId}` : undefined,
     f.kinds ? sql`ec.kind::text in (${list(f.kinds, sql`''`)})` : undefined,
@@ -511,6 +518,8 @@ export interface LabValueFilters {
   loinc?: string[];
   date: Range[];
   lastUpdated: Range[];
+  /** Entered values not validated yet too (see `ReportFilters.entered`). */
+  entered?: boolean;
 }
 
 /** One row per valued field of a validated laboratory exam (its catalogue field in `field`, `key`). */
@@ -532,6 +541,7 @@ export async function searchLabValues(
       ...(f.orderId ? { id: f.orderId } : {}),
       ...(f.patientId ? { patientId: f.patientId } : {}),
       kinds: ['lab'],
+      ...(f.entered ? { entered: true } : {}),
       date: f.date,
       lastUpdated: f.lastUpdated,
     }),
@@ -577,4 +587,66 @@ export async function openCareTargetOf(
         order by a.created_at desc limit 1`,
   );
   return visit.rows[0] ? { admission: visit.rows[0].id } : null;
+}
+
+// —— Laboratory values posted through FHIR (decision 0085) ——
+
+/** A laboratory order a posted value may go into: its patient, status and exam's fields. */
+export type LabOrderRow = {
+  id: string;
+  order_number: string;
+  patient_id: string;
+  status: string;
+  kind: 'lab' | 'imaging';
+  exam_code: string;
+  fields: ExamField[] | string;
+};
+
+const LAB_ORDER_SELECT = sql`select eo.id, eo.order_number, eo.patient_id, eo.status::text as status, ec.kind,
+    ec.code as exam_code, ec.fields
+  from exam_orders eo join exam_catalogue ec on ec.id = eo.exam_id`;
+
+/** The order a client names (`basedOn`: its id or its number), in the hospital, or null. */
+export async function labOrderByRef(
+  q: Queryable,
+  hospitalId: string,
+  ref: { id: string } | { number: string },
+): Promise<LabOrderRow | null> {
+  const which = 'id' in ref ? sql`eo.id = ${ref.id}` : sql`eo.order_number = ${ref.number}`;
+  const res = await q.execute<LabOrderRow>(
+    sql`${LAB_ORDER_SELECT} where eo.hospital_id = ${hospitalId} and ${which} limit 1`,
+  );
+  return res.rows[0] ?? null;
+}
+
+/** The patient's open laboratory orders (not validated, not cancelled) in the hospital, the oldest first. */
+export async function openLabOrdersOf(q: Queryable, hospitalId: string, patientId: string) {
+  const res = await q.execute<LabOrderRow>(
+    sql`${LAB_ORDER_SELECT} where eo.hospital_id = ${hospitalId} and eo.patient_id = ${patientId}
+      and ec.kind = 'lab' and eo.status in ('requested', 'in_progress', 'completed')
+      order by eo.requested_at, eo.id`,
+  );
+  return res.rows;
+}
+
+/** The values already posted under these retry keys: key → the order and field they went into. */
+export async function labPostsByKeys(q: Queryable, hospitalId: string, keys: string[]) {
+  const res = await q.execute<{ idempotency_key: string; order_id: string; field_key: string }>(
+    sql`select idempotency_key, order_id, field_key from exam_result_posts
+      where hospital_id = ${hospitalId} and idempotency_key in (${list(keys)})`,
+  );
+  return new Map(res.rows.map((r) => [r.idempotency_key, { orderId: r.order_id, key: r.field_key }]));
+}
+
+export async function insertLabPost(
+  q: Queryable,
+  v: { hospitalId: string; key: string; orderId: string; fieldKey: string; postedBy: string },
+) {
+  await q.insert(examResultPosts).values({
+    hospitalId: v.hospitalId,
+    idempotencyKey: v.key,
+    orderId: v.orderId,
+    fieldKey: v.fieldKey,
+    postedBy: v.postedBy,
+  });
 }

@@ -337,11 +337,13 @@ export async function fhirRoutes(app: FastifyInstance) {
   r.post(
     '/Observation',
     {
-      // Who records a ward set records an instrument's vital sign (the care module's writers).
+      // Who records a ward set records an instrument's vital sign (the care module's writers); a laboratory value
+      // also needs the exams module and the laboratory's entry rule (the service: 403 otherwise).
       config: access('care', ACTION_GROUPS['care.write']),
       schema: {
         tags,
-        summary: 'Create a vital-sign Observation (conditional with If-None-Exist: identifier=system|value)',
+        summary:
+          'Create a vital-sign Observation, or a laboratory value into the patient’s open exam order (conditional with If-None-Exist: identifier=system|value)',
         body: ZFhirObservationIn,
       },
     },

@@ -13,6 +13,7 @@ import { Client } from 'fhir-kit-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { call, insertTestIcd10 } from '../../../test/consultations.js';
+import { examHospital, type OrderJson, orderExams, request } from '../../../test/exams.js';
 import { type Actor, admit, createPatient, journeyHospital } from '../../../test/journey.js';
 import { examCatalogue, examOrders, medicationPresentations } from '../../db/schema/index.js';
 import { latestVitals } from '../care/vital-signs.repository.js';
@@ -926,6 +927,56 @@ describe('FHIR R4 Observation create (an instrument posts a vital sign)', () => 
     expect(bp.json().component.map((c: Resource) => c.valueQuantity.value)).toEqual([132, 81]);
   });
 
+  it('records a height in cm (8302-2) as a ward set, read back as an Observation and in $everything', async () => {
+    const v = await inEmergency();
+    const res = await fhir(
+      nurse,
+      'POST',
+      '/Observation',
+      heartRate(v.patient, `ht-${randomUUID()}`, {
+        code: { coding: [{ system: LOINC, code: '8302-2' }] },
+        valueQuantity: { value: 171.5, unit: 'cm', system: UCUM, code: 'cm' },
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json() as Resource;
+    expectValid(created);
+    expect(created.id).toMatch(/-height$/);
+    expect(created.valueQuantity).toEqual({ value: 171.5, unit: 'cm', system: UCUM, code: 'cm' });
+    expect((await fhir(nurse, 'GET', `/Observation/${created.id}`)).json()).toEqual(created);
+    const latest = (await latestVitals(ctx.app.db, h.hospital.id, [v.patient])).get(v.patient)!;
+    expect(Number(latest.height)).toBe(171.5);
+    const everything = await fhir(nurse, 'GET', `/Patient/${v.patient}/$everything`);
+    expect(everything.statusCode, everything.body).toBe(200);
+    expect(((everything.json() as Bundle).entry ?? []).map((e) => e.resource!.id)).toContain(created.id);
+    // Another unit (no conversion) and an implausible height are refused.
+    const inches = expectOutcome(
+      await fhir(
+        nurse,
+        'POST',
+        '/Observation',
+        heartRate(v.patient, `ht-${randomUUID()}`, {
+          code: { coding: [{ system: LOINC, code: '8302-2' }] },
+          valueQuantity: { value: 67, unit: 'in', system: UCUM, code: '[in_i]' },
+        }),
+      ),
+      400,
+    );
+    expect(inches.issue[0]!.expression).toEqual(['Observation.valueQuantity.code']);
+    expectOutcome(
+      await fhir(
+        nurse,
+        'POST',
+        '/Observation',
+        heartRate(v.patient, `ht-${randomUUID()}`, {
+          code: { coding: [{ system: LOINC, code: '8302-2' }] },
+          valueQuantity: { value: 400, unit: 'cm', system: UCUM, code: 'cm' },
+        }),
+      ),
+      400,
+    );
+  });
+
   it('never records a retry twice, even two parallel posts; If-None-Exist answers the one stored', async () => {
     const v = await inEmergency();
     const ident = `hr-${randomUUID()}`;
@@ -970,11 +1021,14 @@ describe('FHIR R4 Observation create (an instrument posts a vital sign)', () => 
       await post(heartRate(v.patient, id(), { code: { coding: [{ system: LOINC, code: '1234-5' }] } })),
       400,
     );
-    // A laboratory analyte of the catalogue (haemoglobin): not accepted by create yet.
-    expectOutcome(
+    // A laboratory analyte of the catalogue (haemoglobin) is a laboratory value: this patient has no order of it.
+    const lab = expectOutcome(
       await post(heartRate(v.patient, id(), { code: { coding: [{ system: LOINC, code: '718-7' }] } })),
       422,
     );
+    expect(lab.issue[0]!.diagnostics).toMatch(/demande d’examen en cours/);
+    // A laboratory element in a vital sign is refused.
+    expectOutcome(await post({ ...heartRate(v.patient, id()), valueString: '88' }), 400);
     const future = expectOutcome(
       await post(
         heartRate(v.patient, id(), { effectiveDateTime: new Date(Date.now() + 3_600_000).toISOString() }),
@@ -995,5 +1049,260 @@ describe('FHIR R4 Observation create (an instrument posts a vital sign)', () => 
       sql`select count(*)::int as n from care_vitals where patient_id = ${v.patient}`,
     );
     expect(Number(rows.rows[0]!.n)).toBe(0);
+  });
+});
+
+describe('FHIR R4 Observation create (a laboratory posts a result)', () => {
+  const LOINC = 'http://loinc.org';
+  const UCUM = 'http://unitsofmeasure.org';
+  let lab: Awaited<ReturnType<typeof examHospital>>;
+  let labNurse: Actor;
+  let labDoctor: Actor;
+  let wardNurse: Actor;
+  let requester: Actor;
+  let labSecretary: Actor;
+  let midwife: Actor;
+  beforeAll(async () => {
+    lab = await examHospital(ctx, { code: 'FHX' });
+    labNurse = await lab.as('NURSE', 'LAB');
+    labDoctor = await lab.as('DOCTOR', 'LAB');
+    wardNurse = await lab.as('NURSE', 'URG');
+    requester = await lab.as('DOCTOR', 'URG');
+    labSecretary = await lab.as('SECRETARY');
+    midwife = await lab.as('SAGE_FEMME');
+  });
+  const hb = (patient: string, value: number, over: Record<string, unknown> = {}) => ({
+    resourceType: 'Observation',
+    identifier: [{ system: 'urn:analyser:xn-350', value: `run-${randomUUID()}` }],
+    status: 'final',
+    category: [
+      {
+        coding: [
+          { system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'laboratory' },
+        ],
+      },
+    ],
+    code: { coding: [{ system: LOINC, code: '718-7', display: 'Hemoglobin' }] },
+    subject: { reference: `Patient/${patient}` },
+    effectiveDateTime: new Date(Date.now() - 600_000).toISOString(),
+    valueQuantity: { value, unit: 'g/dL', system: UCUM, code: 'g/dL' },
+    ...over,
+  });
+  const order = async (exams: string[]) => {
+    const patient = await createPatient(ctx.app, labSecretary, {});
+    const orders = await orderExams(ctx, requester, { patient: patient.id, exams });
+    return { patient: patient.id as string, orders };
+  };
+  const post = (actor: Actor, body: unknown, headers = {}) =>
+    fhir(actor, 'POST', '/Observation', body, headers);
+
+  it('enters the value in the patient’s one open order through the laboratory’s entry (flags, states, audit); read back preliminary, published once validated', async () => {
+    const { patient, orders } = await order(['NFS', 'TDR-PALU']);
+    const [nfs, rdt] = orders as [OrderJson, OrderJson];
+    const res = await post(labNurse, hb(patient, 9.1));
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json() as Resource;
+    expectValid(created);
+    expect(created.id).toBe(`lab-${nfs.id}-hb`);
+    expect(created.status).toBe('preliminary');
+    expect(created.issued).toBeUndefined();
+    expect(created.valueQuantity).toEqual({ value: 9.1, unit: 'g/dL', system: UCUM, code: 'g/dL' });
+    expect(created.interpretation[0].coding[0].code).toBe('L');
+    expect(res.headers.location).toMatch(new RegExp(`/fhir/R4/Observation/${created.id}/_history/\\d+$`));
+    expect(res.headers.etag).toBe(`W/"${(created.meta as { versionId: string }).versionId}"`);
+    expect((await fhir(labDoctor, 'GET', `/Observation/${created.id}`)).json()).toEqual(created);
+    // The laboratory's own order: started, the value flagged like the screen flags it, still in progress (the
+    // other analytes of the count are missing), audited as result entry.
+    const view = (await request(ctx, labDoctor, 'GET', `/api/exams/${nfs.id}/`)).json() as OrderJson;
+    expect(view.status).toBe('in_progress');
+    expect(view.results!.hb).toEqual({ value: 9.1, flag: 'low' });
+    expect(view.abnormal).toBe(true);
+    const audit = await ctx.database.db.execute<{ action: string; details: Record<string, unknown> }>(
+      sql`select action, details from audit_events where resource_id = ${nfs.id} and action <> 'exam.read'
+        order by occurred_at, id`,
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(['exam.order', 'exam.start', 'exam.results']);
+    expect(audit.rows[2]!.details).toMatchObject({ fhir: true, field: 'hb', complete: false });
+    // Not published before validation: neither searches nor reports.
+    const before = (
+      await fhir(labDoctor, 'GET', `/Observation?patient=${patient}&category=laboratory`)
+    ).json();
+    expect(before.total).toBe(0);
+
+    // A choice by the catalogue's code (the RDT has no LOINC code): its only field, so the order is complete.
+    const choice = await post(
+      labNurse,
+      hb(patient, 0, {
+        code: { coding: [{ system: 'urn:greensen:exam-catalogue', code: 'TDR-PALU.result' }] },
+        valueQuantity: undefined,
+        valueCodeableConcept: {
+          coding: [{ system: 'urn:greensen:exam-catalogue:TDR-PALU.result', code: 'positive_pf' }],
+        },
+      }),
+    );
+    expect(choice.statusCode, choice.body).toBe(201);
+    expectValid(choice.json());
+    expect(choice.json().interpretation[0].coding[0].code).toBe('A');
+    const rdtView = (await request(ctx, labDoctor, 'GET', `/api/exams/${rdt.id}/`)).json() as OrderJson;
+    expect(rdtView.status).toBe('completed');
+    // Validation stays the biologist's act in the app; then the value is published.
+    const validated = await request(ctx, labDoctor, 'POST', `/api/exams/${rdt.id}/validate/`, {
+      version: rdtView.version,
+    });
+    expect(validated.statusCode, validated.body).toBe(200);
+    const after = (
+      await fhir(labDoctor, 'GET', `/Observation?patient=${patient}&category=laboratory`)
+    ).json();
+    expectValid(after);
+    expect(after.entry.map((e: { resource: Resource }) => [e.resource.id, e.resource.status])).toEqual([
+      [`lab-${rdt.id}-result`, 'final'],
+    ]);
+    const report = (await fhir(labDoctor, 'GET', `/DiagnosticReport?patient=${patient}`)).json();
+    expect(report.entry.map((e: { resource: Resource }) => e.resource.id)).toEqual([rdt.id]);
+  });
+
+  it('never enters a retry twice, even two parallel posts; If-None-Exist answers the first', async () => {
+    const { patient, orders } = await order(['NFS']);
+    const body = hb(patient, 10.2);
+    const headers = { 'if-none-exist': `identifier=urn:analyser:xn-350|${body.identifier[0]!.value}` };
+    const [a, b] = await Promise.all([post(labNurse, body, headers), post(labNurse, body, headers)]);
+    expect([a.statusCode, b.statusCode].sort(), `${a.body} ${b.body}`).toEqual([200, 201]);
+    expect(a.json()).toEqual(b.json());
+    // The same identifier with another value: the first is answered, nothing written.
+    const again = await post(labNurse, { ...body, valueQuantity: { ...body.valueQuantity, value: 11 } });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().valueQuantity.value).toBe(10.2);
+    const rows = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from audit_events where resource_id = ${orders[0]!.id} and action = 'exam.results'`,
+    );
+    expect(Number(rows.rows[0]!.n)).toBe(1);
+  });
+
+  it('needs basedOn when two open orders have the analyte; refuses closed, foreign or unknown orders, wrong units and values, and the roles the laboratory’s entry refuses', async () => {
+    const { patient, orders } = await order(['NFS']);
+    const second = await orderExams(ctx, requester, { patient, exams: ['NFS'] });
+    const ambiguous = expectOutcome(await post(labNurse, hb(patient, 12)), 422);
+    expect(ambiguous.issue[0]!.diagnostics).toMatch(/plusieurs demandes/);
+    const byRef = await post(
+      labNurse,
+      hb(patient, 12, { basedOn: [{ reference: `ServiceRequest/${second[0]!.id}` }] }),
+    );
+    expect(byRef.statusCode, byRef.body).toBe(201);
+    expect(byRef.json().id).toBe(`lab-${second[0]!.id}-hb`);
+    const byNumber = await post(
+      labNurse,
+      hb(patient, 12.5, {
+        basedOn: [
+          { identifier: { system: 'urn:greensen:exam-order-number', value: orders[0]!.order_number } },
+        ],
+      }),
+    );
+    expect(byNumber.statusCode, byNumber.body).toBe(201);
+    expect(byNumber.json().id).toBe(`lab-${orders[0]!.id}-hb`);
+    // Another patient's order, another hospital's (the same answer: nothing leaks), a cancelled one.
+    const other = await order(['NFS']);
+    const foreignOrder = expectOutcome(
+      await post(
+        labNurse,
+        hb(patient, 12, { basedOn: [{ reference: `ServiceRequest/${other.orders[0]!.id}` }] }),
+      ),
+      422,
+    );
+    const far = await examHospital(ctx, { code: 'FHY' });
+    const farPatient = await createPatient(ctx.app, await far.as('SECRETARY'), {});
+    const [farOrder] = await orderExams(ctx, await far.as('DOCTOR'), {
+      patient: farPatient.id,
+      exams: ['NFS'],
+    });
+    const otherHospital = expectOutcome(
+      await post(labNurse, hb(patient, 12, { basedOn: [{ reference: `ServiceRequest/${farOrder!.id}` }] })),
+      422,
+    );
+    expect(otherHospital.issue[0]!.diagnostics).toBe(foreignOrder.issue[0]!.diagnostics);
+    const none = expectOutcome(
+      await post(labNurse, hb(patient, 12, { basedOn: [{ reference: `ServiceRequest/${randomUUID()}` }] })),
+      422,
+    );
+    expect(none.issue[0]!.diagnostics).toBe(foreignOrder.issue[0]!.diagnostics);
+    // The other hospital's order is untouched.
+    const untouched = (
+      await request(ctx, await far.as('DOCTOR', 'LAB'), 'GET', `/api/exams/${farOrder!.id}/`)
+    ).json();
+    expect(untouched).toMatchObject({ status: 'requested', results: null });
+    const cancelled = await request(ctx, requester, 'POST', `/api/exams/${other.orders[0]!.id}/cancel/`, {
+      reason: 'Prélèvement hémolysé',
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expectOutcome(
+      await post(
+        labNurse,
+        hb(other.patient, 12, { basedOn: [{ reference: `ServiceRequest/${other.orders[0]!.id}` }] }),
+      ),
+      422,
+    );
+    expectOutcome(await post(labNurse, hb(other.patient, 12)), 422);
+    // Units (no conversion), the catalogue's bounds, the value type.
+    const unit = expectOutcome(
+      await post(
+        labNurse,
+        hb(patient, 120, {
+          basedOn: [{ reference: `ServiceRequest/${second[0]!.id}` }],
+          valueQuantity: { value: 120, unit: 'g/L', system: UCUM, code: 'g/L' },
+        }),
+      ),
+      400,
+    );
+    expect(unit.issue[0]!.expression).toEqual(['Observation.valueQuantity.code']);
+    const bounds = expectOutcome(
+      await post(labNurse, hb(patient, 40, { basedOn: [{ reference: `ServiceRequest/${second[0]!.id}` }] })),
+      400,
+    );
+    expect(bounds.issue[0]!.expression).toEqual(['Observation.valueQuantity.value']);
+    expectOutcome(
+      await post(
+        labNurse,
+        hb(patient, 12, {
+          basedOn: [{ reference: `ServiceRequest/${second[0]!.id}` }],
+          valueQuantity: undefined,
+          valueString: '12',
+        }),
+      ),
+      400,
+    );
+    // Who: the performing department (a ward nurse: 403 as in the app), never a secretary or a midwife.
+    const ref = { basedOn: [{ reference: `ServiceRequest/${second[0]!.id}` }] };
+    expectOutcome(await post(wardNurse, hb(patient, 12, ref)), 403);
+    expectOutcome(await post(labSecretary, hb(patient, 12, ref)), 403);
+    expectOutcome(await post(midwife, hb(patient, 12, ref)), 403);
+    // Another hospital's patient: not found.
+    const foreign = await createPatient(ctx.app, otherSecretary, {});
+    expectOutcome(await post(labNurse, hb(foreign.id, 12)), 404);
+    // A validated order accepts nothing more.
+    const nfs = (await request(ctx, labDoctor, 'GET', `/api/exams/${orders[0]!.id}/`)).json() as OrderJson;
+    const full = await request(ctx, labNurse, 'PUT', `/api/exams/${nfs.id}/results/`, {
+      version: nfs.version,
+      results: {
+        hb: 12.5,
+        hct: 38,
+        rbc: 4.5,
+        mcv: 85,
+        mch: 28,
+        mchc: 33,
+        wbc: 6,
+        neut: 60,
+        lymph: 30,
+        plt: 250,
+      },
+    });
+    expect(full.statusCode, full.body).toBe(200);
+    const done = await request(ctx, labDoctor, 'POST', `/api/exams/${nfs.id}/validate/`, {
+      version: full.json().version,
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const closed = expectOutcome(
+      await post(labNurse, hb(patient, 12, { basedOn: [{ reference: `ServiceRequest/${nfs.id}` }] })),
+      422,
+    );
+    expect(closed.issue[0]!.diagnostics).toMatch(/validée ou annulée/);
   });
 });

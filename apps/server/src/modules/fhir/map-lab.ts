@@ -12,6 +12,7 @@ import {
   OBSERVATION_CATEGORY,
   OBSERVATION_INTERPRETATION,
   quantityOf,
+  UCUM,
   V2_DIAGNOSTIC_SECTION,
 } from './fhir.systems.js';
 
@@ -30,7 +31,9 @@ export type ExamReportRow = {
   results: Record<string, ExamResultEntry> | string | null;
   report: string | null;
   effective_at: Date | string;
-  validated_at: Date | string;
+  /** `validated` for everything published; a read by id also answers entered values (preliminary). */
+  status: string;
+  validated_at: Date | string | null;
   validated_by: string | null;
   resulted_by: string | null;
   updated_at: Date | string;
@@ -40,6 +43,9 @@ export type ExamReportRow = {
 };
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+/** The system of an exam order's number (DiagnosticReport.identifier; a posted value's `basedOn.identifier`). */
+export const EXAM_ORDER_NUMBER = 'urn:greensen:exam-order-number';
 
 /** A lab Observation's id: `lab-{order}-{field key}` (the vital signs' ids are `{triage}-{key}`). */
 export const labObservationId = (orderId: string, key: string) => `lab-${orderId}-${key}`;
@@ -120,8 +126,9 @@ export function toFhirLabObservation(
     resourceType: 'Observation',
     id: labObservationId(row.id, field.key),
     meta: metaOf(row.version, row.updated_at),
-    identifier: [{ system: 'urn:greensen:exam-order-number', value: `${row.order_number}.${field.key}` }],
-    status: 'final',
+    identifier: [{ system: EXAM_ORDER_NUMBER, value: `${row.order_number}.${field.key}` }],
+    // Entered but not validated by the biologist yet (a posted value read back): preliminary, not issued.
+    status: row.status === 'validated' ? 'final' : 'preliminary',
     category: [
       {
         coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }],
@@ -132,7 +139,7 @@ export function toFhirLabObservation(
     subject: { reference: `Patient/${row.patient_id}` },
     ...(row.admission_id ? { encounter: { reference: `Encounter/${row.admission_id}` } } : {}),
     effectiveDateTime: new Date(row.effective_at).toISOString(),
-    issued: new Date(row.validated_at).toISOString(),
+    ...(row.validated_at ? { issued: new Date(row.validated_at).toISOString() } : {}),
     ...(row.resulted_by ? { performer: [{ reference: `Practitioner/${row.resulted_by}` }] } : {}),
     ...value,
     ...(interpretation
@@ -182,7 +189,7 @@ export function toFhirDiagnosticReport(row: ExamReportRow, lang: 'fr' | 'en') {
     resourceType: 'DiagnosticReport',
     id: row.id,
     meta: metaOf(row.version, row.updated_at),
-    identifier: [{ system: 'urn:greensen:exam-order-number', value: row.order_number }],
+    identifier: [{ system: EXAM_ORDER_NUMBER, value: row.order_number }],
     status: 'final',
     category: [{ coding: [{ system: V2_DIAGNOSTIC_SECTION, code: category }] }],
     code: {
@@ -195,10 +202,131 @@ export function toFhirDiagnosticReport(row: ExamReportRow, lang: 'fr' | 'en') {
     subject: { reference: `Patient/${row.patient_id}` },
     ...(row.admission_id ? { encounter: { reference: `Encounter/${row.admission_id}` } } : {}),
     effectiveDateTime: new Date(row.effective_at).toISOString(),
-    issued: new Date(row.validated_at).toISOString(),
+    ...(row.validated_at ? { issued: new Date(row.validated_at).toISOString() } : {}),
     ...(row.resulted_by ? { performer: [{ reference: `Practitioner/${row.resulted_by}` }] } : {}),
     ...(row.validated_by ? { resultsInterpreter: [{ reference: `Practitioner/${row.validated_by}` }] } : {}),
     ...(results.length ? { result: results } : {}),
     ...(row.report ? { conclusion: row.report } : {}),
   };
+}
+
+// —— Laboratory Observation create (an instrument or a reference laboratory posts a value; decision 0085) ——
+
+type Concept = { coding?: { system?: string | undefined; code?: string | undefined }[] | undefined };
+
+/** The codes a posted Observation names: LOINC codes and the catalogue's `{EXAM}.{field}` codes. */
+export function labCodesOf(code: Concept) {
+  const codings = code.coding ?? [];
+  return {
+    loinc: codings.filter((c) => c.system === LOINC && c.code).map((c) => c.code!),
+    catalogue: codings
+      .filter((c) => c.system === EXAM_CATALOGUE_SYSTEM && c.code)
+      .map((c) => c.code!.toUpperCase()),
+  };
+}
+
+/**
+ * Whether a posted Observation is a laboratory value: category `laboratory`, a LOINC code of the catalogue (an
+ * analyte's or an exam's, `labLoinc`), or a code of the catalogue's own system.
+ */
+export function isLabObservation(
+  body: { code: Concept; category?: Concept[] | undefined },
+  labLoinc: ReadonlySet<string>,
+) {
+  const codes = labCodesOf(body.code);
+  const laboratory = (body.category ?? []).some((c) =>
+    (c.coding ?? []).some((x) => x.system === OBSERVATION_CATEGORY && x.code === 'laboratory'),
+  );
+  return laboratory || codes.catalogue.length > 0 || codes.loinc.some((c) => labLoinc.has(c));
+}
+
+/** The field of an order's exam that a posted code names (the analyte's LOINC code, or `{exam}.{field}`). */
+export function fieldNamed(
+  order: { exam_code: string; fields: ExamField[] | string },
+  codes: { loinc: string[]; catalogue: string[] },
+): ExamField | null {
+  return (
+    json(order.fields).find(
+      (f) =>
+        (f.loinc !== undefined && codes.loinc.includes(f.loinc)) ||
+        codes.catalogue.includes(`${order.exam_code}.${f.key}`.toUpperCase()),
+    ) ?? null
+  );
+}
+
+/** Why a posted laboratory value is refused: the element and the message key (400 on that element). */
+export class LabValueRefused extends Error {
+  constructor(
+    readonly expression: string,
+    readonly key: string,
+  ) {
+    super(key);
+  }
+}
+
+/**
+ * The value a posted laboratory Observation gives `field`, read by the field's type: a number in the field's UCUM
+ * unit (`valueQuantity`, no conversion), a choice of the catalogue's code system (`valueCodeableConcept`), a text
+ * (`valueString`). Its bounds, decimals and choices are checked by the laboratory's own result entry.
+ */
+export function labValueOf(
+  body: {
+    valueQuantity?: {
+      value: number;
+      unit?: string | undefined;
+      system?: string | undefined;
+      code?: string | undefined;
+    };
+    valueCodeableConcept?: Concept;
+    valueString?: string;
+  },
+  field: ExamField,
+  examCode: string,
+): number | string {
+  const given = (['valueQuantity', 'valueCodeableConcept', 'valueString'] as const).filter(
+    (k) => body[k] !== undefined,
+  );
+  const wanted =
+    field.type === 'number'
+      ? 'valueQuantity'
+      : field.type === 'choice'
+        ? 'valueCodeableConcept'
+        : 'valueString';
+  if (given.length !== 1 || given[0] !== wanted)
+    throw new LabValueRefused(`Observation.${wanted}`, 'fhir.lab_value_type');
+  if (field.type === 'number') {
+    const q = body.valueQuantity!;
+    const expected = quantityOf(0, field.unit);
+    const sameUnit = expected.code
+      ? q.system === UCUM && q.code === expected.code
+      : q.system === undefined && q.code === undefined && q.unit === (field.unit ?? undefined);
+    if (!sameUnit) throw new LabValueRefused('Observation.valueQuantity.code', 'fhir.unit_unexpected');
+    return q.value;
+  }
+  if (field.type === 'choice') {
+    const system = `${EXAM_CATALOGUE_SYSTEM}:${examCode}.${field.key}`;
+    const coding = (body.valueCodeableConcept!.coding ?? []).find((c) => c.system === system && c.code);
+    if (!coding) throw new LabValueRefused('Observation.valueCodeableConcept', 'fhir.lab_choice_system');
+    return coding.code!;
+  }
+  return body.valueString!;
+}
+
+/**
+ * The order a posted value's `basedOn` names: `ServiceRequest/{order id}`, or the order's number with the system
+ * DiagnosticReport.identifier has; null when it names neither.
+ */
+export function orderRefOf(ref: {
+  reference?: string | undefined;
+  identifier?: { system?: string | undefined; value?: string | undefined } | undefined;
+}): { id: string } | { number: string } | null {
+  if (ref.reference) {
+    const m = /^ServiceRequest\/([0-9a-fA-F-]{36})$/.exec(ref.reference);
+    return m && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(m[1]!)
+      ? { id: m[1]!.toLowerCase() }
+      : null;
+  }
+  if (ref.identifier?.system === EXAM_ORDER_NUMBER && ref.identifier.value)
+    return { number: ref.identifier.value };
+  return null;
 }

@@ -1,3 +1,4 @@
+import { RESULT_TEXT_MAX } from '@greensen/shared/domain/exams';
 import { VITAL_BOUNDS } from '@greensen/shared/domain/triage';
 import { z } from 'zod';
 import { metaOf } from './fhir.bundle.js';
@@ -122,11 +123,11 @@ const zCoding = z.object({
   code: z.string().max(50).optional(),
   display: z.string().max(200).optional(),
 });
-const zConcept = z.object({
+export const zConcept = z.object({
   coding: z.array(zCoding).max(10).optional(),
   text: z.string().max(200).optional(),
 });
-const zQuantity = z.strictObject({
+export const zQuantity = z.strictObject({
   value: z.number(),
   unit: z.string().max(50).optional(),
   system: z.string().max(200).optional(),
@@ -161,6 +162,26 @@ export const ZFhirObservationIn = z.strictObject({
   performer: z.array(zReference).max(5).optional(),
   device: zReference.optional(),
   valueQuantity: zQuantity.optional(),
+  /** A laboratory choice (the catalogue's code system, as map-lab.ts publishes it). */
+  valueCodeableConcept: zConcept.optional(),
+  /** A laboratory free-text result. */
+  valueString: z.string().max(RESULT_TEXT_MAX).optional(),
+  /** A laboratory value's order: `ServiceRequest/{order id}`, or its number as identifier (decision 0085). */
+  basedOn: z
+    .array(
+      z.strictObject({
+        reference: z.string().max(200).optional(),
+        identifier: z
+          .object({ system: z.string().max(200).optional(), value: z.string().max(100).optional() })
+          .optional(),
+        display: z.string().max(200).optional(),
+      }),
+    )
+    .max(1)
+    .optional(),
+  // Accepted and not kept: Greensen computes the flags and the reference range from the catalogue.
+  interpretation: z.array(zConcept).max(5).optional(),
+  referenceRange: z.array(z.looseObject({})).max(5).optional(),
   component: z
     .array(z.strictObject({ code: zConcept, valueQuantity: zQuantity }))
     .max(2)
@@ -221,19 +242,24 @@ function checkedValue(
 
 /**
  * The vital sign an Observation carries: its key and values, checked against the LOINC codes the module maps,
- * the UCUM unit it publishes and the app's plausibility bounds. `isLab` says whether a code is a laboratory one.
+ * the UCUM unit it publishes and the app's plausibility bounds (a laboratory value goes elsewhere: map-lab.ts).
  */
-export function vitalOfObservation(
-  body: FhirObservationIn,
-  isLab: (loinc: string) => boolean,
-): { key: VitalKey; values: VitalValues } {
+export function vitalOfObservation(body: FhirObservationIn): { key: VitalKey; values: VitalValues } {
   const codes = loincOf(body.code);
   const key = codes.map(vitalKeyOfLoinc).find((k) => k !== null) ?? null;
   if (!key) {
-    if (codes.some(isLab))
-      throw new ObservationRefused('Observation.code', 'fhir.lab_create_unsupported', 422);
     throw new ObservationRefused('Observation.code', 'fhir.code_unknown');
   }
+  // The elements of a laboratory value have no place in a vital sign.
+  for (const element of [
+    'valueCodeableConcept',
+    'valueString',
+    'basedOn',
+    'interpretation',
+    'referenceRange',
+  ] as const)
+    if (body[element] !== undefined)
+      throw new ObservationRefused(`Observation.${element}`, 'fhir.element_unexpected');
   if (key === 'bp') {
     if (body.valueQuantity) throw new ObservationRefused('Observation.valueQuantity', 'fhir.bp_components');
     const part = (loinc: string, column: 'systolic_bp' | 'diastolic_bp') => {

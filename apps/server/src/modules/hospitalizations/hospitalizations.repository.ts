@@ -126,15 +126,19 @@ function stayWhere(hospitalId: string, f: StayFilters): SQL {
   if (f.department) parts.push(sql`s.department_id = ${f.department}`);
   if (f.doctor) parts.push(sql`s.doctor_id = ${f.doctor}`);
   if (f.patient) parts.push(sql`s.patient_id = ${f.patient}`);
-  if (f.search) {
-    const like = containsPattern(f.search.toLowerCase());
-    parts.push(
-      sql`(f_unaccent(lower(p.last_name || ' ' || p.first_name)) like f_unaccent(${like})
-        or f_unaccent(lower(p.first_name || ' ' || p.last_name)) like f_unaccent(${like})
-        or lower(p.record_number) like ${like})`,
-    );
-  }
+  if (f.search) parts.push(stayPatientMatches(f.search));
   return sql.join(parts, sql` and `);
+}
+
+/**
+ * A stay list's search: the patient `p`'s name (either order, accents ignored) or record number contains the term.
+ * The ward's list and the cash desk's (decision 0088) share it.
+ */
+export function stayPatientMatches(term: string): SQL {
+  const like = containsPattern(term.toLowerCase());
+  return sql`(f_unaccent(lower(p.last_name || ' ' || p.first_name)) like f_unaccent(${like})
+    or f_unaccent(lower(p.first_name || ' ' || p.last_name)) like f_unaccent(${like})
+    or lower(p.record_number) like ${like})`;
 }
 
 export async function listStays(

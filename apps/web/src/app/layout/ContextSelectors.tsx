@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api-client';
+import { useShellRequestsReleased } from '../../lib/first-data';
 import { switchHospital } from '../../lib/session';
 import { useAuthStore } from '../../stores/auth';
 import { departmentsOfHospital, useUserStore } from '../../stores/user';
@@ -15,10 +16,12 @@ const WAITING_REFRESH_MS = 60_000;
 
 /** What waits for the user in each of her hospitals (counts only), keyed by hospital id. */
 function useWaitingByHospital(enabled: boolean) {
+  // After the page's first data (lib/first-data.ts).
+  const released = useShellRequestsReleased();
   const query = useQuery({
     queryKey: ['profile', 'waiting'],
     queryFn: () => api.get<TWaitingByHospital>('profile/waiting/', { silent: true }),
-    enabled,
+    enabled: enabled && released,
     refetchInterval: WAITING_REFRESH_MS,
     staleTime: WAITING_REFRESH_MS / 2,
   });

@@ -11,6 +11,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { watchForNewBuild } from '../../lib/build-check';
+import {
+  releaseAfterFirstData,
+  shellRequestsReleased,
+  whenShellRequestsReleased,
+} from '../../lib/first-data';
 import { useHospitalSoundDefault } from '../../lib/hospital-settings';
 import { clearOfflineWard } from '../../lib/offline/clinical-queue';
 import { preloadWhenIdle } from '../../lib/preload';
@@ -48,7 +53,8 @@ export function useNewBuildNotice(): void {
         withCloseButton: true,
       });
     // Issue 40: the installable app's worker, after load; a new build's worker waits for the notice's reload.
-    registerAppServiceWorker(show);
+    // Issue 38: and after the page's first data (its precache downloads every file of the build).
+    void whenShellRequestsReleased().then(() => registerAppServiceWorker(show));
     return watchForNewBuild(show);
   }, []);
 }
@@ -62,8 +68,9 @@ function useIdlePreload(): void {
     const loaders = [
       ...new Set([...modules.flatMap((module) => loadersForModule(module.name)), ...commonLoaders]),
     ];
-    // Not while the screen's own data is on its way (a slow link would queue it behind the chunks).
-    return preloadWhenIdle(loaders, () => queryClient.isFetching() > 0);
+    // Not while the screen's own data is on its way (a slow link would queue it behind the chunks), nor before
+    // the shell's own requests have gone (they wait for the page's first data: lib/first-data.ts).
+    return preloadWhenIdle(loaders, () => !shellRequestsReleased() || queryClient.isFetching() > 0);
   }, [key]);
 }
 
@@ -102,7 +109,14 @@ function useOfflineWardScope(): void {
   }, [hospital]);
 }
 
+/** Issue 38: the shell's secondary requests go once the page's first data is in (lib/first-data.ts). */
+function useReleaseAfterFirstData(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => releaseAfterFirstData(queryClient), [queryClient]);
+}
+
 export function PlatformEffects() {
+  useReleaseAfterFirstData();
   useNewBuildNotice();
   useOfflineWardScope();
   useIdlePreload();

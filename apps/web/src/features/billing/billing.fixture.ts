@@ -5,6 +5,7 @@ import type {
   TCashSessionReport,
   TInvoice,
   TInvoiceDetail,
+  TReceipt,
 } from '@greensen/shared/contracts/billing';
 import { invoiceStanding } from '@greensen/shared/domain/money';
 import { makeUser } from '../../test/render';
@@ -26,6 +27,13 @@ export const cashier = makeUser({
 });
 
 /** The hospital's departments as GET /api/departments/ answers them. */
+/** A pure cashier (decision 0070) of the "Caisse" department, as `caisse@` of the demo. */
+export const pureCashier = {
+  ...cashier,
+  active_roles: [{ role_code: 'CASHIER', hospital: 'h1', department: BILLING_DEPT }],
+  roles: [{ code: 'CASHIER', name: 'Cashier' }],
+};
+
 export function departments() {
   return Response.json({
     count: 2,
@@ -155,5 +163,65 @@ export function report(closed = false): TCashSessionReport {
   };
 }
 
+/** The patient as GET /api/patients/ lists them (the pickers' search). */
+export const listedPatient = {
+  id: PATIENT_ID,
+  record_number: 'HGG-2026-00017',
+  full_name: 'Aïcha Traoré',
+  sex: 'F',
+  age: 30,
+  birth_date: null,
+  phone: null,
+  allergies: [],
+  is_archived: false,
+};
+
 export const page = <T>(results: T[]) =>
   Response.json({ count: results.length, next: null, previous: null, results });
+
+export const RECEIPT_ID = '0190f0f0-bbbb-7222-8333-444455550009';
+
+/** A cash payment's receipt (7 500 handed 10 000, 2 500 back); `over` changes the rest (a deposit's stay). */
+export function receipt(payment: Partial<TReceipt['payment']> = {}, over: Partial<TReceipt> = {}): TReceipt {
+  return {
+    id: RECEIPT_ID,
+    number: 'REC-HGG-2026-000009',
+    issued_at: '2026-03-04T12:00:00Z',
+    hospital: { id: 'h1', name: 'Hôpital Général de Greensen', code: 'HGG' },
+    patient: invoiceDetail().patient,
+    invoice: {
+      id: INVOICE_ID,
+      number: 'FAC-HGG-2026-000042',
+      currency: 'XOF',
+      patient_share: 12500,
+      paid: 12500,
+      balance: 0,
+    },
+    payment: {
+      id: '0190f0f0-aaaa-7222-8333-444455550009',
+      kind: 'payment',
+      method: 'cash',
+      operator: null,
+      currency: 'XOF',
+      amount: 7500,
+      rate: null,
+      amount_invoice_currency: 7500,
+      reference: null,
+      is_deposit: false,
+      receipt: { id: RECEIPT_ID, number: 'REC-HGG-2026-000009' },
+      received_by: { id: CASHIER_ID, full_name: 'Mariam Koné' },
+      received_at: '2026-03-04T12:00:00Z',
+      invoice: { id: INVOICE_ID, number: 'FAC-HGG-2026-000042' },
+      phone: null,
+      note: null,
+      reason: null,
+      refunded_payment: null,
+      cash_session: SESSION_ID,
+      amount_tendered: 10000,
+      change_due: 2500,
+      ...payment,
+    },
+    stay: null,
+    ...over,
+  };
+}

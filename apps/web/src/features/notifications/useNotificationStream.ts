@@ -18,6 +18,7 @@ import {
 import { createElement, useEffect } from 'react';
 import { invalidateCare, isCareTaskNotification } from '../../lib/clinical/api/care-keys';
 import { invalidateExams } from '../../lib/clinical/api/exam-keys';
+import { useShellRequestsReleased } from '../../lib/first-data';
 import { currentPathname } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { notificationSocket } from '../../lib/socket';
@@ -82,6 +83,8 @@ export function handleSocketEnvelope(envelope: TSocketEnvelope): void {
 export function useNotificationStream(): void {
   const signedIn = useAuthStore((s) => s.access !== null);
   const hospitalId = useAuthStore((s) => s.currentHospitalId);
+  // The list after the page's first data (lib/first-data.ts); the socket connects at once.
+  const released = useShellRequestsReleased();
 
   useEffect(() => {
     let opens = 0;
@@ -104,6 +107,6 @@ export function useNotificationStream(): void {
   useEffect(() => {
     const store = useNotificationsStore.getState();
     store.reset();
-    if (signedIn && hospitalId) void store.fetchNotifications();
-  }, [signedIn, hospitalId]);
+    if (signedIn && hospitalId && released) void store.fetchNotifications();
+  }, [signedIn, hospitalId, released]);
 }

@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tenderShort, xof } from '../../test/cash-tendered';
 import { TestProviders } from '../../test/render';
 import { queryClient } from '../query-client';
 import { PatientCoveragePanel } from './PatientCoveragePanel';
@@ -17,7 +18,7 @@ interface Sent {
   body: unknown;
 }
 
-/** Answers by "METHOD path-fragment"; records what was sent. */
+/** Answers by "METHOD path-fragment" (a `Response` as it is); records what was sent. */
 function serve(routes: Record<string, unknown>) {
   queryClient.clear();
   const sent: Sent[] = [];
@@ -31,6 +32,8 @@ function serve(routes: Record<string, unknown>) {
         const [m, fragment] = k.split(' ');
         return m === method && url.includes(fragment!);
       });
+      const answer = key ? routes[key] : undefined;
+      if (answer instanceof Response) return answer.clone();
       return key
         ? Response.json(routes[key], { status: method === 'POST' ? 201 : 200 })
         : Response.json({}, { status: 404 });
@@ -96,7 +99,7 @@ describe('a patient’s coverage on the record (issue 21, decision 0036)', () =>
 const receipt = {
   id: '0190f0f0-3333-7222-8333-444455550020',
   number: 'REC-HGG-2026-000007',
-  payment: { amount: 50000, currency: 'XOF' },
+  payment: { amount: 50000, currency: 'XOF', amount_tendered: null, change_due: null },
 };
 const deposits = {
   hospitalization: STAY,
@@ -147,6 +150,7 @@ describe('the deposit on the stay (issue 21, decision 0036)', () => {
     await userEvent.type(within(form).getByRole('textbox', { name: /Montant/ }), '50 000');
     await userEvent.click(within(form).getByRole('button', { name: 'Encaisser' }));
     expect(await screen.findByTestId('deposit-done')).toHaveTextContent(receipt.number);
+    expect(screen.queryByTestId('payment-change')).not.toBeInTheDocument();
     const post = sent.find((s) => s.method === 'POST')!;
     expect(post.url).toContain(`/hospitalizations/${STAY}/deposits/`);
     expect(post.body).toEqual({
@@ -157,4 +161,109 @@ describe('the deposit on the stay (issue 21, decision 0036)', () => {
       reference: null,
     });
   }, 30_000);
+});
+
+const noDeposit = { ...deposits, invoice: null, deposits: [], total: 0 };
+
+/** The deposit dialog opened by the cash desk, cash by default. */
+async function openDeposit(routes: Record<string, unknown>) {
+  const sent = serve({ 'GET /deposits/': noDeposit, ...routes });
+  show(<StayDepositsPanel stayId={STAY} canTake />);
+  await userEvent.click(await screen.findByRole('button', { name: 'Encaisser une caution' }));
+  const form = await screen.findByTestId('deposit-form');
+  return { sent, form };
+}
+
+describe('the deposit’s amount tendered and change due (issue 37, decision 0079)', () => {
+  it('in cash, shows the change as the cashier types, refuses what does not cover the deposit, sends what was handed over', async () => {
+    const { sent, form } = await openDeposit({
+      'POST /deposits/': {
+        ...receipt,
+        payment: { amount: 35000, currency: 'XOF', amount_tendered: 50000, change_due: 15000 },
+      },
+    });
+    const user = userEvent.setup({ delay: null });
+    const amount = within(form).getByRole('textbox', { name: /Montant/ });
+    await user.type(amount, '35 000');
+    // « Montant reçu » opens with « Rendre la monnaie »; short, refused before sending.
+    const tendered = await tenderShort(user, form, '30 000', '35 000 F CFA');
+    expect(sent.filter((s) => s.method === 'POST')).toHaveLength(0);
+
+    await user.clear(tendered);
+    await user.type(tendered, '50 000');
+    expect(within(form).getByTestId('change-due')).toHaveTextContent(
+      xof('^Monnaie à rendre : 15 000 F CFA$'),
+    );
+    expect(within(form).queryByTestId('tendered-short')).toBeNull();
+    // The change follows the deposit's amount too.
+    await user.clear(amount);
+    await user.type(amount, '40 000');
+    expect(within(form).getByTestId('change-due')).toHaveTextContent(
+      xof('^Monnaie à rendre : 10 000 F CFA$'),
+    );
+    await user.clear(amount);
+    await user.type(amount, '35 000');
+
+    await user.click(within(form).getByRole('button', { name: 'Encaisser' }));
+    // After saving, the server's figures.
+    expect(await screen.findByTestId('payment-change')).toHaveTextContent(
+      xof('Montant reçu : 50 000 F CFA — monnaie rendue : 15 000 F CFA.'),
+    );
+    const post = sent.find((s) => s.method === 'POST')!;
+    expect(post.url).toContain(`/hospitalizations/${STAY}/deposits/`);
+    expect(post.body).toEqual({
+      method: 'cash',
+      amount: 35000,
+      amount_tendered: 50000,
+      operator: null,
+      phone: null,
+      reference: null,
+    });
+  }, 60_000);
+
+  it('has no amount tendered for a card or mobile money, and sends none', async () => {
+    const { sent, form } = await openDeposit({ 'POST /deposits/': receipt });
+    const user = userEvent.setup({ delay: null });
+    await user.type(within(form).getByRole('textbox', { name: /Montant/ }), '50 000');
+    await user.click(within(form).getByRole('switch', { name: 'Rendre la monnaie' }));
+    await user.type(within(form).getByLabelText('Montant reçu'), '60 000');
+    expect(within(form).getByTestId('change-due')).toHaveTextContent(
+      xof('^Monnaie à rendre : 10 000 F CFA$'),
+    );
+
+    await user.click(within(form).getByRole('combobox', { name: 'Mode de paiement' }));
+    await user.click(await screen.findByRole('option', { name: 'Mobile money', hidden: true }));
+    expect(within(form).queryByRole('switch', { name: 'Rendre la monnaie' })).toBeNull();
+    expect(within(form).queryByLabelText('Montant reçu')).toBeNull();
+    expect(within(form).queryByTestId('change-due')).toBeNull();
+
+    await user.click(within(form).getByRole('combobox', { name: 'Mode de paiement' }));
+    await user.click(await screen.findByRole('option', { name: 'Carte bancaire', hidden: true }));
+    expect(within(form).queryByRole('switch', { name: 'Rendre la monnaie' })).toBeNull();
+    expect(within(form).queryByLabelText('Montant reçu')).toBeNull();
+    await user.type(within(form).getByRole('textbox', { name: /^Référence/ }), 'TPE-0042');
+    await user.click(within(form).getByRole('button', { name: 'Encaisser' }));
+    expect(await screen.findByTestId('deposit-done')).toHaveTextContent(receipt.number);
+    const post = sent.find((s) => s.method === 'POST')!;
+    expect(post.body).toMatchObject({ method: 'card', amount: 50000, reference: 'TPE-0042' });
+    expect(post.body).not.toHaveProperty('amount_tendered');
+  }, 60_000);
+
+  it('shows the server’s refusal of the amount tendered on its field', async () => {
+    const refusal = 'Le montant reçu est inférieur au montant à encaisser : il doit le couvrir.';
+    const { sent, form } = await openDeposit({
+      'POST /deposits/': Response.json({ amount_tendered: [refusal] }, { status: 400 }),
+    });
+    const user = userEvent.setup({ delay: null });
+    await user.type(within(form).getByRole('textbox', { name: /Montant/ }), '20 000');
+    await user.click(within(form).getByRole('switch', { name: 'Rendre la monnaie' }));
+    const tendered = within(form).getByLabelText('Montant reçu');
+    await user.type(tendered, '20 000');
+    expect(within(form).getByTestId('change-due')).toHaveTextContent(xof('^Monnaie à rendre : 0 F CFA$'));
+    await user.click(within(form).getByRole('button', { name: 'Encaisser' }));
+    expect(await within(form).findByText(refusal)).toBeInTheDocument();
+    expect(tendered).toHaveAttribute('aria-invalid', 'true');
+    expect(sent.filter((s) => s.method === 'POST')).toHaveLength(1);
+    expect(screen.queryByTestId('deposit-done')).not.toBeInTheDocument();
+  }, 60_000);
 });

@@ -1,8 +1,10 @@
 /**
  * What a payment and a deposit on admission ask alike (issue 21, decisions 0030 and 0036): the method, for mobile
  * money the operator, the payer's phone and the operator's transaction reference, a reference for the other
- * non-cash methods; the server's refusal (409) in red; and, once recorded, the receipt to print. The payment dialog
- * (`features/billing/components/PaymentModal.tsx`) and the stay's deposit panel (`StayDepositsPanel.tsx`) use them.
+ * non-cash methods; in cash, « Rendre la monnaie » with « Montant reçu » and the change due shown as the cashier types
+ * (issue 37, decision 0079); the server's refusal (409) in red; and, once recorded, the receipt to print. The payment
+ * dialog (`features/billing/components/PaymentModal.tsx`) and the stay's deposit panel (`StayDepositsPanel.tsx`) use
+ * them.
  */
 import {
   MOBILE_MONEY_OPERATORS,
@@ -11,13 +13,15 @@ import {
   type PaymentMethod,
   type TReceipt,
 } from '@greensen/shared/contracts/billing';
-import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import type { GetInputPropsReturnType } from '@mantine/form';
+import { changeDue, parseMoney } from '@greensen/shared/domain/money';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import type { GetInputPropsOptions, GetInputPropsReturnType } from '@mantine/form';
 import { IconAlertTriangle, IconCircleCheck, IconPrinter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ModalForm } from '../modal-form';
 import { money } from '../money';
+import { MoneyInput } from '../money-input';
 import { useLocalizedPath } from '../use-localized-path';
 
 /** The method fields' values as the form keeps them. */
@@ -96,6 +100,105 @@ export function PaymentMethodFields({
           autoComplete="off"
           {...field('reference')}
         />
+      )}
+    </>
+  );
+}
+
+/** In cash, what the patient hands over as the form keeps it (decision 0079). */
+export interface CashTenderedValues {
+  method: PaymentMethod;
+  /** The cashier gives change: opens « Montant reçu ». */
+  give_change: boolean;
+  amount_tendered: string;
+}
+
+export type CashTenderedField = 'give_change' | 'amount_tendered';
+
+export const CASH_TENDERED_DEFAULTS: Omit<CashTenderedValues, 'method'> = {
+  give_change: false,
+  amount_tendered: '',
+};
+
+/** What the form makes of the amount tendered for an amount (minor units of `currency`, null when not read). */
+export interface CashTendered {
+  /** Cash with « Rendre la monnaie »: the field is shown. */
+  tendering: boolean;
+  /** What was handed over, minor units; null when not tendering or not read. */
+  tendered: number | null;
+  /** The shared rule's change (tendered − amount), null when it does not cover the amount or is not known. */
+  change: number | null;
+  /** A tendered amount below the amount: shown in red before sending. */
+  short: boolean;
+  /** Something typed that is not an amount. */
+  invalid: boolean;
+}
+
+/**
+ * Reads the amount tendered of a cash form against the amount to take. The change shown live is a display of the
+ * shared `changeDue`; the figure stored and printed is the server's.
+ */
+export function readCashTendered(
+  v: CashTenderedValues,
+  amount: number | null,
+  currency: string,
+): CashTendered {
+  const tendering = v.method === 'cash' && v.give_change;
+  const tendered = tendering ? parseMoney(v.amount_tendered, currency) : null;
+  const taken = amount !== null && amount > 0 ? amount : null;
+  const change = taken !== null ? changeDue(taken, tendered) : null;
+  return {
+    tendering,
+    tendered,
+    change,
+    short: tendered !== null && taken !== null && change === null,
+    invalid: tendering && v.amount_tendered.trim() !== '' && (tendered === null || tendered <= 0),
+  };
+}
+
+/** The request body's part: what a cashier giving change typed, nothing otherwise (the body it always was). */
+export function cashTenderedBody(c: CashTendered): { amount_tendered?: number } {
+  return c.tendered !== null ? { amount_tendered: c.tendered } : {};
+}
+
+/**
+ * In cash only: the « Rendre la monnaie » switch, then « Montant reçu » and the change due as the cashier types, or
+ * in red what the amount tendered does not cover. Nothing for the other methods.
+ */
+export function CashTenderedFields({
+  method,
+  reading,
+  amount,
+  currency,
+  field,
+}: {
+  method: PaymentMethod;
+  reading: CashTendered;
+  /** The amount to take as read (minor units of `currency`), for the short message. */
+  amount: number | null;
+  currency: string;
+  /** The form's input props of a field (`(name, options) => form.getInputProps(name, options)`). */
+  field: (name: CashTenderedField, options?: GetInputPropsOptions) => GetInputPropsReturnType;
+}) {
+  const { t } = useTranslation('billing');
+  if (method !== 'cash') return null;
+  return (
+    <>
+      <Switch label={t('pay.giveChange')} {...field('give_change', { type: 'checkbox' })} />
+      {reading.tendering && (
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <MoneyInput label={t('pay.tendered')} currency={currency} {...field('amount_tendered')} />
+          {reading.change !== null && (
+            <Text size="sm" fw={700} mt={{ sm: 28 }} aria-live="polite" data-testid="change-due">
+              {t('pay.changeDue', { amount: money(reading.change, currency) })}
+            </Text>
+          )}
+          {reading.short && (
+            <Text size="sm" c="red" mt={{ sm: 28 }} role="alert" data-testid="tendered-short">
+              {t('pay.tenderedShort', { amount: money(amount ?? 0, currency) })}
+            </Text>
+          )}
+        </SimpleGrid>
       )}
     </>
   );

@@ -2,7 +2,8 @@
  * The deposit on admission (caution, avance; issue 21, decision 0036) on the stay's page: what was deposited (and
  * refunded), the stay's invoice that counts it and what is left to pay. Billing staff take a deposit here, in their
  * open cash session (the server refuses it otherwise and once the invoice is issued); the receipt prints from the
- * billing module.
+ * billing module. In cash, « Rendre la monnaie » opens « Montant reçu » and the change due, as in the payment dialog
+ * (issue 37, decision 0079): the same fields; the change stored and printed on the receipt is the server's.
  */
 import { type TReceipt, ZDepositCreate } from '@greensen/shared/contracts/billing';
 import { parseMoney } from '@greensen/shared/domain/money';
@@ -23,15 +24,20 @@ import { useLocalizedPath } from '../use-localized-path';
 import { validateWith } from '../zod-form';
 import { useRecordDeposit, useStayDeposits } from './coverage-deposits';
 import {
+  CASH_TENDERED_DEFAULTS,
+  CashTenderedFields,
+  type CashTenderedValues,
+  cashTenderedBody,
   PAYMENT_METHOD_DEFAULTS,
   PaymentDone,
   PaymentMethodFields,
   type PaymentMethodValues,
   PaymentRefused,
   paymentMethodBody,
+  readCashTendered,
 } from './PaymentFields';
 
-interface Values extends PaymentMethodValues, Record<string, unknown> {
+interface Values extends PaymentMethodValues, CashTenderedValues, Record<string, unknown> {
   amount: string;
 }
 
@@ -50,19 +56,29 @@ function DepositModal({
   const [done, setDone] = useState<TReceipt | null>(null);
   const form = useForm<Values>({
     onValuesChange: () => setRefused(null),
-    initialValues: { ...PAYMENT_METHOD_DEFAULTS, amount: '' },
+    initialValues: { ...PAYMENT_METHOD_DEFAULTS, ...CASH_TENDERED_DEFAULTS, amount: '' },
   });
   const { general, clear, fail } = useFormFailure(form, t('deposit.failed'));
   const v = form.getValues();
+  const amount = parseMoney(v.amount, currency);
+  // What the patient hands over, in cash (decision 0079): the payment dialog's fields and reading.
+  const cash = readCashTendered(v, amount, currency);
 
   async function submit() {
     clear();
-    const amount = parseMoney(v.amount, currency);
     if (amount === null || amount <= 0) {
       form.setFieldError('amount', t('amountInvalid'));
       return;
     }
-    const body = validateWith(ZDepositCreate, { ...paymentMethodBody(v), amount }, form);
+    if (cash.invalid) {
+      form.setFieldError('amount_tendered', t('amountInvalid'));
+      return;
+    }
+    const body = validateWith(
+      ZDepositCreate,
+      { ...paymentMethodBody(v), amount, ...cashTenderedBody(cash) },
+      form,
+    );
     if (!body) return;
     try {
       setDone(await record.mutateAsync(body));
@@ -96,6 +112,13 @@ function DepositModal({
           currency={currency}
           data-autofocus
           {...form.getInputProps('amount')}
+        />
+        <CashTenderedFields
+          method={v.method}
+          reading={cash}
+          amount={amount}
+          currency={currency}
+          field={(name, options) => form.getInputProps(name, options)}
         />
         <PaymentRefused message={refused} />
         <FormFooter

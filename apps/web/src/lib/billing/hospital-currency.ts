@@ -3,19 +3,26 @@
  * invoices and the cash desk's first float. XOF until known.
  */
 import type { THospital } from '@greensen/shared/contracts/structure';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useAuthStore } from '../../stores/auth';
 import { api } from '../api-client';
 import { BILLING_KEY } from './patient-balance';
 
+/** The hospital read for its currency (the billing page's first screen starts it: issue 38). */
+export function hospitalCurrencyQueryOptions(hospitalId: string | null) {
+  return queryOptions({
+    queryKey: [...BILLING_KEY, hospitalId, 'currency'] as const,
+    queryFn: ({ signal }) => api.get<THospital>(`hospitals/${hospitalId}/`, { signal }),
+    enabled: hospitalId !== null,
+    staleTime: 30 * 60_000,
+  });
+}
+
 export function useHospitalCurrency(): string {
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   const query = useQuery({
-    queryKey: [...BILLING_KEY, hospitalId, 'currency'] as const,
-    queryFn: ({ signal }) => api.get<THospital>(`hospitals/${hospitalId}/`, { signal }),
+    ...hospitalCurrencyQueryOptions(hospitalId),
     select: (hospital) => hospital.currency,
-    enabled: hospitalId !== null,
-    staleTime: 30 * 60_000,
   });
   return query.data ?? 'XOF';
 }

@@ -27,6 +27,7 @@ import type {
 import {
   keepPreviousData,
   type QueryClient,
+  queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
@@ -195,9 +196,9 @@ export interface DocumentFilters {
   pageSize: number;
 }
 
-export function useDocuments(filters: DocumentFilters, enabled = true) {
-  const hospitalId = useHospitalId();
-  return useQuery({
+/** The list's query options (the documents page's first screen is started from them as the app starts: issue 38). */
+export function documentsQueryOptions(hospitalId: string | null, filters: DocumentFilters) {
+  return queryOptions({
     queryKey: [...DOCUMENTS_KEY, hospitalId, 'list', filters] as const,
     queryFn: ({ signal }) =>
       api.get<Page<TDocumentListItem>>('documents/', {
@@ -215,6 +216,13 @@ export function useDocuments(filters: DocumentFilters, enabled = true) {
         },
         signal,
       }),
+  });
+}
+
+export function useDocuments(filters: DocumentFilters, enabled = true) {
+  const hospitalId = useHospitalId();
+  return useQuery({
+    ...documentsQueryOptions(hospitalId, filters),
     placeholderData: keepPreviousData,
     enabled,
   });

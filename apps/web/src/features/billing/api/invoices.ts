@@ -15,7 +15,7 @@ import type {
   TInvoiceLineCreate,
   TUnpriced,
 } from '@greensen/shared/contracts/billing';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { BILLING_KEY } from '../../../lib/billing/patient-balance';
 import type { Page } from '../../../lib/clinical/api/list-admissions';
@@ -36,8 +36,8 @@ export interface InvoiceFilters {
   pageSize: number;
 }
 
-export function useInvoices(filters: InvoiceFilters, enabled = true) {
-  const hospitalId = useHospital();
+/** The invoice list's query options (the billing page's first screen is started from them: issue 38). */
+export function invoicesQueryOptions(hospitalId: string | null, filters: InvoiceFilters) {
   const query = {
     number: filters.number?.trim() || undefined,
     patient: filters.patient || undefined,
@@ -48,9 +48,16 @@ export function useInvoices(filters: InvoiceFilters, enabled = true) {
     page: filters.page,
     page_size: filters.pageSize,
   };
-  return useQuery({
+  return queryOptions({
     queryKey: [...BILLING_KEY, hospitalId, 'invoices', query] as const,
     queryFn: ({ signal }) => api.get<Page<TInvoice>>('invoices/', { query, signal }),
+  });
+}
+
+export function useInvoices(filters: InvoiceFilters, enabled = true) {
+  const hospitalId = useHospital();
+  return useQuery({
+    ...invoicesQueryOptions(hospitalId, filters),
     placeholderData: keepPreviousData,
     enabled,
   });

@@ -9,13 +9,13 @@ import { Select, Stack, Switch } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useAdmissions } from '../../../lib/clinical/api/list-admissions';
 import { PatientPicker } from '../../../lib/clinical/components/PatientPicker';
 import { useFormFailure } from '../../../lib/field-errors';
 import { formatDateTime } from '../../../lib/format';
 import { FormFooter, ModalForm } from '../../../lib/modal-form';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { validateWith } from '../../../lib/zod-form';
+import { useInvoiceVisits } from '../api/invoice-visits';
 import { type AssembledState, useAssembleInvoice } from '../api/invoices';
 
 interface Values extends Record<string, unknown> {
@@ -31,7 +31,9 @@ export function AssembleModal({ onClose }: { onClose: () => void }) {
   const form = useForm<Values>({ initialValues: { patient: '', admission: null, no_coverage: false } });
   const { general, clear, fail } = useFormFailure(form, t('assemble.failed'));
   const patient = form.getValues().patient;
-  const visits = useAdmissions({ patient, ordering: '-admitted_at', page: 1, pageSize: 20 }, patient !== '');
+  // The cash desk's own read of the visits (decision 0088): the pure cashier may not list admissions.
+  const visits = useInvoiceVisits({ patient, page: 1, pageSize: 20 });
+  const noVisit = patient !== '' && visits.isSuccess && visits.data.results.length === 0;
   const assemble = useAssembleInvoice();
 
   async function submit() {
@@ -79,11 +81,18 @@ export function AssembleModal({ onClose }: { onClose: () => void }) {
           disabled={!patient}
           placeholder={visits.isFetching ? t('common:states.loading') : undefined}
           nothingFoundMessage={t('assemble.noVisit')}
+          description={noVisit ? t('assemble.noVisit') : undefined}
           data={(visits.data?.results ?? []).map((visit) => ({
             value: visit.id,
-            label: `${formatDateTime(visit.admitted_at)} · ${visit.department.name}`,
+            label: [
+              formatDateTime(visit.admitted_at),
+              visit.department,
+              t(`admissions:status.${visit.status}`),
+              ...(visit.invoice ? [t(`assemble.invoiced.${visit.invoice.status}`)] : []),
+            ].join(' · '),
           }))}
           {...form.getInputProps('admission')}
+          error={visits.isError ? t('assemble.visitsFailed') : form.errors.admission}
         />
         <Switch
           label={t('assemble.noCoverage')}

@@ -18,10 +18,11 @@ import { SearchFilter, useListPage } from '../../../lib/list-filters';
 import { money } from '../../../lib/money';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useInvoices } from '../api/invoices';
+import { INVOICES_PAGE_SIZE } from '../pages/billing-first';
 import { AssembleModal } from './AssembleModal';
 import { InvoiceBadges } from './InvoiceBadges';
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = INVOICES_PAGE_SIZE;
 
 function Amount({ value, currency, strong }: { value: number; currency: string; strong?: boolean }) {
   return (

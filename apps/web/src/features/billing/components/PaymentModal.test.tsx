@@ -1,18 +1,18 @@
-import type { TReceipt } from '@greensen/shared/contracts/billing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tenderShort, xof } from '../../../test/cash-tendered';
 import { stubDesktopWidth } from '../../../test/media-query';
 import { type MockRequest, renderApp } from '../../../test/render';
 import {
-  CASHIER_ID,
   cashier,
   departments,
   INVOICE_ID,
   invoice,
   invoiceDetail,
   page,
-  SESSION_ID,
+  RECEIPT_ID,
+  receipt,
   session,
 } from '../billing.fixture';
 
@@ -22,52 +22,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-/** "2 500 F CFA" whatever the spaces Intl puts (narrow no-break, no-break). */
-const xof = (text: string) => new RegExp(text.replace(/ /g, '\\s'));
-const RECEIPT_ID = '0190f0f0-bbbb-7222-8333-444455550009';
-
-function receipt(payment: Partial<TReceipt['payment']> = {}): TReceipt {
-  return {
-    id: RECEIPT_ID,
-    number: 'REC-HGG-2026-000009',
-    issued_at: '2026-03-04T12:00:00Z',
-    hospital: { id: 'h1', name: 'Hôpital Général de Greensen', code: 'HGG' },
-    patient: invoiceDetail().patient,
-    invoice: {
-      id: INVOICE_ID,
-      number: 'FAC-HGG-2026-000042',
-      currency: 'XOF',
-      patient_share: 12500,
-      paid: 12500,
-      balance: 0,
-    },
-    payment: {
-      id: '0190f0f0-aaaa-7222-8333-444455550009',
-      kind: 'payment',
-      method: 'cash',
-      operator: null,
-      currency: 'XOF',
-      amount: 7500,
-      rate: null,
-      amount_invoice_currency: 7500,
-      reference: null,
-      is_deposit: false,
-      receipt: { id: RECEIPT_ID, number: 'REC-HGG-2026-000009' },
-      received_by: { id: CASHIER_ID, full_name: 'Mariam Koné' },
-      received_at: '2026-03-04T12:00:00Z',
-      invoice: { id: INVOICE_ID, number: 'FAC-HGG-2026-000042' },
-      phone: null,
-      note: null,
-      reason: null,
-      refunded_payment: null,
-      cash_session: SESSION_ID,
-      amount_tendered: 10000,
-      change_due: 2500,
-      ...payment,
-    },
-  };
-}
 
 describe('the cash desk’s amount tendered and change due', () => {
   it('shows the change as the cashier types, refuses what does not cover the amount, sends what was handed over', async () => {
@@ -88,19 +42,7 @@ describe('the cash desk’s amount tendered and change due', () => {
     await user.click(await screen.findByRole('button', { name: 'Encaisser' }, { timeout: 15_000 }));
     const form = await screen.findByTestId('payment-form');
     // Cash by default, the balance proposed; « Montant reçu » opens with « Rendre la monnaie ».
-    expect(within(form).queryByLabelText('Montant reçu')).toBeNull();
-    await user.click(within(form).getByRole('switch', { name: 'Rendre la monnaie' }));
-    const tendered = within(form).getByLabelText('Montant reçu');
-
-    await user.type(tendered, '5 000');
-    expect(within(form).getByTestId('tendered-short')).toHaveTextContent(
-      xof('Le montant reçu ne couvre pas le montant à encaisser \\(7 500 F CFA\\)'),
-    );
-    expect(within(form).queryByTestId('change-due')).toBeNull();
-    await user.click(within(form).getByRole('button', { name: 'Encaisser' }));
-    expect(
-      await within(form).findByText('Le montant reçu est inférieur au montant à encaisser.'),
-    ).toBeInTheDocument();
+    const tendered = await tenderShort(user, form, '5 000', '7 500 F CFA');
     expect(sent).toHaveLength(0);
 
     await user.clear(tendered);
@@ -148,10 +90,13 @@ describe('the cash desk’s amount tendered and change due', () => {
     expect(screen.queryByTestId('payment-change')).toBeNull();
   }, 60_000);
 
-  it('prints « Montant reçu » and « Monnaie rendue » on the receipt of a cash payment', async () => {
+  it.each([
+    ['payment', false],
+    ['deposit on admission', true],
+  ])('prints « Montant reçu » and « Monnaie rendue » on the receipt of a cash %s', async (_, is_deposit) => {
     renderApp(`/billing/receipts/${RECEIPT_ID}`, {
       user: cashier,
-      routes: { [`/api/receipts/${RECEIPT_ID}/`]: () => Response.json(receipt()) },
+      routes: { [`/api/receipts/${RECEIPT_ID}/`]: () => Response.json(receipt({ is_deposit })) },
     });
     const printed = await screen.findByTestId('receipt', {}, { timeout: 15_000 });
     expect(within(printed).getByText('Montant encaissé')).toBeInTheDocument();

@@ -13,25 +13,8 @@
 
 import { type TInvoiceDetail, type TReceipt, ZPaymentCreate } from '@greensen/shared/contracts/billing';
 import { COMMON_CURRENCIES } from '@greensen/shared/contracts/structure';
-import {
-  changeDue,
-  convertMinor,
-  minorToDecimal,
-  parseMoney,
-  RATE_PATTERN,
-} from '@greensen/shared/domain/money';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { convertMinor, minorToDecimal, parseMoney, RATE_PATTERN } from '@greensen/shared/domain/money';
+import { Alert, Anchor, Button, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconDeviceMobileDollar } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -39,12 +22,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import {
+  CASH_TENDERED_DEFAULTS,
+  CashTenderedFields,
+  type CashTenderedValues,
+  cashTenderedBody,
   PAYMENT_METHOD_DEFAULTS,
   PaymentDone,
   PaymentMethodFields,
   type PaymentMethodValues,
   PaymentRefused,
   paymentMethodBody,
+  readCashTendered,
 } from '../../../lib/billing/PaymentFields';
 import { useFormFailure } from '../../../lib/field-errors';
 import { uiLanguage } from '../../../lib/i18n';
@@ -56,14 +44,11 @@ import { validateWith } from '../../../lib/zod-form';
 import { useCurrentRates } from '../api/exchange-rates';
 import { useRecordPayment } from '../api/payments';
 
-interface Values extends PaymentMethodValues, Record<string, unknown> {
+interface Values extends PaymentMethodValues, CashTenderedValues, Record<string, unknown> {
   currency: string;
   amount: string;
   rate: string;
   note: string;
-  /** Cash: the cashier gives change (opens « Montant reçu »). */
-  give_change: boolean;
-  amount_tendered: string;
 }
 
 /** The text of an amount for the field, with the UI's decimal separator. */
@@ -112,8 +97,7 @@ export function PaymentModal({
       amount: invoice.balance > 0 ? amountField(invoice.balance, invoice.currency) : '',
       rate: '',
       note: '',
-      give_change: false,
-      amount_tendered: '',
+      ...CASH_TENDERED_DEFAULTS,
     },
   });
   const { general, clear, fail } = useFormFailure(form, t('pay.failed'));
@@ -131,10 +115,7 @@ export function PaymentModal({
       ? convertMinor(amount, v.currency, rate, invoice.currency)
       : null;
   // What the patient hands over, in cash (decision 0079): the change shown live is the shared rule's figure.
-  const tendering = v.method === 'cash' && v.give_change;
-  const tendered = tendering ? parseMoney(v.amount_tendered, v.currency) : null;
-  const change = amount !== null && amount > 0 ? changeDue(amount, tendered) : null;
-  const short = tendered !== null && amount !== null && amount > 0 && change === null;
+  const cash = readCashTendered(v, amount, v.currency);
 
   async function submit(confirmPending = false) {
     clear();
@@ -144,7 +125,7 @@ export function PaymentModal({
       form.setFieldError('amount', t('amountInvalid'));
       return;
     }
-    if (tendering && v.amount_tendered.trim() !== '' && (tendered === null || tendered <= 0)) {
+    if (cash.invalid) {
       form.setFieldError('amount_tendered', t('amountInvalid'));
       return;
     }
@@ -165,8 +146,7 @@ export function PaymentModal({
         amount: amount ?? undefined,
         rate: foreign ? typedRate : null,
         note: v.note.trim() || null,
-        // Only what a cashier giving change typed: the body is otherwise the one it always was.
-        ...(tendered !== null ? { amount_tendered: tendered } : {}),
+        ...cashTenderedBody(cash),
         ...(confirmPending ? { confirm_pending: true } : {}),
       },
       form,
@@ -246,28 +226,13 @@ export function PaymentModal({
             {t('pay.converted', { amount: money(converted, invoice.currency) })}
           </Text>
         )}
-        {v.method === 'cash' && (
-          <Switch label={t('pay.giveChange')} {...form.getInputProps('give_change', { type: 'checkbox' })} />
-        )}
-        {tendering && (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <MoneyInput
-              label={t('pay.tendered')}
-              currency={v.currency}
-              {...form.getInputProps('amount_tendered')}
-            />
-            {change !== null && (
-              <Text size="sm" fw={700} mt={{ sm: 28 }} aria-live="polite" data-testid="change-due">
-                {t('pay.changeDue', { amount: money(change, v.currency) })}
-              </Text>
-            )}
-            {short && (
-              <Text size="sm" c="red" mt={{ sm: 28 }} role="alert" data-testid="tendered-short">
-                {t('pay.tenderedShort', { amount: money(amount ?? 0, v.currency) })}
-              </Text>
-            )}
-          </SimpleGrid>
-        )}
+        <CashTenderedFields
+          method={v.method}
+          reading={cash}
+          amount={amount}
+          currency={v.currency}
+          field={(name, options) => form.getInputProps(name, options)}
+        />
         <Textarea label={t('pay.note')} autosize minRows={1} {...form.getInputProps('note')} />
         <PaymentRefused message={refused} />
         {pendingQuestion && (

@@ -10,7 +10,7 @@ import {
   INVOICE_ID,
   invoice,
   invoiceDetail,
-  PATIENT_ID,
+  listedPatient,
   page,
   report,
   SESSION_ID,
@@ -75,35 +75,16 @@ describe('/billing', () => {
     const { router } = renderApp('/billing', {
       user: cashier,
       routes: common({
-        '/api/patients/': () =>
-          page([
-            {
-              id: PATIENT_ID,
-              record_number: 'HGG-2026-00017',
-              full_name: 'Aïcha Traoré',
-              sex: 'F',
-              age: 30,
-              birth_date: null,
-              phone: null,
-              allergies: [],
-              is_archived: false,
-            },
-          ]),
-        '/api/admissions/': () =>
+        '/api/patients/': () => page([listedPatient]),
+        // The cash desk's own read of the visits (decision 0088).
+        '/api/invoices/visits/': () =>
           page([
             {
               id: VISIT,
-              status: 'completed',
-              admission_type: 'outpatient',
-              reason: 'Fièvre',
               admitted_at: '2026-03-04T09:00:00Z',
-              closed_at: null,
-              queue_number: 3,
-              queue_date: '2026-03-04',
-              department: { id: 'd1', name: 'Urgences' },
-              patient: { id: PATIENT_ID, record_number: 'HGG-2026-00017', full_name: 'Aïcha Traoré' },
-              triage: null,
-              doctor: null,
+              department: 'Urgences',
+              status: 'completed',
+              invoice: null,
             },
           ]),
         '/api/invoices/assemble/': (r) => {

@@ -1,6 +1,6 @@
 /**
  * /billing (Facturation, issue 21): the tabs Factures (invoices and credit notes), Caisse (the cashier's session and
- * the sessions' reports), Relevés (payer statements over a period) and Tiers payants (the payers). Billing staff — members of a billing
+ * the sessions' reports), Cautions (a stay's deposits, taken at the cash desk: `?tab=deposits`, decision 0088), Relevés (payer statements over a period) and Tiers payants (the payers). Billing staff — members of a billing
  * department — invoice visits and work the cash desk; the management reads everything. The tab is kept in the
  * address (`?tab=cash`, `?tab=payers`: the payers, created and changed by the management — decision 0036; `?tab=rates`: the exchange rates, decision 0040); `?patient=` filters the invoices on a patient (the patient record's link).
  */
@@ -9,6 +9,7 @@ import {
   IconArrowsExchange,
   IconBuildingBank,
   IconCashRegister,
+  IconCoin,
   IconFileInvoice,
   IconShieldCheck,
 } from '@tabler/icons-react';
@@ -19,12 +20,13 @@ import { useBillingRights } from '../../../lib/billing/rights';
 import { PageHeader } from '../../../lib/page-states';
 import { PrintStyles } from '../../../lib/print-styles';
 import { CashDeskPanel } from '../components/CashDeskPanel';
+import { DepositsPanel } from '../components/DepositsPanel';
 import { InvoicesPanel } from '../components/InvoicesPanel';
 import { PayersPanel } from '../components/PayersPanel';
 import { RatesPanel } from '../components/RatesPanel';
 import { StatementsPanel } from '../components/StatementsPanel';
 
-const TABS = ['invoices', 'cash', 'statements', 'payers', 'rates'] as const;
+const TABS = ['invoices', 'cash', 'deposits', 'statements', 'payers', 'rates'] as const;
 type Tab = (typeof TABS)[number];
 
 export default function BillingPage() {
@@ -71,6 +73,9 @@ export default function BillingPage() {
           <Tabs.Tab value="cash" leftSection={<IconCashRegister size={16} />}>
             {t('tabs.cash')}
           </Tabs.Tab>
+          <Tabs.Tab value="deposits" leftSection={<IconCoin size={16} />}>
+            {t('tabs.deposits')}
+          </Tabs.Tab>
           <Tabs.Tab value="statements" leftSection={<IconShieldCheck size={16} />}>
             {t('tabs.statements')}
           </Tabs.Tab>
@@ -86,6 +91,9 @@ export default function BillingPage() {
         </Tabs.Panel>
         <Tabs.Panel value="cash" pt="md">
           <CashDeskPanel staff={rights.staff} currency={currency} />
+        </Tabs.Panel>
+        <Tabs.Panel value="deposits" pt="md">
+          <DepositsPanel staff={rights.staff} />
         </Tabs.Panel>
         <Tabs.Panel value="statements" pt="md">
           <StatementsPanel />

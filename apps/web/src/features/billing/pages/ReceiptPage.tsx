@@ -3,7 +3,8 @@
  * number and date, the patient (identity only), the invoice, the method (mobile money with operator, phone and
  * transaction reference), the amount (another currency with its rate and the amount in the invoice's currency),
  * what was handed over and the change given back in cash (issue 37, decision 0079), what remains to pay, the
- * cashier. "Imprimer" prints it with the browser: the print stylesheet keeps the receipt alone on the sheet
+ * cashier. A deposit's receipt (decision 0088) is titled « Reçu de caution », names the stay instead of the draft
+ * invoice and shows money paid ahead as « En faveur du patient ». "Imprimer" prints it with the browser: the print stylesheet keeps the receipt alone on the sheet
  * (decision 0030; the templates issue brings a PDF).
  */
 import { Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
@@ -12,7 +13,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime } from '../../../lib/format';
 import { money } from '../../../lib/money';
 import { DetailQueryState } from '../../../lib/page-states';
 import { PrintStyles } from '../../../lib/print-styles';
@@ -63,6 +64,10 @@ export default function ReceiptPage() {
   const foreign = p.currency !== r.invoice.currency;
   // A cash payment with what the patient handed over and the change given back (decision 0079).
   const tendered = p.amount_tendered !== null && p.change_due !== null;
+  // A deposit reads as one (decision 0088): its title, its stay for the draft's missing number, and money paid
+  // ahead of the stay's bill as the patient's credit rather than a negative « Reste à payer ».
+  const stay = r.stay;
+  const credit = stay ? r.invoice.balance < 0 : false;
 
   return (
     <Stack gap="md" align="center">
@@ -72,7 +77,7 @@ export default function ReceiptPage() {
         <Anchor component={Link} to={to(`/billing/invoices/${r.invoice.id}`)} size="sm">
           <Group gap={4}>
             <IconArrowLeft size={14} />
-            {t('receipt.back')}
+            {stay ? t('receipt.backStay') : t('receipt.back')}
           </Group>
         </Anchor>
         <Button leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
@@ -84,7 +89,7 @@ export default function ReceiptPage() {
           <div style={{ textAlign: 'center' }}>
             <Title order={4}>{r.hospital.name}</Title>
             <Text size="sm" fw={700} mt={4}>
-              {refund ? t('receipt.refundTitle') : t('receipt.title')}
+              {refund ? t('receipt.refundTitle') : stay ? t('receipt.depositTitle') : t('receipt.title')}
             </Text>
             <Text size="sm" ff="monospace" data-testid="receipt-number">
               {r.number}
@@ -99,7 +104,20 @@ export default function ReceiptPage() {
             <br />
             {r.patient.record_number}
           </Row>
-          <Row label={t('receipt.invoice')}>{r.invoice.number ?? '—'}</Row>
+          {stay ? (
+            <Row label={t('receipt.stay')}>
+              <span data-testid="receipt-stay">
+                {stay.admitted_at
+                  ? t('receipt.stayOf', { department: stay.department, date: formatDate(stay.admitted_at) })
+                  : t('receipt.stayRequested', {
+                      department: stay.department,
+                      date: formatDate(stay.requested_at),
+                    })}
+              </span>
+            </Row>
+          ) : (
+            <Row label={t('receipt.invoice')}>{r.invoice.number ?? '—'}</Row>
+          )}
           <Row label={t('payments.method')}>{methodLabel(p.method, p.operator)}</Row>
           {p.phone && <Row label={t('pay.phone')}>{p.phone}</Row>}
           {p.reference && (
@@ -133,8 +151,10 @@ export default function ReceiptPage() {
           <Divider my={4} />
           <Row label={t('amounts.patientShare')}>{money(r.invoice.patient_share, r.invoice.currency)}</Row>
           <Row label={t('receipt.paidToDate')}>{money(r.invoice.paid, r.invoice.currency)}</Row>
-          <Row label={t('amounts.balance')} strong>
-            {money(r.invoice.balance, r.invoice.currency)}
+          <Row label={credit ? t('receipt.credit') : t('amounts.balance')} strong>
+            <span data-testid="receipt-balance">
+              {money(credit ? -r.invoice.balance : r.invoice.balance, r.invoice.currency)}
+            </span>
           </Row>
           <Divider my={4} />
           <Text size="xs" c="dimmed" ta="center">

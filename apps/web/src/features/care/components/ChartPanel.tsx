@@ -212,6 +212,7 @@ export function ChartPanel({ plan, patientName }: { plan: string; patientName: s
               <Table.Th>{t('vitals.short.spo2')}</Table.Th>
               <Table.Th>{t('vitals.short.pain')}</Table.Th>
               <Table.Th>{t('chart.weight')}</Table.Th>
+              <Table.Th>{t('chart.height')}</Table.Th>
               <Table.Th>NEWS2</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -228,6 +229,7 @@ export function ChartPanel({ plan, patientName }: { plan: string; patientName: s
                 <Table.Td>{cell(p.spo2)}</Table.Td>
                 <Table.Td>{cell(p.pain)}</Table.Td>
                 <Table.Td>{cell(p.weight)}</Table.Td>
+                <Table.Td>{cell(p.height)}</Table.Td>
                 <Table.Td>{cell(p.news2)}</Table.Td>
               </Table.Tr>
             ))}

@@ -27,6 +27,7 @@ const UNITS: Record<RoundNumber, string> = {
   respiratory_rate: '/min',
   spo2: '%',
   pain: '/10',
+  height: 'cm',
 };
 
 export function VitalsEntryFields({

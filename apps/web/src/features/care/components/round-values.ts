@@ -17,6 +17,8 @@ export const ROUND_NUMBERS = [
   'respiratory_rate',
   'spo2',
   'pain',
+  // Optional, in cm; not part of NEWS2 (the scoring reads only its own signs).
+  'height',
 ] as const;
 export type RoundNumber = (typeof ROUND_NUMBERS)[number];
 
@@ -37,6 +39,7 @@ export const EMPTY_ROUND_ROW: RoundRow = {
   respiratory_rate: '',
   spo2: '',
   pain: '',
+  height: '',
   on_oxygen: false,
   acvpu: null,
 };

@@ -273,4 +273,50 @@ describe('the care file', () => {
     ).toHaveLength(1);
     expect(within(dialog).queryByRole('button', { name: 'Annuler' })).toBeNull();
   }, 40_000);
+
+  // Issue 39: a ward set may carry the height (cm), optional, sent with the set (a decimal comma reads).
+  it('sends an optional height in cm with the vitals', async () => {
+    const user = userEvent.setup();
+    const calls: MockRequest[] = [];
+    renderApp(`/care/${PLAN_ID}`, {
+      user: nurse,
+      routes: {
+        ...routes(() => Response.json({})),
+        [`/api/care/plans/${PLAN_ID}/vitals/`]: (request) => {
+          calls.push(request);
+          return Response.json(
+            {
+              id: '0190f0f0-9999-7222-8333-444455550002',
+              plan: PLAN_ID,
+              patient: '0190f0f0-7777-7222-8333-444455556601',
+              recorded_at: '2026-03-04T08:00:00Z',
+              recorded_by: { id: NURSE_ID, full_name: 'Inès Mbala' },
+              ...Object.fromEntries(
+                ['temperature', 'heart_rate', 'respiratory_rate', 'systolic_bp', 'diastolic_bp', 'spo2']
+                  .concat(['oxygen_flow', 'avpu', 'confused', 'pain', 'weight', 'glycaemia', 'note', 'news2'])
+                  .map((k) => [k, null]),
+              ),
+              temperature: 37,
+              height: 172.5,
+              on_oxygen: false,
+              escalated_to: [],
+            },
+            { status: 201 },
+          );
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Constantes' }, { timeout: 15_000 }));
+    const dialog = await screen.findByRole('dialog');
+    const height = within(dialog).getByRole('textbox', { name: /Taille \(cm\)/ });
+    await user.type(height, '172,5');
+    await user.type(within(dialog).getByRole('textbox', { name: /Température/ }), '37');
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect((calls[0]!.body as { vitals: Record<string, unknown> }).vitals).toMatchObject({
+      temperature: 37,
+      height: 172.5,
+    });
+    await within(dialog).findByTestId('vitals-saved');
+  }, 40_000);
 });

@@ -30,18 +30,11 @@ import { formatMinutes } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { useModuleAllowed } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
+import { overviewQueryOptions } from '../api/overview';
 import { DashboardFrame } from './DashboardFrame';
 
-export function overviewQueryKey(hospitalId: string | null) {
-  return ['dashboard', 'admin', hospitalId, 'overview'] as const;
-}
-
 function useOverview(hospitalId: string | null) {
-  return useQuery({
-    queryKey: overviewQueryKey(hospitalId),
-    queryFn: ({ signal }) => api.get<TDashboardOverview>('dashboard/overview/', { signal }),
-    enabled: hospitalId !== null,
-  });
+  return useQuery(overviewQueryOptions(hospitalId));
 }
 
 function Overview({

@@ -22,17 +22,22 @@ import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
+import { DOCTOR_DASHBOARD_SCOPE, DOCTOR_QUEUE_PAGE_SIZE } from '../api/doctor-first';
 import { DashboardFrame } from './DashboardFrame';
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = DOCTOR_QUEUE_PAGE_SIZE;
 
-/** The abnormal results card loads after the dashboard (kept out of the signed-in screen's budget). */
+/**
+ * The abnormal results card loads after the dashboard (kept out of the signed-in screen's budget); the app asks for
+ * its chunk as it starts on the doctor's home (app/page-prefetch.ts), beside the dashboard's.
+ */
+export const loadUrgentResultsCard = () => import('../../../lib/clinical/components/UrgentResultsCard');
 const UrgentResultsCard = lazy(() =>
-  import('../../../lib/clinical/components/UrgentResultsCard').then((m) => ({
+  loadUrgentResultsCard().then((m) => ({
     default: m.UrgentResultsCard,
   })),
 );
-const SCOPE = ['dashboard', 'doctor'] as const;
+const SCOPE = DOCTOR_DASHBOARD_SCOPE;
 
 /** The schedule tab (today's appointments) loads with the tab, with the strings beyond the first screens'. */
 const DoctorSchedulePanel = lazy(() =>

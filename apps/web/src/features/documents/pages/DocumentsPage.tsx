@@ -18,8 +18,9 @@ import { useDocuments, usePatientDocuments } from '../../../lib/documents/api';
 import { IssuedDocumentsTable, UploadedDocumentsTable } from '../../../lib/documents/DocumentLists';
 import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
 import { PageHeader } from '../../../lib/page-states';
+import { DOCUMENTS_PAGE_SIZE, ISSUED_FIRST_FILTERS } from './documents-first';
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = DOCUMENTS_PAGE_SIZE;
 
 /** The "from" and "to" days of a list. */
 function DateRange(props: {
@@ -42,8 +43,8 @@ function IssuedTab() {
   const { page, setPage, resetPage } = useListPage();
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
-  const [kind, setKind] = useState<DocumentKind | null>(null);
-  const [status, setStatus] = useState<'all' | 'valid' | 'cancelled'>('all');
+  const [kind, setKind] = useState<DocumentKind | null>(ISSUED_FIRST_FILTERS.kind);
+  const [status, setStatus] = useState<'all' | 'valid' | 'cancelled'>(ISSUED_FIRST_FILTERS.status);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const query = useDocuments({
@@ -53,7 +54,7 @@ function IssuedTab() {
     dateFrom: from || null,
     dateTo: to || null,
     page,
-    pageSize: PAGE_SIZE,
+    pageSize: ISSUED_FIRST_FILTERS.pageSize,
   });
   return (
     <Stack gap="sm">

@@ -52,6 +52,7 @@ import { toast } from '../../../lib/toast';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useUserStore } from '../../../stores/user';
 import { useAssignBed, useBedBoard, useBedHousekeeping, useCensus } from '../api/board';
+import { BED_BOARD_FIRST_FILTERS } from '../pages/hospitalizations-first';
 import { BedPickerModal } from './BedPickerModal';
 import { PlacementConfirmModal, type PlacementTarget, placementTargetOf } from './PlacementConfirmModal';
 
@@ -374,8 +375,8 @@ function WardSection({
 export function BedBoard() {
   const { t } = useTranslation('hospitalizations');
   const canPlace = usePermissions().can('hospitalization.bed');
-  const [ward, setWard] = useState<string | null>(null);
-  const [department, setDepartment] = useState<string | null>(null);
+  const [ward, setWard] = useState<string | null>(BED_BOARD_FIRST_FILTERS.ward);
+  const [department, setDepartment] = useState<string | null>(BED_BOARD_FIRST_FILTERS.department);
   const board = useBedBoard({ ward, department });
   const myDepartment = useUserStore((state) => state.currentDepartmentId);
   const census = useCensus();

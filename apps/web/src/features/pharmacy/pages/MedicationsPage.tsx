@@ -16,8 +16,7 @@ import { uiLanguage } from '../../../lib/i18n';
 import { SearchFilter, useListPage } from '../../../lib/list-filters';
 import { PageHeader } from '../../../lib/page-states';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
-
-const PAGE_SIZE = 25;
+import { MEDICATIONS_FIRST_INPUTS, MEDICATIONS_PAGE_SIZE } from './medications-first';
 
 export default function MedicationsPage() {
   const { t } = useTranslation('pharmacy');
@@ -25,10 +24,10 @@ export default function MedicationsPage() {
   const navigate = useNavigate();
   const lang = uiLanguage();
   const { page, setPage, resetPage } = useListPage();
-  const [q, setQ] = useState('');
-  const [atc, setAtc] = useState('');
-  const [filters] = useDebouncedValue({ q, atc }, 300);
-  const query = useMedications({ ...filters, page, pageSize: PAGE_SIZE });
+  const [search, setSearch] = useState(MEDICATIONS_FIRST_INPUTS.search);
+  const [atc, setAtc] = useState(MEDICATIONS_FIRST_INPUTS.atc);
+  const [filters] = useDebouncedValue({ search, atc }, 300);
+  const query = useMedications({ ...filters, page, pageSize: MEDICATIONS_PAGE_SIZE });
   const path = (m: TMedication) => to(`/pharmacy/medications/${m.id}`);
 
   return (
@@ -38,8 +37,8 @@ export default function MedicationsPage() {
         <SearchFilter
           placeholder={t('search.placeholder')}
           aria-label={t('search.label')}
-          value={q}
-          onChange={resetPage(setQ)}
+          value={search}
+          onChange={resetPage(setSearch)}
           style={{ flex: 1, minWidth: 240 }}
         />
         <TextInput
@@ -54,7 +53,7 @@ export default function MedicationsPage() {
         query={query}
         page={page}
         onPageChange={setPage}
-        pageSize={PAGE_SIZE}
+        pageSize={MEDICATIONS_PAGE_SIZE}
         noRecordsText={t('medications.empty')}
         onRowClick={({ record }) => navigate(path(record))}
         columns={[

@@ -4,7 +4,7 @@
  * and recent movements (GET /api/medications/{id}/).
  */
 import type { TMedication, TMedicationDetail } from '@greensen/shared/contracts/pharmacy';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useAuthStore } from '../../../stores/auth';
 import { api } from '../../api-client';
 import type { Page } from './list-admissions';
@@ -20,9 +20,9 @@ export interface MedicationFilters {
   pageSize: number;
 }
 
-export function useMedications(filters: MedicationFilters, enabled = true) {
-  const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  return useQuery({
+/** The list's query options (the page's first screen is started from them as the app starts: issue 38). */
+export function medicationsQueryOptions(hospitalId: string | null, filters: MedicationFilters) {
+  return queryOptions({
     queryKey: [...MEDICATIONS_KEY, hospitalId, 'list', filters] as const,
     queryFn: ({ signal }) =>
       api.get<Page<TMedication>>('medications/', {
@@ -35,8 +35,15 @@ export function useMedications(filters: MedicationFilters, enabled = true) {
         },
         signal,
       }),
-    placeholderData: keepPreviousData,
     staleTime: 60_000,
+  });
+}
+
+export function useMedications(filters: MedicationFilters, enabled = true) {
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  return useQuery({
+    ...medicationsQueryOptions(hospitalId, filters),
+    placeholderData: keepPreviousData,
     enabled,
   });
 }

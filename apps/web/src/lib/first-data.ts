@@ -1,0 +1,112 @@
+/**
+ * The screen's first data before the shell's own requests (issue 38, docs/decisions/0087-first-data-first.md).
+ *
+ * - A page names the queries of its first screen (`FirstQueries`, beside the page, built from the same query
+ *   options the page uses): the app starts them by path as it starts (app/page-prefetch.ts), beside the user's
+ *   refresh, so that the page finds them in the cache instead of asking once its chunks are in and rendered.
+ * - The shell's secondary requests — the notification list, the messaging's unread count, the hospital's
+ *   settings, what waits in the other hospitals — wait until the page's first data is in (no query in flight
+ *   once the shell is on screen), or `SHELL_REQUESTS_MAX_WAIT_MS` at the latest. The embedded database answers
+ *   one query at a time: asked together, they queued the page's own data behind them. They are held only when
+ *   the app starts signed in (`holdShellRequests`, app/StartupGate.tsx); otherwise they go at once. The installable
+ *   app's worker registers after them too (its precache downloads every file of the build).
+ */
+import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+
+/** What a page's first queries depend on, known before the user's refresh (the persisted session). */
+export interface FirstDataContext {
+  hospitalId: string;
+  userId: string | null;
+}
+
+/** A first-screen query: the page's own query options (the key and the function that fetches it). */
+export interface FirstQuery {
+  queryKey: QueryKey;
+  queryFn?: unknown;
+  staleTime?: unknown;
+}
+
+/** A first query as `QueryClient.prefetchQuery` takes it (the page's own options object, unchanged). */
+export function asFetchOptions(query: FirstQuery): FetchQueryOptions {
+  return query as FetchQueryOptions;
+}
+
+/** The queries a page asks for first, from the same query options objects it uses. */
+export type FirstQueries = (context: FirstDataContext) => readonly FirstQuery[];
+
+/** The longest the shell's secondary requests wait for the page's first data (a page that never settles). */
+export const SHELL_REQUESTS_MAX_WAIT_MS = 3_000;
+
+let released = true;
+let maxWait = SHELL_REQUESTS_MAX_WAIT_MS;
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Whether the shell's secondary requests may go. */
+export function shellRequestsReleased(): boolean {
+  return released;
+}
+
+/** The app starts signed in: the shell's secondary requests wait for the page's first data (`maxWaitMs` at most). */
+export function holdShellRequests(maxWaitMs = SHELL_REQUESTS_MAX_WAIT_MS): void {
+  released = false;
+  maxWait = maxWaitMs;
+}
+
+/** The page's first data is in (or the wait is over): the shell's secondary requests go. */
+export function releaseShellRequests(): void {
+  if (released) return;
+  released = true;
+  for (const listener of [...listeners]) listener();
+}
+
+/** Resolves once the shell's secondary requests may go (at once when they are not held). */
+export function whenShellRequestsReleased(): Promise<void> {
+  if (released) return Promise.resolve();
+  return new Promise((resolve) => {
+    const off = subscribe(() => {
+      off();
+      resolve();
+    });
+  });
+}
+
+/** For components: true once the shell's secondary requests may go (re-renders then). */
+export function useShellRequestsReleased(): boolean {
+  return useSyncExternalStore(subscribe, shellRequestsReleased, shellRequestsReleased);
+}
+
+/**
+ * Called once the shell and its page are mounted (their queries are then started): releases the shell's
+ * secondary requests when no query is in flight any more, or after `maxWaitMs`. Returns the clean-up.
+ */
+export function releaseAfterFirstData(queryClient: QueryClient, maxWaitMs = maxWait): () => void {
+  if (released) return () => {};
+  const check = () => {
+    if (queryClient.isFetching() === 0) releaseShellRequests();
+  };
+  const unsubscribe = queryClient.getQueryCache().subscribe(() => {
+    // After the cache's change is applied (a query that ends is counted out at its next notification).
+    queueMicrotask(check);
+  });
+  const timer = setTimeout(releaseShellRequests, maxWaitMs);
+  // The first look once every effect of the commit has run: the page's queries, mounted after the shell's
+  // effects, have started by then.
+  const first = setTimeout(check, 0);
+  const off = subscribe(() => {
+    unsubscribe();
+    clearTimeout(timer);
+    clearTimeout(first);
+  });
+  return () => {
+    unsubscribe();
+    clearTimeout(timer);
+    clearTimeout(first);
+    off();
+  };
+}
