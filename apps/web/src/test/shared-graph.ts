@@ -6,6 +6,8 @@
  */
 import { cleanNotifications, cleanNotificationsQueue } from '@mantine/notifications';
 import { vi } from 'vitest';
+import type { StoreApi } from 'zustand';
+import { releaseShellRequests } from '../lib/first-data';
 import { i18n } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { useAuthStore } from '../stores/auth';
@@ -18,15 +20,15 @@ import { useUserStore } from '../stores/user';
 cleanNotifications();
 cleanNotificationsQueue();
 queryClient.clear();
-for (const store of [
-  useAuthStore,
-  useLockStore,
-  useNotificationsStore,
-  usePreferencesStore,
-  useRefreshFlagsStore,
-  useUserStore,
-])
-  store.setState(store.getInitialState(), true);
+// A file that ended while the shell's secondary requests were held (decision 0087) leaves them released.
+releaseShellRequests();
+const reset = <T>(store: StoreApi<T>) => store.setState(store.getInitialState(), true);
+reset(useAuthStore);
+reset(useLockStore);
+reset(useNotificationsStore);
+reset(usePreferencesStore);
+reset(useRefreshFlagsStore);
+reset(useUserStore);
 localStorage.clear();
 sessionStorage.clear();
 vi.useRealTimers();
