@@ -50,6 +50,7 @@ import {
   toFhirDiagnosticReport,
   toFhirLabObservation,
   valuedFields,
+  valueElementOf,
 } from './map-lab.js';
 import {
   type FhirObservationIn,
@@ -351,12 +352,8 @@ export class FhirObservationsService extends FhirBase {
       } catch (err) {
         // The laboratory's own checks (bounds, decimals, choices) name `results.{key}`: here, the value element.
         if (err instanceof ApiError && err.statusCode === 400 && err.extra.fields) {
-          const element =
-            field.type === 'number'
-              ? 'Observation.valueQuantity.value'
-              : field.type === 'choice'
-                ? 'Observation.valueCodeableConcept'
-                : 'Observation.valueString';
+          const value = valueElementOf(field);
+          const element = `Observation.${value}${value === 'valueQuantity' ? '.value' : ''}`;
           throw new ApiError(400, err.key, { fields: { [element]: Object.values(err.extra.fields).flat() } });
         }
         throw err;

@@ -264,6 +264,15 @@ export class LabValueRefused extends Error {
   }
 }
 
+/** The Observation's value element that carries a catalogue field's value (number, choice, text). */
+export function valueElementOf(field: ExamField): 'valueQuantity' | 'valueCodeableConcept' | 'valueString' {
+  return field.type === 'number'
+    ? 'valueQuantity'
+    : field.type === 'choice'
+      ? 'valueCodeableConcept'
+      : 'valueString';
+}
+
 /**
  * The value a posted laboratory Observation gives `field`, read by the field's type: a number in the field's UCUM
  * unit (`valueQuantity`, no conversion), a choice of the catalogue's code system (`valueCodeableConcept`), a text
@@ -286,12 +295,7 @@ export function labValueOf(
   const given = (['valueQuantity', 'valueCodeableConcept', 'valueString'] as const).filter(
     (k) => body[k] !== undefined,
   );
-  const wanted =
-    field.type === 'number'
-      ? 'valueQuantity'
-      : field.type === 'choice'
-        ? 'valueCodeableConcept'
-        : 'valueString';
+  const wanted = valueElementOf(field);
   if (given.length !== 1 || given[0] !== wanted)
     throw new LabValueRefused(`Observation.${wanted}`, 'fhir.lab_value_type');
   if (field.type === 'number') {
