@@ -201,4 +201,15 @@ export function searchQuerySchema(entry: ResourceEntry) {
 }
 
 /** A FHIR logical id (R4 `id` datatype). */
-export const zFhirIdParams = z.object({ id: z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/) });
+export const zFhirId = z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/);
+export const zFhirIdParams = z.object({ id: zFhirId });
+
+/**
+ * The elements every resource a client sends may carry and the endpoint does not keep: its id (the server's own
+ * once stored), `meta` and the narrative `text`.
+ */
+export const zResourceInHeader = {
+  id: zFhirId.optional(),
+  meta: z.looseObject({}).optional(),
+  text: z.looseObject({}).optional(),
+};

@@ -13,7 +13,13 @@ import { capabilityStatement } from './fhir.capability.js';
 import { FhirDirectoryService } from './fhir.directory.service.js';
 import { ADMINISTRATION_READERS, FhirMedicationService } from './fhir.medication.service.js';
 import { FhirObservationsService } from './fhir.observations.service.js';
-import { entryOf, type ResourceEntry, searchQuerySchema, zFhirIdParams } from './fhir.resources.js';
+import {
+  entryOf,
+  type ResourceEntry,
+  searchQuerySchema,
+  zFhirIdParams,
+  zResourceInHeader,
+} from './fhir.resources.js';
 import { CONDITION_READERS, FhirService } from './fhir.service.js';
 import { type FhirObservationIn, ZFhirObservationIn } from './map-observation.js';
 import type { FhirPatientIn } from './map-patient.js';
@@ -75,12 +81,7 @@ const zContactPoint = z.object({
  */
 export const ZFhirPatientIn = z.strictObject({
   resourceType: z.literal('Patient'),
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9\-.]{1,64}$/)
-    .optional(),
-  meta: z.looseObject({}).optional(),
-  text: z.looseObject({}).optional(),
+  ...zResourceInHeader,
   active: z.boolean().optional(),
   identifier: z.array(zIdentifier).max(10).optional(),
   name: z
@@ -155,6 +156,25 @@ function searchRequest(request: FastifyRequest): SearchRequest {
 }
 
 const fhir = (reply: FastifyReply, status = 200) => reply.status(status).type(FHIR_JSON);
+
+/** The `If-None-Exist` header of a conditional create (`identifier=system|value`), bounded; null without one. */
+function ifNoneExistOf(request: FastifyRequest): string | null {
+  const header = request.headers['if-none-exist'];
+  return typeof header === 'string' ? header.slice(0, 300) : null;
+}
+
+/** A create's answer: 201 with the new version's ETag and Location, or 200 with the one a retry found. */
+function createdAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: string,
+  result: { created: boolean; version: number; resource: { id?: string } },
+) {
+  return fhir(reply, result.created ? 201 : 200)
+    .header('etag', etagOf(result.version))
+    .header('location', `${baseUrlOf(request)}/${type}/${result.resource.id}/_history/${result.version}`)
+    .send(result.resource);
+}
 
 /**
  * `/fhir/R4/` (issue 39; docs/fhir.md): routes built from the one table of resources (fhir.resources.ts), the
@@ -264,17 +284,12 @@ export async function fhirRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const header = request.headers['if-none-exist'];
-      const ifNoneExist = typeof header === 'string' ? header.slice(0, 300) : null;
       const result = await service.createPatient(
         contextOf(request),
         request.body as FhirPatientIn,
-        ifNoneExist,
+        ifNoneExistOf(request),
       );
-      return fhir(reply, result.created ? 201 : 200)
-        .header('etag', etagOf(result.version))
-        .header('location', `${baseUrlOf(request)}/Patient/${result.resource.id}/_history/${result.version}`)
-        .send(result.resource);
+      return createdAnswer(request, reply, 'Patient', result);
     },
   );
   r.put(
@@ -348,20 +363,12 @@ export async function fhirRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const header = request.headers['if-none-exist'];
-      const ifNoneExist = typeof header === 'string' ? header.slice(0, 300) : null;
       const result = await observations.createObservation(
         contextOf(request),
         request.body as FhirObservationIn,
-        ifNoneExist,
+        ifNoneExistOf(request),
       );
-      return fhir(reply, result.created ? 201 : 200)
-        .header('etag', etagOf(result.version))
-        .header(
-          'location',
-          `${baseUrlOf(request)}/Observation/${result.resource.id}/_history/${result.version}`,
-        )
-        .send(result.resource);
+      return createdAnswer(request, reply, 'Observation', result);
     },
   );
   readAndSearch(

@@ -2,6 +2,7 @@ import { RESULT_TEXT_MAX } from '@greensen/shared/domain/exams';
 import { VITAL_BOUNDS } from '@greensen/shared/domain/triage';
 import { z } from 'zod';
 import { metaOf } from './fhir.bundle.js';
+import { zResourceInHeader } from './fhir.resources.js';
 import { BP_PROFILE, LOINC, OBSERVATION_CATEGORY, UCUM, VITAL_SIGNS_PROFILE } from './fhir.systems.js';
 
 export type VitalsRow = {
@@ -142,12 +143,7 @@ const zReference = z.object({ reference: z.string().max(200), display: z.string(
  */
 export const ZFhirObservationIn = z.strictObject({
   resourceType: z.literal('Observation'),
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9\-.]{1,64}$/)
-    .optional(),
-  meta: z.looseObject({}).optional(),
-  text: z.looseObject({}).optional(),
+  ...zResourceInHeader,
   identifier: z
     .array(z.object({ system: z.string().max(200).optional(), value: z.string().max(100).optional() }))
     .min(1)

@@ -87,12 +87,8 @@ export async function patientSafetyFacts(
   };
 }
 
-/** A prescription line (or a presentation of a draft) with the facts the rules need. */
-export interface SafetyLineRow {
-  line_id: string | null;
-  prescription_id: string | null;
-  number: string | null;
-  position: number | null;
+/** A presentation with its medicine: the columns of `MED_COLUMNS`, as the rules read them. */
+type MedColumns = {
   presentation_id: string;
   medication_id: string;
   code: string;
@@ -104,6 +100,14 @@ export interface SafetyLineRow {
   unit: string;
   paediatric: boolean;
   is_active: boolean;
+};
+
+/** A prescription line (or a presentation of a draft) with the facts the rules need. */
+export interface SafetyLineRow extends MedColumns {
+  line_id: string | null;
+  prescription_id: string | null;
+  number: string | null;
+  position: number | null;
   dose: number;
   dose_unit: string;
   route: string;
@@ -114,20 +118,8 @@ export interface SafetyLineRow {
 const MED_COLUMNS = sql`pr.id as presentation_id, m.id as medication_id, m.code, m.inn_fr, m.inn_en, m.atc_code,
   array_to_json(m.allergy_classes) as allergy_classes, pr.strength, pr.unit, pr.paediatric, pr.is_active`;
 
-/** The columns of `MED_COLUMNS`, as the drivers return them. */
-type MedDbRow = {
-  presentation_id: string;
-  medication_id: string;
-  code: string;
-  inn_fr: string;
-  inn_en: string;
-  atc_code: string | null;
-  allergy_classes: string[] | string;
-  strength: string;
-  unit: string;
-  paediatric: boolean;
-  is_active: boolean;
-};
+/** The columns of `MED_COLUMNS`, as the drivers return them (the classes as JSON text on one of them). */
+type MedDbRow = Omit<MedColumns, 'allergy_classes'> & { allergy_classes: string[] | string };
 
 /** The columns of `LINE_SELECT`: a prescription line with its medicine. */
 type LineDbRow = MedDbRow & {
