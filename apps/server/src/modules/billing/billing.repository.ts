@@ -292,6 +292,8 @@ type PaymentRow = {
   note: string | null;
   reason: string | null;
   is_deposit: boolean;
+  /** A deposit or the refund of one (`DEPOSIT_OR_ITS_REFUND`): its receipt names the stay. */
+  of_deposit: boolean;
   amount_tendered: string | number | null;
   change_due: string | number | null;
   cash_session_id: string;
@@ -303,9 +305,14 @@ type PaymentRow = {
   receipt_number: string;
 };
 
+/** A deposit or the refund of one (decision 0036): what a stay's deposits panel lists and its receipts name. */
+const DEPOSIT_OR_ITS_REFUND = sql`(pm.is_deposit or exists (select 1 from payments d
+  where d.id = pm.refunded_payment_id and d.is_deposit))`;
+
 const PAYMENT_SELECT = sql`select pm.id, pm.invoice_id, i.number as invoice_number, pm.kind, pm.method, pm.operator,
     pm.phone, pm.reference, pm.currency, pm.amount, pm.rate::text as rate, pm.amount_invoice,
-    pm.refunded_payment_id, pm.note, pm.reason, pm.is_deposit, pm.amount_tendered, pm.change_due, pm.cash_session_id, pm.received_by, u.first_name as rb_first,
+    pm.refunded_payment_id, pm.note, pm.reason, pm.is_deposit, ${DEPOSIT_OR_ITS_REFUND} as of_deposit, pm.amount_tendered, pm.change_due, pm.cash_session_id,
+    pm.received_by, u.first_name as rb_first,
     u.last_name as rb_last, pm.received_at, r.id as receipt_id, r.number as receipt_number
   from payments pm join invoices i on i.id = pm.invoice_id join users u on u.id = pm.received_by
   join receipts r on r.payment_id = pm.id`;
@@ -368,7 +375,7 @@ export async function paymentsOf(q: Queryable, invoiceId: string): Promise<TPaym
 /** The deposits taken on an invoice and their refunds (decision 0036). */
 export async function depositsOfInvoice(q: Queryable, invoiceId: string): Promise<TPaymentSummary[]> {
   const res = await q.execute<PaymentRow>(sql`${PAYMENT_SELECT} where pm.invoice_id = ${invoiceId}
-      and (pm.is_deposit or exists (select 1 from payments d where d.id = pm.refunded_payment_id and d.is_deposit))
+      and ${DEPOSIT_OR_ITS_REFUND}
     order by pm.received_at, pm.id`);
   return res.rows.map(toSummary);
 }

@@ -282,7 +282,7 @@ describe(`the cash desk's open stays (${TEST_DB_KIND})`, () => {
     expect((await call(ctx.app, doctor, 'GET', '/api/deposits/stays/')).statusCode).toBe(403);
   });
 
-  it("a deposit's receipt names its stay; a payment's receipt has none", async () => {
+  it("a deposit's receipt and its refund's name the stay; a payment's receipt has none", async () => {
     const s = await stay(1);
     await openSession(pureCashier);
     const res = await call(ctx.app, pureCashier, 'POST', `/api/hospitalizations/${s.id}/deposits/`, {
@@ -305,6 +305,19 @@ describe(`the cash desk's open stays (${TEST_DB_KIND})`, () => {
     const read = await call(ctx.app, pureCashier, 'GET', `/api/receipts/${taken.id}/`);
     expect(read.statusCode, read.body).toBe(200);
     expect((read.json() as TReceipt).stay).toEqual(expected);
+
+    // Part of the deposit given back: the refund's receipt names the same stay (it read « Facture — »).
+    const refund = await call(ctx.app, pureCashier, 'POST', `/api/payments/${taken.payment.id}/refund/`, {
+      amount: 100_000,
+      reason: 'Sortie anticipée',
+    });
+    expect(refund.statusCode, refund.body).toBe(201);
+    const refunded = refund.json() as TReceipt;
+    expect(refunded.payment.kind).toBe('refund');
+    expect(refunded.payment.is_deposit).toBe(false);
+    expect(refunded.stay).toEqual(expected);
+    const reread = await call(ctx.app, pureCashier, 'GET', `/api/receipts/${refunded.id}/`);
+    expect((reread.json() as TReceipt).stay).toEqual(expected);
 
     // Another stay's invoice issued and paid: a payment's receipt is an invoice's, without a stay.
     const other = await stay(1);

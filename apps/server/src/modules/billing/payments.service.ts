@@ -304,9 +304,10 @@ export class PaymentsService {
         balance: balanceOf(inv!),
       },
       payment: toPayment(row),
-      // A deposit reads as one (decision 0088): its stay rather than the draft's missing number.
+      // A deposit, and the refund of one, read as such (decision 0088): the stay rather than the draft's missing
+      // number.
       stay:
-        row.is_deposit && inv!.hospitalization_id
+        row.of_deposit === true && inv!.hospitalization_id
           ? await depositStayOf(this.app.db, hospital.id, inv!.hospitalization_id)
           : null,
     };

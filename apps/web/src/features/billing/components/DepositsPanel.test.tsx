@@ -223,6 +223,27 @@ describe('a deposit’s receipt (issue 37, decision 0088)', () => {
     expect(within(printed).getByText('In favour of the patient')).toBeInTheDocument();
   });
 
+  it('a deposit’s refund reads « Reçu de remboursement de caution » and names the stay, not « Facture — »', async () => {
+    const refund = {
+      ...deposit,
+      payment: { ...deposit.payment, kind: 'refund', is_deposit: false, amount: -10000, reason: 'Sortie' },
+      invoice: { ...deposit.invoice, paid: 40000, balance: -15000 },
+    };
+    renderApp(`/billing/receipts/${RECEIPT_ID}`, {
+      user: pureCashier,
+      routes: { [`/api/receipts/${RECEIPT_ID}/`]: () => Response.json(refund) },
+    });
+    const printed = await screen.findByTestId('receipt', {}, { timeout: 15_000 });
+    expect(within(printed).getByText('REÇU DE REMBOURSEMENT DE CAUTION')).toBeInTheDocument();
+    expect(within(printed).getByTestId('receipt-stay')).toHaveTextContent(
+      'Médecine interne, admis le 05/12/2026',
+    );
+    expect(within(printed).queryByText('Facture')).toBeNull();
+    expect(within(printed).getByText('Montant remboursé')).toBeInTheDocument();
+    expect(within(printed).getByTestId('receipt-amount')).toHaveTextContent(xof('^10 000 F CFA$'));
+    expect(within(printed).getByTestId('receipt-balance')).toHaveTextContent(xof('^15 000 F CFA$'));
+  });
+
   it('a payment’s receipt is unchanged: « Reçu de paiement », its invoice and « Reste à payer »', async () => {
     renderApp(`/billing/receipts/${RECEIPT_ID}`, {
       user: pureCashier,

@@ -3,12 +3,14 @@
  * number and date, the patient (identity only), the invoice, the method (mobile money with operator, phone and
  * transaction reference), the amount (another currency with its rate and the amount in the invoice's currency),
  * what was handed over and the change given back in cash (issue 37, decision 0079), what remains to pay, the
- * cashier. A deposit's receipt (decision 0088) is titled « Reçu de caution », names the stay instead of the draft
+ * cashier. A deposit's receipt (decision 0088) is titled « Reçu de caution » (its refund's « Reçu de remboursement de
+ * caution »), names the stay instead of the draft
  * invoice and shows money paid ahead as « En faveur du patient ». "Imprimer" prints it with the browser: the print stylesheet keeps the receipt alone on the sheet
  * (decision 0030; the templates issue brings a PDF).
  */
 import { Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
@@ -42,6 +44,12 @@ function Row({ label, children, strong }: { label: string; children: ReactNode; 
       </Text>
     </Group>
   );
+}
+
+/** A payment's, a refund's, a deposit's or a deposit refund's receipt (decision 0088). */
+function receiptTitle(t: TFunction<'billing'>, refund: boolean, deposit: boolean) {
+  if (deposit) return refund ? t('receipt.depositRefundTitle') : t('receipt.depositTitle');
+  return refund ? t('receipt.refundTitle') : t('receipt.title');
 }
 
 export default function ReceiptPage() {
@@ -89,7 +97,7 @@ export default function ReceiptPage() {
           <div style={{ textAlign: 'center' }}>
             <Title order={4}>{r.hospital.name}</Title>
             <Text size="sm" fw={700} mt={4}>
-              {refund ? t('receipt.refundTitle') : stay ? t('receipt.depositTitle') : t('receipt.title')}
+              {receiptTitle(t, refund, stay !== null)}
             </Text>
             <Text size="sm" ff="monospace" data-testid="receipt-number">
               {r.number}
