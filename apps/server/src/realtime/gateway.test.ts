@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { authHeaders, makeHospital, makeUser, tokenFor } from '../../test/factories.js';
 import { listenLocal, openSocket, sleep, waitUntil } from '../../test/ws-client.js';
@@ -170,14 +171,80 @@ describe('notification socket', () => {
       expect([received[0], received[2], received[4]]).toEqual([received[1], received[3], received[5]]);
       expect(new Set(received).size).toBe(3);
       expect(published).toHaveLength(1);
-      expect(JSON.parse(published[0]!).event).toMatchObject({ type: 'send_many' });
-      expect(JSON.parse(published[0]!).event.deliveries).toHaveLength(4);
+      const [origin, type, ...lines] = published[0]!.split('\n');
+      expect([origin, type]).toEqual([ctx.app.realtime.instanceId, 'send']);
+      expect(lines).toHaveLength(4);
       // The member of another hospital only: nothing reaches them.
       await sleep(150);
       expect(theirs.messages).toEqual([]);
     } finally {
       bus.publish = publish;
       for (const s of [...sockets, theirs]) s.close();
+    }
+  });
+
+  it('publishes an event to the other instances before writing to its own sockets', async () => {
+    const me = await member();
+    const socket = await connect(me);
+    const order: string[] = [];
+    const bus = ctx.app.realtime.bus;
+    const publish = bus.publish.bind(bus);
+    bus.publish = async (channel, message) => {
+      order.push('publish');
+      return publish(channel, message);
+    };
+    const wsSend = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, ...args: unknown[]) {
+      order.push('socket');
+      return (wsSend as (...a: unknown[]) => void).apply(this, args);
+    } as WebSocket['send'];
+    try {
+      await notifyOne(me.id);
+      expect((await socket.next()).action).toBe('new_notification');
+      expect(order).toEqual(['publish', 'socket']);
+    } finally {
+      bus.publish = publish;
+      WebSocket.prototype.send = wsSend;
+      socket.close();
+    }
+  });
+
+  it("reads another instance's bus message without parsing it: each line to its user's sockets, as it came", async () => {
+    const me = await member();
+    const socket = await connect(me);
+    const other = await member();
+    const theirs = await connect(other);
+    try {
+      const envelope = {
+        action: 'new_notification',
+        hospital: h1.id,
+        message: { id: 'n1', title: 'a\tb\nc' },
+      };
+      const strange = { action: 'new_notification', hospital: h2.id, message: { id: 'n2' } };
+      await ctx.app.realtime.bus.publish(
+        'realtime',
+        [
+          'another-instance',
+          'send',
+          `${me.id}\t${h1.id}\t${JSON.stringify(envelope)}`,
+          'no tabs here',
+          `${me.id}\t${h2.id}\t${JSON.stringify(strange)}`,
+        ].join('\n'),
+      );
+      expect(await socket.next()).toEqual(envelope);
+      // Own messages are skipped (already delivered when emitted).
+      await ctx.app.realtime.bus.publish(
+        'realtime',
+        `${ctx.app.realtime.instanceId}\nsend\n${other.id}\t\t${JSON.stringify(envelope)}`,
+      );
+      await ctx.app.realtime.bus.publish('realtime', `another-instance\ndisconnect\n${other.id}\t`);
+      expect((await theirs.closed).code).toBe(4401);
+      expect(theirs.messages).toEqual([]);
+      await sleep(100);
+      expect(socket.messages).toEqual([envelope]);
+    } finally {
+      socket.close();
+      theirs.close();
     }
   });
 

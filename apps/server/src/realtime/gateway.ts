@@ -55,11 +55,24 @@ export interface Delivery {
   envelope: Envelope;
 }
 
-type BusEvent =
-  | { type: 'send'; userId: string; envelope: Envelope }
-  /** Several users' envelopes (the notifications of one event): one bus message for all of them. */
-  | { type: 'send_many'; deliveries: Delivery[] }
-  | { type: 'disconnect'; userId: string; sessionId: string | null };
+/**
+ * A bus message, as text: `<origin instance>\n<type>\n<body>`.
+ * - `send`: one line per delivery, `<userId>\t<hospital or empty>\t<the envelope's JSON>` (the notifications of
+ *   one event are one message whatever the number of recipients);
+ * - `disconnect`: `<userId>\t<sessionId or empty>`.
+ * Ids are the database's UUIDs and `JSON.stringify` escapes every control character, so tabs and newlines only
+ * ever separate fields. A receiver reads the lines it has sockets for and writes the envelope's JSON to them as
+ * it came: no parse of the whole message, no serialisation again per user; the sender recognises its own
+ * messages by their first characters.
+ */
+type BusType = 'send' | 'disconnect';
+
+/** A delivery with its envelope serialised once, for this instance's sockets and the bus alike. */
+interface Prepared {
+  userId: string;
+  hospital: string | null;
+  json: string;
+}
 
 interface Client {
   ws: WebSocket;
@@ -82,8 +95,8 @@ export interface Realtime {
    */
   sendToUser(userId: string, envelope: Envelope): Promise<void>;
   /**
-   * `sendToUser` for several users at once (the notifications of one event): delivered here in one pass and
-   * published to the other instances as one bus message. Never rejects.
+   * `sendToUser` for several users at once (the notifications of one event): published to the other instances
+   * as one bus message, then delivered here in one pass. Never rejects.
    */
   sendToUsers(deliveries: readonly Delivery[]): Promise<void>;
   /**
@@ -160,11 +173,24 @@ export default fp(
 
     const hospitalsOf = (user: AuthUser) => new Set(user.memberships.map((m) => m.hospitalId));
 
-    /** Delivers to this instance's sockets of the user. */
-    const deliverLocal = async (userId: string, envelope: Envelope) => {
+    /** Writes the serialised envelope to the user's sockets here that may see its hospital. */
+    const write = (set: Set<Client>, hospital: string | null, json: string) => {
+      // Encoded once, whatever the number of the user's sockets (tabs, devices).
+      const data = Buffer.from(json);
+      for (const c of set) if (!hospital || c.hospitals.has(hospital)) send(c.ws, data);
+    };
+
+    /**
+     * Delivers to this instance's sockets of the user: at once (no promise) unless a socket does not know the
+     * event's hospital and the user's memberships are due for a new look.
+     */
+    const deliverLocal = (
+      userId: string,
+      hospital: string | null,
+      json: string,
+    ): Promise<void> | undefined => {
       const set = clients.get(userId);
       if (!set?.size) return;
-      const hospital = envelope.hospital;
       const lastLook = membershipLookups.get(userId) ?? 0;
       if (
         hospital &&
@@ -174,12 +200,24 @@ export default fp(
         // Membership may have changed since the socket opened: look again (at most every few seconds)
         // before dropping the event.
         membershipLookups.set(userId, Date.now());
-        const user = await refreshUser(userId).catch(() => null);
-        if (user) for (const c of set) c.hospitals = hospitalsOf(user);
+        return refreshUser(userId)
+          .catch(() => null)
+          .then((user) => {
+            if (user) for (const c of set) c.hospitals = hospitalsOf(user);
+            write(set, hospital, json);
+          });
       }
-      // Serialised and encoded once, whatever the number of the user's sockets (tabs, devices).
-      const data = Buffer.from(JSON.stringify(envelope));
-      for (const c of set) if (!hospital || c.hospitals.has(hospital)) send(c.ws, data);
+      write(set, hospital, json);
+    };
+
+    /** Serves this instance's sockets in one pass; resolves once the deliveries waiting on a lookup are done. */
+    const deliverAll = (deliveries: readonly Prepared[]) => {
+      const waiting: Promise<void>[] = [];
+      for (const d of deliveries) {
+        const pending = deliverLocal(d.userId, d.hospital, d.json);
+        if (pending) waiting.push(pending);
+      }
+      return waiting.length ? Promise.all(waiting) : undefined;
     };
 
     const disconnectLocal = (userId: string, sessionId: string | null) => {
@@ -188,38 +226,82 @@ export default fp(
       }
     };
 
-    const handleEvent = (event: BusEvent) => {
-      if (event.type === 'send') return deliverLocal(event.userId, event.envelope);
-      if (event.type === 'send_many') {
-        // Users without a socket here cost a map lookup; the others are served in one pass.
-        const here = event.deliveries.filter((d) => clients.has(d.userId));
-        return Promise.all(here.map((d) => deliverLocal(d.userId, d.envelope)));
+    /** The `send` lines of the users with a socket here (the others cost a map lookup). */
+    const receiveSend = (body: string) => {
+      const waiting: Promise<void>[] = [];
+      let start = 0;
+      while (start < body.length) {
+        let end = body.indexOf('\n', start);
+        if (end < 0) end = body.length;
+        const tab = body.indexOf('\t', start);
+        if (tab > start && tab < end) {
+          const userId = body.slice(start, tab);
+          const tab2 = body.indexOf('\t', tab + 1);
+          if (clients.has(userId) && tab2 > tab && tab2 < end) {
+            const pending = deliverLocal(
+              userId,
+              body.slice(tab + 1, tab2) || null,
+              body.slice(tab2 + 1, end),
+            );
+            if (pending) waiting.push(pending);
+          }
+        }
+        start = end + 1;
       }
-      if (event.type === 'disconnect') disconnectLocal(event.userId, event.sessionId);
+      return waiting.length ? Promise.all(waiting) : undefined;
     };
 
-    const unsubscribe = await bus.subscribe(CHANNEL, (raw) => {
-      let parsed: { origin?: string; event?: BusEvent };
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        return;
+    /** Handles a message of another instance. */
+    const receive = (raw: string) => {
+      const first = raw.indexOf('\n');
+      const second = first < 0 ? -1 : raw.indexOf('\n', first + 1);
+      if (second < 0) return;
+      const type = raw.slice(first + 1, second);
+      if (type === 'send') return receiveSend(raw.slice(second + 1));
+      if (type === 'disconnect') {
+        const [userId, sessionId] = raw.slice(second + 1).split('\t');
+        if (userId) disconnectLocal(userId, sessionId || null);
       }
+    };
+
+    const own = `${instanceId}\n`;
+    const unsubscribe = await bus.subscribe(CHANNEL, (raw) => {
       // Events published by this instance were already handled locally when they were emitted.
-      if (!parsed.event || parsed.origin === instanceId) return;
-      void Promise.resolve(handleEvent(parsed.event)).catch((err) =>
-        app.log.error({ err }, 'realtime event handling failed'),
-      );
+      if (raw.startsWith(own)) return;
+      try {
+        void Promise.resolve(receive(raw)).catch((err) =>
+          app.log.error({ err }, 'realtime event handling failed'),
+        );
+      } catch (err) {
+        app.log.error({ err }, 'realtime event handling failed');
+      }
     });
 
-    /** Handles the event here at once (local sockets work even when the bus is down), then publishes it. */
-    const emit = async (event: BusEvent) => {
+    /**
+     * Publishes the event first, so that the other instances start on their sockets while this one serves its
+     * own, then handles it here (local sockets work even when the bus is down). Never rejects.
+     */
+    const emit = async (type: BusType, body: string, here: () => unknown) => {
+      const published = bus.publish(CHANNEL, `${own}${type}\n${body}`);
       try {
-        await handleEvent(event);
+        await here();
       } catch (err) {
         app.log.error({ err }, 'realtime local delivery failed');
       }
-      await bus.publish(CHANNEL, JSON.stringify({ origin: instanceId, event }));
+      await published;
+    };
+
+    const sendAll = (deliveries: readonly Delivery[]) => {
+      if (deliveries.length === 0) return Promise.resolve();
+      const prepared = deliveries.map(
+        (d): Prepared => ({
+          userId: d.userId,
+          hospital: d.envelope.hospital,
+          json: JSON.stringify(d.envelope),
+        }),
+      );
+      const body = prepared.map((d) => `${d.userId}\t${d.hospital ?? ''}\t${d.json}`).join('\n');
+      return emit('send', body, () => deliverAll(prepared));
     };
 
     const register = (client: Client) => {
@@ -252,14 +334,12 @@ export default fp(
       instanceId,
       bus,
       issueTicket: (claims) => tickets.issue(claims),
-      sendToUser: (userId, envelope) => emit({ type: 'send', userId, envelope }),
-      sendToUsers: async (deliveries) => {
-        if (deliveries.length === 0) return;
-        if (deliveries.length === 1) return emit({ type: 'send', ...deliveries[0]! });
-        return emit({ type: 'send_many', deliveries: [...deliveries] });
+      sendToUser: async (userId, envelope) => sendAll([{ userId, envelope }]),
+      sendToUsers: async (deliveries) => sendAll(deliveries),
+      disconnectUser: (userId, opts = {}) => {
+        const sessionId = opts.sessionId ?? null;
+        return emit('disconnect', `${userId}\t${sessionId ?? ''}`, () => disconnectLocal(userId, sessionId));
       },
-      disconnectUser: (userId, opts = {}) =>
-        emit({ type: 'disconnect', userId, sessionId: opts.sessionId ?? null }),
       socketCount: (userId) => clients.get(userId)?.size ?? 0,
       heartbeat() {
         for (const set of clients.values()) {
