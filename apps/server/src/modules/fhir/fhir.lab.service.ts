@@ -22,12 +22,12 @@ import {
   insertLabPost,
   labOrderByRef,
   labPostsByKeys,
-  lockIdentifier,
   openLabOrdersOf,
   type ReportFilters,
   searchLabValues,
   searchReports,
-} from './fhir.repository.js';
+} from './fhir.lab.repository.js';
+import { lockIdentifier } from './fhir.repository.js';
 import { EXAM_CATALOGUE_SYSTEM, LOINC } from './fhir.systems.js';
 import {
   type ExamReportRow,

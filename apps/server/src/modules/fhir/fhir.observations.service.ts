@@ -21,15 +21,9 @@ import {
   type SearchRequest,
 } from './fhir.base.js';
 import { type FhirResource, referenceId, tokenOf, valuesOf } from './fhir.bundle.js';
+import { type LabValueFilters, searchLabValues } from './fhir.lab.repository.js';
 import { FhirLabService, fieldOf, LAB_LOINC } from './fhir.lab.service.js';
-import {
-  type LabValueFilters,
-  lockIdentifier,
-  openCareTargetOf,
-  searchLabValues,
-  searchVitals,
-  type VitalFilters,
-} from './fhir.repository.js';
+import { lockIdentifier, openCareTargetOf, searchVitals, type VitalFilters } from './fhir.repository.js';
 import { LOINC, OBSERVATION_CATEGORY } from './fhir.systems.js';
 import {
   type ExamReportRow,
