@@ -1,6 +1,6 @@
 /**
  * The reporting queries (issue 24, docs/decisions/0035-reporting.md, 0038-reporting-summaries.md). Activity, flow,
- * diagnoses, laboratory and pharmacy read the summary tables (stats.summaries.ts: month rows for whole months, day
+ * diagnoses, laboratory and pharmacy read the summary tables (summaries.repository.ts: month rows for whole months, day
  * rows around them); inpatient and billing read their raw tables through their indexes; the drill-down reads the
  * raw tables of one hospital, as the Hospital Overview does (overview.repository.ts). Every query is scoped to the hospitals of the period and
  * built with drizzle's `sql` template only (values are parameters).
@@ -25,7 +25,7 @@ import { fullName } from '../../lib/clinical.js';
 import { sqlList } from '../../lib/queries.js';
 import { readableBy } from '../consultations/consultations.repository.js';
 import { diseaseCondition, idsrAgeGroupSql } from './stats.sql.js';
-import { histogramMedian, type SummaryPeriod, summaryWhere } from './stats.summaries.js';
+import { histogramMedian, type SummaryPeriod, summaryWhere } from './summaries.repository.js';
 
 /** A period of calendar days (each hospital's own days), one or several hospitals, an optional department. */
 export type Period = SummaryPeriod;

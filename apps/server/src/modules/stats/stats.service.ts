@@ -28,7 +28,7 @@ import {
   type Period,
   pharmacyStats,
 } from './stats.repository.js';
-import { hasDirtyDays, refreshDirtyDays } from './stats.summaries.js';
+import { hasDirtyDays, refreshDirtyDays } from './summaries.repository.js';
 
 export const STATS_SECTIONS = [
   'activity',
