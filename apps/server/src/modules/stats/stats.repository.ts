@@ -1,9 +1,10 @@
 /**
  * The reporting queries (issue 24, docs/decisions/0035-reporting.md, 0038-reporting-summaries.md). Activity, flow,
- * diagnoses, laboratory and pharmacy read the summary tables (summaries.repository.ts: month rows for whole months, day
- * rows around them); inpatient and billing read their raw tables through their indexes; the drill-down reads the
- * raw tables of one hospital, as the Hospital Overview does (overview.repository.ts). Every query is scoped to the hospitals of the period and
- * built with drizzle's `sql` template only (values are parameters).
+ * diagnoses, laboratory and pharmacy read the summary tables (summaries.repository.ts: month rows for whole
+ * months, day rows around them); inpatient and billing read their raw tables through their indexes; the
+ * drill-down reads the raw tables of one hospital, as the Hospital Overview does (overview.repository.ts). Every
+ * query is scoped to the hospitals of the period and built with drizzle's `sql` template only (values are
+ * parameters).
  */
 import {
   AGE_GROUPS,
