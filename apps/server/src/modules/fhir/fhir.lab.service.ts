@@ -167,18 +167,8 @@ export class FhirLabService extends FhirBase {
       return { orderId: order.id, key: field.key, created: true };
     });
     return this.app.db.transaction(async (tx) => {
-      const { rows } = await searchLabValues(
-        tx,
-        hospital.id,
-        { orderId: posted.orderId, key: posted.key, date: [], lastUpdated: [], entered: true },
-        1,
-        0,
-      );
-      const row = rows[0];
-      const valued = row ? fieldOf(row) : undefined;
       // Answered 404 when the value is gone since (the order was cancelled, the value corrected to empty).
-      if (!row || !valued) throw notFound();
-      const resource = toFhirLabObservation(row, valued.field, valued.entry, ctx.lang);
+      const { row, resource } = await this.labValue(tx, ctx, hospital.id, posted);
       if (!posted.created)
         await this.audit(ctx, tx, 'fhir.read', 'Observation', resource.id, row.patient_id, {
           conditional: true,
@@ -230,22 +220,32 @@ export class FhirLabService extends FhirBase {
     return matches[0]!;
   }
 
+  /** An entered laboratory value (its order's row) and its Observation; 404 when it is not (or no longer) valued. */
+  private async labValue(
+    tx: Queryable,
+    ctx: ServiceContext,
+    hospitalId: string,
+    id: { orderId: string; key: string },
+  ) {
+    const { rows } = await searchLabValues(
+      tx,
+      hospitalId,
+      { orderId: id.orderId, key: id.key, date: [], lastUpdated: [], entered: true },
+      1,
+      0,
+    );
+    const row = rows[0];
+    const valued = row ? fieldOf(row) : undefined;
+    if (!row || !valued) throw notFound();
+    return { row, resource: toFhirLabObservation(row, valued.field, valued.entry, ctx.lang) };
+  }
+
   /** A laboratory value by its id (`lab-{order}-{analyte}`): the exams module's audience, as for every laboratory value. */
   async readLabObservation(ctx: ServiceContext, id: { orderId: string; key: string }) {
     if (!this.mayReadExams(ctx)) throw forbidden();
     const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
-      const { rows } = await searchLabValues(
-        tx,
-        hospital.id,
-        { orderId: id.orderId, key: id.key, date: [], lastUpdated: [], entered: true },
-        1,
-        0,
-      );
-      const row = rows[0];
-      const valued = row ? fieldOf(row) : undefined;
-      if (!row || !valued) throw notFound();
-      const resource = toFhirLabObservation(row, valued.field, valued.entry, ctx.lang);
+      const { row, resource } = await this.labValue(tx, ctx, hospital.id, id);
       await this.audit(ctx, tx, 'fhir.read', 'Observation', resource.id, row.patient_id);
       return resource;
     });
