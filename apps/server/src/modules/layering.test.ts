@@ -76,3 +76,34 @@ describe('services do not import each other in a cycle (issue 36)', () => {
     expect(importCycles(services)).toEqual([]);
   });
 });
+
+/** SQL text: a `sql` template, a raw fragment or an identifier. */
+const SQL_TEXT = /\bsql(`|\.raw\(|\.identifier\()/;
+const holdsSql = (file: string) => SQL_TEXT.test(readFileSync(join(modules, file), 'utf8'));
+
+/** The files `docs/architecture.md` lists under « Files that hold SQL besides repositories ». */
+function documentedSqlFiles(): string[] {
+  const doc = readFileSync(join(modules, '../../../../docs/architecture.md'), 'utf8');
+  const section = doc.split('## Files that hold SQL besides repositories')[1]?.split('\n## ')[0] ?? '';
+  return [...section.matchAll(/^- `modules\/([^`]+)`/gm)].map(([, file]) => file!);
+}
+
+describe('SQL lives in repositories (issue 41)', () => {
+  const layers = sources.filter((f) => f.endsWith('.routes.ts') || f.endsWith('.service.ts'));
+
+  it('finds SQL where it is', () => {
+    expect(holdsSql('patients/patients.repository.ts')).toBe(true);
+    expect(layers.length).toBeGreaterThanOrEqual(services.length);
+  });
+
+  it.each(layers)('%s holds no SQL text', (file) => {
+    expect(readFileSync(join(modules, file), 'utf8')).not.toMatch(SQL_TEXT);
+  });
+
+  it('holds SQL outside the repositories only in the files docs/architecture.md lists, each saying why', () => {
+    const found = sources.filter((f) => !f.endsWith('.repository.ts') && holdsSql(f)).sort();
+    expect(found).toEqual(documentedSqlFiles().sort());
+    for (const file of found)
+      expect(readFileSync(join(modules, file), 'utf8')).toMatch(/^\/\/ SQL outside a repository: \S/);
+  });
+});

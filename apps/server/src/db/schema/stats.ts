@@ -2,7 +2,7 @@
  * The reporting summaries (issue 24, docs/decisions/0038-reporting-summaries.md): derived rows per hospital ×
  * department × day (`grain` 'd') and per hospital × department × calendar month (`grain` 'm', `day` = the
  * month's first day, the sum of its day rows). Days are the hospital's calendar days. Every row is rebuilt
- * from the raw tables by `modules/stats/stats.summaries.ts` when a trigger has marked its day in
+ * from the raw tables by `modules/stats/summaries.repository.ts` when a trigger has marked its day in
  * `stats_dirty_days`; nothing else writes them. No foreign keys: they are a cache of the raw tables, emptied
  * and rebuilt at will.
  */

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { ensureMedicationReference } from '../../modules/pharmacy/medication-reference.js';
-import { hasDirtyDays, markAllDays, refreshDirtyDays } from '../../modules/stats/stats.summaries.js';
+import { hasDirtyDays, markAllDays, refreshDirtyDays } from '../../modules/stats/summaries.repository.js';
 import type { Db } from '../client.js';
 
 /** Congolese and French names, with their accents, combined at random into synthetic patients. */

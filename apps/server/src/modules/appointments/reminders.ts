@@ -1,26 +1,13 @@
 import { DEFAULT_HOSPITAL_SETTINGS } from '@greensen/shared/contracts/hospital-settings';
 import { addDays, zonedDate, zonedInstant, zonedParts } from '@greensen/shared/domain/care';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { uuidv7 } from '../../db/schema/common.js';
 import { fullName } from '../../lib/clinical.js';
 import { type Lang, translate } from '../../lib/i18n.js';
 import type { MailMessage } from '../../lib/mail.js';
+import { claimReminder, dueReminders, hospitalsReminderTimes } from './reminders.repository.js';
 import type { SmsSender } from './sms.js';
 
 export const REMINDER_JOB = 'appointments.reminders';
-
-interface DueRow extends Record<string, unknown> {
-  id: string;
-  start_at: Date | string;
-  appointment_type: string;
-  phone: string | null;
-  email: string | null;
-  preferred_language: string | null;
-  pr_first: string;
-  pr_last: string;
-  d_name: string;
-}
 
 /** The reminder's texts in the patient's language: when, with whom, where. No reason, no diagnosis. */
 export function reminderTexts(
@@ -61,13 +48,10 @@ export function reminderTexts(
  * twice; a booking made later that evening is reminded by the next run.
  */
 export async function sendDueReminders(app: FastifyInstance, sms: SmsSender, now: Date) {
-  const hospitals = await app.db.execute<{ id: string; name: string; time_zone: string; at: string | null }>(
-    sql`select h.id, h.name, h.time_zone, s.appointment_reminder_time as at
-      from hospitals h left join hospital_settings s on s.hospital_id = h.id`,
-  );
+  const hospitals = await hospitalsReminderTimes(app.db);
   let emails = 0;
   let texts = 0;
-  for (const h of hospitals.rows) {
+  for (const h of hospitals) {
     const at = h.at ?? DEFAULT_HOSPITAL_SETTINGS.appointment_reminder_time;
     const p = zonedParts(now, h.time_zone);
     const local = `${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
@@ -77,17 +61,8 @@ export async function sendDueReminders(app: FastifyInstance, sms: SmsSender, now
     const to = zonedInstant(addDays(tomorrow, 1), '00:00', h.time_zone);
     const mails: MailMessage[] = [];
     await app.db.transaction(async (tx) => {
-      const due = await tx.execute<DueRow>(sql`select a.id, a.start_at, a.appointment_type, p.phone, p.email,
-          p.preferred_language, pr.first_name as pr_first, pr.last_name as pr_last, d.name as d_name
-        from appointments a join patients p on p.id = a.patient_id join users pr on pr.id = a.provider_id
-          join departments d on d.id = a.department_id
-        where a.hospital_id = ${h.id} and a.status in ('booked', 'confirmed')
-          and a.start_at >= ${from.toISOString()}::timestamptz and a.start_at < ${to.toISOString()}::timestamptz
-          and (p.phone is not null or p.email is not null)
-          and not exists (select 1 from appointment_reminders r where r.appointment_id = a.id
-            and r.start_at = a.start_at and r.channel = case when p.email is null then 'sms' else 'email' end)
-        order by a.start_at limit 2000`);
-      for (const r of due.rows) {
+      const due = await dueReminders(tx, h.id, from, to);
+      for (const r of due) {
         const lang: Lang = r.preferred_language === 'en' ? 'en' : 'fr';
         const start = new Date(r.start_at);
         const texts_ = reminderTexts(lang, {
@@ -98,14 +73,8 @@ export async function sendDueReminders(app: FastifyInstance, sms: SmsSender, now
           hospital: h.name,
           type: r.appointment_type,
         });
-        const claim = async (channel: 'email' | 'sms') => {
-          const res =
-            await tx.execute(sql`insert into appointment_reminders (id, hospital_id, appointment_id, start_at,
-              channel, language)
-            values (${uuidv7()}, ${h.id}, ${r.id}, ${start.toISOString()}::timestamptz, ${channel}, ${lang})
-            on conflict (appointment_id, start_at, channel) do nothing returning id`);
-          return res.rows.length > 0;
-        };
+        const claim = (channel: 'email' | 'sms') =>
+          claimReminder(tx, { hospitalId: h.id, appointmentId: r.id, start, channel, language: lang });
         if (r.email && (await claim('email'))) {
           mails.push({ to: r.email, subject: texts_.subject, text: texts_.text });
           emails += 1;

@@ -1,3 +1,4 @@
+// SQL outside a repository: the default SMS sender: its one statement is the outbox row it writes (as lib/mail.ts).
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { uuidv7 } from '../../db/schema/common.js';

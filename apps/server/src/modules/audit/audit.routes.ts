@@ -8,7 +8,6 @@ import {
 } from '@greensen/shared/contracts/audit';
 import { ZIdParams, ZPageQuery } from '@greensen/shared/contracts/common';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contextOf } from '../../lib/context.js';
@@ -16,6 +15,7 @@ import { CSV_BOM, csvLine } from '../../lib/csv.js';
 import { notFound } from '../../lib/errors.js';
 import { defineMessages } from '../../lib/i18n.js';
 import { pageOf } from '../../lib/pagination.js';
+import { patientInHospital } from '../patients/patients.repository.js';
 import { type AuditEvent, auditBatches, listAudit, listPatientAccess } from './audit.repository.js';
 
 /** The columns of the CSV export, in order. */
@@ -162,10 +162,7 @@ export async function auditRoutes(app: FastifyInstance) {
       const { id } = request.params;
       const { page, page_size } = request.query;
       const result = await app.db.transaction(async (tx) => {
-        const found = await tx.execute(
-          sql`select id from patients where id = ${id} and hospital_id = ${hospitalId}`,
-        );
-        if (found.rows.length === 0) throw notFound();
+        if (!(await patientInHospital(tx, hospitalId, id))) throw notFound();
         const log = await listPatientAccess(tx, hospitalId, id, page_size, (page - 1) * page_size);
         await app.audit.record(
           contextOf(request),

@@ -1,3 +1,4 @@
+// SQL outside a repository: the billing staff rule as one predicate (billingRoles) other statements carry.
 import { BILLING_MANAGER_GROUPS, BILLING_STAFF_GROUPS } from '@greensen/shared/domain/permissions';
 import { roleGroup } from '@greensen/shared/domain/roles';
 import { type SQL, sql } from 'drizzle-orm';

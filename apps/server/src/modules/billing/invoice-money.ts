@@ -1,3 +1,4 @@
+// SQL outside a repository: the invoice's money predicates (balance, open invoice), defined once.
 /**
  * The money rules of an invoice, defined once (issue 41): in SQL for the queries that filter or count on them,
  * in TypeScript for the rows already read. An invoice's standing (issued, partially paid, settled) is

@@ -1,10 +1,11 @@
 import type { TShift, TShiftInfo } from '@greensen/shared/contracts/care';
 import { DEFAULT_HOSPITAL_SETTINGS } from '@greensen/shared/contracts/hospital-settings';
 import { type ShiftWindow, shiftAt } from '@greensen/shared/domain/care';
-import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { forbidden } from '../../lib/errors.js';
+import { zoneAndShiftTimes } from '../hospital-settings/hospital-settings.repository.js';
+import { activeMembershipsOf } from '../staff/staff.repository.js';
 
 /** The hospital's time zone and shift times. */
 export interface HospitalClock {
@@ -14,11 +15,7 @@ export interface HospitalClock {
 
 /** One statement: the hospital's zone and its settings' shift times (the defaults without a settings row). */
 export async function hospitalClock(q: Queryable, hospitalId: string): Promise<HospitalClock> {
-  const res = await q.execute<{ time_zone: string; shift_times: string[] | string | null }>(
-    sql`select h.time_zone, s.shift_times from hospitals h
-      left join hospital_settings s on s.hospital_id = h.id where h.id = ${hospitalId}`,
-  );
-  const row = res.rows[0];
+  const row = await zoneAndShiftTimes(q, hospitalId);
   const shiftTimes =
     typeof row?.shift_times === 'string' ? (JSON.parse(row.shift_times) as string[]) : row?.shift_times;
   return {
@@ -76,11 +73,8 @@ export interface MemberScope {
 }
 
 export async function memberScope(q: Queryable, hospitalId: string, userId: string): Promise<MemberScope> {
-  const res = await q.execute<{ role_code: string; department_id: string | null }>(
-    sql`select role_code, department_id from memberships
-      where hospital_id = ${hospitalId} and user_id = ${userId} and is_active`,
-  );
-  return scopeOf(res.rows.map((r) => ({ roleCode: r.role_code, departmentId: r.department_id })));
+  const rows = await activeMembershipsOf(q, hospitalId, userId);
+  return scopeOf(rows.map((r) => ({ roleCode: r.role_code, departmentId: r.department_id })));
 }
 
 /**

@@ -16,13 +16,14 @@ import { timingOf } from '../medication-safety/safety.rules.js';
 import { MedicationSafetyService } from '../medication-safety/safety.service.js';
 import { hospitalClock, shiftOf } from './care.context.js';
 import type { CareService } from './care.service.js';
-import { HOUR, lineDoseTimes, lineOf, parseFrequency, planDoses, planLines } from './mar.lines.js';
+import { HOUR, lineDoseTimes, lineOf, parseFrequency, planDoses } from './mar.lines.js';
 import {
   doseById,
   doseByKey,
   dosesGivenInDayTo,
   insertDoseUnlessRecorded,
   latestStayOfVisit,
+  planLines,
   setFirstDose,
   signedLineOrigin,
 } from './mar.repository.js';

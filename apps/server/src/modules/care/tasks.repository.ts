@@ -10,7 +10,7 @@ import {
   PLAN_IS_OPEN,
   type PlaceRow,
 } from './care.repository.js';
-import { type LineWithRecords, linesWithRecords } from './mar.lines.js';
+import { type LineWithRecords, linesWithRecords } from './mar.repository.js';
 
 /** Rows aggregated as JSON: parsed by the driver, or text. */
 type JsonRows<T> = T[] | string;

@@ -35,15 +35,8 @@ import {
 import { markdownToHtml, parseMarkdown } from './markdown.js';
 import { renderPdf } from './pdf.js';
 import { KIND_NAMES, KIND_PREFIXES } from './shipped.js';
-import {
-  authorFacts,
-  commonVariables,
-  formatDate,
-  type HospitalFacts,
-  hospitalFacts,
-  sourceInHospital,
-  sourceVariables,
-} from './sources.js';
+import { commonVariables, formatDate, sourceVariables } from './sources.js';
+import { authorFacts, type HospitalFacts, hospitalFacts, sourceInHospital } from './sources.repository.js';
 import { renderInWorker } from './template-pool.js';
 import { TemplatesService, templateRefusal, type UsableTemplate } from './templates.service.js';
 import { TemplateError } from './templating.js';

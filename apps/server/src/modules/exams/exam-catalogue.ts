@@ -1,3 +1,4 @@
+// SQL outside a repository: the start-up loader of the shipped exam catalogue (its upsert is the load).
 import { createHash } from 'node:crypto';
 import { notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';

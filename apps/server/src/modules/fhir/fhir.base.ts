@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { canAccessModule } from '@greensen/shared/domain/access';
 import { ACTION_GROUPS } from '@greensen/shared/domain/permissions';
 import type { FastifyInstance } from 'fastify';
@@ -39,6 +40,19 @@ export function conditionOf(header: string) {
   if (keys.length !== 1 || !value) throw badRequest({ 'If-None-Exist': ['fhir.condition_unsupported'] });
   return tokenOf(value);
 }
+
+/**
+ * The key of a posted Observation's identifier (a care set's `care_vitals.idempotency_key`, a laboratory post's
+ * key; unique in the hospital): a name-based uuid, so that the same identifier always gives the same key.
+ */
+export function keyOfIdentifier(system: string, value: string) {
+  const h = createHash('sha256').update(`fhir:Observation:${system}|${value}`).digest('hex');
+  const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A posted Observation's clock a little ahead of the instrument's is tolerated (one minute, as for the ward's sets). */
+export const FUTURE_TOLERANCE_MS = 60_000;
 
 /** The patient a `patient` parameter names (Patient/{id} or {id}); `false` when it names nothing of ours. */
 export function patientParam(params: Params): string | undefined | false {

@@ -11,6 +11,7 @@ import type { SearchRequest } from './fhir.base.js';
 import { etagOf, FHIR_JSON, operationOutcome, outcomeOfErrorBody, versionOfIfMatch } from './fhir.bundle.js';
 import { capabilityStatement } from './fhir.capability.js';
 import { FhirDirectoryService } from './fhir.directory.service.js';
+import { FhirLabService } from './fhir.lab.service.js';
 import { ADMINISTRATION_READERS, FhirMedicationService } from './fhir.medication.service.js';
 import { FhirObservationsService } from './fhir.observations.service.js';
 import {
@@ -183,6 +184,7 @@ function createdAnswer(
 export async function fhirRoutes(app: FastifyInstance) {
   const service = new FhirService(app);
   const observations = new FhirObservationsService(app);
+  const lab = new FhirLabService(app);
   const medication = new FhirMedicationService(app);
   const directory = new FhirDirectoryService(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -413,7 +415,7 @@ export async function fhirRoutes(app: FastifyInstance) {
   readAndSearch(
     entryOf('DiagnosticReport'),
     access('exams', 'any'),
-    (request, id) => observations.readDiagnosticReport(contextOf(request), id),
-    (request, req) => observations.searchDiagnosticReports(contextOf(request), req),
+    (request, id) => lab.readDiagnosticReport(contextOf(request), id),
+    (request, req) => lab.searchDiagnosticReports(contextOf(request), req),
   );
 }

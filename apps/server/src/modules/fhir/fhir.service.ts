@@ -20,6 +20,7 @@ import {
   type SearchRequest,
 } from './fhir.base.js';
 import { type FhirResource, searchset, tokenOf, valuesOf } from './fhir.bundle.js';
+import { searchReports } from './fhir.lab.repository.js';
 import { mayReadAdministrations } from './fhir.medication.service.js';
 import {
   findHospital,
@@ -29,7 +30,6 @@ import {
   searchDiagnoses,
   searchEncounters,
   searchPatientRecords,
-  searchReports,
   searchVitals,
 } from './fhir.repository.js';
 import { NATIONAL_ID_SYSTEM, recordNumberSystem } from './fhir.systems.js';

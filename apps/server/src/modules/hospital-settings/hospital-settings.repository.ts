@@ -85,3 +85,18 @@ export async function saveHospitalSettings(
     })
     .onConflictDoUpdate({ target: hospitalSettings.hospitalId, set });
 }
+
+/**
+ * The hospital's time zone and its settings' shift times (null without a settings row), in one statement: the
+ * care module's clock.
+ */
+export async function zoneAndShiftTimes(
+  q: Queryable,
+  hospitalId: string,
+): Promise<{ time_zone: string; shift_times: string[] | string | null } | undefined> {
+  const res = await q.execute<{ time_zone: string; shift_times: string[] | string | null }>(
+    sql`select h.time_zone, s.shift_times from hospitals h
+      left join hospital_settings s on s.hospital_id = h.id where h.id = ${hospitalId}`,
+  );
+  return res.rows[0];
+}

@@ -1,3 +1,4 @@
+// SQL outside a repository: the start-up loader of the shipped ICD-10 catalogue (its upsert is the load).
 /**
  * The ICD-10 / CIM-10 catalogue shipped with the product (`data/icd10.tsv`): chapters, blocks and the
  * categories and codes common in our hospitals, in French and English. `ensureIcd10Catalogue` loads it on

@@ -1,3 +1,4 @@
+// SQL outside a repository: a command-line importer (a file's rows in one transaction).
 /**
  * Import of a full CIM-10 / ICD-10 file (`node apps/server/dist/cli.js import-icd10 <file>`, `npm run
  * icd10:import -- <file>`): CSV or TSV (delimiter detected from the header line), a header naming the code

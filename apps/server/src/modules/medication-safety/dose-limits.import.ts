@@ -1,3 +1,4 @@
+// SQL outside a repository: a command-line importer (a file's rows in one transaction).
 /**
  * A hospital's own dose limits (its formulary or protocol, issue 34): a TSV with the columns of the shipped
  * `pharmacy/data/dose-limits.tsv`, imported by `node dist/cli.js import-dose-limits <HOSPITAL_CODE> <file.tsv>`.

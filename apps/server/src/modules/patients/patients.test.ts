@@ -2,16 +2,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { type Actor, call, createPatient, journeyHospital } from '../../../test/journey.js';
+import { recentAdmissionsQuery, SEARCH_COUNT_CAP, searchPatients } from './patients.repository.js';
 import {
   classifySearch,
   editDistance,
   namePrefixes,
   oneEditVariants,
-  recentAdmissionsQuery,
-  SEARCH_COUNT_CAP,
-  searchPatients,
   spellingsNear,
-} from './patients.repository.js';
+} from './search-terms.js';
 
 let ctx: TestContext;
 let secretary: Actor;

@@ -1,3 +1,4 @@
+// SQL outside a repository: the start-up loader of the shipped medication reference (its upsert is the load).
 /**
  * The medication reference shipped with the product (`data/medications.tsv`): the essential medicines our
  * hospitals use, with French and English INN, ATC code, therapeutic group, allergy classes, brands and

@@ -381,3 +381,16 @@ export async function insertMembership(
 export async function setMembershipActive(q: Queryable, id: string, active: boolean) {
   await q.update(memberships).set({ isActive: active, updatedAt: new Date() }).where(eq(memberships.id, id));
 }
+
+/** A member's active memberships in the hospital: her roles and their departments (null: all of them). */
+export async function activeMembershipsOf(
+  q: Queryable,
+  hospitalId: string,
+  userId: string,
+): Promise<{ role_code: string; department_id: string | null }[]> {
+  const res = await q.execute<{ role_code: string; department_id: string | null }>(
+    sql`select role_code, department_id from memberships
+      where hospital_id = ${hospitalId} and user_id = ${userId} and is_active`,
+  );
+  return res.rows;
+}

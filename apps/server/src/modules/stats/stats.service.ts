@@ -13,6 +13,7 @@ import { actingUser, type ServiceContext, scopedHospital } from '../../lib/conte
 import { forbidden, notFound } from '../../lib/errors.js';
 import { listReadEntry } from '../../lib/queries.js';
 import { hospitalScopeOf } from '../../plugins/access.js';
+import { overview } from './overview.repository.js';
 import {
   activityStats,
   billingStats,
@@ -24,11 +25,10 @@ import {
   hospitalsWithDirtyDays,
   inpatientStats,
   laboratoryStats,
-  overview,
   type Period,
   pharmacyStats,
 } from './stats.repository.js';
-import { hasDirtyDays, refreshDirtyDays } from './stats.summaries.js';
+import { hasDirtyDays, refreshDirtyDays } from './summaries.repository.js';
 
 export const STATS_SECTIONS = [
   'activity',

@@ -1,3 +1,4 @@
+// SQL outside a repository: the reporting's shared predicates (age groups, IDSR diseases), defined once.
 /** SQL fragments shared by the reporting queries and the summaries' rebuild (decisions 0035, 0038). */
 import { IDSR_DISEASES, type IdsrDisease } from '@greensen/shared/contracts/stats';
 import { type SQL, sql } from 'drizzle-orm';
