@@ -10,8 +10,23 @@ export function formatNumber(value: number, lang: string = uiLanguage()): string
   return numberFormat(lang === 'en' ? 'en-GB' : 'fr-FR', { maximumFractionDigits: 3 }).format(value);
 }
 
-const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-const numberFormats = new Map<string, Intl.NumberFormat>();
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+
+/** The formatter under `kind`, `locale` and `options`, made by `make` the first time only. */
+function formatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(
+  kind: string,
+  locale: string,
+  options: object,
+  make: () => T,
+): T {
+  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
+  let made = formatters.get(key) as T | undefined;
+  if (!made) {
+    made = make();
+    formatters.set(key, made);
+  }
+  return made;
+}
 
 /**
  * The formatter of `locale` with `options`, made once (issue 38): `Date.toLocaleString(locale, options)` and its
@@ -23,24 +38,12 @@ export function dateTimeFormat(
   locale: string,
   options: Intl.DateTimeFormatOptions = {},
 ): Intl.DateTimeFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = dateTimeFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, options);
-    dateTimeFormats.set(key, format);
-  }
-  return format;
+  return formatter('date', locale, options, () => new Intl.DateTimeFormat(locale, options));
 }
 
 /** `Number.toLocaleString(locale, options)`'s formatter, made once (as `dateTimeFormat`). */
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, format);
-  }
-  return format;
+  return formatter('number', locale, options, () => new Intl.NumberFormat(locale, options));
 }
 
 function locale(): string {
