@@ -43,11 +43,16 @@ function refreshUserOnce(): Promise<void> {
  * beside the strings of its language (main.tsx), instead of after the first render: one round trip less before
  * the first screen on slow links (issue 16).
  */
-export function beginStartup(queryClient: QueryClient, pathname = window.location.pathname): void {
+export function beginStartup(
+  queryClient: QueryClient,
+  pathname = window.location.pathname,
+  search = window.location.search,
+): void {
   void queryClient.prefetchQuery(configQueryOptions());
   if (!useAuthStore.getState().isAuthenticated) return;
   const hospitalBefore = useAuthStore.getState().currentHospitalId;
-  refreshUserOnce().then(
+  const refreshed = refreshUserOnce();
+  refreshed.then(
     () => {
       // The refresh chose another hospital (the saved one is no longer the user's): what was started for the
       // saved one is not shown.
@@ -58,7 +63,7 @@ export function beginStartup(queryClient: QueryClient, pathname = window.locatio
   );
   // Issue 38: the page's chunks and first data beside the refresh; the shell's own requests wait for them.
   holdShellRequests();
-  void prefetchPage(queryClient, pathname);
+  void prefetchPage(queryClient, pathname, search, refreshed);
 }
 
 export function StartupGate({ lang, children }: { lang: Language; children: ReactNode }) {

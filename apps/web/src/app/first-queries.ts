@@ -4,11 +4,13 @@
  * signed-in user beside the entry: the start asks for it without a round trip of its own.
  */
 import type { DashboardKind } from '@greensen/shared/domain/roles';
+import { calendarFirstQueries } from '../features/appointments/pages/calendar-first';
 import { billingFirstQueries } from '../features/billing/pages/billing-first';
 import { doctorHomeFirstQueries } from '../features/dashboard/api/doctor-first';
 import { adminHomeFirstQueries } from '../features/dashboard/api/overview';
 import { documentsFirstQueries } from '../features/documents/pages/documents-first';
 import { hospitalizationsFirstQueries } from '../features/hospitalizations/pages/hospitalizations-first';
+import { pharmacistHomeFirstQueries } from '../features/pharmacy/components/pharmacist-first';
 import { medicationsFirstQueries } from '../features/pharmacy/pages/medications-first';
 import type { AppConfig } from '../lib/app-config';
 import type { FirstQueries } from '../lib/first-data';
@@ -21,12 +23,14 @@ export const FIRST_BY_PATH: Readonly<Record<string, FirstQueries>> = {
   '/documents': documentsFirstQueries,
   '/billing': billingFirstQueries,
   '/hospitalizations': hospitalizationsFirstQueries,
+  '/calendar': calendarFirstQueries,
 };
 
 /** The home page, by the dashboard it opens on. */
 export const FIRST_BY_HOME: Partial<Readonly<Record<DashboardKind, FirstQueries>>> = {
   admin: adminHomeFirstQueries,
   doctor: doctorHomeFirstQueries,
+  pharmacist: pharmacistHomeFirstQueries,
 };
 
 /**

@@ -8,10 +8,16 @@
 import { dashboardsForUser, homeDashboard } from '@greensen/shared/domain/dashboards';
 import type { DashboardKind } from '@greensen/shared/domain/roles';
 import type { QueryClient } from '@tanstack/react-query';
-import { configQueryOptions } from '../lib/app-config';
-import { asFetchOptions, type FirstQueries, type FirstQuery } from '../lib/first-data';
+import { configQueryOptions, moduleScopeOf } from '../lib/app-config';
+import {
+  asFetchOptions,
+  type FirstQueries,
+  type FirstQuery,
+  type LaterFirstQueries,
+} from '../lib/first-data';
 import { useAuthStore } from '../stores/auth';
 import { rolesInHospital, useUserStore } from '../stores/user';
+import { loadPharmacistHome } from './home-screen-loaders';
 import { type PageLoader, pageLoaders, withRestStyles } from './page-loaders';
 
 interface PrefetchEntry {
@@ -23,7 +29,6 @@ interface PrefetchEntry {
 
 const firstQueries = () => import('./first-queries');
 const byPath = (path: string) => () => firstQueries().then((m) => m.FIRST_BY_PATH[path]);
-const none = async () => undefined;
 
 /** The signed-in pages whose first screen is started by path (the paths without the /en prefix). */
 const BY_PATH: Readonly<Record<string, PrefetchEntry>> = {
@@ -32,10 +37,10 @@ const BY_PATH: Readonly<Record<string, PrefetchEntry>> = {
   '/billing': { chunks: [pageLoaders.billing], first: byPath('/billing') },
   '/hospitalizations': { chunks: [pageLoaders.hospitalizations], first: byPath('/hospitalizations') },
   // The calendar's own chunk (the event calendar) is lazy inside the page: asked beside it. Its first queries
-  // depend on the week and the provider the page chooses: not started here.
+  // follow the page's own choice of view, week and scope (calendar-first.ts).
   '/calendar': {
     chunks: [pageLoaders.calendar, () => import('../features/appointments/components/AppointmentCalendar')],
-    first: none,
+    first: byPath('/calendar'),
   },
 };
 
@@ -52,11 +57,11 @@ const HOME: Partial<Readonly<Record<DashboardKind, PrefetchEntry>>> = {
     ],
     first: () => firstQueries().then((m) => m.FIRST_BY_HOME.doctor),
   },
-  // The pharmacist's tabs (registered by app/home-screens.ts) beside the dashboard's chunk; their first
-  // queries (the pharmacy chosen, then its prescriptions) are not started here.
+  // The pharmacist's tabs (registered by app/home-screens.ts, with the strings beyond the first screens') beside
+  // the dashboard's chunk.
   pharmacist: {
-    chunks: [pageLoaders.dashboard, () => import('../features/pharmacy/components/PharmacistHome')],
-    first: none,
+    chunks: [pageLoaders.dashboard, loadPharmacistHome],
+    first: () => firstQueries().then((m) => m.FIRST_BY_HOME.pharmacist),
   },
 };
 
@@ -81,11 +86,14 @@ export function prefetchEntry(pathname: string): PrefetchEntry | null {
 /**
  * The first queries of the page at `pathname`, for the persisted session: none when signed out, or when the module
  * guard would refuse the page (with the installation's configuration, asked with the page: index.html).
+ * `refreshed` is the start-up refresh of the user (the roles a page's later queries are decided with).
  */
 export async function firstQueriesFor(
   queryClient: QueryClient,
   pathname: string,
-): Promise<readonly FirstQuery[]> {
+  search = '',
+  refreshed: Promise<unknown> = Promise.resolve(),
+): Promise<readonly (FirstQuery | LaterFirstQueries)[]> {
   const entry = prefetchEntry(pathname);
   const hospitalId = useAuthStore.getState().currentHospitalId;
   if (!entry || !hospitalId || !useAuthStore.getState().isAuthenticated) return [];
@@ -94,22 +102,48 @@ export async function firstQueriesFor(
     queryClient.ensureQueryData(configQueryOptions()),
     firstQueries(),
   ]);
-  const user = useUserStore.getState().user;
+  const { user, currentDepartmentId } = useUserStore.getState();
   if (!first || !map.guardAllows(routePath(pathname), config, user, hospitalId)) return [];
-  return first({ hospitalId, userId: user?.id ?? null });
+  return first({
+    hospitalId,
+    userId: user?.id ?? null,
+    user,
+    currentDepartmentId,
+    scope: moduleScopeOf(config),
+    search: new URLSearchParams(search),
+    answer: (query) => queryClient.ensureQueryData(query),
+    refreshedUser: () => refreshed.then(() => useUserStore.getState().user),
+  });
 }
 
 /**
- * Starts the chunks and the first queries of the page at `pathname` (signed in, with a current hospital). Resolves
- * once the queries are started; failures are left to the page (it asks again).
+ * Starts the chunks and the first queries of the page at `pathname` (signed in, with a current hospital): those
+ * known at once, then those the page asks once another answer is in, unless the refresh moved the user to another
+ * hospital. Resolves once the first are started; failures are left to the page (it asks again).
  */
-export async function prefetchPage(queryClient: QueryClient, pathname: string): Promise<void> {
+export async function prefetchPage(
+  queryClient: QueryClient,
+  pathname: string,
+  search = '',
+  refreshed: Promise<unknown> = Promise.resolve(),
+): Promise<void> {
   const entry = prefetchEntry(pathname);
   if (!entry || !useAuthStore.getState().isAuthenticated) return;
   for (const load of entry.chunks) void withRestStyles(load as PageLoader)().catch(() => {});
+  const hospitalId = useAuthStore.getState().currentHospitalId;
+  const start = (query: FirstQuery) => void queryClient.prefetchQuery(asFetchOptions(query));
   try {
-    const queries = await firstQueriesFor(queryClient, pathname);
-    for (const query of queries) void queryClient.prefetchQuery(asFetchOptions(query));
+    const queries = await firstQueriesFor(queryClient, pathname, search, refreshed);
+    for (const query of queries) {
+      if (!('later' in query)) start(query);
+      else
+        query.later.then(
+          (later) => {
+            if (useAuthStore.getState().currentHospitalId === hospitalId) later.forEach(start);
+          },
+          () => {},
+        );
+    }
   } catch {
     // The page's own queries ask again.
   }

@@ -55,10 +55,14 @@ export interface ModuleScope {
   extraModules: readonly ModuleName[];
 }
 
-export function useModuleScope(): ModuleScope {
-  const config = useAppConfig();
+/** The modules of the installation `config` describes (the specification's defaults until it is known). */
+export function moduleScopeOf(config: AppConfig | undefined): ModuleScope {
   return {
     environment: config?.environment ?? DEFAULT_ENVIRONMENT,
     extraModules: config?.extra_modules ?? [],
   };
+}
+
+export function useModuleScope(): ModuleScope {
+  return moduleScopeOf(useAppConfig());
 }

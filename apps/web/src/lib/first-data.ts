@@ -13,11 +13,27 @@
  */
 import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import type { User } from '../stores/user';
+import type { ModuleScope } from './app-config';
 
 /** What a page's first queries depend on, known before the user's refresh (the persisted session). */
 export interface FirstDataContext {
   hospitalId: string;
   userId: string | null;
+  /** The persisted user (roles, departments) and current department: the choices a page makes from them. */
+  user: User | null;
+  currentDepartmentId: string | null;
+  /** The installation's modules (the configuration, asked with the page). */
+  scope: ModuleScope;
+  /** The address's query string (a page's choices kept in it: the calendar's view, week and scope). */
+  search: URLSearchParams;
+  /**
+   * The answer of one of the page's queries (started when not yet): for first queries the page asks only once
+   * another's answer is in (billing's invoices after its staff check, from the departments' kinds).
+   */
+  answer: <T, K extends QueryKey>(query: FetchQueryOptions<T, Error, T, K>) => Promise<T>;
+  /** The user once the start-up refresh is in (the roles the page will see); rejects when it fails. */
+  refreshedUser: () => Promise<User | null>;
 }
 
 /** A first-screen query: the page's own query options (the key and the function that fetches it). */
@@ -32,8 +48,16 @@ export function asFetchOptions(query: FirstQuery): FetchQueryOptions {
   return query as FetchQueryOptions;
 }
 
-/** The queries a page asks for first, from the same query options objects it uses. */
-export type FirstQueries = (context: FirstDataContext) => readonly FirstQuery[];
+/** First queries the page asks for once an answer is in (a choice it makes from that answer). */
+export interface LaterFirstQueries {
+  later: Promise<readonly FirstQuery[]>;
+}
+
+/**
+ * The queries a page asks for first, from the same query options objects it uses: at once, or `later` (after an
+ * answer the page waits for as well).
+ */
+export type FirstQueries = (context: FirstDataContext) => readonly (FirstQuery | LaterFirstQueries)[];
 
 /** The longest the shell's secondary requests wait for the page's first data (a page that never settles). */
 export const SHELL_REQUESTS_MAX_WAIT_MS = 3_000;

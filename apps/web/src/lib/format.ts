@@ -7,7 +7,43 @@ import { uiLanguage } from './i18n';
  * their text with the shared `formatClinicalNumber` instead (no grouping, so that it reads back).
  */
 export function formatNumber(value: number, lang: string = uiLanguage()): string {
-  return value.toLocaleString(lang === 'en' ? 'en-GB' : 'fr-FR', { maximumFractionDigits: 3 });
+  return numberFormat(lang === 'en' ? 'en-GB' : 'fr-FR', { maximumFractionDigits: 3 }).format(value);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+
+/** The formatter under `kind`, `locale` and `options`, made by `make` the first time only. */
+function formatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(
+  kind: string,
+  locale: string,
+  options: object,
+  make: () => T,
+): T {
+  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
+  let made = formatters.get(key) as T | undefined;
+  if (!made) {
+    made = make();
+    formatters.set(key, made);
+  }
+  return made;
+}
+
+/**
+ * The formatter of `locale` with `options`, made once (issue 38): `Date.toLocaleString(locale, options)` and its
+ * kin build a new one at every call — about a tenth of a millisecond each, paid per cell of a list as a page first
+ * renders. Its `format` gives the same text, as long as `options` names the fields shown (the `toLocale…String`
+ * forms add defaults only when it names none).
+ */
+export function dateTimeFormat(
+  locale: string,
+  options: Intl.DateTimeFormatOptions = {},
+): Intl.DateTimeFormat {
+  return formatter('date', locale, options, () => new Intl.DateTimeFormat(locale, options));
+}
+
+/** `Number.toLocaleString(locale, options)`'s formatter, made once (as `dateTimeFormat`). */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  return formatter('number', locale, options, () => new Intl.NumberFormat(locale, options));
 }
 
 function locale(): string {
@@ -17,7 +53,8 @@ function locale(): string {
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value.length === 10 ? `${value}T12:00:00` : value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString(locale());
+  // The date alone (year, month and day in figures), as `toLocaleDateString(locale)`.
+  return Number.isNaN(date.getTime()) ? value : dateTimeFormat(locale()).format(date);
 }
 
 /** '2026-11-26' → '26/11' (a chart's day axis). */
@@ -25,7 +62,7 @@ export function formatDayMonth(value: string): string {
   const date = new Date(`${value.slice(0, 10)}T12:00:00`);
   return Number.isNaN(date.getTime())
     ? value
-    : date.toLocaleDateString(locale(), { day: '2-digit', month: '2-digit' });
+    : dateTimeFormat(locale(), { day: '2-digit', month: '2-digit' }).format(date);
 }
 
 export function formatDateTime(value: string | null | undefined): string {
@@ -33,7 +70,7 @@ export function formatDateTime(value: string | null | undefined): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime())
     ? value
-    : date.toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short' });
+    : dateTimeFormat(locale(), { dateStyle: 'short', timeStyle: 'short' }).format(date);
 }
 
 export function formatTime(value: string | null | undefined): string {
@@ -41,7 +78,7 @@ export function formatTime(value: string | null | undefined): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime())
     ? value
-    : date.toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' });
+    : dateTimeFormat(locale(), { hour: '2-digit', minute: '2-digit' }).format(date);
 }
 
 /** 95 → '1 h 35', 12 → '12 min'. */

@@ -9,7 +9,7 @@ import { ACTION_GROUPS, type Action } from '@greensen/shared/domain/permissions'
 import { type DashboardGroup, userRoleGroups } from '@greensen/shared/domain/roles';
 import { useAuthStore } from '../stores/auth';
 import { rolesInHospital, useUserStore } from '../stores/user';
-import { useModuleScope } from './app-config';
+import { type ModuleScope, useModuleScope } from './app-config';
 
 /** The module an action also needs (refused by environment or role restriction otherwise). */
 const ACTION_MODULE: Partial<Record<Action, ModuleName>> = {
@@ -70,6 +70,15 @@ export function useModuleAllowed(moduleName: ModuleName): boolean {
 export function useModuleAccess(moduleName: ModuleName): AccessDecision {
   const user = useUserStore((state) => state.user);
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  const { environment, extraModules } = useModuleScope();
+  return moduleAccessFor(moduleName, user, hospitalId, useModuleScope());
+}
+
+/** `useModuleAccess`'s decision outside React (a page's first queries, known before it renders). */
+export function moduleAccessFor(
+  moduleName: ModuleName,
+  user: Parameters<typeof rolesInHospital>[0],
+  hospitalId: string | null,
+  { environment, extraModules }: ModuleScope,
+): AccessDecision {
   return canOpenModule({ moduleName, environment, extraModules, user: rolesInHospital(user, hospitalId) });
 }

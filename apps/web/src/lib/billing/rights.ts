@@ -8,8 +8,8 @@ import { BILLING_MANAGER_GROUPS, BILLING_STAFF_GROUPS } from '@greensen/shared/d
 import { roleGroup } from '@greensen/shared/domain/roles';
 import { useAuthStore } from '../../stores/auth';
 import { rolesInHospital, useUserStore } from '../../stores/user';
-import { useDepartments } from '../clinical/api/list-departments';
-import { usePermissions } from '../permissions';
+import { type Department, useDepartments } from '../clinical/api/list-departments';
+import { type Permissions, usePermissions } from '../permissions';
 
 export interface BillingRights {
   /** Works at the cash desk: assembles, edits and issues invoices, takes payments (with an open session). */
@@ -28,13 +28,19 @@ export interface BillingRights {
   ready: boolean;
 }
 
-export function useBillingRights(): BillingRights {
-  const { can, groups } = usePermissions();
-  const user = useUserStore((state) => state.user);
-  const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  const departments = useDepartments();
+/**
+ * The rights of `user` in `hospitalId` with `permissions` (its groups and actions), once the hospital's departments
+ * are known (`departments`, undefined while they are asked for: not `ready`). The page's hook and the app's start
+ * (billing's first queries, issue 38) decide with it.
+ */
+export function billingRightsOf(
+  user: Parameters<typeof rolesInHospital>[0],
+  hospitalId: string | null,
+  { can, groups }: Pick<Permissions, 'can' | 'groups'>,
+  departments: readonly Pick<Department, 'id' | 'kind'>[] | undefined,
+): BillingRights {
   const billingDepartments = new Set(
-    (departments.data?.results ?? []).filter((d) => d.kind === 'billing').map((d) => d.id),
+    (departments ?? []).filter((d) => d.kind === 'billing').map((d) => d.id),
   );
   const staff = rolesInHospital(user, hospitalId).active_roles.some(
     (role) =>
@@ -50,6 +56,18 @@ export function useBillingRights(): BillingRights {
     credit: (staff || manager) && can('billing.credit'),
     manage: can('billing.manage'),
     balance: can('billing.balance'),
-    ready: !departments.isPending,
+    ready: departments !== undefined,
   };
+}
+
+export function useBillingRights(): BillingRights {
+  const user = useUserStore((state) => state.user);
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  const departments = useDepartments();
+  return billingRightsOf(
+    user,
+    hospitalId,
+    usePermissions(),
+    departments.isPending ? undefined : (departments.data?.results ?? []),
+  );
 }

@@ -80,12 +80,15 @@ export async function fetchAppointmentWindow(
   return { results, truncated: true };
 }
 
-export function useAppointmentWindow(filters: AppointmentFilters, enabled = true) {
-  const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  return useQuery({
+export function appointmentWindowQueryOptions(hospitalId: string | null, filters: AppointmentFilters) {
+  return queryOptions({
     queryKey: [...APPOINTMENTS_KEY, hospitalId, 'window', filters] as const,
     queryFn: ({ signal }) => fetchAppointmentWindow(filters, signal),
     placeholderData: keepPreviousData,
-    enabled,
   });
+}
+
+export function useAppointmentWindow(filters: AppointmentFilters, enabled = true) {
+  const hospitalId = useAuthStore((state) => state.currentHospitalId);
+  return useQuery({ ...appointmentWindowQueryOptions(hospitalId, filters), enabled });
 }

@@ -41,10 +41,12 @@ export function slotsQueryOptions(hospitalId: string | null, params: SlotParams)
   });
 }
 
+/** Slots are asked for a provider or a department, never the whole hospital. */
+export function slotsAskable(params: SlotParams): boolean {
+  return Boolean(params.provider || params.department);
+}
+
 export function useSlots(params: SlotParams, enabled = true) {
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
-  return useQuery({
-    ...slotsQueryOptions(hospitalId, params),
-    enabled: enabled && Boolean(params.provider || params.department),
-  });
+  return useQuery({ ...slotsQueryOptions(hospitalId, params), enabled: enabled && slotsAskable(params) });
 }

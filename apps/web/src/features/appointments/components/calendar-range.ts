@@ -1,4 +1,5 @@
 /** The dates a calendar view shows and its moves (local dates `YYYY-MM-DD`, weeks from Monday). */
+import { dateTimeFormat } from '../../../lib/format';
 import type { CalendarView } from './calendar-events';
 import { addDaysTo, localDate } from './slot-format';
 
@@ -37,18 +38,14 @@ export function stepDate(view: CalendarView, date: string, direction: 1 | -1): s
 /** The heading of the view: "mardi 1 décembre 2026", "30 nov. – 6 déc. 2026", "décembre 2026". */
 export function viewTitle(view: CalendarView, date: string, locale: string): string {
   const [y, m, d] = parts(date);
-  if (view === 'dayGridMonth')
-    return new Date(y, m - 1, 1, 12).toLocaleDateString(locale, { month: 'long', year: 'numeric' });
-  if (view === 'timeGridDay')
-    return new Date(y, m - 1, d, 12).toLocaleDateString(locale, { dateStyle: 'full' });
+  const format = (options: Intl.DateTimeFormatOptions, at: Date) =>
+    dateTimeFormat(locale, options).format(at);
+  if (view === 'dayGridMonth') return format({ month: 'long', year: 'numeric' }, new Date(y, m - 1, 1, 12));
+  if (view === 'timeGridDay') return format({ dateStyle: 'full' }, new Date(y, m - 1, d, 12));
   const { from, to } = rangeOf(view, date);
   const [fy, fm, fd] = parts(from);
   const [ty, tm, td] = parts(to);
-  const start = new Date(fy, fm - 1, fd, 12).toLocaleDateString(locale, { day: 'numeric', month: 'short' });
-  const end = new Date(ty, tm - 1, td, 12).toLocaleDateString(locale, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  });
+  const start = format({ day: 'numeric', month: 'short' }, new Date(fy, fm - 1, fd, 12));
+  const end = format({ day: 'numeric', month: 'short', year: 'numeric' }, new Date(ty, tm - 1, td, 12));
   return `${start} – ${end}`;
 }

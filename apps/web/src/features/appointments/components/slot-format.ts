@@ -1,5 +1,6 @@
 /** How slots and appointment times read on screen (browser time zone, UI language, like the rest of the app). */
 import type { TSlot } from '@greensen/shared/contracts/appointments';
+import { dateTimeFormat } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
 
 function locale(): string {
@@ -32,16 +33,14 @@ export function capitalizeFirst(text: string): string {
 /** "mardi 1 décembre" / "Tuesday 1 December". */
 export function formatDay(date: string): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d, 12).toLocaleDateString(locale(), {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-  });
+  return dateTimeFormat(locale(), { weekday: 'long', day: 'numeric', month: 'long' }).format(
+    new Date(y, m - 1, d, 12),
+  );
 }
 
 /** "09:30". */
 export function formatClock(value: string): string {
-  return new Date(value).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' });
+  return dateTimeFormat(locale(), { hour: '2-digit', minute: '2-digit' }).format(new Date(value));
 }
 
 /** "mardi 1 décembre, 09:30–09:50". */

@@ -6,11 +6,7 @@
  * cells lose focus when clicked (spec §2). Below, my personal iCalendar link.
  */
 import type { TAppointment, TSlot } from '@greensen/shared/contracts/appointments';
-import {
-  APPOINTMENT_STATUSES,
-  APPOINTMENT_TYPES,
-  type AppointmentStatus,
-} from '@greensen/shared/domain/appointments';
+import { APPOINTMENT_TYPES } from '@greensen/shared/domain/appointments';
 import {
   ActionIcon,
   Alert,
@@ -48,58 +44,38 @@ import {
   appointmentEvents,
   CALENDAR_VIEWS,
   type CalendarItem,
-  type CalendarView,
   dropsOnFreeSlot,
   freeEvents,
 } from '../components/calendar-events';
-import { rangeOf, stepDate, viewTitle } from '../components/calendar-range';
+import { stepDate, viewTitle } from '../components/calendar-range';
 import { IcsLinkPanel } from '../components/IcsLinkPanel';
 import { SchedulesPanel } from '../components/SchedulesPanel';
-import { capitalizeFirst, formatSlotRange, laterDate, localDate } from '../components/slot-format';
+import { capitalizeFirst, formatSlotRange, localDate } from '../components/slot-format';
+import { CALENDAR_SCOPES, calendarChoice, calendarRights } from './calendar-first';
 
 /** The calendar library's chunk (decision 0031): loaded with the view, never with the other pages. */
 const AppointmentCalendar = lazy(() => import('../components/AppointmentCalendar'));
-
-type Scope = 'mine' | 'provider' | 'department';
-const SCOPES: readonly Scope[] = ['mine', 'provider', 'department'];
-/** Who usually has a schedule of their own: "mine" first. */
-const PROVIDER_GROUPS = ['doctor', 'head_doctor', 'midwife', 'nurse'];
-const NOT_CANCELLED: AppointmentStatus[] = APPOINTMENT_STATUSES.filter((s) => s !== 'cancelled');
-
-function isView(value: string | null): value is CalendarView {
-  return CALENDAR_VIEWS.includes(value as CalendarView);
-}
 
 export default function CalendarPage() {
   const { t, i18n } = useTranslation('appointments');
   const navigate = useNavigate();
   const to = useLocalizedPath();
-  const { can, groups, userId } = usePermissions();
+  const permissions = usePermissions();
   // The calendar's appointments are the appointments module's: the module guard's rule decides (issue 36).
   const access = useModuleAccess('appointments');
-  const mayRead = access.allowed;
-  const mayBook = mayRead && can('appointment.book');
+  const { mayRead, mayBook } = calendarRights(permissions, access);
   const currentDepartment = useUserStore((state) => state.currentDepartmentId);
   const [params, setParams] = useSearchParams();
-  const today = localDate(new Date());
-  const view: CalendarView = isView(params.get('view'))
-    ? (params.get('view') as CalendarView)
-    : 'timeGridWeek';
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(params.get('date') ?? '') ? (params.get('date') as string) : today;
-  const defaultScope: Scope = groups.some((g) => PROVIDER_GROUPS.includes(g)) ? 'mine' : 'department';
-  const scope: Scope = SCOPES.includes(params.get('scope') as Scope)
-    ? (params.get('scope') as Scope)
-    : defaultScope;
-  const provider = params.get('provider');
-  const department = params.get('department') ?? (scope === 'department' ? currentDepartment : null);
   const [showCancelled, setShowCancelled] = useState(false);
   const [prefill, setPrefill] = useState<BookingPrefill | null>(null);
   const locale = i18n.language === 'en' ? 'en-GB' : 'fr-FR';
-  // Who reads no appointment (an administrator keeping the schedules) lands on the schedules.
-  const tab =
-    params.get('tab') === 'schedules' || (!mayRead && params.get('tab') !== 'calendar')
-      ? 'schedules'
-      : 'calendar';
+  // The view, the date and the scope as the app's start decides them too (calendar-first.ts).
+  const choice = calendarChoice(
+    params,
+    { ...permissions, mayRead, mayBook, currentDepartment },
+    showCancelled,
+  );
+  const { today, view, date, scope, provider, department, tab, ready } = choice;
 
   function update(next: Record<string, string | null>) {
     const merged = new URLSearchParams(params);
@@ -112,29 +88,8 @@ export default function CalendarPage() {
 
   const departments = useDepartments();
   const providers = useScheduleProviders(null, mayRead);
-  const { from, to: until } = rangeOf(view, date);
-  const target =
-    scope === 'mine'
-      ? { mine: true }
-      : scope === 'provider'
-        ? { provider: provider || null }
-        : { department: department || null };
-  const ready = scope === 'mine' || Boolean(scope === 'provider' ? provider : department);
-  const appointments = useAppointmentWindow(
-    { ...target, from, to: until, status: showCancelled ? [] : NOT_CANCELLED },
-    mayRead && ready && tab === 'calendar',
-  );
-  const slots = useSlots(
-    {
-      provider: scope === 'mine' ? userId : scope === 'provider' ? provider : null,
-      department: scope === 'department' ? department : null,
-      from: laterDate(from, today),
-      to: until,
-      freeOnly: true,
-      limit: 500,
-    },
-    mayBook && ready && until >= today && tab === 'calendar',
-  );
+  const appointments = useAppointmentWindow(choice.appointments.filters, choice.appointments.enabled);
+  const slots = useSlots(choice.slots.params, choice.slots.enabled);
   const move = useRescheduleAppointment();
 
   const slotList: TSlot[] = slots.data?.results ?? [];
@@ -247,7 +202,7 @@ export default function CalendarPage() {
                     <SegmentedControl
                       value={scope}
                       onChange={(value) => update({ scope: value })}
-                      data={SCOPES.map((s) => ({ value: s, label: t(`calendar.scope.${s}`) }))}
+                      data={CALENDAR_SCOPES.map((s) => ({ value: s, label: t(`calendar.scope.${s}`) }))}
                       aria-label={t('calendar.scopeLabel')}
                     />
                   )}

@@ -25,17 +25,14 @@ import { InvoicesPanel } from '../components/InvoicesPanel';
 import { PayersPanel } from '../components/PayersPanel';
 import { RatesPanel } from '../components/RatesPanel';
 import { StatementsPanel } from '../components/StatementsPanel';
-
-const TABS = ['invoices', 'cash', 'deposits', 'statements', 'payers', 'rates'] as const;
-type Tab = (typeof TABS)[number];
+import { billingTab } from './billing-first';
 
 export default function BillingPage() {
   const { t } = useTranslation('billing');
   const rights = useBillingRights();
   const currency = useHospitalCurrency();
   const [params, setParams] = useSearchParams();
-  const asked = params.get('tab') as Tab;
-  const tab: Tab = TABS.includes(asked) ? asked : 'invoices';
+  const tab = billingTab(params);
 
   // Outside the billing departments and the management: nothing to read here (the API would refuse).
   if (!rights.ready || !rights.read)

@@ -11,6 +11,7 @@ import { IconClockHour4, IconPlayerPlay, IconRefresh } from '@tabler/icons-react
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dateTimeFormat } from '../../../lib/format';
 import { registerInterval } from '../../../lib/timers';
 
 export function dashboardTimerName(kind: string): string {
@@ -59,11 +60,11 @@ export function DashboardFrame({
     staleTime: 0,
   });
   const seconds = Math.round(config.refreshInterval / 1000);
-  const time = refreshed.data?.refreshedAt.toLocaleTimeString(i18n.language, {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+  const time =
+    refreshed.data &&
+    dateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(
+      refreshed.data.refreshedAt,
+    );
 
   return (
     <Stack gap="md" data-testid={`dashboard-${config.kind}`}>

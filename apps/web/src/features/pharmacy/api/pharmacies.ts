@@ -3,7 +3,7 @@
  * the user works there and may manage its stock and dispense from it.
  */
 import type { TPharmacyList } from '@greensen/shared/contracts/pharmacy';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { PHARMACY_STOCK_KEY } from '../../../lib/clinical/api/prescriptions';
 import { useAuthStore } from '../../../stores/auth';
@@ -15,12 +15,18 @@ export function sortPharmacies(pharmacies: readonly TPharmacy[]): TPharmacy[] {
   return [...pharmacies].sort((a, b) => Number(b.member) - Number(a.member) || a.name.localeCompare(b.name));
 }
 
+export function pharmaciesQueryOptions(hospitalId: string | null) {
+  return queryOptions({
+    queryKey: [...PHARMACY_STOCK_KEY, hospitalId, 'pharmacies'] as const,
+    queryFn: ({ signal }) => api.get<TPharmacyList>('pharmacy/pharmacies/', { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
 export function usePharmacies() {
   const hospitalId = useAuthStore((state) => state.currentHospitalId);
   return useQuery({
-    queryKey: [...PHARMACY_STOCK_KEY, hospitalId, 'pharmacies'] as const,
-    queryFn: ({ signal }) => api.get<TPharmacyList>('pharmacy/pharmacies/', { signal }),
+    ...pharmaciesQueryOptions(hospitalId),
     select: (data) => sortPharmacies(data.results),
-    staleTime: 5 * 60_000,
   });
 }

@@ -38,8 +38,7 @@ import { PrescriptionLinesView } from '../../../lib/clinical/components/Prescrip
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { LoadError } from '../../../lib/page-states';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
-
-const PAGE_SIZE = 15;
+import { TO_DISPENSE_PAGE_SIZE, toDispenseFilters } from './pharmacist-first';
 
 function Lines({ id }: { id: string }) {
   const query = usePrescription(id);
@@ -141,7 +140,7 @@ function WorklistRow({ prescription, manage }: { prescription: WorklistItem; man
 export function ToDispensePanel({ manage }: { manage: boolean }) {
   const { t } = useTranslation('pharmacy');
   const [page, setPage] = useState(1);
-  const query = usePrescriptions({ status: 'to_dispense', page, pageSize: PAGE_SIZE });
+  const query = usePrescriptions(toDispenseFilters(page));
   if (query.isPending) return <Skeleton h={160} />;
   if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
   const { results, count } = query.data;
@@ -152,9 +151,14 @@ export function ToDispensePanel({ manage }: { manage: boolean }) {
       ) : (
         results.map((p) => <WorklistRow key={p.id} prescription={p} manage={manage} />)
       )}
-      {count > PAGE_SIZE && (
+      {count > TO_DISPENSE_PAGE_SIZE && (
         <Group justify="flex-end">
-          <Pagination total={Math.ceil(count / PAGE_SIZE)} value={page} onChange={setPage} size="sm" />
+          <Pagination
+            total={Math.ceil(count / TO_DISPENSE_PAGE_SIZE)}
+            value={page}
+            onChange={setPage}
+            size="sm"
+          />
         </Group>
       )}
     </Stack>
