@@ -45,7 +45,10 @@ function asked(fetchMock: { mock: { calls: unknown[][] } }): string[] {
 }
 
 describe('the page’s first data, started by path as the app starts (issue 38)', () => {
-  it('the documents page finds its list in the cache: one request for it, asked before the page was there', {
+  // Whether the page is already on screen when the start's request goes is a race in a test (the page's chunk may
+  // already be loaded by an earlier file of the shared graph): each test proves the start asks (right after
+  // `prefetchPage`) and that the page then asks nothing more (the same query key), not the order of the two.
+  it('the documents page finds its list in the cache: one request for it, asked by the start', {
     timeout: 40_000,
   }, async () => {
     stubDesktopWidth();
@@ -56,7 +59,6 @@ describe('the page’s first data, started by path as the app starts (issue 38)'
     // As main.tsx does beside the user's refresh, before the route's chunks and the page are in.
     await prefetchPage(queryClient, '/documents');
     expect(asked(fetchMock)).toContain('/api/documents/?status=all&page=1&page_size=20');
-    expect(screen.queryByTestId('documents-page')).toBeNull();
     const page = await screen.findByTestId('documents-page', {}, { timeout: 15_000 });
     expect(await within(page).findByText('CM-HGG-2026-000042')).toBeInTheDocument();
     expect(asked(fetchMock).filter((path) => path.startsWith('/api/documents/'))).toEqual([
@@ -77,7 +79,6 @@ describe('the page’s first data, started by path as the app starts (issue 38)'
       },
     });
     await prefetchPage(queryClient, '/');
-    expect(screen.queryByTestId('dashboard-doctor')).toBeNull();
     expect(asked(fetchMock)).toContain('/api/doctors/u1/execution-queue/?status=open&page=1&page_size=20');
     await screen.findByTestId('dashboard-doctor', {}, { timeout: 15_000 });
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
@@ -172,7 +173,6 @@ describe('first queries decided as the page decides them (issue 38)', { timeout:
       },
     });
     await prefetchPage(queryClient, '/calendar', '');
-    expect(screen.queryByTestId('calendar-page')).toBeNull();
     const before = asked(fetchMock);
     // "Mine" (a doctor), this week without the cancelled ones; her free places from today.
     expect(to(before, '/api/appointments/')).toHaveLength(1);
@@ -266,8 +266,6 @@ describe('first queries decided as the page decides them (issue 38)', { timeout:
     await waitFor(() =>
       expect(to(asked(fetchMock), '/api/invoices/')).toEqual(['/api/invoices/?page=1&page_size=20']),
     );
-    // Asked by the start, not by the page's list (not there yet).
-    expect(screen.queryByTestId('invoices-panel')).toBeNull();
     await screen.findAllByTestId('invoice-row', {}, { timeout: 15_000 });
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
     expect(to(asked(fetchMock), '/api/invoices/')).toEqual(['/api/invoices/?page=1&page_size=20']);
