@@ -13,6 +13,7 @@ import {
   asFetchOptions,
   type FirstQueries,
   type FirstQuery,
+  holdShellRequestsFor,
   type LaterFirstQueries,
 } from '../lib/first-data';
 import { useAuthStore } from '../stores/auth';
@@ -129,7 +130,8 @@ export async function prefetchPage(
 ): Promise<void> {
   const entry = prefetchEntry(pathname);
   if (!entry || !useAuthStore.getState().isAuthenticated) return;
-  for (const load of entry.chunks) void withRestStyles(load as PageLoader)().catch(() => {});
+  // The shell's own requests wait for these too (the page cannot paint before its code and strings).
+  holdShellRequestsFor(Promise.all(entry.chunks.map((load) => withRestStyles(load as PageLoader)())));
   const hospitalId = useAuthStore.getState().currentHospitalId;
   const start = (query: FirstQuery) => void queryClient.prefetchQuery(asFetchOptions(query));
   try {

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   holdShellRequests,
+  holdShellRequestsFor,
   releaseAfterFirstData,
   releaseShellRequests,
   shellRequestsReleased,
@@ -43,6 +44,37 @@ describe('the shell’s secondary requests and the page’s first data (issue 38
     expect(shellRequestsReleased()).toBe(false);
     answer('rows');
     await waiting;
+    expect(shellRequestsReleased()).toBe(true);
+    stop();
+  });
+
+  it('held at start-up, wait for the page’s chunks started by path even once its data is in', async () => {
+    const client = new QueryClient();
+    holdShellRequests(600_000);
+    let chunkIn: (value: unknown) => void = () => {};
+    holdShellRequestsFor(
+      new Promise((resolve) => {
+        chunkIn = resolve;
+      }),
+    );
+    const answer = pendingQuery(client);
+    const stop = releaseAfterFirstData(client);
+    answer('rows');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(client.isFetching()).toBe(0);
+    expect(shellRequestsReleased()).toBe(false);
+    chunkIn('module');
+    await whenShellRequestsReleased();
+    expect(shellRequestsReleased()).toBe(true);
+    stop();
+  });
+
+  it('a chunk that fails to load holds nothing', async () => {
+    const client = new QueryClient();
+    holdShellRequests(600_000);
+    holdShellRequestsFor(Promise.reject(new Error('offline')));
+    const stop = releaseAfterFirstData(client);
+    await whenShellRequestsReleased();
     expect(shellRequestsReleased()).toBe(true);
     stop();
   });

@@ -6,7 +6,7 @@
  *   refresh, so that the page finds them in the cache instead of asking once its chunks are in and rendered.
  * - The shell's secondary requests — the notification list, the messaging's unread count, the hospital's
  *   settings, what waits in the other hospitals — wait until the page's first data is in (no query in flight
- *   once the shell is on screen), or `SHELL_REQUESTS_MAX_WAIT_MS` at the latest. The embedded database answers
+ *   once the shell is on screen, and the page's chunks started by path are in: `holdShellRequestsFor`), or `SHELL_REQUESTS_MAX_WAIT_MS` at the latest. The embedded database answers
  *   one query at a time: asked together, they queued the page's own data behind them. They are held only when
  *   the app starts signed in (`holdShellRequests`, app/StartupGate.tsx); otherwise they go at once. The installable
  *   app's worker registers after them too (its precache downloads every file of the build).
@@ -65,6 +65,10 @@ export const SHELL_REQUESTS_MAX_WAIT_MS = 3_000;
 let released = true;
 let maxWait = SHELL_REQUESTS_MAX_WAIT_MS;
 const listeners = new Set<() => void>();
+/** The page's chunks started by path and not yet in (app/page-prefetch.ts): the page cannot paint before them. */
+let chunksPending = 0;
+/** Looks again whether the first data is in, once a held chunk is in (set while `releaseAfterFirstData` runs). */
+let recheck: (() => void) | null = null;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
@@ -80,6 +84,22 @@ export function shellRequestsReleased(): boolean {
 export function holdShellRequests(maxWaitMs = SHELL_REQUESTS_MAX_WAIT_MS): void {
   released = false;
   maxWait = maxWaitMs;
+}
+
+/**
+ * The page's chunks, started by path as the app starts: the shell's secondary requests (and the idle preloading
+ * after them) also wait for these, so that they do not take the browser's connections and main thread while the
+ * page, its data already in, still waits for its code or its strings (the pharmacist's home). Failures count as in.
+ */
+export function holdShellRequestsFor(chunks: Promise<unknown>): void {
+  if (released) return;
+  chunksPending += 1;
+  void chunks
+    .catch(() => {})
+    .finally(() => {
+      chunksPending -= 1;
+      recheck?.();
+    });
 }
 
 /** The page's first data is in (or the wait is over): the shell's secondary requests go. */
@@ -112,8 +132,9 @@ export function useShellRequestsReleased(): boolean {
 export function releaseAfterFirstData(queryClient: QueryClient, maxWaitMs = maxWait): () => void {
   if (released) return () => {};
   const check = () => {
-    if (queryClient.isFetching() === 0) releaseShellRequests();
+    if (chunksPending === 0 && queryClient.isFetching() === 0) releaseShellRequests();
   };
+  recheck = check;
   const unsubscribe = queryClient.getQueryCache().subscribe(() => {
     // After the cache's change is applied (a query that ends is counted out at its next notification).
     queueMicrotask(check);
@@ -126,11 +147,13 @@ export function releaseAfterFirstData(queryClient: QueryClient, maxWaitMs = maxW
     unsubscribe();
     clearTimeout(timer);
     clearTimeout(first);
+    recheck = null;
   });
   return () => {
     unsubscribe();
     clearTimeout(timer);
     clearTimeout(first);
     off();
+    recheck = null;
   };
 }
