@@ -107,3 +107,46 @@ describe('SQL lives in repositories (issue 41)', () => {
       expect(readFileSync(join(modules, file), 'utf8')).toMatch(/^\/\/ SQL outside a repository: \S/);
   });
 });
+
+/**
+ * A query run with Drizzle's query builder on a database handle (`db`, `this.app.db`, `tx`, `trx`, `q`): a
+ * select, insert, update or delete, possibly over several lines, or a relational `db.query.<table>.findFirst`.
+ */
+const QUERY_BUILDER =
+  /\b(?:db|tx|trx|q)\s*\.\s*(?:select|selectDistinct|selectDistinctOn|insert|update|delete)\s*\(|\.query\s*\.\s*\w+\s*\.\s*find(?:First|Many)\s*\(/;
+
+describe('queries live in repositories, text or query builder (issue 41)', () => {
+  const layers = sources.filter((f) => f.endsWith('.routes.ts') || f.endsWith('.service.ts'));
+
+  it('recognises a query on a database handle, and nothing else', () => {
+    for (const query of [
+      'await this.app.db.select().from(hospitalLogos)',
+      'await tx\n        .insert(beds)\n        .values(rows)',
+      'await tx.update(hospitals).set(values)',
+      'await trx.delete(appSettings).where(cond)',
+      'const [row] = await q\n    .select({ value: appSettings.value })',
+      'await db.selectDistinct({ id: users.id }).from(users)',
+      'await this.app.db.query.patients.findFirst({ where })',
+      'await tx.query.users.findMany()',
+    ])
+      expect(query).toMatch(QUERY_BUILDER);
+    for (const other of [
+      "createHash('sha256').update(token).digest('hex')",
+      'this.pending.delete(tx)',
+      'this.background.delete(job)',
+      'await this.update(tx, order, { status })',
+      'await this.patients.update(ctx, id, update, expectedVersion)',
+      'taken.delete(label)',
+      'await insertBeds(tx, hospital.id, roomId, labels, 1)',
+    ])
+      expect(other).not.toMatch(QUERY_BUILDER);
+  });
+
+  it('finds queries where they are', () => {
+    expect(readFileSync(join(modules, 'structure/structure.repository.ts'), 'utf8')).toMatch(QUERY_BUILDER);
+  });
+
+  it.each(layers)('%s runs no query with the query builder', (file) => {
+    expect(readFileSync(join(modules, file), 'utf8')).not.toMatch(QUERY_BUILDER);
+  });
+});

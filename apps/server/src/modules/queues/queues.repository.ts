@@ -1,6 +1,7 @@
 import { ROLE_GROUPS } from '@greensen/shared/domain/roles';
-import { type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { admissions, consultations, executions, patients, users } from '../../db/schema/index.js';
 import {
   DEPARTMENT_REF_COLUMNS,
   departmentRef,
@@ -303,4 +304,67 @@ export async function findExecutionView(q: Queryable, hospitalId: string, execut
     where e.hospital_id = ${hospitalId} and e.id = ${executionId}`);
   const row = rows.rows[0];
   return row ? toExecution(row) : null;
+}
+
+// Assigning and starting a consultation ------------------------------------------------------------------
+
+/** Locks the visit's open consultation execution (assigned or in progress), or null. */
+export async function lockOpenExecution(q: Queryable, admissionId: string) {
+  const [row] = await q
+    .select()
+    .from(executions)
+    .where(
+      and(eq(executions.admissionId, admissionId), inArray(executions.status, ['assigned', 'in_progress'])),
+    )
+    .for('update');
+  return row ?? null;
+}
+
+/** Writes the given columns of an execution. */
+export async function updateExecutionColumns(
+  q: Queryable,
+  id: string,
+  values: Partial<typeof executions.$inferInsert>,
+) {
+  await q.update(executions).set(values).where(eq(executions.id, id));
+}
+
+/** Inserts an execution; its id. */
+export async function insertExecution(q: Queryable, values: typeof executions.$inferInsert): Promise<string> {
+  const [row] = await q.insert(executions).values(values).returning({ id: executions.id });
+  return row!.id;
+}
+
+/** Sets a visit's status. */
+export async function setAdmissionStatus(
+  q: Queryable,
+  admissionId: string,
+  status: (typeof admissions.$inferInsert)['status'],
+  at: Date,
+) {
+  await q.update(admissions).set({ status, updatedAt: at }).where(eq(admissions.id, admissionId));
+}
+
+/** Inserts a consultation; the row written. */
+export async function insertConsultation(q: Queryable, values: typeof consultations.$inferInsert) {
+  const [row] = await q.insert(consultations).values(values).returning();
+  return row!;
+}
+
+/** A patient's names and record number (notification texts), or undefined. */
+export async function patientNameAndRecord(q: Queryable, patientId: string) {
+  const [p] = await q
+    .select({ first: patients.firstName, last: patients.lastName, record: patients.recordNumber })
+    .from(patients)
+    .where(eq(patients.id, patientId));
+  return p;
+}
+
+/** A user's names, or undefined. */
+export async function userNames(q: Queryable, userId: string) {
+  const [u] = await q
+    .select({ first: users.firstName, last: users.lastName })
+    .from(users)
+    .where(eq(users.id, userId));
+  return u;
 }

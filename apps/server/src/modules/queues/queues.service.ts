@@ -1,8 +1,5 @@
 import { titlePrefix } from '@greensen/shared/domain/roles';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Tx } from '../../db/client.js';
-import { admissions, consultations, executions, patients, users } from '../../db/schema/index.js';
 import { fullName, iso, isoRequired } from '../../lib/clinical.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
@@ -15,22 +12,18 @@ import {
   doctorQueue,
   findDoctor,
   findExecutionView,
+  insertConsultation,
+  insertExecution,
   listDepartments,
   listDoctors,
+  lockOpenExecution,
+  patientNameAndRecord,
+  setAdmissionStatus,
+  updateExecutionColumns,
+  userNames,
 } from './queues.repository.js';
 
 const withTitle = (d: DoctorView) => ({ ...d, title_prefix: titlePrefix(d.role_codes[0] ?? '') });
-
-async function openExecution(tx: Tx, admissionId: string) {
-  const [row] = await tx
-    .select()
-    .from(executions)
-    .where(
-      and(eq(executions.admissionId, admissionId), inArray(executions.status, ['assigned', 'in_progress'])),
-    )
-    .for('update');
-  return row ?? null;
-}
 
 export class QueuesService {
   constructor(private readonly app: FastifyInstance) {}
@@ -126,7 +119,7 @@ export class QueuesService {
         throw conflict('assign.not_assignable', { status: admission.status });
       const doctor = await findDoctor(tx, hospital.id, doctorId);
       if (!doctor) throw badRequest({ doctor: ['assign.doctor_unknown'] });
-      const current = await openExecution(tx, admission.id);
+      const current = await lockOpenExecution(tx, admission.id);
       if (current?.status === 'in_progress')
         throw conflict('assign.not_assignable', { status: 'in_consultation' });
       const now = new Date();
@@ -136,46 +129,32 @@ export class QueuesService {
         executionId = current.id;
       } else if (current) {
         previousDoctor = current.doctorId;
-        await tx
-          .update(executions)
-          .set({
-            doctorId,
-            assignedBy: actor,
-            priority: admission.triageRank,
-            scheduledAt: now,
-            updatedAt: now,
-          })
-          .where(eq(executions.id, current.id));
+        await updateExecutionColumns(tx, current.id, {
+          doctorId,
+          assignedBy: actor,
+          priority: admission.triageRank,
+          scheduledAt: now,
+          updatedAt: now,
+        });
         executionId = current.id;
       } else {
-        const [row] = await tx
-          .insert(executions)
-          .values({
-            hospitalId: hospital.id,
-            kind: 'consultation',
-            admissionId: admission.id,
-            patientId: admission.patientId,
-            doctorId,
-            status: 'assigned',
-            priority: admission.triageRank,
-            scheduledAt: now,
-            assignedBy: actor,
-          })
-          .returning({ id: executions.id });
-        executionId = row!.id;
+        executionId = await insertExecution(tx, {
+          hospitalId: hospital.id,
+          kind: 'consultation',
+          admissionId: admission.id,
+          patientId: admission.patientId,
+          doctorId,
+          status: 'assigned',
+          priority: admission.triageRank,
+          scheduledAt: now,
+          assignedBy: actor,
+        });
       }
-      if (admission.status !== 'assigned')
-        await tx
-          .update(admissions)
-          .set({ status: 'assigned', updatedAt: now })
-          .where(eq(admissions.id, admission.id));
+      if (admission.status !== 'assigned') await setAdmissionStatus(tx, admission.id, 'assigned', now);
 
       const changed = !current || previousDoctor !== null;
       if (changed) {
-        const [p] = await tx
-          .select({ first: patients.firstName, last: patients.lastName, record: patients.recordNumber })
-          .from(patients)
-          .where(eq(patients.id, admission.patientId));
+        const p = await patientNameAndRecord(tx, admission.patientId);
         const params = {
           patient: fullName(p!.first, p!.last),
           record: p!.record,
@@ -233,10 +212,7 @@ export class QueuesService {
       const execution = (await findExecutionView(tx, hospital.id, executionId))!;
       let reassignedFrom: { id: string; full_name: string } | null = null;
       if (previousDoctor) {
-        const [u] = await tx
-          .select({ first: users.firstName, last: users.lastName })
-          .from(users)
-          .where(eq(users.id, previousDoctor));
+        const u = await userNames(tx, previousDoctor);
         reassignedFrom = { id: previousDoctor, full_name: fullName(u?.first, u?.last) };
       }
       return { execution: { ...execution, id: executionId }, reassigned_from: reassignedFrom };
@@ -257,76 +233,65 @@ export class QueuesService {
       if (admission.status === 'in_consultation') throw conflict('consultations.already_started');
       if (admission.status !== 'waiting' && admission.status !== 'assigned')
         throw conflict('consultations.not_startable', { status: admission.status });
-      const current = await openExecution(tx, admission.id);
+      const current = await lockOpenExecution(tx, admission.id);
       if (current?.status === 'in_progress') throw conflict('consultations.already_started');
       if (!isHead && current?.doctorId !== me) throw forbidden('consultations.not_assigned');
       const now = new Date();
       let executionId: string;
       if (current) {
-        await tx
-          .update(executions)
-          .set({ status: 'in_progress', doctorId: me, startedAt: now, updatedAt: now })
-          .where(eq(executions.id, current.id));
+        await updateExecutionColumns(tx, current.id, {
+          status: 'in_progress',
+          doctorId: me,
+          startedAt: now,
+          updatedAt: now,
+        });
         executionId = current.id;
       } else {
-        const [row] = await tx
-          .insert(executions)
-          .values({
-            hospitalId: hospital.id,
-            admissionId: admission.id,
-            patientId: admission.patientId,
-            doctorId: me,
-            status: 'in_progress',
-            priority: admission.triageRank,
-            scheduledAt: now,
-            startedAt: now,
-            assignedBy: me,
-          })
-          .returning({ id: executions.id });
-        executionId = row!.id;
-      }
-      const [consultation] = await tx
-        .insert(consultations)
-        .values({
+        executionId = await insertExecution(tx, {
           hospitalId: hospital.id,
           admissionId: admission.id,
           patientId: admission.patientId,
-          departmentId: admission.departmentId,
           doctorId: me,
-          executionId,
-          reason: admission.reason,
-          createdBy: me,
           status: 'in_progress',
+          priority: admission.triageRank,
+          scheduledAt: now,
           startedAt: now,
-        })
-        .returning();
-      await tx
-        .update(admissions)
-        .set({ status: 'in_consultation', updatedAt: now })
-        .where(eq(admissions.id, admission.id));
+          assignedBy: me,
+        });
+      }
+      const consultation = await insertConsultation(tx, {
+        hospitalId: hospital.id,
+        admissionId: admission.id,
+        patientId: admission.patientId,
+        departmentId: admission.departmentId,
+        doctorId: me,
+        executionId,
+        reason: admission.reason,
+        createdBy: me,
+        status: 'in_progress',
+        startedAt: now,
+      });
+      await setAdmissionStatus(tx, admission.id, 'in_consultation', now);
       await this.app.audit.record(
         ctx,
         {
           action: 'consultation.start',
           resourceType: 'consultation',
-          resourceId: consultation!.id,
+          resourceId: consultation.id,
           patientId: admission.patientId,
           details: { admission: admission.id, execution: executionId },
         },
         tx,
       );
-      const [u] = await tx
-        .select({ first: users.firstName, last: users.lastName })
-        .from(users)
-        .where(eq(users.id, me));
+      const u = await userNames(tx, me);
       return {
-        id: consultation!.id,
+        id: consultation.id,
         admission: admission.id,
         patient: admission.patientId,
         doctor: { id: me, full_name: fullName(u?.first, u?.last) },
-        status: consultation!.status,
-        started_at: isoRequired(consultation!.startedAt),
-        completed_at: iso(consultation!.completedAt),
+        status: consultation.status,
+        started_at: isoRequired(consultation.startedAt),
+        completed_at: iso(consultation.completedAt),
       };
     });
   }

@@ -10,23 +10,26 @@
  * links) meet on that primary key, and the second finds it taken and answers 404 — the database decides.
  */
 
-import { and, eq, gt, like } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db, Queryable } from '../../db/client.js';
 import { databaseIsEmpty } from '../../db/installation.js';
-import { appSettings, memberships } from '../../db/schema/index.js';
 import type { ServiceContext } from '../../lib/context.js';
 import { notFound } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { insertAccount, markEmailVerified } from '../auth/auth.repository.js';
 import { freeUsername, newSecretToken, sha256 } from '../auth/auth.service.js';
-import { insertHospital } from '../structure/structure.repository.js';
-import { readSetting } from '../system/settings.repository.js';
+import { insertAdministrator, insertHospital } from '../structure/structure.repository.js';
+import {
+  claimSetup,
+  deleteSetupTokens,
+  insertSetupToken,
+  setSetupAuthor,
+  setupCompleted,
+  unexpiredSetupToken,
+} from './setup.repository.js';
 import type { TSetupBody } from './setup.schemas.js';
 
 export const SETUP_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
-const TOKEN_KEY_PREFIX = 'setup:';
-const COMPLETED_KEY = 'setup.completed';
 
 /** The web page of the link: the token rides in the fragment, which browsers never send to a server. */
 export function setupLink(publicUrl: string, token: string) {
@@ -35,7 +38,7 @@ export function setupLink(publicUrl: string, token: string) {
 
 /** Whether the installation still waits for its setup: nothing in it, and no setup done. */
 async function awaitingSetup(q: Queryable): Promise<boolean> {
-  return (await databaseIsEmpty(q)) && (await readSetting(q, COMPLETED_KEY)) === null;
+  return (await databaseIsEmpty(q)) && !(await setupCompleted(q));
 }
 
 /**
@@ -50,25 +53,14 @@ export async function issueSetupLink(
   if (!(await awaitingSetup(db))) return null;
   const token = newSecretToken();
   const expiresAt = new Date(now.getTime() + SETUP_TOKEN_TTL_MS);
-  await db
-    .insert(appSettings)
-    .values({ key: TOKEN_KEY_PREFIX + sha256(token), value: expiresAt.toISOString() });
+  await insertSetupToken(db, sha256(token), expiresAt);
   return { link: setupLink(publicUrl, token), expiresAt };
 }
 
 /** The expiry of a printed link not expired yet, or null. */
 async function linkExpiry(q: Queryable, token: string): Promise<Date | null> {
   if (token.length === 0 || token.length > 512) return null;
-  const [row] = await q
-    .select({ value: appSettings.value })
-    .from(appSettings)
-    .where(
-      and(
-        eq(appSettings.key, TOKEN_KEY_PREFIX + sha256(token)),
-        gt(appSettings.value, new Date().toISOString()),
-      ),
-    );
-  return row ? new Date(row.value) : null;
+  return unexpiredSetupToken(q, sha256(token), new Date());
 }
 
 /** The expiry of a link that may still be used, or null (unknown, expired, or the setup is done). */
@@ -96,11 +88,7 @@ export class SetupService {
     const passwordHash = await hashSecret(body.password);
     const username = await freeUsername(this.app.db, body.email);
     await this.app.db.transaction(async (tx) => {
-      const [claimed] = await tx
-        .insert(appSettings)
-        .values({ key: COMPLETED_KEY, value: new Date().toISOString() })
-        .onConflictDoNothing()
-        .returning({ key: appSettings.key });
+      const claimed = await claimSetup(tx, new Date());
       // Another setup got there first (it committed, and this one waited for it on the row).
       if (!claimed || !(await databaseIsEmpty(tx)) || !(await linkExpiry(tx, body.token)))
         throw notFound('setup.not_found');
@@ -114,10 +102,10 @@ export class SetupService {
         languagePreference: body.language_preference ?? ctx.lang,
       });
       await markEmailVerified(tx, userId);
-      await tx.insert(memberships).values({ userId, hospitalId, roleCode: 'ADMIN' });
-      await tx.update(appSettings).set({ updatedBy: userId }).where(eq(appSettings.key, COMPLETED_KEY));
+      await insertAdministrator(tx, userId, hospitalId);
+      await setSetupAuthor(tx, userId);
       // Every printed link stops working with the setup.
-      await tx.delete(appSettings).where(like(appSettings.key, `${TOKEN_KEY_PREFIX}%`));
+      await deleteSetupTokens(tx);
       await this.app.audit.record(
         ctx,
         {

@@ -2,11 +2,26 @@
  * The hospital's structure in SQL (issue 15): wards with their bed counts, a ward's rooms and beds, and the
  * locks the rules need (a bed, a room's or a ward's occupied beds). Every query filters on the hospital.
  */
-import type { TBed, THospitalCreate, TRoom, TWard } from '@greensen/shared/contracts/structure';
+import type {
+  TBed,
+  TDepartmentCreate,
+  THospitalCreate,
+  TRoom,
+  TWard,
+  TWardCreate,
+} from '@greensen/shared/contracts/structure';
 import { ROLE_CODES, ROLE_GROUPS } from '@greensen/shared/domain/roles';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { hospitals } from '../../db/schema/index.js';
+import {
+  beds,
+  departments,
+  hospitalLogos,
+  hospitals,
+  memberships,
+  rooms,
+  wards,
+} from '../../db/schema/index.js';
 import { textArray } from '../../lib/clinical.js';
 
 type WardRow = {
@@ -295,4 +310,146 @@ export async function otherAdministeredHospitals(q: Queryable, userId: string, e
         )})`,
   );
   return Number(res.rows[0]?.n ?? 0);
+}
+
+// Writes ----------------------------------------------------------------------------------------------------
+
+/** Makes `userId` an administrator of the hospital (the first member of a hospital just created). */
+export async function insertAdministrator(q: Queryable, userId: string, hospitalId: string) {
+  await q.insert(memberships).values({ userId, hospitalId, roleCode: 'ADMIN' });
+}
+
+/** Writes the given columns of a hospital. */
+export async function updateHospitalColumns(
+  q: Queryable,
+  id: string,
+  values: Partial<typeof hospitals.$inferInsert>,
+) {
+  await q.update(hospitals).set(values).where(eq(hospitals.id, id));
+}
+
+/** The hospital's logo row, or null. */
+export async function findLogo(q: Queryable, hospitalId: string) {
+  const [row] = await q.select().from(hospitalLogos).where(eq(hospitalLogos.hospitalId, hospitalId));
+  return row ?? null;
+}
+
+/** Stores the hospital's logo, replacing the one it had. */
+export async function upsertLogo(
+  q: Queryable,
+  hospitalId: string,
+  values: Omit<typeof hospitalLogos.$inferInsert, 'hospitalId'>,
+) {
+  await q
+    .insert(hospitalLogos)
+    .values({ hospitalId, ...values })
+    .onConflictDoUpdate({ target: hospitalLogos.hospitalId, set: values });
+}
+
+export async function deleteLogo(q: Queryable, hospitalId: string) {
+  await q.delete(hospitalLogos).where(eq(hospitalLogos.hospitalId, hospitalId));
+}
+
+/** Inserts a department (its code in capitals); its id. A code already used is a unique violation. */
+export async function insertDepartment(q: Queryable, hospitalId: string, body: TDepartmentCreate) {
+  const [row] = await q
+    .insert(departments)
+    .values({
+      hospitalId,
+      name: body.name,
+      code: body.code.toUpperCase(),
+      kind: body.kind,
+      headUserId: body.head ?? null,
+    })
+    .returning({ id: departments.id });
+  return row!.id;
+}
+
+/** Writes the given columns of a department of the hospital. A code already used is a unique violation. */
+export async function updateDepartmentColumns(
+  q: Queryable,
+  hospitalId: string,
+  id: string,
+  values: Partial<typeof departments.$inferInsert>,
+) {
+  await q
+    .update(departments)
+    .set(values)
+    .where(and(eq(departments.id, id), eq(departments.hospitalId, hospitalId)));
+}
+
+/** Inserts a ward (its code in capitals); its id. A code already used is a unique violation. */
+export async function insertWard(q: Queryable, hospitalId: string, body: TWardCreate) {
+  const [row] = await q
+    .insert(wards)
+    .values({
+      hospitalId,
+      departmentId: body.department,
+      name: body.name,
+      code: body.code.toUpperCase(),
+      category: body.category ?? null,
+      sexRestriction: body.sex_restriction ?? null,
+      minAge: body.min_age ?? null,
+      maxAge: body.max_age ?? null,
+    })
+    .returning({ id: wards.id });
+  return row!.id;
+}
+
+/** Writes the given columns of a ward of the hospital. A code already used is a unique violation. */
+export async function updateWardColumns(
+  q: Queryable,
+  hospitalId: string,
+  id: string,
+  values: Partial<typeof wards.$inferInsert>,
+) {
+  await q
+    .update(wards)
+    .set(values)
+    .where(and(eq(wards.id, id), eq(wards.hospitalId, hospitalId)));
+}
+
+/** Inserts a room of a ward; its id. A name already used in the ward is a unique violation. */
+export async function insertRoom(q: Queryable, hospitalId: string, wardId: string, name: string) {
+  const [row] = await q.insert(rooms).values({ hospitalId, wardId, name }).returning({ id: rooms.id });
+  return row!.id;
+}
+
+/** Writes the given columns of a room of the hospital. A name already used in the ward is a unique violation. */
+export async function updateRoomColumns(
+  q: Queryable,
+  hospitalId: string,
+  id: string,
+  values: Partial<typeof rooms.$inferInsert>,
+) {
+  await q
+    .update(rooms)
+    .set(values)
+    .where(and(eq(rooms.id, id), eq(rooms.hospitalId, hospitalId)));
+}
+
+/** Inserts beds in a room, in the labels' order, sorted from `firstOrder` on. */
+export async function insertBeds(
+  q: Queryable,
+  hospitalId: string,
+  roomId: string,
+  labels: readonly string[],
+  firstOrder: number,
+) {
+  await q
+    .insert(beds)
+    .values(labels.map((label, i) => ({ hospitalId, roomId, label, sortOrder: firstOrder + i })));
+}
+
+/** Writes the given columns of a bed of the hospital. */
+export async function updateBedColumns(
+  q: Queryable,
+  hospitalId: string,
+  id: string,
+  values: Partial<typeof beds.$inferInsert>,
+) {
+  await q
+    .update(beds)
+    .set(values)
+    .where(and(eq(beds.id, id), eq(beds.hospitalId, hospitalId)));
 }

@@ -12,29 +12,27 @@ import type {
   TWardUpdate,
 } from '@greensen/shared/contracts/structure';
 import { LOGO_MAX_BYTES } from '@greensen/shared/contracts/structure';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable, Tx } from '../../db/client.js';
-import {
-  beds,
-  departments,
-  hospitalLogos,
-  hospitals,
-  memberships,
-  rooms,
-  wards,
-} from '../../db/schema/index.js';
+import type { beds, departments, hospitals, rooms, wards } from '../../db/schema/index.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { decodeBase64, decodesFully, imageTypeOf } from '../../lib/images.js';
 import {
   activeWardsOf,
   bedLabelsOfRoom,
+  deleteLogo,
   departmentOf,
   findDepartment,
   findHospital,
+  findLogo,
   findWard,
+  insertAdministrator,
+  insertBeds,
+  insertDepartment,
   insertHospital,
+  insertRoom,
+  insertWard,
   isMember,
   listWards,
   lockBed,
@@ -43,6 +41,12 @@ import {
   nextBedOrder,
   otherAdministeredHospitals,
   roomsOfWard,
+  updateBedColumns,
+  updateDepartmentColumns,
+  updateHospitalColumns,
+  updateRoomColumns,
+  updateWardColumns,
+  upsertLogo,
 } from './structure.repository.js';
 
 /** A code already used in the hospital, a name already used in the ward: a 400 on that field, not a 500. */
@@ -83,7 +87,7 @@ export class StructureService {
     const user = actingUser(ctx);
     return this.app.db.transaction(async (tx) => {
       const id = await uniqueOr400('code', 'structure.code_taken', () => insertHospital(tx, body));
-      await tx.insert(memberships).values({ userId: user.id, hospitalId: id, roleCode: 'ADMIN' });
+      await insertAdministrator(tx, user.id, id);
       await this.audit(ctx, tx, 'hospital.create', 'hospital', id, { code: body.code.toUpperCase() });
       return (await findHospital(tx, id))!;
     });
@@ -110,7 +114,7 @@ export class StructureService {
       if (body.print_header !== undefined) values.printHeader = body.print_header;
       if (body.print_footer !== undefined) values.printFooter = body.print_footer;
       if (body.is_active !== undefined) values.isActive = body.is_active;
-      await tx.update(hospitals).set(values).where(eq(hospitals.id, id));
+      await updateHospitalColumns(tx, id, values);
       await this.audit(ctx, tx, 'hospital.update', 'hospital', id, { fields: Object.keys(body) });
       return (await findHospital(tx, id))!;
     });
@@ -121,7 +125,7 @@ export class StructureService {
   /** The hospital's logo (404 when none), for every member (headers, printed documents). */
   async logo(ctx: ServiceContext, id: string): Promise<THospitalLogo> {
     if (id !== scopedHospital(ctx).id) throw notFound();
-    const [row] = await this.app.db.select().from(hospitalLogos).where(eq(hospitalLogos.hospitalId, id));
+    const row = await findLogo(this.app.db, id);
     if (!row) throw notFound();
     return {
       content_type: row.contentType as THospitalLogo['content_type'],
@@ -148,10 +152,7 @@ export class StructureService {
       updatedBy: actingUser(ctx).id,
     };
     await this.app.db.transaction(async (tx) => {
-      await tx
-        .insert(hospitalLogos)
-        .values({ hospitalId: id, ...values })
-        .onConflictDoUpdate({ target: hospitalLogos.hospitalId, set: values });
+      await upsertLogo(tx, id, values);
       await this.audit(ctx, tx, 'hospital.logo', 'hospital', id, { type, size: bytes.length });
     });
     return this.logo(ctx, id);
@@ -160,7 +161,7 @@ export class StructureService {
   async removeLogo(ctx: ServiceContext, id: string) {
     if (id !== scopedHospital(ctx).id) throw notFound();
     await this.app.db.transaction(async (tx) => {
-      await tx.delete(hospitalLogos).where(eq(hospitalLogos.hospitalId, id));
+      await deleteLogo(tx, id);
       await this.audit(ctx, tx, 'hospital.logo_removed', 'hospital', id);
     });
   }
@@ -176,20 +177,11 @@ export class StructureService {
     const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
       await this.checkHead(tx, hospital.id, body.head);
-      const [row] = await uniqueOr400('code', 'structure.code_taken', () =>
-        tx
-          .insert(departments)
-          .values({
-            hospitalId: hospital.id,
-            name: body.name,
-            code: body.code.toUpperCase(),
-            kind: body.kind,
-            headUserId: body.head ?? null,
-          })
-          .returning({ id: departments.id }),
+      const id = await uniqueOr400('code', 'structure.code_taken', () =>
+        insertDepartment(tx, hospital.id, body),
       );
-      await this.audit(ctx, tx, 'department.create', 'department', row!.id, { code: body.code });
-      return (await findDepartment(tx, hospital.id, row!.id))!;
+      await this.audit(ctx, tx, 'department.create', 'department', id, { code: body.code });
+      return (await findDepartment(tx, hospital.id, id))!;
     });
   }
 
@@ -208,10 +200,7 @@ export class StructureService {
       if (body.head !== undefined) values.headUserId = body.head;
       if (body.is_active !== undefined) values.isActive = body.is_active;
       await uniqueOr400('code', 'structure.code_taken', () =>
-        tx
-          .update(departments)
-          .set(values)
-          .where(and(eq(departments.id, id), eq(departments.hospitalId, hospital.id))),
+        updateDepartmentColumns(tx, hospital.id, id, values),
       );
       await this.audit(ctx, tx, 'department.update', 'department', id, { fields: Object.keys(body) });
       return (await findDepartment(tx, hospital.id, id))!;
@@ -246,23 +235,9 @@ export class StructureService {
       const department = await departmentOf(tx, hospital.id, body.department);
       if (!department) throw badRequest({ department: ['structure.department_unknown'] });
       if (!department.is_active) throw badRequest({ department: ['structure.department_inactive'] });
-      const [row] = await uniqueOr400('code', 'structure.code_taken', () =>
-        tx
-          .insert(wards)
-          .values({
-            hospitalId: hospital.id,
-            departmentId: body.department,
-            name: body.name,
-            code: body.code.toUpperCase(),
-            category: body.category ?? null,
-            sexRestriction: body.sex_restriction ?? null,
-            minAge: body.min_age ?? null,
-            maxAge: body.max_age ?? null,
-          })
-          .returning({ id: wards.id }),
-      );
-      await this.audit(ctx, tx, 'ward.create', 'ward', row!.id, { code: body.code });
-      return this.detail(tx, hospital.id, row!.id);
+      const id = await uniqueOr400('code', 'structure.code_taken', () => insertWard(tx, hospital.id, body));
+      await this.audit(ctx, tx, 'ward.create', 'ward', id, { code: body.code });
+      return this.detail(tx, hospital.id, id);
     });
   }
 
@@ -290,12 +265,7 @@ export class StructureService {
       if (body.min_age !== undefined) values.minAge = body.min_age;
       if (body.max_age !== undefined) values.maxAge = body.max_age;
       if (body.is_active !== undefined) values.isActive = body.is_active;
-      await uniqueOr400('code', 'structure.code_taken', () =>
-        tx
-          .update(wards)
-          .set(values)
-          .where(and(eq(wards.id, id), eq(wards.hospitalId, hospital.id))),
-      );
+      await uniqueOr400('code', 'structure.code_taken', () => updateWardColumns(tx, hospital.id, id, values));
       await this.audit(ctx, tx, 'ward.update', 'ward', id, { fields: Object.keys(body) });
       return this.detail(tx, hospital.id, id);
     });
@@ -309,21 +279,11 @@ export class StructureService {
     return this.app.db.transaction(async (tx) => {
       const ward = await lockWard(tx, hospital.id, wardId);
       if (!ward) throw notFound();
-      const [room] = await uniqueOr400('name', 'structure.room_taken', () =>
-        tx
-          .insert(rooms)
-          .values({ hospitalId: hospital.id, wardId, name: body.name })
-          .returning({ id: rooms.id }),
+      const roomId = await uniqueOr400('name', 'structure.room_taken', () =>
+        insertRoom(tx, hospital.id, wardId, body.name),
       );
-      await tx.insert(beds).values(
-        body.beds.map((label, i) => ({
-          hospitalId: hospital.id,
-          roomId: room!.id,
-          label,
-          sortOrder: i + 1,
-        })),
-      );
-      await this.audit(ctx, tx, 'room.create', 'room', room!.id, { ward: wardId, beds: body.beds.length });
+      await insertBeds(tx, hospital.id, roomId, body.beds, 1);
+      await this.audit(ctx, tx, 'room.create', 'room', roomId, { ward: wardId, beds: body.beds.length });
       return this.detail(tx, hospital.id, wardId);
     });
   }
@@ -341,12 +301,7 @@ export class StructureService {
       const values: Partial<typeof rooms.$inferInsert> = { updatedAt: new Date() };
       if (body.name !== undefined) values.name = body.name;
       if (body.is_active !== undefined) values.isActive = body.is_active;
-      await uniqueOr400('name', 'structure.room_taken', () =>
-        tx
-          .update(rooms)
-          .set(values)
-          .where(and(eq(rooms.id, id), eq(rooms.hospitalId, hospital.id))),
-      );
+      await uniqueOr400('name', 'structure.room_taken', () => updateRoomColumns(tx, hospital.id, id, values));
       await this.audit(ctx, tx, 'room.update', 'room', id, { fields: Object.keys(body) });
       return this.detail(tx, hospital.id, room.ward_id);
     });
@@ -361,9 +316,7 @@ export class StructureService {
       const clash = labels.filter((l) => taken.has(l.toUpperCase()));
       if (clash.length > 0) throw badRequest({ labels: ['structure.bed_taken'] });
       const first = await nextBedOrder(tx, roomId);
-      await tx
-        .insert(beds)
-        .values(labels.map((label, i) => ({ hospitalId: hospital.id, roomId, label, sortOrder: first + i })));
+      await insertBeds(tx, hospital.id, roomId, labels, first);
       await this.audit(ctx, tx, 'bed.create', 'room', roomId, { beds: labels.length });
       return this.detail(tx, hospital.id, room.ward_id);
     });
@@ -393,10 +346,7 @@ export class StructureService {
         values.statusReason = body.status === 'out_of_service' ? (body.status_reason ?? null) : null;
       }
       if (body.is_active !== undefined) values.isActive = body.is_active;
-      await tx
-        .update(beds)
-        .set(values)
-        .where(and(eq(beds.id, id), eq(beds.hospitalId, hospital.id)));
+      await updateBedColumns(tx, hospital.id, id, values);
       await this.audit(ctx, tx, 'bed.update', 'bed', id, {
         fields: Object.keys(body),
         ...(body.status ? { status: body.status } : {}),
