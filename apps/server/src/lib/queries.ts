@@ -21,6 +21,11 @@ export const prefixPattern = (text: string) => `${likeEscape(text)}%`;
 /** Name searches (`%>`) with the patient search's tolerance (0.4), for the rest of the transaction. */
 export const NAME_SEARCH_TOLERANCE = sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`;
 
+/** Sets the name searches' tolerance (`NAME_SEARCH_TOLERANCE`) for the rest of the transaction `tx`. */
+export async function tolerateNameSearch(tx: Queryable): Promise<void> {
+  await tx.execute(NAME_SEARCH_TOLERANCE);
+}
+
 /**
  * Midnight, as an instant, of a day in the hospital's time zone: today, or the `YYYY-MM-DD` `day`, plus
  * `plusDays` (`[midnightOf(h, d), midnightOf(h, d, 1))` is that day).

@@ -110,10 +110,10 @@ describe('SQL lives in repositories (issue 41)', () => {
 
 /**
  * A query run with Drizzle's query builder on a database handle (`db`, `this.app.db`, `tx`, `trx`, `q`): a
- * select, insert, update or delete, possibly over several lines, or a relational `db.query.<table>.findFirst`.
+ * select, insert, update, delete or a statement executed (`execute`), possibly over several lines, or a relational `db.query.<table>.findFirst`.
  */
 const QUERY_BUILDER =
-  /\b(?:db|tx|trx|q)\s*\.\s*(?:select|selectDistinct|selectDistinctOn|insert|update|delete)\s*\(|\.query\s*\.\s*\w+\s*\.\s*find(?:First|Many)\s*\(/;
+  /\b(?:db|tx|trx|q)\s*\.\s*(?:select|selectDistinct|selectDistinctOn|insert|update|delete|execute)\s*\(|\.query\s*\.\s*\w+\s*\.\s*find(?:First|Many)\s*\(/;
 
 describe('queries live in repositories, text or query builder (issue 41)', () => {
   const layers = sources.filter((f) => f.endsWith('.routes.ts') || f.endsWith('.service.ts'));
@@ -128,6 +128,7 @@ describe('queries live in repositories, text or query builder (issue 41)', () =>
       'await db.selectDistinct({ id: users.id }).from(users)',
       'await this.app.db.query.patients.findFirst({ where })',
       'await tx.query.users.findMany()',
+      'await tx.execute(NAME_SEARCH_TOLERANCE)',
     ])
       expect(query).toMatch(QUERY_BUILDER);
     for (const other of [

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
-import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
+import { hospitalToday, listReadEntry, tolerateNameSearch } from '../../lib/queries.js';
 import { nextSequenceValue } from '../../lib/sequences.js';
 import {
   type AdmissionChanges,
@@ -118,7 +118,7 @@ export class AdmissionsService {
   async list(ctx: ServiceContext, filters: AdmissionFilters, page: number, pageSize: number) {
     const hospital = scopedHospital(ctx);
     return this.app.db.transaction(async (tx) => {
-      if (filters.search) await tx.execute(NAME_SEARCH_TOLERANCE);
+      if (filters.search) await tolerateNameSearch(tx);
       const result = await listAdmissions(tx, hospital.id, filters, pageSize, (page - 1) * pageSize);
       await this.app.audit.record(
         ctx,

@@ -4,7 +4,7 @@ import { completionProblems, OUTCOME_ADMISSION_STATUS } from '@greensen/shared/d
 import type { Queryable } from '../../db/client.js';
 import { actingUser, type ServiceContext, scopedHospital } from '../../lib/context.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
-import { hospitalToday, listReadEntry, NAME_SEARCH_TOLERANCE } from '../../lib/queries.js';
+import { hospitalToday, listReadEntry, tolerateNameSearch } from '../../lib/queries.js';
 import { departmentForVisit, patientForVisit } from '../admissions/admissions.repository.js';
 import { birthDateOf, news2Of } from '../care/vital-signs.repository.js';
 import { HospitalizationService } from '../hospitalizations/hospitalizations.service.js';
@@ -90,7 +90,7 @@ export class ConsultationsService extends ConsultationRules {
     const hospital = scopedHospital(ctx);
     const user = this.user(ctx);
     return this.app.db.transaction(async (tx) => {
-      if (filters.search) await tx.execute(NAME_SEARCH_TOLERANCE);
+      if (filters.search) await tolerateNameSearch(tx);
       const result = await listConsultations(tx, hospital.id, user, filters, pageSize, (page - 1) * pageSize);
       await this.app.audit.record(
         ctx,
