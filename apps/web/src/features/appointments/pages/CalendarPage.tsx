@@ -24,14 +24,17 @@ import {
   Title,
 } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { APPOINTMENT_TYPE_COLORS } from '../../../lib/clinical/components/AppointmentBadges';
+import { shellRequestsReleased } from '../../../lib/first-data';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { useModuleAccess, usePermissions } from '../../../lib/permissions';
+import { preloadWhenIdle } from '../../../lib/preload';
 import { toast } from '../../../lib/toast';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useUserStore } from '../../../stores/user';
@@ -39,7 +42,7 @@ import { useAppointmentWindow } from '../api/list-appointments';
 import { useScheduleProviders } from '../api/list-providers';
 import { useSlots } from '../api/list-slots';
 import { useRescheduleAppointment } from '../api/reschedule';
-import { BookAppointmentModal, type BookingPrefill } from '../components/BookAppointmentModal';
+import type { BookingPrefill } from '../components/BookAppointmentModal';
 import {
   appointmentEvents,
   CALENDAR_VIEWS,
@@ -49,12 +52,29 @@ import {
 } from '../components/calendar-events';
 import { stepDate, viewTitle } from '../components/calendar-range';
 import { IcsLinkPanel } from '../components/IcsLinkPanel';
-import { SchedulesPanel } from '../components/SchedulesPanel';
 import { capitalizeFirst, formatSlotRange, localDate } from '../components/slot-format';
 import { CALENDAR_SCOPES, calendarChoice, calendarRights } from './calendar-first';
 
 /** The calendar library's chunk (decision 0031): loaded with the view, never with the other pages. */
 const AppointmentCalendar = lazy(() => import('../components/AppointmentCalendar'));
+// The booking form (the patient picker, the registration form and their fields) and the schedules' tab are not
+// part of the first screen: their chunks come once asked for, or when the browser is idle after it (issue 38).
+const loadBooking = () => import('../components/BookAppointmentModal');
+const BookAppointmentModal = lazy(() => loadBooking().then((m) => ({ default: m.BookAppointmentModal })));
+/** Whether the booking form was opened once; its chunk is fetched when the browser is idle after the first screen. */
+function useBookingUsed(open: boolean): boolean {
+  const queryClient = useQueryClient();
+  const [used, setUsed] = useState(open);
+  if (open && !used) setUsed(true);
+  useEffect(
+    () => preloadWhenIdle([loadBooking], () => !shellRequestsReleased() || queryClient.isFetching() > 0),
+    [queryClient],
+  );
+  return used;
+}
+const SchedulesPanel = lazy(() =>
+  import('../components/SchedulesPanel').then((m) => ({ default: m.SchedulesPanel })),
+);
 
 export default function CalendarPage() {
   const { t, i18n } = useTranslation('appointments');
@@ -68,6 +88,8 @@ export default function CalendarPage() {
   const [params, setParams] = useSearchParams();
   const [showCancelled, setShowCancelled] = useState(false);
   const [prefill, setPrefill] = useState<BookingPrefill | null>(null);
+  // Mounted from the first booking on (and kept, for the modal's closing transition).
+  const bookingUsed = useBookingUsed(prefill !== null);
   const locale = i18n.language === 'en' ? 'en-GB' : 'fr-FR';
   // The view, the date and the scope as the app's start decides them too (calendar-first.ts).
   const choice = calendarChoice(
@@ -186,7 +208,9 @@ export default function CalendarPage() {
         </Tabs.List>
       </Tabs>
       {tab === 'schedules' ? (
-        <SchedulesPanel />
+        <Suspense fallback={<Skeleton h={240} />}>
+          <SchedulesPanel />
+        </Suspense>
       ) : (
         <>
           {!mayRead && (
@@ -305,15 +329,19 @@ export default function CalendarPage() {
           <IcsLinkPanel />
         </>
       )}
-      <BookAppointmentModal
-        opened={prefill !== null}
-        prefill={prefill}
-        onClose={() => setPrefill(null)}
-        onBooked={(appointment) => {
-          setPrefill(null);
-          navigate(to(`/appointments/${appointment.id}`));
-        }}
-      />
+      {bookingUsed && (
+        <Suspense fallback={null}>
+          <BookAppointmentModal
+            opened={prefill !== null}
+            prefill={prefill}
+            onClose={() => setPrefill(null)}
+            onBooked={(appointment) => {
+              setPrefill(null);
+              navigate(to(`/appointments/${appointment.id}`));
+            }}
+          />
+        </Suspense>
+      )}
     </Stack>
   );
 }

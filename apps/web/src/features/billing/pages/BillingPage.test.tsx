@@ -157,7 +157,7 @@ describe('/billing', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'Caisse' }));
     expect(await screen.findByText('Sessions de caisse')).toBeInTheDocument();
     expect(screen.queryByTestId('open-session')).not.toBeInTheDocument();
-    expect(screen.getByText('Mariam Koné')).toBeInTheDocument();
+    expect(await screen.findByText('Mariam Koné')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?tab=cash');
   });
 

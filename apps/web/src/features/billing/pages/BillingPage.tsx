@@ -13,19 +13,31 @@ import {
   IconFileInvoice,
   IconShieldCheck,
 } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useHospitalCurrency } from '../../../lib/billing/hospital-currency';
 import { useBillingRights } from '../../../lib/billing/rights';
 import { PageHeader } from '../../../lib/page-states';
 import { PrintStyles } from '../../../lib/print-styles';
-import { CashDeskPanel } from '../components/CashDeskPanel';
-import { DepositsPanel } from '../components/DepositsPanel';
 import { InvoicesPanel } from '../components/InvoicesPanel';
-import { PayersPanel } from '../components/PayersPanel';
-import { RatesPanel } from '../components/RatesPanel';
-import { StatementsPanel } from '../components/StatementsPanel';
 import { billingTab } from './billing-first';
+
+// The invoices are the first screen; the other tabs' chunks come when opened (issue 38).
+const CashDeskPanel = lazy(() =>
+  import('../components/CashDeskPanel').then((m) => ({ default: m.CashDeskPanel })),
+);
+const DepositsPanel = lazy(() =>
+  import('../components/DepositsPanel').then((m) => ({ default: m.DepositsPanel })),
+);
+const StatementsPanel = lazy(() =>
+  import('../components/StatementsPanel').then((m) => ({ default: m.StatementsPanel })),
+);
+const PayersPanel = lazy(() => import('../components/PayersPanel').then((m) => ({ default: m.PayersPanel })));
+const RatesPanel = lazy(() => import('../components/RatesPanel').then((m) => ({ default: m.RatesPanel })));
+
+/** A tab's panel while its chunk comes. */
+const tabLoading = <Skeleton h={240} data-testid="billing-tab-loading" />;
 
 export default function BillingPage() {
   const { t } = useTranslation('billing');
@@ -87,19 +99,31 @@ export default function BillingPage() {
           <InvoicesPanel staff={rights.staff} initialPatient={params.get('patient')} />
         </Tabs.Panel>
         <Tabs.Panel value="cash" pt="md">
-          <CashDeskPanel staff={rights.staff} currency={currency} />
+          <Suspense fallback={tabLoading}>
+            <CashDeskPanel staff={rights.staff} currency={currency} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="deposits" pt="md">
-          <DepositsPanel staff={rights.staff} />
+          <Suspense fallback={tabLoading}>
+            <DepositsPanel staff={rights.staff} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="statements" pt="md">
-          <StatementsPanel />
+          <Suspense fallback={tabLoading}>
+            <StatementsPanel />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="payers" pt="md">
-          <PayersPanel canManage={rights.manage} currency={currency} />
+          <Suspense fallback={tabLoading}>
+            <PayersPanel canManage={rights.manage} currency={currency} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="rates" pt="md">
-          {tab === 'rates' && <RatesPanel canManage={rights.manage} currency={currency} />}
+          {tab === 'rates' && (
+            <Suspense fallback={tabLoading}>
+              <RatesPanel canManage={rights.manage} currency={currency} />
+            </Suspense>
+          )}
         </Tabs.Panel>
       </Tabs>
     </Stack>

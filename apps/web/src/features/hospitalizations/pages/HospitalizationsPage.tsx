@@ -3,19 +3,26 @@
  * the transfers, and "Nouvelle hospitalisation" for those who admit (`hospitalization.admit`). The tab is kept in
  * the address (`?tab=list`). Changes by other users refresh the page through the refresh flags (spec §4).
  */
-import { Button, Stack, Tabs } from '@mantine/core';
+import { Button, Skeleton, Stack, Tabs } from '@mantine/core';
 import { IconBed, IconChartBar, IconList, IconPlus, IconTransfer } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { BedBoard } from '../components/BedBoard';
-import { CensusPanel } from '../components/CensusPanel';
-import { StayFormModal } from '../components/StayFormModal';
-import { StaysPanel } from '../components/StaysPanel';
 import { useInpatientRefresh } from '../components/useInpatientRefresh';
+
+// The bed board is the first screen; the list, the census and the admission form come when opened (issue 38).
+const StaysPanel = lazy(() => import('../components/StaysPanel').then((m) => ({ default: m.StaysPanel })));
+const CensusPanel = lazy(() => import('../components/CensusPanel').then((m) => ({ default: m.CensusPanel })));
+const StayFormModal = lazy(() =>
+  import('../components/StayFormModal').then((m) => ({ default: m.StayFormModal })),
+);
+
+/** A tab's panel while its chunk comes. */
+const tabLoading = <Skeleton h={240} data-testid="hospitalizations-tab-loading" />;
 
 const TABS = ['board', 'list', 'census'] as const;
 type Tab = (typeof TABS)[number];
@@ -78,13 +85,21 @@ export default function HospitalizationsPage() {
           <BedBoard />
         </Tabs.Panel>
         <Tabs.Panel value="list" pt="md">
-          <StaysPanel />
+          <Suspense fallback={tabLoading}>
+            <StaysPanel />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="census" pt="md">
-          <CensusPanel />
+          <Suspense fallback={tabLoading}>
+            <CensusPanel />
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
-      {admitting && <StayFormModal opened onClose={() => setAdmitting(false)} />}
+      {admitting && (
+        <Suspense fallback={null}>
+          <StayFormModal opened onClose={() => setAdmitting(false)} />
+        </Suspense>
+      )}
     </Stack>
   );
 }
