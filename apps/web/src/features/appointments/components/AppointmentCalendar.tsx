@@ -59,6 +59,7 @@ function itemOf(event: Calendar.Event): CalendarItem {
 export default function AppointmentCalendar(props: AppointmentCalendarProps) {
   const host = useRef<HTMLDivElement>(null);
   const calendar = useRef<Calendar | null>(null);
+  const opening = useRef(true);
   const latest = useRef(props);
   latest.current = props;
   const scheme = useComputedColorScheme('light');
@@ -110,19 +111,25 @@ export default function AppointmentCalendar(props: AppointmentCalendarProps) {
     };
   }, []);
 
+  // Later values only: the calendar was created with the first ones (setting them again as the page opened redrew
+  // the whole grid once more). `opening` is true during the first commit's effects (the last one clears it).
   useEffect(() => {
-    calendar.current?.setOption('events', props.events.map(toLibraryEvent));
+    if (!opening.current) calendar.current?.setOption('events', props.events.map(toLibraryEvent));
   }, [props.events]);
   useEffect(() => {
-    calendar.current?.setOption('view', props.view);
+    if (!opening.current) calendar.current?.setOption('view', props.view);
   }, [props.view]);
   useEffect(() => {
-    calendar.current?.setOption('date', props.date);
+    if (!opening.current) calendar.current?.setOption('date', props.date);
   }, [props.date]);
   useEffect(() => {
+    if (opening.current) return;
     calendar.current?.setOption('locale', props.locale);
     calendar.current?.setOption('allDayContent', props.allDayText);
   }, [props.locale, props.allDayText]);
+  useEffect(() => {
+    opening.current = false;
+  }, []);
 
   return (
     <Box
