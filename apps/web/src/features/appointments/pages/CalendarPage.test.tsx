@@ -145,6 +145,18 @@ describe('the calendar', { timeout: 60_000 }, () => {
     expect(await screen.findByText("Ce créneau vient d'être pris")).toBeInTheDocument();
   });
 
+  it('gives the calendar the view, the date and the language chosen after it opened (created with the first ones)', async () => {
+    const user = userEvent.setup();
+    const { router } = await openCalendar();
+    expect(library.options.view).toBe('timeGridWeek');
+    await user.click(screen.getByRole('radio', { name: 'Jour' }));
+    await waitFor(() => expect(library.options.view).toBe('timeGridDay'));
+    expect(router.state.location.search).toContain('view=timeGridDay');
+    const day = library.options.date;
+    await user.click(screen.getByRole('button', { name: 'Période suivante' }));
+    await waitFor(() => expect(library.options.date).not.toEqual(day));
+  });
+
   it('switches to the day of a clicked month cell', async () => {
     const { router } = await openCalendar({}, '/calendar?view=dayGridMonth');
     expect(library.options.view).toBe('dayGridMonth');
