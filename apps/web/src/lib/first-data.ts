@@ -109,6 +109,14 @@ export function releaseShellRequests(): void {
   for (const listener of [...listeners]) listener();
 }
 
+/**
+ * Whether background fetching (idle preloading) should still wait: the shell's secondary requests are held, or the
+ * screen's own data is on its way (a slow link would queue it behind the chunks).
+ */
+export function screenStillLoading(queryClient: QueryClient): () => boolean {
+  return () => !released || queryClient.isFetching() > 0;
+}
+
 /** Resolves once the shell's secondary requests may go (at once when they are not held). */
 export function whenShellRequestsReleased(): Promise<void> {
   if (released) return Promise.resolve();

@@ -11,11 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { watchForNewBuild } from '../../lib/build-check';
-import {
-  releaseAfterFirstData,
-  shellRequestsReleased,
-  whenShellRequestsReleased,
-} from '../../lib/first-data';
+import { releaseAfterFirstData, screenStillLoading, whenShellRequestsReleased } from '../../lib/first-data';
 import { useHospitalSoundDefault } from '../../lib/hospital-settings';
 import { clearOfflineWard } from '../../lib/offline/clinical-queue';
 import { preloadWhenIdle } from '../../lib/preload';
@@ -70,7 +66,7 @@ function useIdlePreload(): void {
     ];
     // Not while the screen's own data is on its way (a slow link would queue it behind the chunks), nor before
     // the shell's own requests have gone (they wait for the page's first data: lib/first-data.ts).
-    return preloadWhenIdle(loaders, () => !shellRequestsReleased() || queryClient.isFetching() > 0);
+    return preloadWhenIdle(loaders, screenStillLoading(queryClient));
   }, [key]);
 }
 

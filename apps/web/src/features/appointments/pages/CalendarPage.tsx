@@ -31,7 +31,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { APPOINTMENT_TYPE_COLORS } from '../../../lib/clinical/components/AppointmentBadges';
-import { shellRequestsReleased } from '../../../lib/first-data';
+import { screenStillLoading } from '../../../lib/first-data';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { useModuleAccess, usePermissions } from '../../../lib/permissions';
 import { preloadWhenIdle } from '../../../lib/preload';
@@ -66,10 +66,7 @@ function useBookingUsed(open: boolean): boolean {
   const queryClient = useQueryClient();
   const [used, setUsed] = useState(open);
   if (open && !used) setUsed(true);
-  useEffect(
-    () => preloadWhenIdle([loadBooking], () => !shellRequestsReleased() || queryClient.isFetching() > 0),
-    [queryClient],
-  );
+  useEffect(() => preloadWhenIdle([loadBooking], screenStillLoading(queryClient)), [queryClient]);
   return used;
 }
 const SchedulesPanel = lazy(() =>
