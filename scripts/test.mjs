@@ -260,17 +260,35 @@ async function e2e(built) {
   });
 }
 
+/**
+ * What a failed e2e test says, for the summary (CI shows only the end of the log): the message's first lines —
+ * an expectation's expected and received values and the start of its call log — and the spec's line.
+ */
+function e2eErrorLines(error) {
+  if (!error) return '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours of Playwright's messages
+  const plain = String(error.message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  const lines = plain
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .slice(0, 10)
+    .map((line) => line.slice(0, 200));
+  const at = error.location ? `at ${error.location.file.split('/e2e/').pop()}:${error.location.line}` : '';
+  return [...lines, at].filter(Boolean).join('\n    ');
+}
+
 /** The failed specs of a Playwright JSON report: { file, test, error }. */
 function failedSpecs(suites) {
   const out = [];
   for (const suite of suites) {
     for (const spec of suite.specs ?? []) {
       if (spec.ok) continue;
-      const error = spec.tests?.flatMap((t) => t.results ?? []).find((r) => r.error)?.error?.message ?? '';
+      const failed = spec.tests?.flatMap((t) => t.results ?? []).find((r) => r.error)?.error;
       out.push({
         file: join(ROOT, 'apps/web/e2e', spec.file ?? suite.file ?? ''),
         test: spec.title,
-        error: error.split('\n')[0].slice(0, 300),
+        error: e2eErrorLines(failed),
       });
     }
     out.push(...failedSpecs(suite.suites ?? []));

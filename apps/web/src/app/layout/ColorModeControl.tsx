@@ -3,6 +3,7 @@ import { ActionIcon, Menu, Tooltip } from '@mantine/core';
 import { IconCheck, IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { type ColorModePreference, useColorMode } from '../../lib/color-scheme';
+import { HEADER_DROPDOWN_Z_INDEX } from '../../lib/toast-layer';
 
 const MODES: { mode: ColorModePreference; Icon: typeof IconSun }[] = [
   { mode: 'system', Icon: IconDeviceDesktop },
@@ -15,7 +16,7 @@ export function ColorModeControl() {
   const [mode, setMode] = useColorMode();
   const Current = MODES.find((item) => item.mode === mode)?.Icon ?? IconDeviceDesktop;
   return (
-    <Menu position="bottom-end" withinPortal>
+    <Menu position="bottom-end" withinPortal zIndex={HEADER_DROPDOWN_Z_INDEX}>
       <Menu.Target>
         <Tooltip label={t('colorMode.label')}>
           <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('colorMode.label')}>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api-client';
 import { useShellRequestsReleased } from '../../lib/first-data';
 import { switchHospital } from '../../lib/session';
+import { HEADER_DROPDOWN_Z_INDEX } from '../../lib/toast-layer';
 import { useAuthStore } from '../../stores/auth';
 import { departmentsOfHospital, useUserStore } from '../../stores/user';
 
@@ -92,7 +93,7 @@ export function HospitalSwitcher({ w = 250 }: { w?: StyleProp<number | string> }
         onChange={(value) => {
           if (value && value !== currentHospitalId) switchHospital(value);
         }}
-        comboboxProps={{ withinPortal: true }}
+        comboboxProps={{ withinPortal: true, zIndex: HEADER_DROPDOWN_Z_INDEX }}
       />
     </Indicator>
   );
@@ -117,7 +118,7 @@ export function DepartmentSelector({ w = 200 }: { w?: StyleProp<number | string>
       value={currentDepartmentId}
       allowDeselect={false}
       onChange={(value) => setDepartment(value)}
-      comboboxProps={{ withinPortal: true }}
+      comboboxProps={{ withinPortal: true, zIndex: HEADER_DROPDOWN_Z_INDEX }}
     />
   );
 }

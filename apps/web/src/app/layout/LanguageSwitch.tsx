@@ -5,6 +5,7 @@ import { IconCheck, IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { languageFromPath } from '../../lib/language';
+import { HEADER_DROPDOWN_Z_INDEX } from '../../lib/toast-layer';
 import { useSwitchLanguage } from '../../lib/use-switch-language';
 
 export function LanguageSwitch() {
@@ -13,7 +14,7 @@ export function LanguageSwitch() {
   const current = languageFromPath(pathname);
   const switchLanguage = useSwitchLanguage();
   return (
-    <Menu position="bottom-end" withinPortal>
+    <Menu position="bottom-end" withinPortal zIndex={HEADER_DROPDOWN_Z_INDEX}>
       <Menu.Target>
         <Button
           variant="subtle"

@@ -5,6 +5,7 @@ import { IconChevronDown, IconLogout, IconSettings, IconUser } from '@tabler/ico
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { logout } from '../../lib/session';
+import { HEADER_DROPDOWN_Z_INDEX } from '../../lib/toast-layer';
 import { useLocalizedPath } from '../../lib/use-localized-path';
 import { useUserStore } from '../../stores/user';
 
@@ -28,7 +29,7 @@ export function UserMenu() {
   const to = useLocalizedPath();
   if (!user) return null;
   return (
-    <Menu position="bottom-end" width={220} withinPortal>
+    <Menu position="bottom-end" width={220} withinPortal zIndex={HEADER_DROPDOWN_Z_INDEX}>
       <Menu.Target>
         {/* Named by its content (the name shown, then "Menu utilisateur"), so that the visible text is part of
             the accessible name (axe label-content-name-mismatch); the initials are decoration. */}

@@ -2,6 +2,7 @@ import { ActionIcon, Indicator, Popover } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HEADER_DROPDOWN_Z_INDEX } from '../../../lib/toast-layer';
 import { useNotificationsStore } from '../../../stores/notifications';
 import { NOTIFICATIONS_NS } from '../i18n';
 import { useNotificationStream } from '../useNotificationStream';
@@ -35,6 +36,7 @@ export function NotificationBell() {
         shadow="md"
         radius="md"
         withinPortal
+        zIndex={HEADER_DROPDOWN_Z_INDEX}
         trapFocus={false}
       >
         <Popover.Target>
