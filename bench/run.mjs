@@ -1902,8 +1902,9 @@ async function notifyAll(writer, { secretary, doctor }, department, patientId, c
     reason: 'Banc des sockets: en attente de lit',
   });
   const writeMs = clock() - t0;
+  const times = await done;
   // spreadMs: the fan-out alone, from the first socket's receipt to the last one's.
-  return { ...delaysOf(await done, t0), writeMs };
+  return { ...delaysOf(times, t0), writeMs, times, t0 };
 }
 
 /**
@@ -1967,16 +1968,75 @@ async function socketsScenario(dataset, patients) {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     };
+    /**
+     * What Redis adds, in the same writes (decision 0092): every nurse's sockets on the writing instance and as
+     * many on the second one, each write timed to both halves. The write's own time, which swings from one write to
+     * the next by tens of ms, is then the same for both, and the difference is the bus's: publishing, Redis, the
+     * second instance reading the message.
+     */
+    const paired = async () => {
+      const onA = await openSockets(clients, a, nurses, SOCKETS.perUser);
+      await openSockets(clients, b, nurses, SOCKETS.perUser);
+      const count = 2 * onA.count;
+      const write = () => notifyAll(a, { secretary, doctor }, department, queue.shift(), clients, count);
+      try {
+        const first = await write();
+        if (first.missed > 0)
+          throw new Error(`${first.missed} of ${count} sockets missed the first notification`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const local = [];
+        const remote = [];
+        const firstGap = [];
+        const p95Gap = [];
+        let missed = 0;
+        for (let w = 0; w < writes; w += 1) {
+          const r = await write();
+          const here = delaysOf(r.times.slice(0, onA.count), r.t0);
+          const there = delaysOf(r.times.slice(onA.count), r.t0);
+          local.push(...here.delays);
+          remote.push(...there.delays);
+          firstGap.push(Math.min(...there.delays) - Math.min(...here.delays));
+          p95Gap.push(percentile(there.delays, 95) - percentile(here.delays, 95));
+          missed += r.missed;
+        }
+        return {
+          local: { p50: percentile(local, 50), p95: percentile(local, 95) },
+          remote: { p50: percentile(remote, 50), p95: percentile(remote, 95) },
+          firstGap: median(firstGap),
+          p95Gap,
+          missed,
+        };
+      } finally {
+        await onA.close();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
     log(`${total} sockets (${SOCKET_THREADS} client threads), ${writes} notifications per side and round…`);
-    const measured = await alternate({ local: side(a), ...(b ? { remote: side(b) } : {}) });
+    const measured = await alternate({ local: side(a), ...(b ? { paired } : {}) });
     return {
       sockets: total,
       threads: SOCKET_THREADS,
       floor: socketFloor(total),
       redis: !!b,
       memory: { perSocket: median(memory.map((m) => m.perSocket)), samples: memory },
+      ...(measured.paired && {
+        paired: {
+          local: {
+            p50: median(measured.paired.map((x) => x.local.p50)),
+            p95: median(measured.paired.map((x) => x.local.p95)),
+          },
+          remote: {
+            p50: median(measured.paired.map((x) => x.remote.p50)),
+            p95: median(measured.paired.map((x) => x.remote.p95)),
+          },
+          firstGap: med(measured.paired, 'firstGap'),
+          p95Gaps: quartiles(measured.paired.flatMap((x) => x.p95Gap)),
+          missed: measured.paired.reduce((sum, x) => sum + x.missed, 0),
+          rounds: measured.paired,
+        },
+      }),
       ...Object.fromEntries(
-        Object.entries(measured).map(([k, v]) => [
+        Object.entries({ local: measured.local }).map(([k, v]) => [
           k,
           {
             p50: med(v, 'p50'),
@@ -1995,6 +2055,11 @@ async function socketsScenario(dataset, patients) {
     await b?.stop();
     await a.stop();
   }
+}
+
+/** The median and the quartiles of a list. */
+function quartiles(list) {
+  return { q1: percentile(list, 25), median: percentile(list, 50), q3: percentile(list, 75) };
 }
 
 /**
@@ -2033,15 +2098,26 @@ function socketsRows(s, engine) {
     atMost(1),
     s.local.missed ? `${s.local.missed} missed` : '',
   );
-  if (s.remote) {
+  if (s.paired) {
+    const { local, remote, firstGap, p95Gaps, missed } = s.paired;
+    const signed = (v) => `${v >= 0 ? '+' : ''}${ms(v)}`;
     row(
       scenario,
-      'p95 write → receipt, the sockets on a second instance (Redis) vs on the writing one: ≤ +2 ms',
-      ms(s.remote.p95),
-      ms(s.local.p95),
-      s.remote.p95 / s.local.p95,
-      { label: '≤ +2 ms', test: () => s.remote.p95 - s.local.p95 <= 2 },
-      s.remote.missed ? `${s.remote.missed} missed` : '',
+      `what Redis adds: first receipt on a second instance − on the writing one, ${s.sockets} sockets on each, in the same writes (median of the writes) ≤ +2 ms`,
+      signed(firstGap),
+      '2 ms',
+      firstGap / 2,
+      { label: '≤ +2 ms', test: () => firstGap <= 2 },
+      missed ? `${missed} missed` : '',
+    );
+    row(
+      scenario,
+      `p95 write → receipt, ${s.sockets} sockets on a second instance (Redis) vs ${s.sockets} on the writing one, in the same writes (p50 ${ms(remote.p50)} vs ${ms(local.p50)}; the p95s' difference write by write: median ${signed(p95Gaps.median)}, middle half ${signed(p95Gaps.q1)} to ${signed(p95Gaps.q3)})`,
+      ms(remote.p95),
+      ms(local.p95),
+      remote.p95 / local.p95,
+      null,
+      'info',
     );
   } else {
     row(scenario, 'sockets on a second instance (Redis)', 'no Redis', '', Number.NaN, null, 'skipped');
@@ -2513,7 +2589,7 @@ const GOALS = [
   {
     goal: '5 sockets ≤ 2× the write floor, ≤ +2 ms via Redis',
     scenario: /^10 sockets/,
-    measure: /floor|Redis/,
+    measure: /floor|what Redis adds/,
     only: 'sockets',
   },
   { goal: '6 slow screens: first data ≤ 1 s at full speed', scenario: /^18 slow screens/, only: 'screens' },

@@ -8,6 +8,7 @@ import { redactUrl } from '../app.js';
 import { authSessions, users } from '../db/schema/index.js';
 import { signAccessToken } from '../lib/tokens.js';
 import { withNotifications } from '../modules/notifications/notifications.service.js';
+import { decodeSend, encodeSend } from './bus-message.js';
 import { createMemoryTicketStore, WS_TICKET_TTL_S } from './tickets.js';
 
 describe('notification socket', () => {
@@ -171,9 +172,24 @@ describe('notification socket', () => {
       expect([received[0], received[2], received[4]]).toEqual([received[1], received[3], received[5]]);
       expect(new Set(received).size).toBe(3);
       expect(published).toHaveLength(1);
-      const [origin, type, ...lines] = published[0]!.split('\n');
+      const [origin, type] = published[0]!.split('\n');
       expect([origin, type]).toEqual([ctx.app.realtime.instanceId, 'send']);
-      expect(lines).toHaveLength(4);
+      const body = published[0]!.slice(`${origin}\n${type}\n`.length);
+      const recipients: string[] = [];
+      const ids: string[] = [];
+      decodeSend(
+        body,
+        () => true,
+        (userId, hospital, json) => {
+          expect(hospital).toBe(h1.id);
+          recipients.push(userId);
+          ids.push((JSON.parse(json) as { message: { id: string } }).message.id);
+        },
+      );
+      expect(recipients.sort()).toEqual([...people, outsider].map((p) => p.id).sort());
+      expect(ids.sort()).toEqual(created.map((n) => n.id).sort());
+      // The four envelopes differ only in their notification's id: one template, a line of ids each.
+      expect(body.split('\n')[0]).toBe('1');
       // The member of another hospital only: nothing reaches them.
       await sleep(150);
       expect(theirs.messages).toEqual([]);
@@ -209,7 +225,7 @@ describe('notification socket', () => {
     }
   });
 
-  it("reads another instance's bus message without parsing it: each line to its user's sockets, as it came", async () => {
+  it("reads another instance's bus message without parsing it: each delivery to its user's sockets, as it came", async () => {
     const me = await member();
     const socket = await connect(me);
     const other = await member();
@@ -221,21 +237,16 @@ describe('notification socket', () => {
         message: { id: 'n1', title: 'a\tb\nc' },
       };
       const strange = { action: 'new_notification', hospital: h2.id, message: { id: 'n2' } };
-      await ctx.app.realtime.bus.publish(
-        'realtime',
-        [
-          'another-instance',
-          'send',
-          `${me.id}\t${h1.id}\t${JSON.stringify(envelope)}`,
-          'no tabs here',
-          `${me.id}\t${h2.id}\t${JSON.stringify(strange)}`,
-        ].join('\n'),
-      );
+      const body = encodeSend([
+        { userId: me.id, hospital: h1.id, json: JSON.stringify(envelope) },
+        { userId: me.id, hospital: h2.id, json: JSON.stringify(strange) },
+      ]);
+      await ctx.app.realtime.bus.publish('realtime', `another-instance\nsend\n${body}\nno tabs here`);
       expect(await socket.next()).toEqual(envelope);
       // Own messages are skipped (already delivered when emitted).
       await ctx.app.realtime.bus.publish(
         'realtime',
-        `${ctx.app.realtime.instanceId}\nsend\n${other.id}\t\t${JSON.stringify(envelope)}`,
+        `${ctx.app.realtime.instanceId}\nsend\n${encodeSend([{ userId: other.id, hospital: null, json: JSON.stringify(envelope) }])}`,
       );
       await ctx.app.realtime.bus.publish('realtime', `another-instance\ndisconnect\n${other.id}\t`);
       expect((await theirs.closed).code).toBe(4401);

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { WebSocket } from 'ws';
 import { type AuthUser, loadAuthUserInSession } from '../modules/users/users.repository.js';
 import { authenticateToken } from '../plugins/access.js';
+import { decodeSend, encodeSend, type SerialisedDelivery } from './bus-message.js';
 import { createMemoryBus, createRedisBus, type EventBus } from './event-bus.js';
 import {
   createMemoryTicketStore,
@@ -57,22 +58,17 @@ export interface Delivery {
 
 /**
  * A bus message, as text: `<origin instance>\n<type>\n<body>`.
- * - `send`: one line per delivery, `<userId>\t<hospital or empty>\t<the envelope's JSON>` (the notifications of
- *   one event are one message whatever the number of recipients);
+ * - `send`: the envelopes of one event, each distinct one once and a line per delivery (`bus-message.ts`); the
+ *   notifications of one event are one message whatever the number of recipients;
  * - `disconnect`: `<userId>\t<sessionId or empty>`.
- * Ids are the database's UUIDs and `JSON.stringify` escapes every control character, so tabs and newlines only
- * ever separate fields. A receiver reads the lines it has sockets for and writes the envelope's JSON to them as
- * it came: no parse of the whole message, no serialisation again per user; the sender recognises its own
- * messages by their first characters.
+ * A receiver rebuilds the JSON of the deliveries it has sockets for and writes it to them as it came: no parse of
+ * the whole message, no serialisation again per user; the sender recognises its own messages by their first
+ * characters.
  */
 type BusType = 'send' | 'disconnect';
 
 /** A delivery with its envelope serialised once, for this instance's sockets and the bus alike. */
-interface Prepared {
-  userId: string;
-  hospital: string | null;
-  json: string;
-}
+type Prepared = SerialisedDelivery;
 
 interface Client {
   ws: WebSocket;
@@ -226,28 +222,17 @@ export default fp(
       }
     };
 
-    /** The `send` lines of the users with a socket here (the others cost a map lookup). */
+    /** The deliveries of a `send` body to the users with a socket here (the others cost a map lookup). */
     const receiveSend = (body: string) => {
       const waiting: Promise<void>[] = [];
-      let start = 0;
-      while (start < body.length) {
-        let end = body.indexOf('\n', start);
-        if (end < 0) end = body.length;
-        const tab = body.indexOf('\t', start);
-        if (tab > start && tab < end) {
-          const userId = body.slice(start, tab);
-          const tab2 = body.indexOf('\t', tab + 1);
-          if (clients.has(userId) && tab2 > tab && tab2 < end) {
-            const pending = deliverLocal(
-              userId,
-              body.slice(tab + 1, tab2) || null,
-              body.slice(tab2 + 1, end),
-            );
-            if (pending) waiting.push(pending);
-          }
-        }
-        start = end + 1;
-      }
+      decodeSend(
+        body,
+        (userId) => clients.has(userId),
+        (userId, hospital, json) => {
+          const pending = deliverLocal(userId, hospital, json);
+          if (pending) waiting.push(pending);
+        },
+      );
       return waiting.length ? Promise.all(waiting) : undefined;
     };
 
@@ -300,8 +285,7 @@ export default fp(
           json: JSON.stringify(d.envelope),
         }),
       );
-      const body = prepared.map((d) => `${d.userId}\t${d.hospital ?? ''}\t${d.json}`).join('\n');
-      return emit('send', body, () => deliverAll(prepared));
+      return emit('send', encodeSend(prepared), () => deliverAll(prepared));
     };
 
     const register = (client: Client) => {
