@@ -3,14 +3,15 @@
  *
  * The notifications of one event differ from one recipient to the next only in their ids (each recipient's
  * notification has its own) and in the language of their texts: the 200 nurses of a ward got 200 copies of the same
- * 675 characters. The body carries each distinct envelope once, as a template with its UUIDs taken out, and one
- * line per delivery with its template's number and its UUIDs:
+ * ~700 characters. The body carries each distinct envelope once, as a template — its JSON with the UUIDs that change
+ * from one delivery to the next taken out (those that are the same in all of them, such as the hospital or the
+ * sender, stay in it) — and one line per delivery with its template's number and those UUIDs:
  *
  * ```
  * <number of templates>
- * <template 0: the envelope's JSON, each UUID replaced by U+0001>
+ * <template 0: the envelope's JSON, each UUID that changes replaced by U+0001>
  * …
- * <userId>\t<hospital or empty>\t<template number>\t<the UUIDs, 36 characters each, one after the other>
+ * <userId>\t<hospital or empty>\t<template number>\t<its UUIDs, 36 characters each, one after the other>
  * …
  * ```
  *
