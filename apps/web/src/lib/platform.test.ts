@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseResetToken } from '../features/auth/api/password';
 import { isChunkLoadError, RELOAD_GUARD_KEY, reloadOnceForChunkError } from './chunk-reload';
 import { serverErrorsFromBody } from './field-errors';
-import { BUSY_RECHECK_MS, IDLE_AFTER_BUSY_MAX_MS, runWithLimit } from './preload';
+import { BUSY_RECHECK_MS, runWithLimit } from './preload';
 import { activeTimerNames, clearAllTimers, clearTimersWithPrefix, registerInterval } from './timers';
 
 describe('reset link parsing', () => {
@@ -71,39 +71,10 @@ describe('idle preloading', () => {
     await vi.advanceTimersByTimeAsync(BUSY_RECHECK_MS * 4);
     expect(started).toEqual([]);
     busy = false;
-    // The next look, then the idle period after it (a timer where the browser has no idle callback).
-    await vi.advanceTimersByTimeAsync(BUSY_RECHECK_MS * 2);
+    await vi.advanceTimersByTimeAsync(BUSY_RECHECK_MS);
     await run;
     expect(started.sort()).toEqual([0, 1, 2]);
     vi.useRealTimers();
-  });
-  it("once the app is not busy any more, waits for the browser's idle period (the screen's render) first", async () => {
-    vi.useFakeTimers();
-    const idle: (() => void)[] = [];
-    vi.stubGlobal('requestIdleCallback', (callback: () => void, options?: { timeout: number }) => {
-      expect(options?.timeout).toBe(IDLE_AFTER_BUSY_MAX_MS);
-      idle.push(callback);
-      return idle.length;
-    });
-    try {
-      let busy = true;
-      const started: number[] = [];
-      const run = runWithLimit([async () => void started.push(0)], 4, () => busy);
-      busy = false;
-      await vi.advanceTimersByTimeAsync(BUSY_RECHECK_MS * 2);
-      expect(started).toEqual([]);
-      expect(idle).toHaveLength(1);
-      idle[0]?.();
-      await run;
-      expect(started).toEqual([0]);
-      // Never busy: nothing to wait for.
-      await runWithLimit([async () => void started.push(1)], 4, () => false);
-      expect(started).toEqual([0, 1]);
-      expect(idle).toHaveLength(1);
-    } finally {
-      vi.unstubAllGlobals();
-      vi.useRealTimers();
-    }
   });
 });
 

@@ -13,31 +13,10 @@ const done = new Set<Loader>();
 /** How often a waiting preloader looks again whether the app is still busy. */
 export const BUSY_RECHECK_MS = 250;
 
-/** The longest a preloader waits for the browser's idle period once the app is not busy any more. */
-export const IDLE_AFTER_BUSY_MAX_MS = 1000;
-
 const notBusy = () => false;
 
-type IdleWindow = Window & {
-  requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number;
-  cancelIdleCallback?: (handle: number) => void;
-};
-
-/** Resolves at the browser's next idle period (after the pending renders and their paint), or at the latest `maxMs`. */
-function nextIdlePeriod(maxMs: number): Promise<void> {
-  const win = window as IdleWindow;
-  return new Promise((resolve) => {
-    if (win.requestIdleCallback) win.requestIdleCallback(() => resolve(), { timeout: maxMs });
-    else setTimeout(resolve, 0);
-  });
-}
-
 async function untilIdle(busy: () => boolean): Promise<void> {
-  if (!busy()) return;
   while (busy()) await new Promise((resolve) => setTimeout(resolve, BUSY_RECHECK_MS));
-  // The screen's data has just come in: it renders and paints first. Chunks fetched and evaluated beside that
-  // render delayed it (the pharmacist's home: 40 requests before its first data, 111 when the preloading won).
-  await nextIdlePeriod(IDLE_AFTER_BUSY_MAX_MS);
 }
 
 /** Runs loaders with at most `limit` in flight, none starting while `busy()` holds. Failures are ignored. */
@@ -60,6 +39,11 @@ export async function runWithLimit(
   };
   await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker));
 }
+
+type IdleWindow = Window & {
+  requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number;
+  cancelIdleCallback?: (handle: number) => void;
+};
 
 /** Schedules the preloading at idle time (setTimeout fallback). Returns a cancel function. */
 export function preloadWhenIdle(loaders: readonly Loader[], busy: () => boolean = notBusy): () => void {
