@@ -67,9 +67,6 @@ export interface Delivery {
  */
 type BusType = 'send' | 'disconnect';
 
-/** A delivery with its envelope serialised once, for this instance's sockets and the bus alike. */
-type Prepared = SerialisedDelivery;
-
 interface Client {
   ws: WebSocket;
   userId: string;
@@ -207,7 +204,7 @@ export default fp(
     };
 
     /** Serves this instance's sockets in one pass; resolves once the deliveries waiting on a lookup are done. */
-    const deliverAll = (deliveries: readonly Prepared[]) => {
+    const deliverAll = (deliveries: readonly SerialisedDelivery[]) => {
       const waiting: Promise<void>[] = [];
       for (const d of deliveries) {
         const pending = deliverLocal(d.userId, d.hospital, d.json);
@@ -279,7 +276,7 @@ export default fp(
     const sendAll = (deliveries: readonly Delivery[]) => {
       if (deliveries.length === 0) return Promise.resolve();
       const prepared = deliveries.map(
-        (d): Prepared => ({
+        (d): SerialisedDelivery => ({
           userId: d.userId,
           hospital: d.envelope.hospital,
           json: JSON.stringify(d.envelope),
