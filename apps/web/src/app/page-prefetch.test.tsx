@@ -16,10 +16,12 @@ import {
 } from '../lib/clinical/components/pharmacy.fixture';
 import { issuedItem, pageOf } from '../lib/documents/documents.fixture';
 import { holdShellRequests, releaseShellRequests } from '../lib/first-data';
+import { loadedComponent } from '../lib/lazy-component';
 import { queryClient } from '../lib/query-client';
 import { stubDesktopWidth } from '../test/media-query';
 import { makeUser, renderApp } from '../test/render';
-import { prefetchEntry, prefetchPage } from './page-prefetch';
+import { loadPharmacistHome } from './home-screen-loaders';
+import { prefetchEntry, prefetchPage, startChunksLoaded } from './page-prefetch';
 
 /** The calendar library, replaced (its drawing is its own: CalendarPage.test.tsx). */
 vi.mock('@event-calendar/core', () => ({
@@ -103,6 +105,39 @@ describe('the page’s first data, started by path as the app starts (issue 38)'
     const { fetchMock } = renderApp('/hospitalizations', { user: makeUser() });
     await prefetchPage(queryClient, '/hospitalizations');
     expect(asked(fetchMock)).toContain('/api/hospitalizations/board/');
+  });
+
+  it('the pharmacist’s home is in once the start’s chunks are: the page renders it without a loader', {
+    timeout: 40_000,
+  }, async () => {
+    renderApp('/', {
+      user: makeUser({
+        id: 'ph1',
+        departments: [{ id: PHARMACY.id, name: PHARMACY.name, hospital: 'h1' }],
+        active_roles: [{ role_code: 'PHARMACIST', hospital: 'h1', department: PHARMACY.id }],
+        roles: [{ code: 'PHARMACIST', name: 'Pharmacist' }],
+      }),
+    });
+    const started = prefetchPage(queryClient, '/', '');
+    // main.tsx renders once these are in (or after the wait's limit): the module the dashboard renders is loaded.
+    await startChunksLoaded(30_000);
+    expect(loadedComponent(loadPharmacistHome)).toBeDefined();
+    await started;
+  });
+
+  it('does not hold the first render when nothing was started by path', async () => {
+    vi.useFakeTimers();
+    try {
+      let done = false;
+      void startChunksLoaded(1_000).then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      // Either nothing was started (at once) or the chunks of an earlier test are in (at once too): never the wait.
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('knows the home by the dashboard the user opens on, and nothing for a path it has no entry for', () => {

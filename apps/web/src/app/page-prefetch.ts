@@ -8,6 +8,14 @@
 import { dashboardsForUser, homeDashboard } from '@greensen/shared/domain/dashboards';
 import type { DashboardKind } from '@greensen/shared/domain/roles';
 import type { QueryClient } from '@tanstack/react-query';
+import { loadAppointmentCalendar } from '../features/appointments/components/calendar-loader';
+import {
+  loadAdminDashboard,
+  loadDoctorDashboard,
+  loadNurseDashboard,
+  loadSecretaryDashboard,
+  loadUrgentResultsCard,
+} from '../features/dashboard/components/dashboard-loaders';
 import { configQueryOptions, moduleScopeOf } from '../lib/app-config';
 import {
   asFetchOptions,
@@ -16,9 +24,10 @@ import {
   holdShellRequestsFor,
   type LaterFirstQueries,
 } from '../lib/first-data';
+import { preloadComponent } from '../lib/lazy-component';
 import { useAuthStore } from '../stores/auth';
 import { rolesInHospital, useUserStore } from '../stores/user';
-import { loadPharmacistHome } from './home-screen-loaders';
+import { loadCashierHome, loadPharmacistHome } from './home-screen-loaders';
 import { type PageLoader, pageLoaders, withRestStyles } from './page-loaders';
 
 interface PrefetchEntry {
@@ -30,6 +39,8 @@ interface PrefetchEntry {
 
 const firstQueries = () => import('./first-queries');
 const byPath = (path: string) => () => firstQueries().then((m) => m.FIRST_BY_PATH[path]);
+/** A page whose chunks are asked for by path but whose queries start as it renders. */
+const noFirstQueries = () => Promise.resolve(undefined);
 
 /** The signed-in pages whose first screen is started by path (the paths without the /en prefix). */
 const BY_PATH: Readonly<Record<string, PrefetchEntry>> = {
@@ -40,29 +51,42 @@ const BY_PATH: Readonly<Record<string, PrefetchEntry>> = {
   // The calendar's own chunk (the event calendar) is lazy inside the page: asked beside it. Its first queries
   // follow the page's own choice of view, week and scope (calendar-first.ts).
   '/calendar': {
-    chunks: [pageLoaders.calendar, () => import('../features/appointments/components/AppointmentCalendar')],
+    chunks: [pageLoaders.calendar, () => preloadComponent(loadAppointmentCalendar)],
     first: byPath('/calendar'),
   },
 };
 
-/** The home page ('/' and '/dashboard') by the dashboard it opens on. */
+/** The home page ('/' and '/dashboard') by the dashboard it opens on: the page's chunk and the dashboard's. */
 const HOME: Partial<Readonly<Record<DashboardKind, PrefetchEntry>>> = {
   admin: {
-    chunks: [pageLoaders.dashboard],
+    chunks: [pageLoaders.dashboard, () => preloadComponent(loadAdminDashboard)],
     first: () => firstQueries().then((m) => m.FIRST_BY_HOME.admin),
   },
   doctor: {
     chunks: [
       pageLoaders.dashboard,
-      () => import('../features/dashboard/components/DoctorDashboard').then((m) => m.loadUrgentResultsCard()),
+      () => preloadComponent(loadDoctorDashboard),
+      () => preloadComponent(loadUrgentResultsCard),
     ],
     first: () => firstQueries().then((m) => m.FIRST_BY_HOME.doctor),
   },
-  // The pharmacist's tabs (registered by app/home-screens.ts, with the strings beyond the first screens') beside
-  // the dashboard's chunk.
+  nurse: {
+    chunks: [pageLoaders.dashboard, () => preloadComponent(loadNurseDashboard)],
+    first: noFirstQueries,
+  },
+  secretary: {
+    chunks: [pageLoaders.dashboard, () => preloadComponent(loadSecretaryDashboard)],
+    first: noFirstQueries,
+  },
+  // The pharmacist's and the cashier's tabs (registered by app/home-screens.ts, with the strings beyond the first
+  // screens') beside the dashboard's chunk.
   pharmacist: {
-    chunks: [pageLoaders.dashboard, loadPharmacistHome],
+    chunks: [pageLoaders.dashboard, () => preloadComponent(loadPharmacistHome)],
     first: () => firstQueries().then((m) => m.FIRST_BY_HOME.pharmacist),
+  },
+  cashier: {
+    chunks: [pageLoaders.dashboard, () => preloadComponent(loadCashierHome)],
+    first: noFirstQueries,
   },
 };
 
@@ -117,6 +141,33 @@ export async function firstQueriesFor(
   });
 }
 
+/** The chunks asked for by path as the app started, or null (none). */
+let startChunks: Promise<unknown> | null = null;
+
+/** How long the app's first render waits for them at most (a slow link: the page then shows its loaders). */
+export const START_CHUNKS_MAX_WAIT_MS = 1_000;
+
+/**
+ * Resolves once the chunks asked for by path as the app started are in (failures count as in: the page asks
+ * again), or after `maxWaitMs`. main.tsx renders the app then (issue 38): the page renders with all its code at once
+ * — a lazy part still loading shows its loader, and React then holds what replaces a loader until 300 ms after
+ * it appeared (lib/lazy-component.tsx). Nothing is lost on screen: until the router has the page's own chunk, the
+ * app shows nothing anyway.
+ */
+export function startChunksLoaded(maxWaitMs = START_CHUNKS_MAX_WAIT_MS): Promise<void> {
+  if (!startChunks) return Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    startChunks.then(
+      () => {},
+      () => {},
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxWaitMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Starts the chunks and the first queries of the page at `pathname` (signed in, with a current hospital): those
  * known at once, then those the page asks once another answer is in, unless the refresh moved the user to another
@@ -130,8 +181,10 @@ export async function prefetchPage(
 ): Promise<void> {
   const entry = prefetchEntry(pathname);
   if (!entry || !useAuthStore.getState().isAuthenticated) return;
-  // The shell's own requests wait for these too (the page cannot paint before its code and strings).
-  holdShellRequestsFor(Promise.all(entry.chunks.map((load) => withRestStyles(load as PageLoader)())));
+  // The shell's own requests wait for these too (the page cannot paint before its code and strings), and so does
+  // the app's first render (`startChunksLoaded`).
+  startChunks = Promise.all(entry.chunks.map((load) => withRestStyles(load as PageLoader)()));
+  holdShellRequestsFor(startChunks);
   const hospitalId = useAuthStore.getState().currentHospitalId;
   const start = (query: FirstQuery) => void queryClient.prefetchQuery(asFetchOptions(query));
   try {

@@ -6,7 +6,8 @@
  */
 import type { DashboardKind } from '@greensen/shared/domain/roles';
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, type LazyExoticComponent, lazy, useEffect } from 'react';
+import { type ComponentType, useEffect } from 'react';
+import { lazyComponent } from './lazy-component';
 import { registerInterval } from './timers';
 
 /** A home screen renders one tab of its dashboard at a time. */
@@ -16,15 +17,18 @@ export interface HomeTabProps {
   refreshInterval: number;
 }
 
-type HomeTab = LazyExoticComponent<ComponentType<HomeTabProps>>;
+type HomeTab = ComponentType<HomeTabProps>;
 const screens = new Map<DashboardKind, HomeTab>();
 
-/** Registers the component of a dashboard kind's tabs (loaded on first use: its own chunk). */
+/**
+ * Registers the component of a dashboard kind's tabs (its own chunk: loaded on first use, or by path as the app starts
+ * with the same `load`, app/page-prefetch.ts).
+ */
 export function registerHomeScreen(
   kind: DashboardKind,
   load: () => Promise<{ default: ComponentType<HomeTabProps> }>,
 ): void {
-  screens.set(kind, lazy(load));
+  screens.set(kind, lazyComponent(load));
 }
 
 /** The registered tabs' component of a dashboard kind, or null. */

@@ -32,6 +32,7 @@ import { isApiError } from '../../../lib/api-client';
 import { useDepartments } from '../../../lib/clinical/api/list-departments';
 import { APPOINTMENT_TYPE_COLORS } from '../../../lib/clinical/components/AppointmentBadges';
 import { screenStillLoading } from '../../../lib/first-data';
+import { lazyComponent } from '../../../lib/lazy-component';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { useModuleAccess, usePermissions } from '../../../lib/permissions';
 import { preloadWhenIdle } from '../../../lib/preload';
@@ -50,13 +51,14 @@ import {
   dropsOnFreeSlot,
   freeEvents,
 } from '../components/calendar-events';
+import { loadAppointmentCalendar } from '../components/calendar-loader';
 import { stepDate, viewTitle } from '../components/calendar-range';
 import { IcsLinkPanel } from '../components/IcsLinkPanel';
 import { capitalizeFirst, formatSlotRange, localDate } from '../components/slot-format';
 import { CALENDAR_SCOPES, calendarChoice, calendarRights } from './calendar-first';
 
 /** The calendar library's chunk (decision 0031): loaded with the view, never with the other pages. */
-const AppointmentCalendar = lazy(() => import('../components/AppointmentCalendar'));
+const AppointmentCalendar = lazyComponent(loadAppointmentCalendar);
 // The booking form (the patient picker, the registration form and their fields) and the schedules' tab are not
 // part of the first screen: their chunks come once asked for, or when the browser is idle after it (issue 38).
 const loadBooking = () => import('../components/BookAppointmentModal');

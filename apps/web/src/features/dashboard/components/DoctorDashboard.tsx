@@ -18,12 +18,14 @@ import { useStartConsultation } from '../../../lib/clinical/api/start-consultati
 import { ExecutionQueueTable } from '../../../lib/clinical/components/ExecutionQueueTable';
 import { WorkloadStats } from '../../../lib/clinical/components/WorkloadStats';
 import { loadAllNamespaces } from '../../../lib/i18n';
+import { lazyComponent } from '../../../lib/lazy-component';
 import { LoadError } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { DOCTOR_DASHBOARD_SCOPE, DOCTOR_QUEUE_PAGE_SIZE } from '../api/doctor-first';
 import { DashboardFrame } from './DashboardFrame';
+import { loadUrgentResultsCard } from './dashboard-loaders';
 
 const PAGE_SIZE = DOCTOR_QUEUE_PAGE_SIZE;
 
@@ -31,12 +33,7 @@ const PAGE_SIZE = DOCTOR_QUEUE_PAGE_SIZE;
  * The abnormal results card loads after the dashboard (kept out of the signed-in screen's budget); the app asks for
  * its chunk as it starts on the doctor's home (app/page-prefetch.ts), beside the dashboard's.
  */
-export const loadUrgentResultsCard = () => import('../../../lib/clinical/components/UrgentResultsCard');
-const UrgentResultsCard = lazy(() =>
-  loadUrgentResultsCard().then((m) => ({
-    default: m.UrgentResultsCard,
-  })),
-);
+const UrgentResultsCard = lazyComponent(loadUrgentResultsCard);
 const SCOPE = DOCTOR_DASHBOARD_SCOPE;
 
 /** The schedule tab (today's appointments) loads with the tab, with the strings beyond the first screens'. */

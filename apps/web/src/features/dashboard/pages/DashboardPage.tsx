@@ -9,30 +9,29 @@ import { type DashboardConfig, dashboardsForUser, homeDashboard } from '@greense
 import { Alert, Center, Loader, SegmentedControl, Stack } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { homeScreen } from '../../../lib/home-screens';
 import { languageFromPath } from '../../../lib/language';
+import { lazyComponent } from '../../../lib/lazy-component';
 import { useAuthStore } from '../../../stores/auth';
 import { useRefreshFlagsStore } from '../../../stores/refresh-flags';
 import { rolesInHospital, useUserStore } from '../../../stores/user';
 import { DashboardFrame } from '../components/DashboardFrame';
+import {
+  loadAdminDashboard,
+  loadDoctorDashboard,
+  loadNurseDashboard,
+  loadSecretaryDashboard,
+} from '../components/dashboard-loaders';
 
-// Each role's dashboard is its own chunk: a doctor never downloads the assignment tables, a secretary never
-// the consultation queue (scripts/check-bundle.mjs counts the heaviest one in the signed-in screen).
-const DoctorDashboard = lazy(() =>
-  import('../components/DoctorDashboard').then((m) => ({ default: m.DoctorDashboard })),
-);
-const NurseDashboard = lazy(() =>
-  import('../components/NurseDashboard').then((m) => ({ default: m.NurseDashboard })),
-);
-const AdminDashboard = lazy(() =>
-  import('../components/AdminDashboard').then((m) => ({ default: m.AdminDashboard })),
-);
-const SecretaryDashboard = lazy(() =>
-  import('../components/SecretaryDashboard').then((m) => ({ default: m.SecretaryDashboard })),
-);
+// Each role's dashboard is its own chunk (scripts/check-bundle.mjs counts the heaviest one in the signed-in screen);
+// the user's own is usually in before the page renders (app/page-prefetch.ts).
+const DoctorDashboard = lazyComponent(loadDoctorDashboard);
+const NurseDashboard = lazyComponent(loadNurseDashboard);
+const AdminDashboard = lazyComponent(loadAdminDashboard);
+const SecretaryDashboard = lazyComponent(loadSecretaryDashboard);
 
 /** Dashboards with their own content; the others show what each tab will hold. */
 const WITH_CONTENT: readonly string[] = ['doctor', 'secretary', 'nurse', 'admin'];
