@@ -8,7 +8,10 @@
 //   2. the signed-in screen: the same plus the signed-in shell and the dashboard with everything they import
 //      statically — at most 320 KB sent (a ceiling against regressions: see the decision);
 //   3. every other lazily loaded chunk (route pages, dialogs, strings, …) on its own — at most 60 KB sent each;
-//      chunks shared by several of them are listed once, with the same budget.
+//      chunks shared by several of them are listed once, with the same budget;
+//   4. the first screens that show data only (SCHEMA_FREE_SCREENS) load no schema library: building the schemas
+//      of the shared contracts took ~125 ms of a cold load's main thread (issue 38) — a screen that only shows
+//      a list reads plain values from packages/shared/src/domain, and its forms load when opened.
 // Exits 1 when anything is over budget.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -77,6 +80,20 @@ const sourceKey = (src) => {
   if (!key) throw new Error(`no chunk of ${src} in the manifest (moved? update scripts/check-bundle.mjs)`);
   return key;
 };
+
+/**
+ * The first screens of issue 38's slow-screen list whose code, up to their first data, shows data only: what the
+ * page (or home tab) module and its static imports add to the signed-in screen must build no schema (no chunk
+ * with the schema library's code).
+ */
+export const SCHEMA_FREE_SCREENS = [
+  'src/features/pharmacy/components/PharmacistHome.tsx',
+  'src/features/pharmacy/pages/MedicationsPage.tsx',
+  'src/features/hospitalizations/pages/HospitalizationsPage.tsx',
+  'src/features/billing/pages/BillingPage.tsx',
+];
+/** A chunk holding the schema library's code (its schemas' internal field). */
+const buildsSchemas = (file) => readFileSync(join(dist, file), 'utf8').includes('_zod');
 
 /** Mantine's class names (`m_` and 8 hex digits) in a file of the build. */
 const mantineClasses = (file) => new Set(readFileSync(join(dist, file), 'utf8').match(/\bm_[0-9a-f]{8}\b/g));
@@ -157,6 +174,20 @@ try {
   for (const file of [...shared].sort((a, b) => size(b).gzip - size(a).gzip))
     row('shared lazy chunks (counted once)', file, size(file), BUDGETS.lazyChunk);
 
+  // The screens that show data only build no schema before their first data (section 4 above).
+  for (const src of SCHEMA_FREE_SCREENS) {
+    // What the screen adds to the signed-in screen (whose own chunks are budgeted above).
+    const withSchemas = [...closure(sourceKey(src))].filter(
+      (f) => f.endsWith('.js') && !signIn.has(f) && !signedIn.has(f) && buildsSchemas(f),
+    );
+    if (withSchemas.length > 0) {
+      failed = true;
+      console.error(
+        `bundle budget: ${src} loads the schema library at once (${withSchemas.join(', ')}): import plain values from packages/shared/src/domain, and load forms when they open`,
+      );
+    }
+  }
+
   // Every chunk of the build is accounted somewhere (a new kind of chunk would otherwise go unchecked).
   const seen = new Set([...signIn, ...signedIn, ...lazy.keys(), ...shared]);
   for (const entry of Object.values(manifest)) {
@@ -188,7 +219,7 @@ for (const r of rows) {
 const over = rows.filter((r) => !r.ok);
 console.log(
   failed
-    ? `\nbundle budget: FAILED — ${over.map((r) => `${r.chunk === 'TOTAL' ? r.section.split(' (')[0] : r.chunk} ${kb(r.gzip)} > ${kb(r.budget)}`).join('; ')}`
+    ? `\nbundle budget: FAILED — ${over.map((r) => `${r.chunk === 'TOTAL' ? r.section.split(' (')[0] : r.chunk} ${kb(r.gzip)} > ${kb(r.budget)}`).join('; ') || 'see the lines above'}`
     : '\nbundle budget: ok',
 );
 process.exit(failed ? 1 : 0);

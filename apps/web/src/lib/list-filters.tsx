@@ -1,11 +1,11 @@
 /**
  * The filter bar of a server-paginated list page: the page, back to 1 whenever a filter changes, and the
- * search and date inputs.
+ * search input (the date input is lib/date-filter.tsx: the date picker's code is loaded only by the lists that
+ * filter by day, issue 38).
  */
 import { TextInput, type TextInputProps } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { DateField } from './date-field';
 
 /** The list's page; `resetPage(setFilter)` is `setFilter` that also goes back to the first page. */
 export function useListPage() {
@@ -30,19 +30,4 @@ export function SearchFilter({ onChange, ...props }: ValueInputProps) {
       onChange={(event) => onChange(event.currentTarget.value)}
     />
   );
-}
-
-/** A day filter (`YYYY-MM-DD`, '' when none), typed and shown as `jj/mm/aaaa`. */
-export function DateFilter({
-  label,
-  value,
-  onChange,
-  w = 170,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  w?: number;
-}) {
-  return <DateField label={label} value={value} onChange={onChange} clearable w={w} />;
 }

@@ -51,6 +51,7 @@
 
 import { z } from 'zod';
 import { ADMISSION_STATUSES } from '../domain/admissions.js';
+import { INVOICE_STATUSES } from '../domain/invoices.js';
 import { changeDue } from '../domain/money.js';
 import { ZPageQuery, zDateTime, zPage, zSearch } from './common.js';
 import { ACT_CATEGORIES, PAYER_CATEGORIES, zMinor } from './medical-acts.js';
@@ -97,8 +98,7 @@ export type PayerKind = (typeof PAYER_KINDS)[number];
 export const INVOICE_KINDS = ['invoice', 'credit_note'] as const;
 export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 /** `draft → issued`; `cancelled` only from `draft`. Credit notes are created `issued`. */
-export const INVOICE_STATUSES = ['draft', 'issued', 'cancelled'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_STATUSES, type InvoiceStatus } from '../domain/invoices.js';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer', 'cheque', 'mobile_money'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

@@ -3,6 +3,7 @@
  * (a bed of an inpatient stay, a ward's tariff) is deactivated, never deleted.
  */
 import { z } from 'zod';
+import { BED_STATUSES, SETTABLE_BED_STATUSES } from '../domain/beds.js';
 import { ZDepartmentRef } from './admissions.js';
 import { ZPageQuery, zPage, zQueryBoolean } from './common.js';
 
@@ -20,10 +21,7 @@ export const DEPARTMENT_KINDS = [
 ] as const;
 export type DepartmentKind = (typeof DEPARTMENT_KINDS)[number];
 
-export const BED_STATUSES = ['free', 'occupied', 'cleaning', 'out_of_service'] as const;
-export type BedStatus = (typeof BED_STATUSES)[number];
-/** The statuses staff set by hand: `occupied` comes with a patient (inpatient stays), never from this form. */
-export const SETTABLE_BED_STATUSES = ['free', 'cleaning', 'out_of_service'] as const;
+export { BED_STATUSES, type BedStatus, SETTABLE_BED_STATUSES } from '../domain/beds.js';
 
 const label = (max: number) => z.string().trim().min(1).max(max);
 /** Short codes: letters, digits, dashes (`URG`, `MED-A`). */

@@ -19,8 +19,9 @@ import { NewAdmissionModal } from '../../../lib/clinical/components/NewAdmission
 import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
 import { TriageLevelBadge } from '../../../lib/clinical/components/TriageLevelBadge';
+import { DateFilter } from '../../../lib/date-filter';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
-import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
+import { SearchFilter, useListPage } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';

@@ -18,7 +18,8 @@ import {
 import { followUpRequestOf } from '../../../lib/clinical/components/FollowUpBooking';
 import { PagedQueryTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
-import { DateFilter, useListPage } from '../../../lib/list-filters';
+import { DateFilter } from '../../../lib/date-filter';
+import { useListPage } from '../../../lib/list-filters';
 import { PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { useLocalizedPath } from '../../../lib/use-localized-path';

@@ -3,26 +3,30 @@
  * by patient, status and creation dates, server-paginated — with the shares, what was paid and what remains. A row
  * opens the invoice; billing staff also invoice a visit from here.
  */
-import { INVOICE_STATUSES, type InvoiceStatus, type TInvoice } from '@greensen/shared/contracts/billing';
+import type { TInvoice } from '@greensen/shared/contracts/billing';
+import { INVOICE_STATUSES, type InvoiceStatus } from '@greensen/shared/domain/invoices';
 import { Button, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFilePlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PagedQueryTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientPicker } from '../../../lib/clinical/components/PatientPicker';
 import { DateField } from '../../../lib/date-field';
 import { formatDate } from '../../../lib/format';
+import { lazyComponent } from '../../../lib/lazy-component';
 import { SearchFilter, useListPage } from '../../../lib/list-filters';
 import { money } from '../../../lib/money';
 import { useLocalizedPath } from '../../../lib/use-localized-path';
 import { useInvoices } from '../api/invoices';
 import { INVOICES_PAGE_SIZE } from '../pages/billing-first';
-import { AssembleModal } from './AssembleModal';
 import { InvoiceBadges } from './InvoiceBadges';
 
 const PAGE_SIZE = INVOICES_PAGE_SIZE;
+/** « Facturer une visite »: its form (and the schemas it validates with) loads when opened (issue 38). */
+const loadAssembleModal = async () => ({ default: (await import('./AssembleModal')).AssembleModal });
+const AssembleModal = lazyComponent(loadAssembleModal);
 
 function Amount({ value, currency, strong }: { value: number; currency: string; strong?: boolean }) {
   return (
@@ -176,7 +180,11 @@ export function InvoicesPanel({
           },
         ]}
       />
-      {assembling && <AssembleModal onClose={() => setAssembling(false)} />}
+      {assembling && (
+        <Suspense fallback={null}>
+          <AssembleModal onClose={() => setAssembling(false)} />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -14,9 +14,10 @@ import { IconFileCertificate, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { DateFilter } from '../../../lib/date-filter';
 import { useDocuments, usePatientDocuments } from '../../../lib/documents/api';
 import { IssuedDocumentsTable, UploadedDocumentsTable } from '../../../lib/documents/DocumentLists';
-import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
+import { SearchFilter, useListPage } from '../../../lib/list-filters';
 import { PageHeader } from '../../../lib/page-states';
 import { DOCUMENTS_PAGE_SIZE, ISSUED_FIRST_FILTERS } from './documents-first';
 

@@ -33,9 +33,10 @@ import { ExamResultLines } from '../../../lib/clinical/components/ExamResultLine
 import { examName } from '../../../lib/clinical/components/exam-format';
 import { PagedTable } from '../../../lib/clinical/components/PagedTable';
 import { PatientCell } from '../../../lib/clinical/components/PatientBanner';
+import { DateFilter } from '../../../lib/date-filter';
 import { formatDateTime, formatMinutes } from '../../../lib/format';
 import { uiLanguage } from '../../../lib/i18n';
-import { DateFilter, SearchFilter, useListPage } from '../../../lib/list-filters';
+import { SearchFilter, useListPage } from '../../../lib/list-filters';
 import { LoadError, PageHeader } from '../../../lib/page-states';
 import { usePermissions } from '../../../lib/permissions';
 import { toast } from '../../../lib/toast';

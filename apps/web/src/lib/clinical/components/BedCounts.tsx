@@ -2,7 +2,7 @@
  * Bed states and their colours, shared by the structure pages (issue 15) and the inpatient bed board and
  * census (issue 17): free green, occupied red, cleaning yellow, out of service gray.
  */
-import { BED_STATUSES, type BedStatus } from '@greensen/shared/contracts/structure';
+import { BED_STATUSES, type BedStatus } from '@greensen/shared/domain/beds';
 import { Badge, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 

@@ -5,7 +5,8 @@
  * step, why — the prescriber's, then the pharmacist's…) and — where the screen asks for one — the written reason to go on. The alerts come from the server;
  * nothing here decides whether a medicine is safe.
  */
-import { OVERRIDE_REASON_MIN, type TSafetyAlert } from '@greensen/shared/contracts/medication-safety';
+import type { TSafetyAlert } from '@greensen/shared/contracts/medication-safety';
+import { OVERRIDE_REASON_MIN } from '@greensen/shared/domain/medication-safety';
 import { Alert, Badge, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertOctagon, IconAlertTriangle, IconInfoCircle, IconMessage2Check } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
