@@ -91,6 +91,7 @@ export const SCHEMA_FREE_SCREENS = [
   'src/features/pharmacy/pages/MedicationsPage.tsx',
   'src/features/hospitalizations/pages/HospitalizationsPage.tsx',
   'src/features/billing/pages/BillingPage.tsx',
+  'src/features/documents/pages/DocumentsPage.tsx',
 ];
 /** A chunk holding the schema library's code (its schemas' internal field). */
 const buildsSchemas = (file) => readFileSync(join(dist, file), 'utf8').includes('_zod');

@@ -6,16 +6,22 @@
 import type { TPatientDocument } from '@greensen/shared/contracts/documents';
 import { ActionIcon, Anchor, Badge, Center, Group, Image, Text, Tooltip } from '@mantine/core';
 import { IconDownload, IconEye, IconFile, IconFileTypePdf, IconTrash, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PagedQueryTable } from '../clinical/components/PagedTable';
 import { formatDate, formatDateTime } from '../format';
+import { lazyComponent } from '../lazy-component';
 import { useLocalizedPath } from '../use-localized-path';
 import { downloadFile, type Page, patientDocumentFilePath, type TDocumentListItem, useFileBlob } from './api';
-import { CancelDocumentModal } from './CancelDocumentModal';
 import { FileViewer, useObjectUrl, type ViewedFile } from './FileViewer';
-import { issuedPdf } from './IssueDocumentButton';
+import { issuedPdf } from './issued-pdf';
+
+/** Taking a document back: its form (and the schema it validates with) loads when asked for (issue 38). */
+const loadCancelDocumentModal = async () => ({
+  default: (await import('./CancelDocumentModal')).CancelDocumentModal,
+});
+const CancelDocumentModal = lazyComponent(loadCancelDocumentModal);
 
 type ListQuery<T> = {
   data: Page<T> | undefined;
@@ -144,7 +150,11 @@ export function IssuedDocumentsTable({
         ]}
       />
       <FileViewer file={viewing} onClose={() => setViewing(null)} />
-      <CancelDocumentModal target={cancelling} onClose={() => setCancelling(null)} />
+      {cancelling && (
+        <Suspense fallback={null}>
+          <CancelDocumentModal target={cancelling} onClose={() => setCancelling(null)} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -314,7 +324,11 @@ export function UploadedDocumentsTable({
         ]}
       />
       <FileViewer file={viewing} onClose={() => setViewing(null)} />
-      <CancelDocumentModal target={deleting} onClose={() => setDeleting(null)} />
+      {deleting && (
+        <Suspense fallback={null}>
+          <CancelDocumentModal target={deleting} onClose={() => setDeleting(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -5,15 +5,13 @@
  * stores it, then shows its number and verification code and opens it in the viewer. The documents already issued
  * from the same source are listed under it, to re-print (the stored file, the same bytes).
  */
+import type { TDocument, TDocumentDraft, TDocumentSource } from '@greensen/shared/contracts/documents';
+import { isLanguage } from '@greensen/shared/domain/constants';
 import {
   DOCUMENT_LANGUAGES,
   type DocumentKind,
   type DocumentLanguage,
-  type TDocument,
-  type TDocumentDraft,
-  type TDocumentSource,
-} from '@greensen/shared/contracts/documents';
-import { isLanguage } from '@greensen/shared/domain/constants';
+} from '@greensen/shared/domain/documents';
 import {
   Alert,
   Anchor,
@@ -38,29 +36,8 @@ import { useLocalizedPath } from '../use-localized-path';
 import { documentPdfPath, type TDocumentListItem, useDocuments, useIssueDocument, useTemplates } from './api';
 import { FileViewer, type ViewedFile } from './FileViewer';
 import { HtmlPaper } from './HtmlPaper';
+import { issuedPdf } from './issued-pdf';
 import { useDocumentRights } from './rights';
-
-/** What the viewer shows for an issued document: its PDF under its number and verification code. */
-export function issuedPdf(
-  doc: Pick<TDocumentListItem, 'id' | 'number' | 'kind' | 'verification_code' | 'status'>,
-  kindLabel: string,
-  codeLabel: string,
-): ViewedFile {
-  return {
-    path: documentPdfPath(doc.id),
-    contentType: 'application/pdf',
-    fileName: `${doc.number}.pdf`,
-    title: `${kindLabel} · ${doc.number}`,
-    header: (
-      <Text size="sm" c="dimmed">
-        {codeLabel} :{' '}
-        <Text span ff="monospace" fw={700} c="var(--mantine-color-text)">
-          {doc.verification_code}
-        </Text>
-      </Text>
-    ),
-  };
-}
 
 function errorText(error: unknown): string | null {
   if (!isApiError(error)) return null;

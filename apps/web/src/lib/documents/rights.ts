@@ -9,7 +9,7 @@ import {
   KIND_ISSUERS,
   KIND_SOURCES,
   TEMPLATE_MANAGERS,
-} from '@greensen/shared/contracts/documents';
+} from '@greensen/shared/domain/documents';
 import type { DashboardGroup } from '@greensen/shared/domain/roles';
 import { usePermissions } from '../permissions';
 

@@ -7,7 +7,7 @@ import {
   type DocumentKind,
   PATIENT_DOCUMENT_CATEGORIES,
   type PatientDocumentCategory,
-} from '@greensen/shared/contracts/documents';
+} from '@greensen/shared/domain/documents';
 import { Group, Select, Stack, Tabs } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFileCertificate, IconUpload } from '@tabler/icons-react';
