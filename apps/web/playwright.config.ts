@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_FLAGS } from '../../scripts/chromium-flags.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 
@@ -25,15 +26,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-        '--no-first-run',
-      ],
+      args: [...CHROMIUM_FLAGS, '--disable-quic', '--no-first-run'],
     },
     // A trace records a screencast and DOM snapshots of every test, kept only on failure: 40 % of the suite's CPU
     // (measured: shell + xss specs, 67 → 39 CPU seconds, wall 164 → 118 s). CI cannot open a trace (its log is

@@ -3,6 +3,7 @@
 // the wire counted from the protocol's own events (bytes as received, compressed or not).
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../../scripts/chromium-flags.mjs';
 
 /** Our users' link (issue 16): 1.6 Mbps down, 750 kbps up, 150 ms round trip, CPU slowed 4×. */
 export const SLOW_LINK = {
@@ -11,14 +12,6 @@ export const SLOW_LINK = {
   latencyMs: 150,
   cpuSlowdown: 4,
 };
-
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export function chromiumPath() {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
