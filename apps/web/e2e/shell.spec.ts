@@ -4,11 +4,17 @@ import { signIn, signOut } from './helpers';
 test('an administrator signs in in French, stays signed in after a reload, and signs out', async ({
   page,
 }) => {
+  // What the browser's console shows an operator from the sign-in to the signed-in reload: no warning, no error.
+  const console: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error') console.push(message.text());
+  });
   await signIn(page, 'admin@greensen.test');
   await expect(page.getByRole('heading', { name: "Vue d'ensemble de l'hôpital" })).toBeVisible();
   await expect(page.getByRole('navigation').getByText('Administration')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { name: "Vue d'ensemble de l'hôpital" })).toBeVisible();
+  expect(console).toEqual([]);
   await signOut(page);
   await page.goto('/patients');
   await expect(page).toHaveURL(/\/login$/);

@@ -279,6 +279,15 @@ export function appRouteChildren(): RouteObject[] {
   ];
 }
 
+/**
+ * What the router shows while the first page's lazy routes load (main.tsx renders once their chunks are in, so
+ * this lasts a few microtasks): nothing, as without it — named, so that React Router does not warn of a missing
+ * `HydrateFallback` in every browser's console on every cold load.
+ */
+function NothingYet() {
+  return null;
+}
+
 /** Both mounts: French at the root, English under /en. */
 export function appRoutes(): RouteObject[] {
   return [
@@ -287,6 +296,7 @@ export function appRoutes(): RouteObject[] {
       path: '/en',
       element: <RootLayout lang="en" />,
       errorElement: <RouteErrorBoundary />,
+      HydrateFallback: NothingYet,
       children: appRouteChildren(),
     },
     {
@@ -294,6 +304,7 @@ export function appRoutes(): RouteObject[] {
       path: '/',
       element: <RootLayout lang="fr" />,
       errorElement: <RouteErrorBoundary />,
+      HydrateFallback: NothingYet,
       children: appRouteChildren(),
     },
   ];
