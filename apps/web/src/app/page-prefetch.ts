@@ -39,6 +39,7 @@ interface PrefetchEntry {
 
 const firstQueries = () => import('./first-queries');
 const byPath = (path: string) => () => firstQueries().then((m) => m.FIRST_BY_PATH[path]);
+const byHome = (kind: DashboardKind) => () => firstQueries().then((m) => m.FIRST_BY_HOME[kind]);
 /** A page whose chunks are asked for by path but whose queries start as it renders. */
 const noFirstQueries = () => Promise.resolve(undefined);
 
@@ -60,7 +61,7 @@ const BY_PATH: Readonly<Record<string, PrefetchEntry>> = {
 const HOME: Partial<Readonly<Record<DashboardKind, PrefetchEntry>>> = {
   admin: {
     chunks: [pageLoaders.dashboard, () => preloadComponent(loadAdminDashboard)],
-    first: () => firstQueries().then((m) => m.FIRST_BY_HOME.admin),
+    first: byHome('admin'),
   },
   doctor: {
     chunks: [
@@ -68,7 +69,7 @@ const HOME: Partial<Readonly<Record<DashboardKind, PrefetchEntry>>> = {
       () => preloadComponent(loadDoctorDashboard),
       () => preloadComponent(loadUrgentResultsCard),
     ],
-    first: () => firstQueries().then((m) => m.FIRST_BY_HOME.doctor),
+    first: byHome('doctor'),
   },
   nurse: {
     chunks: [pageLoaders.dashboard, () => preloadComponent(loadNurseDashboard)],
@@ -82,7 +83,7 @@ const HOME: Partial<Readonly<Record<DashboardKind, PrefetchEntry>>> = {
   // screens') beside the dashboard's chunk.
   pharmacist: {
     chunks: [pageLoaders.dashboard, () => preloadComponent(loadPharmacistHome)],
-    first: () => firstQueries().then((m) => m.FIRST_BY_HOME.pharmacist),
+    first: byHome('pharmacist'),
   },
   cashier: {
     chunks: [pageLoaders.dashboard, () => preloadComponent(loadCashierHome)],
